@@ -1,0 +1,23 @@
+"""The shared Sudoku model: geometry, puzzles, formats, the constraint model and the checker.
+
+>>> from models import parse_puzzle, Model, verify
+>>> p = parse_puzzle("12..34....43..21")
+>>> (p.geometry.label(), p.num_givens, len(Model.from_puzzle(p).groups))
+('4x4', 8, 12)
+"""
+from .checker import Verdict, verify
+from .errors import (BadCharacterError, CellCountError, DuplicateGivenError, PuzzleError,
+                     RegionError, SizeError, ValueRangeError)
+from .formats import (Batch, check_duplicates, parse_puzzle, read_puzzles, read_text, to_grid,
+                      to_line, to_pretty)
+from .geometry import Geometry, GeometryError, valid_size
+from .model import Group, Model, as_model
+from .puzzle import Grid, Puzzle, Source
+
+__all__ = [
+    "BadCharacterError", "Batch", "CellCountError", "DuplicateGivenError", "Geometry",
+    "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
+    "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates",
+    "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line", "to_pretty",
+    "valid_size", "verify",
+]

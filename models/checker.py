@@ -1,0 +1,81 @@
+"""An independent checker for solutions.
+
+It shares no code with any solver, nor with ``Model``: it works out rows,
+columns, boxes, diagonals and regions by its own arithmetic, so a mistake in
+the shared model cannot make a wrong answer look right.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only for the type hints
+    from .model import Model
+    from .puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """``ok`` when the solution is complete and right; otherwise ``problems`` says what is wrong."""
+
+    problems: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __str__(self) -> str:
+        return "valid" if self.ok else "; ".join(self.problems)
+
+
+def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
+    """Check a full grid against a puzzle: shape, range, givens kept, every group all different."""
+    puzzle = getattr(puzzle_or_model, "puzzle", puzzle_or_model)
+    box_rows, box_cols = puzzle.geometry.box_rows, puzzle.geometry.box_cols
+    n = box_rows * box_cols
+    problems: list[str] = []
+    if len(solution) != n * n:
+        return Verdict((f"solution has {len(solution)} cells, expected {n * n}",))
+
+    def where(cell: int) -> str:
+        return f"row {cell // n + 1}, column {cell % n + 1}"
+
+    for cell, value in enumerate(solution):
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= n:
+            problems.append(f"value {value!r} out of range 1-{n} at {where(cell)}")
+        given = puzzle.givens[cell]
+        if given and value != given:
+            problems.append(f"given {given} changed to {value!r} at {where(cell)}")
+    for name, cells in _groups(n, box_rows, box_cols, puzzle.diagonals, puzzle.regions):
+        seen: dict[object, int] = {}
+        for cell in cells:
+            value = solution[cell]
+            if value in seen:
+                problems.append(f"duplicate {value} in {name} at {where(seen[value])} and {where(cell)}")
+            else:
+                seen[value] = cell
+    return Verdict(tuple(problems))
+
+
+def _groups(n: int, box_rows: int, box_cols: int, diagonals: bool,
+            regions: Sequence[int] | None) -> list[tuple[str, list[int]]]:
+    groups = [(f"row {r + 1}", [r * n + c for c in range(n)]) for r in range(n)]
+    groups += [(f"column {c + 1}", [r * n + c for r in range(n)]) for c in range(n)]
+    if regions is None:
+        for b in range(n):
+            top, left = (b // box_rows) * box_rows, (b % box_rows) * box_cols
+            groups.append((f"box {b + 1}", [(top + i // box_cols) * n + left + i % box_cols
+                                             for i in range(n)]))
+    else:
+        by_region: dict[int, list[int]] = {}
+        for cell, region in enumerate(regions):
+            by_region.setdefault(region, []).append(cell)
+        groups += [(f"region {r}", cells) for r, cells in sorted(by_region.items())]
+    if diagonals:
+        groups.append(("main diagonal", [i * (n + 1) for i in range(n)]))
+        groups.append(("anti-diagonal", [(i + 1) * (n - 1) for i in range(n)]))
+    return groups

@@ -1,0 +1,128 @@
+"""Grid geometry: size, box shape, and the units and peers derived from them.
+
+Cells are numbered 0 .. n*n-1 in reading order; values are 1 .. n and 0 is empty.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+MIN_SIZE = 4
+MAX_SIZE = 64
+
+
+class GeometryError(ValueError):
+    """A size or box shape that no Sudoku grid has."""
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """An n x n grid split into boxes of box_rows x box_cols cells (n = box_rows * box_cols).
+
+    >>> g = Geometry.for_size(6)
+    >>> (g.box_rows, g.box_cols, len(g.units), len(g.peers[0]))
+    (2, 3, 18, 12)
+    """
+
+    box_rows: int
+    box_cols: int
+    rows: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    cols: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    boxes: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    peers: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.box_rows < 2 or self.box_cols < 2 or not MIN_SIZE <= self.n <= MAX_SIZE:
+            raise GeometryError(
+                f"boxes of {self.box_rows}x{self.box_cols} give no valid grid "
+                f"(sides {MIN_SIZE} to {MAX_SIZE}, boxes at least 2x2)"
+            )
+        n, br, bc = self.n, self.box_rows, self.box_cols
+        rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
+        cols = tuple(tuple(r * n + c for r in range(n)) for c in range(n))
+        boxes = tuple(
+            tuple((top + r) * n + left + c for r in range(br) for c in range(bc))
+            for top in range(0, n, br)
+            for left in range(0, n, bc)
+        )
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "boxes", boxes)
+        object.__setattr__(self, "peers", _peers(n * n, rows + cols + boxes))
+
+    @property
+    def n(self) -> int:
+        """Side length: the number of rows, columns, boxes and values."""
+        return self.box_rows * self.box_cols
+
+    @property
+    def cells(self) -> int:
+        """Number of cells, n * n."""
+        return self.n * self.n
+
+    @property
+    def units(self) -> tuple[tuple[int, ...], ...]:
+        """All rows, then all columns, then all boxes."""
+        return self.rows + self.cols + self.boxes
+
+    def row_of(self, cell: int) -> int:
+        return cell // self.n
+
+    def col_of(self, cell: int) -> int:
+        return cell % self.n
+
+    def box_of(self, cell: int) -> int:
+        row, col = divmod(cell, self.n)
+        return (row // self.box_rows) * (self.n // self.box_cols) + col // self.box_cols
+
+    def label(self) -> str:
+        """Human name such as '9x9' or '6x6 (2x3 boxes)'."""
+        base = f"{self.n}x{self.n}"
+        return base if self.box_rows == self.box_cols else f"{base} ({self.box_rows}x{self.box_cols} boxes)"
+
+    @staticmethod
+    def for_size(n: int) -> Geometry:
+        """The usual geometry for side n: the squarest boxes with box_rows <= box_cols."""
+        return _for_size(n)
+
+    @staticmethod
+    def of(box_rows: int, box_cols: int) -> Geometry:
+        """The (cached) geometry with the given box shape."""
+        return _of(box_rows, box_cols)
+
+
+def valid_size(n: int) -> bool:
+    """Whether boxes of at least 2x2 cells tile an n x n grid."""
+    return MIN_SIZE <= n <= MAX_SIZE and _box_rows_for(n) is not None
+
+
+def _box_rows_for(n: int) -> int | None:
+    best = None
+    for r in range(2, n):
+        if n % r == 0 and r <= n // r:
+            best = r
+    return best
+
+
+@cache
+def _of(box_rows: int, box_cols: int) -> Geometry:
+    return Geometry(box_rows, box_cols)
+
+
+@cache
+def _for_size(n: int) -> Geometry:
+    box_rows = _box_rows_for(n) if MIN_SIZE <= n <= MAX_SIZE else None
+    if box_rows is None:
+        raise GeometryError(
+            f"size {n} is not a valid grid: it must be box_rows x box_cols "
+            f"with both at least 2 and n from {MIN_SIZE} to {MAX_SIZE}"
+        )
+    return _of(box_rows, n // box_rows)
+
+
+def _peers(cells: int, units: tuple[tuple[int, ...], ...]) -> tuple[frozenset[int], ...]:
+    peers: list[set[int]] = [set() for _ in range(cells)]
+    for unit in units:
+        for cell in unit:
+            peers[cell].update(unit)
+    return tuple(frozenset(p - {cell}) for cell, p in enumerate(peers))

@@ -1,0 +1,101 @@
+"""The constraint model every backend encodes: cells, domains and all-different groups."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, cached_property
+
+from .geometry import Geometry
+from .puzzle import Grid, Puzzle
+
+
+@dataclass(frozen=True)
+class Group:
+    """Cells that must all hold different values, with a name for messages ('row 3')."""
+
+    name: str
+    cells: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """Variables are cells 0..n*n-1 with domain 1..n; a given fixes its cell.
+
+    Backends must encode exactly ``groups`` (rows, columns, boxes and any
+    variant groups) and ``givens``, nothing they know about Sudoku besides.
+    """
+
+    puzzle: Puzzle
+    groups: tuple[Group, ...]
+
+    @staticmethod
+    def from_puzzle(puzzle: Puzzle) -> Model:
+        """Rows, columns, boxes (or jigsaw regions) and diagonals for X-Sudoku."""
+        return Model(puzzle, _groups_for(puzzle.geometry.box_rows, puzzle.geometry.box_cols,
+                                         puzzle.diagonals, puzzle.regions))
+
+    @property
+    def n(self) -> int:
+        return self.puzzle.geometry.n
+
+    @property
+    def num_cells(self) -> int:
+        return self.puzzle.geometry.cells
+
+    @property
+    def givens(self) -> Grid:
+        return self.puzzle.givens
+
+    def domain(self, cell: int) -> tuple[int, ...]:
+        """The values a cell may take before any propagation."""
+        given = self.givens[cell]
+        return (given,) if given else tuple(range(1, self.n + 1))
+
+    @cached_property
+    def cell_groups(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indexes of the groups that contain it."""
+        return _tables(self.num_cells, self.groups)[0]
+
+    @cached_property
+    def peers(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the other cells that share a group with it (sorted)."""
+        return _tables(self.num_cells, self.groups)[1]
+
+
+def as_model(puzzle_or_model: Puzzle | Model) -> Model:
+    """Accept either a Puzzle or a Model where a Model is needed."""
+    if isinstance(puzzle_or_model, Model):
+        return puzzle_or_model
+    return Model.from_puzzle(puzzle_or_model)
+
+
+@cache
+def _groups_for(box_rows: int, box_cols: int, diagonals: bool,
+                regions: Grid | None) -> tuple[Group, ...]:
+    geometry = Geometry.of(box_rows, box_cols)
+    n = geometry.n
+    groups = [Group(f"row {i + 1}", cells) for i, cells in enumerate(geometry.rows)]
+    groups += [Group(f"column {i + 1}", cells) for i, cells in enumerate(geometry.cols)]
+    if regions is None:
+        groups += [Group(f"box {i + 1}", cells) for i, cells in enumerate(geometry.boxes)]
+    else:
+        for region in sorted(set(regions)):
+            cells = tuple(c for c, r in enumerate(regions) if r == region)
+            groups.append(Group(f"region {region}", cells))
+    if diagonals:
+        groups.append(Group("main diagonal", tuple(i * n + i for i in range(n))))
+        groups.append(Group("anti-diagonal", tuple(i * n + (n - 1 - i) for i in range(n))))
+    return tuple(groups)
+
+
+@cache
+def _tables(num_cells: int, groups: tuple[Group, ...]
+            ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Cell-to-group and peer tables, computed once per distinct set of groups."""
+    cell_groups: list[list[int]] = [[] for _ in range(num_cells)]
+    peers: list[set[int]] = [set() for _ in range(num_cells)]
+    for index, group in enumerate(groups):
+        for cell in group.cells:
+            cell_groups[cell].append(index)
+            peers[cell].update(group.cells)
+    return (tuple(tuple(g) for g in cell_groups),
+            tuple(tuple(sorted(p - {cell})) for cell, p in enumerate(peers)))

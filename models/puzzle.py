@@ -1,0 +1,62 @@
+"""The Puzzle value: a geometry, its givens, any variant, and where it came from."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .geometry import Geometry
+
+Grid = tuple[int, ...]
+"""n*n values in reading order; 0 is an empty cell."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a puzzle was read: file name, 1-based line of its first row, 0-based index in the file."""
+
+    file: str = "<string>"
+    line: int = 0
+    index: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}, line {self.line}" if self.line else self.file
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A Sudoku puzzle: immutable givens on a geometry, optionally a variant.
+
+    ``diagonals`` adds both main diagonals as all-different groups (X-Sudoku);
+    ``regions`` gives each cell a region number 1..n that replaces the boxes (jigsaw).
+    """
+
+    geometry: Geometry
+    givens: Grid
+    diagonals: bool = False
+    regions: Grid | None = None
+    source: Source = field(default_factory=Source, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "givens", tuple(self.givens))
+        if self.regions is not None:
+            object.__setattr__(self, "regions", tuple(self.regions))
+        if len(self.givens) != self.geometry.cells:
+            raise ValueError(f"{len(self.givens)} givens for a {self.geometry.label()} grid")
+
+    @property
+    def n(self) -> int:
+        return self.geometry.n
+
+    @property
+    def num_givens(self) -> int:
+        """How many cells are filled in."""
+        return sum(1 for v in self.givens if v)
+
+    @property
+    def variant(self) -> str:
+        """'standard', 'x', 'jigsaw' or 'jigsaw-x'."""
+        parts = (["jigsaw"] if self.regions else []) + (["x"] if self.diagonals else [])
+        return "-".join(parts) or "standard"
+
+    def with_givens(self, givens: Grid) -> Puzzle:
+        """The same puzzle (geometry, variant, source) with other givens."""
+        return Puzzle(self.geometry, tuple(givens), self.diagonals, self.regions, self.source)

@@ -1,0 +1,151 @@
+"""The one list of backends. Adding a backend is one module plus one entry in BACKENDS.
+
+A backend module defines
+``solve(model, *, max_solutions=1, time_limit=None, **options) -> Result``
+and may define ``ENCODINGS`` (a tuple of names, the first the default) and
+``OPTIONS`` (a dict of option name -> one-line help). Its third-party package is
+imported inside the module, so a missing package only disables that backend.
+"""
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from types import ModuleType
+from typing import Any
+
+from models import Model, Puzzle, as_model
+
+from .result import Result
+
+SolveFunction = Callable[..., Result]
+
+
+class UnknownBackendError(KeyError):
+    """A backend name that is not registered; the message lists the valid ones."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class BackendUnavailableError(ImportError):
+    """A registered backend whose package is not installed; the message says how to install it."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A named solving method and how to load it."""
+
+    name: str
+    description: str
+    module: str = ""
+    package: str | None = None          # distribution to pip-install, None for pure Python
+    imports: str | None = None          # module whose absence means the package is missing
+    interruptible: bool = True          # honours time_limit from inside
+    function: SolveFunction | None = field(default=None, compare=False)
+
+    @staticmethod
+    def from_function(name: str, function: SolveFunction, description: str = "plugin") -> Backend:
+        """A backend made from any callable with the common solve signature."""
+        return Backend(name, description, function=function, interruptible=False)
+
+    def load(self) -> SolveFunction:
+        """The solve function; BackendUnavailableError if its package is missing."""
+        if self.function is not None:
+            return self.function
+        return self._module().solve
+
+    def _module(self) -> ModuleType:
+        try:
+            return importlib.import_module(self.module)
+        except ModuleNotFoundError as error:
+            if self.imports and error.name and error.name.split(".")[0] == self.imports:
+                raise BackendUnavailableError(
+                    f"backend {self.name!r} needs the package {self.package!r}: "
+                    f"pip install {self.package}") from error
+            raise
+
+    @property
+    def available(self) -> bool:
+        """Whether the backend's package can be imported."""
+        try:
+            self.load()
+        except BackendUnavailableError:
+            return False
+        return True
+
+    @property
+    def encodings(self) -> tuple[str, ...]:
+        return () if self.function is not None else tuple(getattr(self._module(), "ENCODINGS", ()))
+
+    @property
+    def options(self) -> dict[str, str]:
+        return {} if self.function is not None else dict(getattr(self._module(), "OPTIONS", {}))
+
+    @property
+    def version(self) -> str:
+        """The version of the backend's package, or 'built-in'."""
+        if self.package is None:
+            return "built-in" if self.function is None else "plugin"
+        try:
+            return metadata.version(self.package)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    def solve(self, puzzle_or_model: Puzzle | Model, *, max_solutions: int = 1,
+              time_limit: float | None = None, **options: Any) -> Result:
+        """Solve and fill in the wall time around the whole call."""
+        model = as_model(puzzle_or_model)
+        start = time.perf_counter()
+        result = self.load()(model, max_solutions=max_solutions, time_limit=time_limit, **options)
+        result.stats.wall_time = time.perf_counter() - start
+        return result
+
+
+BACKENDS: dict[str, Backend] = {b.name: b for b in (
+    Backend("backtrack", "the seeds' recursive backtracker: first empty cell, values 1..n",
+            "solvers.backtrack"),
+    Backend("mrv", "constraint propagation (naked + hidden singles) with MRV search on bitmasks",
+            "solvers.mrv"),
+    Backend("cpsat", "OR-tools CP-SAT: AllDifferent on integers, or Boolean exactly-one",
+            "solvers.cpsat", package="ortools", imports="ortools"),
+    Backend("sat", "CNF encodings (Lynce & Ouaknine, Kwon & Jain) solved by pycosat",
+            "solvers.sat", package="pycosat", imports="pycosat"),
+    Backend("csp", "python-constraint: AllDifferentConstraint per group",
+            "solvers.csp", package="python-constraint2", imports="constraint", interruptible=False),
+)}
+
+
+def get(name: str) -> Backend:
+    """The backend called name; UnknownBackendError lists the valid names."""
+    try:
+        return BACKENDS[name]
+    except KeyError:
+        raise UnknownBackendError(
+            f"unknown backend {name!r}; valid backends: {', '.join(BACKENDS)}") from None
+
+
+def names() -> list[str]:
+    """Every registered backend, in registry order."""
+    return list(BACKENDS)
+
+
+def available_names() -> list[str]:
+    """The registered backends whose packages (and modules) are present."""
+    return [name for name, backend in BACKENDS.items() if _loadable(backend)]
+
+
+def _loadable(backend: Backend) -> bool:
+    try:
+        return backend.available
+    except ModuleNotFoundError as error:
+        if error.name == backend.module:  # registered, but its module is not there yet
+            return False
+        raise
+
+
+def solve(name: str, puzzle_or_model: Puzzle | Model, **kwargs: Any) -> Result:
+    """Shortcut: ``solve('mrv', puzzle, max_solutions=2)``."""
+    return get(name).solve(puzzle_or_model, **kwargs)

@@ -1,0 +1,116 @@
+"""The contract every registered backend meets, parametrised so a failure names backend and puzzle.
+
+Every solution a backend returns is checked with the independent checker.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from models import Puzzle, verify
+from solvers import Result, Status
+from solvers.registry import Backend
+
+from .conftest import load
+
+# Limits generous enough for every backend on these small cases; only the
+# textbook backtracker is allowed to run out of time, and only where its blind
+# search is known to be hopeless (it then skips with the reason, never passes).
+LIMIT = 30.0
+
+
+def solve(backend: Backend, puzzle: Puzzle, **kwargs) -> Result:
+    result = backend.solve(puzzle, time_limit=kwargs.pop("time_limit", LIMIT), **kwargs)
+    assert result.status in Status, result
+    for solution in result.solutions:
+        verdict = verify(puzzle, solution)
+        assert verdict.ok, f"{backend.name} returned an invalid solution: {verdict}"
+    assert len(result.solutions) <= kwargs.get("max_solutions", 1)
+    assert result.stats.wall_time > 0
+    return result
+
+
+def solved(backend: Backend, puzzle: Puzzle, **kwargs) -> Result:
+    result = solve(backend, puzzle, **kwargs)
+    if result.status is Status.TIMEOUT and backend.name == "backtrack":
+        pytest.skip("the textbook backtracker ran out of the test's time limit here")
+    assert result.status is Status.SOLVED, f"{result.status}: {result.message}"
+    return result
+
+
+def cases(name: str, indexes: range | list[int] | None = None) -> list:
+    puzzles = load(name)
+    chosen = range(len(puzzles)) if indexes is None else indexes
+    return [pytest.param(puzzles[i], id=f"{name.removesuffix('.txt')}-{i}") for i in chosen]
+
+
+@pytest.mark.parametrize("index", range(len(load("seeds.txt"))))
+def test_seeds_give_their_known_solutions(backend: Backend, index: int) -> None:
+    puzzle, known = load("seeds.txt")[index], load("seeds.solutions.txt")[index]
+    assert solved(backend, puzzle).solution == known.givens
+
+
+@pytest.mark.parametrize("puzzle", cases("top95.txt", [0, 1, 2]) + cases("hardest.txt", [0, 5])
+                         + cases("easy50.txt", [0]) + cases("special_9x9_valid_edge_cases.txt"))
+def test_solves_9x9(backend: Backend, puzzle: Puzzle) -> None:
+    solved(backend, puzzle)
+
+
+@pytest.mark.parametrize("puzzle", cases("16x16_forum_samples.txt") + cases("tsathis_samples_16x16.txt"))
+def test_solves_16x16(backend: Backend, puzzle: Puzzle) -> None:
+    solved(backend, puzzle)
+
+
+@pytest.mark.parametrize("puzzle", cases("small_4x4.txt") + cases("small_6x6.txt"))
+def test_small_geometries_have_unique_solutions(backend: Backend, puzzle: Puzzle) -> None:
+    result = solved(backend, puzzle, max_solutions=2)
+    assert result.unique is True and result.complete
+
+
+@pytest.mark.parametrize("puzzle", cases("x_sudoku.txt") + cases("jigsaw.txt"))
+def test_variants_are_solved_under_their_own_groups(backend: Backend, puzzle: Puzzle) -> None:
+    # verify() inside solve() checks the diagonals or regions too
+    result = solved(backend, puzzle, max_solutions=2)
+    assert result.unique is True
+
+
+@pytest.mark.parametrize("puzzle", cases("empty.txt"))
+def test_empty_grid_is_solved_and_not_unique(backend: Backend, puzzle: Puzzle) -> None:
+    result = solved(backend, puzzle, max_solutions=2)
+    assert len(result.solutions) == 2 and result.solutions[0] != result.solutions[1]
+    assert result.unique is False
+
+
+@pytest.mark.parametrize("puzzle", cases("small_unsat.txt") + cases("special_9x9_unsolvable.txt"))
+def test_unsolvable_puzzles_are_unsat(backend: Backend, puzzle: Puzzle) -> None:
+    result = solve(backend, puzzle, max_solutions=2)
+    if result.status is Status.TIMEOUT and backend.name == "backtrack" and puzzle.n == 9:
+        pytest.skip("the textbook backtracker cannot refute this puzzle within the test's limit")
+    assert result.status is Status.UNSAT, f"{result.status}: {result.message}"
+    assert result.complete and not result.solutions
+
+
+# Lines 4-7 of the Sudopedia file have exactly 2, 3, 4 and 10 solutions.
+@pytest.mark.parametrize("puzzle, count", [
+    pytest.param(load("special_9x9_multiple_solutions.txt")[i], c, id=f"{c}-solutions")
+    for i, c in ((3, 2), (4, 3), (5, 4), (6, 10))])
+def test_counts_every_solution_of_small_multiple_puzzles(backend: Backend, puzzle: Puzzle,
+                                                         count: int) -> None:
+    everything = solved(backend, puzzle, max_solutions=50)
+    assert len(everything.solutions) == count and everything.complete
+    assert len(set(everything.solutions)) == count
+    two = solved(backend, puzzle, max_solutions=2)
+    assert len(set(two.solutions)) == 2 and two.unique is False
+
+
+def test_time_limit_is_honoured_without_a_wrong_answer(backend: Backend) -> None:
+    if not backend.interruptible:
+        pytest.skip(f"{backend.name} cannot be interrupted from inside; the harness limits it from outside")
+    puzzle = load("25x25_gecode_frisch.txt")[0]
+    start = time.perf_counter()
+    result = solve(backend, puzzle, time_limit=0.2)
+    elapsed = time.perf_counter() - start
+    assert result.status in (Status.TIMEOUT, Status.SOLVED)
+    assert result.status is Status.SOLVED or not result.solutions
+    assert elapsed < 0.2 + 5.0, f"a 0.2 s limit took {elapsed:.1f} s"
