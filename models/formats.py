@@ -170,7 +170,9 @@ def _parse_line(text: str, hex16: bool, source: Source) -> Puzzle:
     variant, regions = "standard", None
     for item in fields:
         key, _, value = item.partition("=")
-        if key == "variant" and value in VARIANTS:
+        if key == "variant":
+            if value not in VARIANTS:
+                raise PuzzleError(f"unknown variant {value!r} (expected one of {', '.join(VARIANTS)})")
             variant = value
         elif key == "regions":
             regions = _parse_regions(value, geometry)
