@@ -34,7 +34,7 @@ from .symbols import EMPTY, HEX_DIGITS, MAX_SYMBOL_SIZE, SYMBOLS, char_value, sy
 FORMATS = ("auto", "line", "grid")
 VARIANTS = ("standard", "x", "jigsaw", "jigsaw-x")
 _BARS = "|│┃║"
-_TRAILING_COMMENT = re.compile(r"\s#.*$")  # '4.....8.5...  # hard' keeps its puzzle
+_TRAILING_COMMENT = re.compile(r"(?<=\S)\s+#.*$")  # '4.....8.5...  # hard' keeps its puzzle
 _BORDER_CHARS = set("+-=|:─━│┃┼┬┴├┤┌┐└┘═║╬╔╗╚╝╠╣╦╩ \t")
 _CORNERS = set("+=─━┼┬┴├┤┌┐└┘═╬╔╗╚╝╠╣╦╩")
 
