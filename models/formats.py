@@ -246,7 +246,7 @@ def _parse_grid(rows: list[tuple[int, str]], hex16: bool, source: Source) -> Puz
     n = len(_row_tokens(rows[0][1]))
     hex16 = hex16 and n == 16
     if not valid_size(n):
-        raise SizeError(f"a first row of {n} cells: size {n} is not a valid grid "
+        raise SizeError(f"the first row has {n} cells, but {n}x{n} is not a valid grid "
                         "(sizes are box_rows x box_cols with both at least 2, such as 4, 6, 9, 16)")
     givens: list[int] = []
     for row, (line, text) in enumerate(rows, start=1):

@@ -33,7 +33,7 @@ MALFORMED_GRID = [
     (BadCharacterError, 4, 2, 5, f"bad character 'x' at row 2, column 5 {EXPECT_9}"),
     (CellCountError, 16, 3, None, "row 3 has 8 cells, expected 9"),
     (CellCountError, 25, None, None, "too few rows: found 3, expected 9"),
-    (SizeError, 30, None, None, "a first row of 7 cells: size 7 is not a valid grid "
+    (SizeError, 30, None, None, "the first row has 7 cells, but 7x7 is not a valid grid "
                                 "(sizes are box_rows x box_cols with both at least 2, such as 4, 6, 9, 16)"),
     (ValueRangeError, 33, 1, 2, "value 17 out of range at row 1, column 2 for a 16x16 grid (expected 0 to 16)"),
 ]
@@ -89,7 +89,7 @@ GRID = "\n".join(" ".join(NINE[r * 9:(r + 1) * 9]) for r in range(9))
     ("." * 82, CellCountError, None, None, "too many cells: found 82, expected 81"),
     ("." * 49, SizeError, None, None, "49 cells make a 7x7 grid, but size 7 is not a valid grid"),
     ("3..3" + "." * 12, DuplicateGivenError, 1, 4, "duplicate 3 in row 1 at columns 1 and 4"),
-    ("1 2 3 4 5 6 7\n" + GRID, SizeError, None, None, "a first row of 7 cells: size 7 is not a valid grid"),
+    ("1 2 3 4 5 6 7\n" + GRID, SizeError, None, None, "the first row has 7 cells, but 7x7 is not a valid grid"),
     (GRID.replace(". 9 . 8", ". 9 . 8 .", 1), CellCountError, 4, None, "row 4 has 10 cells, expected 9"),
     (GRID.replace(". 9 . 8", ". Q . 8", 1), BadCharacterError, 4, 2, "bad character 'Q' at row 4, column 2"),
     (GRID.replace(". 9 . 8", ". 10 . 8", 1), ValueRangeError, 4, 2,
