@@ -119,17 +119,17 @@ def test_grid_errors_point_at_the_line_of_the_bad_row() -> None:
 
 def test_duplicate_in_a_box_names_both_cells() -> None:
     text = "1" + "." * 9 + "1" + "." * 70
-    with pytest.raises(DuplicateGivenError, match=r"duplicate 1 in box 1 at row 1, column 1 and row 2, column 2"):
+    with pytest.raises(DuplicateGivenError) as caught:
         parse_puzzle(text)
+    assert caught.value.what == "duplicate 1 in box 1 at row 1, column 1 and row 2, column 2"
 
 
 def test_duplicate_on_a_diagonal_of_an_x_sudoku() -> None:
-    text = "1" + "." * 9 + "1" + "." * 70
-    text = text[:10] + "." + text[11:]  # move the second 1 out of box 1 onto the diagonal
-    text = text[:30] + "1" + text[31:]  # row 4, column 4
+    text = "1" + "." * 29 + "1" + "." * 50  # rows 1 and 4, columns 1 and 4: different boxes
     assert parse_puzzle(text).num_givens == 2
-    with pytest.raises(DuplicateGivenError, match="duplicate 1 in main diagonal at row 1, column 1 and row 4, column 4"):
+    with pytest.raises(DuplicateGivenError) as caught:
         parse_puzzle(text + " variant=x")
+    assert caught.value.what == "duplicate 1 in main diagonal at row 1, column 1 and row 4, column 4"
 
 
 def test_check_duplicates_on_a_puzzle_built_in_code() -> None:
