@@ -255,7 +255,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, unique: bool) -> str:
     where = f"{run.file} puzzle {run.index}" + (f" (line {run.line})" if run.line else "")
-    head = f"{where}: {puzzle.geometry.label()}, {puzzle.variant}, {puzzle.num_givens} givens"
+    variant = "" if puzzle.variant == "standard" else f" {puzzle.variant}-sudoku"
+    head = f"{where}: {puzzle.geometry.label()}{variant}, {puzzle.num_givens} givens"
     verdict = _verdict(run, outcome, unique)
     grid = None
     if run.category == "correct" and outcome.solutions:
