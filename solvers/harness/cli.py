@@ -46,6 +46,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("compare.py: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_WRONG
 
 
 # ---------------------------------------------------------------- the parser
@@ -308,10 +312,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not 0 <= args.index < len(puzzles):
         raise UsageError(f"--index {args.index} is out of range: {args.path} has "
                          f"{len(puzzles)} good puzzle(s)")
-    if len(puzzles) > 1:
-        print(f"compare.py: exporting puzzle {args.index} of {len(puzzles)} (choose with --index)",
-              file=sys.stderr)
     cnf = export_cnf(puzzles[args.index], args.encoding)
+    if len(puzzles) > 1:
+        print(f"compare.py: exported puzzle {args.index} of {len(puzzles)} (choose with --index)",
+              file=sys.stderr)
     if args.output:
         try:
             Path(args.output).write_text(cnf, encoding="utf-8")
