@@ -27,10 +27,13 @@ class ReportError(ValueError):
 
 # ---------------------------------------------------------------- summary rows
 
-def puzzle_set(run: Run | dict[str, Any]) -> str:
-    """The set a run belongs to: its file name and grid size, e.g. 'default.txt 16x16'."""
-    get = run.get if isinstance(run, dict) else run.__getattribute__
-    return f"{Path(get('file')).name} {get('size')}"
+def puzzle_set(record: dict[str, Any]) -> str:
+    """The set a run record belongs to: its file name and grid size.
+
+    >>> puzzle_set({"file": "puzzles/default.txt", "size": "16x16"})
+    'default.txt 16x16'
+    """
+    return f"{Path(record['file']).name} {record['size']}"
 
 
 def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False) -> list[dict[str, Any]]:
