@@ -1,0 +1,212 @@
+"""CNF encodings of a Sudoku model: the variable numbering and the clause builders.
+
+The encodings are those of Lynce and Ouaknine, "Sudoku as a SAT Problem" (2006),
+stated over the model's all-different groups instead of rows, columns and boxes
+(so an X-Sudoku adds its diagonals and a jigsaw swaps boxes for regions):
+
+- ``minimal``: every cell has a value; no value twice in a group.
+- ``efficient``: minimal + no cell has two values.
+- ``extended``: efficient + every value appears in every group.
+- ``simplified``: the extended clauses reduced by the givens before solving, as Kwon
+  and Jain, "Optimized CNF Encoding for Sudoku Puzzles" (2006), do: variables the
+  givens decide are removed, clauses they satisfy are dropped, literals they falsify
+  are deleted, and the remaining variables are renumbered 1..k.
+
+For an empty 9x9 grid (27 groups) the first three have 8,829, 11,745 and 11,988
+clauses. In general, with n values, G groups of n cells each:
+minimal ``n*n + G*n*C(n,2)``, efficient ``+ n*n*C(n,2)``, extended ``+ G*n``.
+"No value twice in a group" is one binary clause per pair of cells of the group and
+value, even where two groups share the pair (a row and a box), as in the paper.
+
+Variable numbering (one function, :func:`variable`, owns it): cell c (0-based, reading
+order, c = row*n + column) holding value v (1..n) is SAT variable ``c*n + v``, so the
+variables are 1..n**3. The simplified encoding renumbers; its :class:`CNF` carries the
+table back to these standard numbers.
+
+The clauses that depend only on the encoding and the groups are built once per
+(encoding, n, groups) and shared (:func:`geometry_clauses`); a puzzle adds only one unit
+clause per given. Treat the clause lists as read-only: they are shared between puzzles.
+
+>>> from models import parse_puzzle, Model
+>>> cnf = encode(Model.from_puzzle(parse_puzzle("12..34....43..21")), "efficient")
+>>> (cnf.num_vars, len(cnf.clauses), variable(5, 3, 4))
+(64, 408, 23)
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+from models import Grid, Group, Model
+
+ENCODINGS = ("simplified", "efficient", "extended", "minimal")
+"""Encoding names; the first is the default (measured fastest with pycosat, bench/README.md)."""
+
+DESCRIPTIONS = {
+    "minimal": "Lynce & Ouaknine minimal: each cell has a value; no value twice in a group",
+    "efficient": "Lynce & Ouaknine efficient: minimal + each cell has at most one value",
+    "extended": "Lynce & Ouaknine extended: efficient + each value appears in each group",
+    "simplified": "extended reduced by the givens (Kwon & Jain): decided variables and "
+                  "satisfied clauses removed, the rest renumbered",
+}
+
+Clause = list[int]
+
+
+class EncodingError(ValueError):
+    """An unknown encoding name, or a SAT model that does not describe a grid."""
+
+
+def variable(cell: int, value: int, n: int) -> int:
+    """The standard SAT variable for 'cell holds value': ``cell*n + value`` (1..n**3).
+
+    >>> variable(0, 1, 9), variable(80, 9, 9)
+    (1, 729)
+    """
+    return cell * n + value
+
+
+def cell_value(var: int, n: int) -> tuple[int, int]:
+    """The (cell, value) a standard variable stands for: the inverse of :func:`variable`.
+
+    >>> cell_value(729, 9)
+    (80, 9)
+    """
+    cell, rest = divmod(var - 1, n)
+    return cell, rest + 1
+
+
+def check_encoding(name: str) -> str:
+    """The name if it is an encoding, else EncodingError listing the valid ones."""
+    if name not in ENCODINGS:
+        raise EncodingError(f"unknown encoding {name!r}; valid encodings: {', '.join(ENCODINGS)}")
+    return name
+
+
+@dataclass(frozen=True, eq=False)
+class CNF:
+    """A puzzle's clauses under one encoding, and how to read a model back into a grid.
+
+    ``standard[k]`` is the standard variable number (see :func:`variable`) of SAT
+    variable k, for the simplified encoding; None when the numbering is the standard one.
+    """
+
+    encoding: str
+    n: int
+    givens: Grid
+    clauses: list[Clause]
+    num_vars: int
+    standard: tuple[int, ...] | None = None
+
+    def cell_values(self, var: int) -> tuple[int, int]:
+        """The (cell, value) of one of this CNF's variables."""
+        return cell_value(var if self.standard is None else self.standard[var], self.n)
+
+    def decode(self, literals: Iterable[int]) -> Grid:
+        """The grid a model (its true literals; false ones are ignored) describes.
+
+        Given cells keep their givens; every other cell must have exactly one true value.
+        """
+        n, grid, counts = self.n, list(self.givens), [0] * (self.n * self.n)
+        standard = self.standard
+        for lit in literals:
+            if 0 < lit <= self.num_vars:
+                cell, rest = divmod((lit if standard is None else standard[lit]) - 1, n)
+                if self.givens[cell]:
+                    continue
+                grid[cell] = rest + 1
+                counts[cell] += 1
+        bad = [c for c, v in enumerate(self.givens) if not v and counts[c] != 1]
+        if bad:
+            cell = bad[0]
+            raise EncodingError(f"the model gives cell r{cell // n + 1}c{cell % n + 1} "
+                                f"{counts[cell]} values (expected exactly one)")
+        return tuple(grid)
+
+    def blocking_clause(self, grid: Grid) -> Clause:
+        """A clause that rules out this grid's values in the empty cells (and nothing else)."""
+        if self.standard is None:
+            return [-variable(c, grid[c], self.n) for c, v in enumerate(self.givens) if not v]
+        index = {s: k for k, s in enumerate(self.standard) if k}
+        return [-index[variable(c, grid[c], self.n)] for c, v in enumerate(self.givens) if not v]
+
+
+def encode(model: Model, encoding: str = ENCODINGS[0]) -> CNF:
+    """The CNF of a model's groups and givens under the named encoding."""
+    check_encoding(encoding)
+    if encoding == "simplified":
+        return _simplified(model)
+    n = model.n
+    base = geometry_clauses(encoding, n, model.groups)
+    units = [[cell * n + v] for cell, v in enumerate(model.givens) if v]
+    return CNF(encoding, n, model.givens, base + units, n * n * n)
+
+
+@cache
+def geometry_clauses(encoding: str, n: int, groups: tuple[Group, ...]) -> list[Clause]:
+    """The clauses of an empty grid with these groups (built once, shared: do not mutate)."""
+    if encoding not in ("minimal", "efficient", "extended"):
+        raise EncodingError(f"encoding {encoding!r} has no puzzle-independent clause set")
+    cells = range(n * n)
+    values = range(1, n + 1)
+    clauses = [[c * n + v for v in values] for c in cells]
+    if encoding in ("efficient", "extended"):
+        clauses += [[-(c * n + a), -(c * n + b)] for c in cells for a, b in combinations(values, 2)]
+    for group in groups:
+        pairs = list(combinations(group.cells, 2))
+        clauses += [[-(a * n + v), -(b * n + v)] for v in values for a, b in pairs]
+    if encoding == "extended":
+        clauses += [[c * n + v for c in group.cells] for group in groups for v in values]
+    return clauses
+
+
+def _simplified(model: Model) -> CNF:
+    """Kwon & Jain: the extended encoding with everything the givens decide taken out."""
+    n, givens = model.n, model.givens
+    groups = [group.cells for group in model.groups]
+    # Values each group already holds; a repeated given makes the puzzle unsatisfiable.
+    conflict = False
+    group_values: list[int] = []  # bitmask of given values per group
+    for cells in groups:
+        mask = 0
+        for c in cells:
+            v = givens[c]
+            if v:
+                bit = 1 << v
+                conflict |= bool(mask & bit)
+                mask |= bit
+        group_values.append(mask)
+    taken = [0] * len(givens)
+    for mask, cells in zip(group_values, groups):
+        for c in cells:
+            taken[c] |= mask
+    # Number the surviving variables: free cell c, value v not held by any of its groups.
+    number = [0] * (n * n * n + 1)   # standard variable -> new variable (0 = removed)
+    standard = [0]
+    candidates: list[list[int]] = []  # per free cell, its new variables
+    clauses: list[Clause] = []
+    for c, v in enumerate(givens):
+        if v:
+            continue
+        mask, row = taken[c], []
+        for value in range(1, n + 1):
+            if not mask >> value & 1:
+                std = c * n + value
+                standard.append(std)
+                number[std] = len(standard) - 1
+                row.append(number[std])
+        clauses.append(row)                                   # the cell has a value
+        clauses += [[-a, -b] for a, b in combinations(row, 2)]  # ... and only one
+    for mask, cells in zip(group_values, groups):
+        for value in range(1, n + 1):
+            if mask >> value & 1:
+                continue
+            present = [number[c * n + value] for c in cells if number[c * n + value]]
+            clauses.append(present)                           # value somewhere in the group
+            clauses += [[-a, -b] for a, b in combinations(present, 2)]  # ... and only once
+    if conflict:
+        clauses.append([])  # two equal givens in a group: the empty clause, unsatisfiable
+    return CNF("simplified", n, givens, clauses, len(standard) - 1, tuple(standard))
+
