@@ -164,49 +164,63 @@ def geometry_clauses(encoding: str, n: int, groups: tuple[Group, ...]) -> list[C
 
 def _simplified(model: Model) -> CNF:
     """Kwon & Jain: the extended encoding with everything the givens decide taken out."""
-    n, givens = model.n, model.givens
+    n, givens, cell_groups = model.n, model.givens, model.cell_groups
     groups = [group.cells for group in model.groups]
-    # Values each group already holds; a repeated given makes the puzzle unsatisfiable.
+    # Bitmask of the values each group already holds; a repeated given means unsatisfiable.
     conflict = False
-    group_values: list[int] = []  # bitmask of given values per group
+    held: list[int] = []
     for cells in groups:
         mask = 0
         for c in cells:
-            v = givens[c]
-            if v:
-                bit = 1 << v
+            if givens[c]:
+                bit = 1 << givens[c]
                 conflict |= bool(mask & bit)
                 mask |= bit
-        group_values.append(mask)
-    taken = [0] * len(givens)
-    for mask, cells in zip(group_values, groups):
-        for c in cells:
-            taken[c] |= mask
-    # Number the surviving variables: free cell c, value v not held by any of its groups.
-    number = [0] * (n * n * n + 1)   # standard variable -> new variable (0 = removed)
+        held.append(mask)
+    # Number the surviving variables (free cell c, value v held by none of c's groups)
+    # 1, 2, ... in reading order, and collect them per cell and per (group, value).
     standard = [0]
-    candidates: list[list[int]] = []  # per free cell, its new variables
+    in_group: list[list[int]] = [[] for _ in range(len(groups) * (n + 1))]
     clauses: list[Clause] = []
-    for c, v in enumerate(givens):
-        if v:
+    open_values = _open_values(n)
+    for c, given in enumerate(givens):
+        if given:
             continue
-        mask, row = taken[c], []
-        for value in range(1, n + 1):
-            if not mask >> value & 1:
-                std = c * n + value
-                standard.append(std)
-                number[std] = len(standard) - 1
-                row.append(number[std])
-        clauses.append(row)                                   # the cell has a value
-        clauses += [[-a, -b] for a, b in combinations(row, 2)]  # ... and only one
-    for mask, cells in zip(group_values, groups):
-        for value in range(1, n + 1):
-            if mask >> value & 1:
-                continue
-            present = [number[c * n + value] for c in cells if number[c * n + value]]
-            clauses.append(present)                           # value somewhere in the group
-            clauses += [[-a, -b] for a, b in combinations(present, 2)]  # ... and only once
+        mask = 0
+        for g in cell_groups[c]:
+            mask |= held[g]
+        row = []
+        for value in open_values[mask]:
+            standard.append(c * n + value)
+            var = len(standard) - 1
+            row.append(var)
+            for g in cell_groups[c]:
+                in_group[g * (n + 1) + value].append(var)
+        clauses.append(row)                                       # the cell has a value
+        clauses += [[-a, -b] for a, b in combinations(row, 2)]    # ... and only one
+    for g, mask in enumerate(held):
+        for value in open_values[mask]:
+            present = in_group[g * (n + 1) + value]
+            clauses.append(present)                               # the value is in the group
+            clauses += [[-a, -b] for a, b in combinations(present, 2)]  # ... only once
     if conflict:
         clauses.append([])  # two equal givens in a group: the empty clause, unsatisfiable
     return CNF("simplified", n, givens, clauses, len(standard) - 1, tuple(standard))
 
+
+class _OpenValues(dict):
+    """mask of held values -> the values 1..n not in it (filled on demand)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        values = tuple(v for v in range(1, self.n + 1) if not mask >> v & 1)
+        self[mask] = values
+        return values
+
+
+@cache
+def _open_values(n: int) -> _OpenValues:
+    return _OpenValues(n)
