@@ -34,9 +34,9 @@ clause per given. Treat the clause lists as read-only: they are shared between p
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from models import Grid, Group, Model
@@ -55,6 +55,9 @@ DESCRIPTIONS = {
 }
 
 Clause = list[int]
+
+GEOMETRY_CACHE_SIZE = 8
+"""Clause sets kept (a 25x25 one holds ~750,000 clauses; each jigsaw layout is its own)."""
 
 
 class EncodingError(ValueError):
@@ -146,7 +149,7 @@ def encode(model: Model, encoding: str = ENCODINGS[0]) -> CNF:
     return CNF(encoding, n, model.givens, base + units, n * n * n)
 
 
-@cache
+@lru_cache(maxsize=GEOMETRY_CACHE_SIZE)
 def geometry_clauses(encoding: str, n: int, groups: tuple[Group, ...]) -> list[Clause]:
     """The clauses of an empty grid with these groups (built once, shared: do not mutate)."""
     if encoding not in ("minimal", "efficient", "extended"):
