@@ -59,25 +59,30 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
     stats.propagations = forced
 
-    solutions, limit_hit = _search(cands, peers, groups, full, max_solutions, deadline,
-                                   node_limit, value_order == "least-used", stats)
+    solutions, limit_hit, exhausted = _search(cands, peers, groups, full, max_solutions,
+                                              deadline, node_limit, value_order == "least-used",
+                                              stats)
     stats.solve_time = time.perf_counter() - start
     grids = [tuple(c.bit_length() for c in s) for s in solutions]
     message = ""
     if limit_hit:
         message = "node limit reached" if node_limit is not None and stats.nodes >= node_limit \
             else "time limit reached"
-    return finish(grids, not limit_hit, stats, limit_hit=limit_hit, message=message)
+    return finish(grids, exhausted, stats, limit_hit=limit_hit, message=message)
 
 
 def _search(cands: list[int], peers: Sequence[Sequence[int]], groups: list[tuple[int, ...]],
             full: int, max_solutions: int, deadline: float | None, node_limit: int | None,
-            least_used: bool, stats: Stats) -> tuple[list[list[int]], bool]:
-    """Depth-first search from a propagated state; returns (solutions, whether a limit stopped it)."""
+            least_used: bool, stats: Stats) -> tuple[list[list[int]], bool, bool]:
+    """Depth-first search from a propagated state.
+
+    Returns the solutions, whether a limit stopped the search, and whether it exhausted
+    the search space (False also when it stopped at max_solutions).
+    """
     solutions: list[list[int]] = []
     cell = _fewest_candidates(cands)
     if cell < 0:
-        return [cands], False
+        return [cands], False, True
     # A frame: the state before branching, the branching cell, its untried values (last = next).
     stack = [(cands, cell, _order(cands, cell, least_used))]
     nodes = backtracks = propagations = 0
@@ -116,7 +121,7 @@ def _search(cands: list[int], peers: Sequence[Sequence[int]], groups: list[tuple
         backtracks += 1  # leave this solution to look for another
     stats.nodes, stats.backtracks = nodes, backtracks
     stats.propagations = (stats.propagations or 0) + propagations
-    return solutions, limit_hit
+    return solutions, limit_hit, not stack
 
 
 def _propagate(cands: list[int], queue: list[int], peers: Sequence[Sequence[int]],
