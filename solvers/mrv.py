@@ -53,13 +53,14 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         if value:
             cands[cell] = 1 << (value - 1)
             queue.append(cell)
-    forced = _propagate(cands, queue, peers, groups, full)
+    group_bits = [sum(1 << g for g in cell_groups) for cell_groups in model.cell_groups]
+    forced = _propagate(cands, queue, (1 << len(groups)) - 1, peers, groups, group_bits, full)
     if forced < 0:
         stats.solve_time = time.perf_counter() - start
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
     stats.propagations = forced
 
-    solutions, limit_hit, exhausted = _search(cands, peers, groups, full, max_solutions,
+    solutions, limit_hit, exhausted = _search(cands, peers, groups, group_bits, full, max_solutions,
                                               deadline, node_limit, value_order == "least-used",
                                               stats)
     stats.solve_time = time.perf_counter() - start
@@ -72,7 +73,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
 
 
 def _search(cands: list[int], peers: Sequence[Sequence[int]], groups: list[tuple[int, ...]],
-            full: int, max_solutions: int, deadline: float | None, node_limit: int | None,
+            group_bits: list[int], full: int, max_solutions: int, deadline: float | None, node_limit: int | None,
             least_used: bool, stats: Stats) -> tuple[list[list[int]], bool, bool]:
     """Depth-first search from a propagated state.
 
@@ -106,7 +107,7 @@ def _search(cands: list[int], peers: Sequence[Sequence[int]], groups: list[tuple
         nodes += 1
         child = state[:]
         child[cell] = untried.pop()
-        forced = propagate(child, [cell], peers, groups, full)
+        forced = propagate(child, [cell], group_bits[cell], peers, groups, group_bits, full)
         if forced < 0:
             backtracks += 1
             continue
@@ -124,11 +125,13 @@ def _search(cands: list[int], peers: Sequence[Sequence[int]], groups: list[tuple
     return solutions, limit_hit, not stack
 
 
-def _propagate(cands: list[int], queue: list[int], peers: Sequence[Sequence[int]],
-               groups: list[tuple[int, ...]], full: int) -> int:
+def _propagate(cands: list[int], queue: list[int], dirty: int,
+               peers: Sequence[Sequence[int]], groups: list[tuple[int, ...]],
+               group_bits: list[int], full: int) -> int:
     """Naked and hidden singles to a fixed point; the cells fixed, or -1 on a contradiction.
 
-    queue holds cells just fixed whose value is not yet removed from their peers.
+    queue holds cells just fixed whose value is not yet removed from their peers; dirty
+    has bit g set when group g may hold a new hidden single (its candidates changed).
     """
     forced = 0
     pop, push = queue.pop, queue.append
@@ -146,7 +149,14 @@ def _propagate(cands: list[int], queue: list[int], peers: Sequence[Sequence[int]
                         push(peer)
                         forced += 1
                     cands[peer] = c
-        for group in groups:
+                    dirty |= group_bits[peer]
+        if not dirty:
+            return forced
+        scan, dirty = dirty, 0
+        while scan:
+            low = scan & -scan
+            scan ^= low
+            group = groups[low.bit_length() - 1]
             once = twice = solved = 0
             for cell in group:
                 m = cands[cell]
@@ -167,8 +177,7 @@ def _propagate(cands: list[int], queue: list[int], peers: Sequence[Sequence[int]
                         cands[cell] = m
                         push(cell)
                         forced += 1
-        if not queue:
-            return forced
+                        dirty |= group_bits[cell]
 
 
 def _fewest_candidates(cands: list[int]) -> int:
