@@ -66,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         puzzles = batch.puzzles[: args.limit] if args.limit else batch.puzzles
         label = path.name.removesuffix(".txt")
         for solver in solvers:
-            runs += [_run_backend(solver, label, i, p, args.timeout) for i, p in enumerate(puzzles)]
+            runs += [_run_backend(solver, label, i, p, args.timeout)
+                     for i, p in enumerate(puzzles)]
         if norvig is not None:
             runs += [_run_norvig(norvig, label, i, p) for i, p in enumerate(puzzles)
                      if _norvig_handles(norvig, p)]
@@ -88,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
     parser.add_argument("--limit", type=int, default=0, help="only the first N puzzles of each set")
     parser.add_argument("--norvig", default="", help="path to a copy of Norvig's sudoku.py")
-    parser.add_argument("--tablefmt", default="github", help="tabulate format (github, simple, ...)")
+    parser.add_argument("--tablefmt", default="github", help="tabulate format (github, simple)")
     parser.add_argument("--json", default="", help="also save every run to this JSON file")
     return parser
 

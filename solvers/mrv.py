@@ -60,9 +60,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
     stats.propagations = forced
 
-    solutions, limit_hit, exhausted = _search(cands, peers, groups, group_bits, full, max_solutions,
-                                              deadline, node_limit, value_order == "least-used",
-                                              stats)
+    solutions, limit_hit, exhausted = _search(
+        cands, peers, groups, group_bits, full, max_solutions, deadline, node_limit,
+        value_order == "least-used", stats)
     stats.solve_time = time.perf_counter() - start
     grids = [tuple(c.bit_length() for c in s) for s in solutions]
     message = ""
@@ -73,8 +73,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
 
 
 def _search(cands: list[int], peers: Sequence[Sequence[int]], groups: list[tuple[int, ...]],
-            group_bits: list[int], full: int, max_solutions: int, deadline: float | None, node_limit: int | None,
-            least_used: bool, stats: Stats) -> tuple[list[list[int]], bool, bool]:
+            group_bits: list[int], full: int, max_solutions: int, deadline: float | None,
+            node_limit: int | None, least_used: bool, stats: Stats
+            ) -> tuple[list[list[int]], bool, bool]:
     """Depth-first search from a propagated state.
 
     Returns the solutions, whether a limit stopped the search, and whether it exhausted
