@@ -221,24 +221,31 @@ def _values_of(cands: list[int]) -> Grid:
 def random_regions(n: int, rng: random.Random, swaps: int | None = None) -> Grid:
     """A random jigsaw region map: n connected regions of n cells, numbered 1..n.
 
-    Starts from the boxes of the usual geometry and swaps neighbouring cells of
-    different regions whenever both regions stay connected.
+    Starts from the boxes of the usual geometry and repeatedly trades a border cell of
+    one region for a border cell of a neighbouring region, keeping a trade only when
+    both regions stay connected (so every region keeps n cells).
     """
     geometry = Geometry.for_size(n)
     regions = [0] * geometry.cells
     for number, box in enumerate(geometry.boxes, start=1):
         for cell in box:
             regions[cell] = number
-    wanted = swaps if swaps is not None else 4 * geometry.cells
+    wanted = swaps if swaps is not None else 2 * geometry.cells
     done = attempts = 0
     while done < wanted and attempts < 50 * wanted:
         attempts += 1
         a = rng.randrange(geometry.cells)
-        neighbours = [b for b in _neighbours(a, n) if regions[b] != regions[a]]
-        if not neighbours:
+        ra = regions[a]
+        others = sorted({regions[b] for b in _neighbours(a, n)} - {ra})
+        if not others:
             continue
-        b = rng.choice(neighbours)
-        ra, rb = regions[a], regions[b]
+        rb = rng.choice(others)
+        # a cell of region rb touching region ra somewhere other than at a
+        borders = [b for b in range(geometry.cells) if regions[b] == rb
+                   and any(regions[c] == ra and c != a for c in _neighbours(b, n))]
+        if not borders:
+            continue
+        b = rng.choice(borders)
         regions[a], regions[b] = rb, ra
         if _connected(regions, ra, n) and _connected(regions, rb, n):
             done += 1
