@@ -48,6 +48,9 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--measure-limit", type=int, default=MEASURE_NODE_LIMIT,
                         help=f"mrv decisions allowed when measuring difficulty (default {MEASURE_NODE_LIMIT}); "
                              "beyond it the comment says mrv_nodes>LIMIT")
+    parser.add_argument("--max-mrv-nodes", type=int, default=None,
+                        help="replace puzzles that mrv cannot settle (count to two) within this many "
+                             "decisions, for sets every method should finish")
     parser.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
 
 
@@ -65,6 +68,8 @@ def command_line(args: argparse.Namespace) -> str:
         words += ["--tries", str(args.tries)]
     if args.measure_limit != MEASURE_NODE_LIMIT:
         words += ["--measure-limit", str(args.measure_limit)]
+    if args.max_mrv_nodes is not None:
+        words += ["--max-mrv-nodes", str(args.max_mrv_nodes)]
     return shlex.join(words)
 
 
@@ -74,6 +79,8 @@ def run_generate(args: argparse.Namespace) -> int:
         check_request(args.size, args.givens, args.symmetric, args.variant)
         if args.count < 1 or args.tries < 1:
             raise ValueError("--count and --tries must be at least 1")
+        if args.max_mrv_nodes is not None and args.max_mrv_nodes < 0:
+            raise ValueError("--max-mrv-nodes must be 0 or more")
     except ValueError as error:
         print(f"generate: {error}", file=sys.stderr)
         return 2
@@ -103,7 +110,7 @@ def _write_puzzles(args: argparse.Namespace, out: TextIO) -> int:
         for index in range(args.count):
             made = generate(args.size, seed=f"{args.seed}/{index}", givens=args.givens,
                             symmetric=args.symmetric, variant=args.variant, tries=args.tries,
-                            measure_limit=limit)
+                            measure_limit=limit, max_mrv_nodes=args.max_mrv_nodes)
             out.write(made.line() + "\n")
             out.flush()
             bar.update()

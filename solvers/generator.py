@@ -460,14 +460,17 @@ def check_request(size: int, givens: int | None, symmetric: bool, variant: str) 
 
 def generate(size: int, *, seed: int | str = 0, givens: int | None = None,
              symmetric: bool = False, variant: str = "standard", tries: int = 1,
-             measure_limit: int | None = MEASURE_NODE_LIMIT) -> Generated:
+             measure_limit: int | None = MEASURE_NODE_LIMIT,
+             max_mrv_nodes: int | None = None) -> Generated:
     """One puzzle with a unique solution: locally minimal, or with exactly ``givens`` givens.
 
     ``tries`` puzzles are made and the hardest kept (most mrv decisions, then not
     solvable by singles). With a givens target, grids that cannot reach it are replaced
     by fresh ones, up to TARGET_ATTEMPTS; GenerationError says the fewest reached.
     Uniqueness is proved during removal; mrv's count to two (within ``measure_limit``
-    decisions) confirms it independently and measures the difficulty.
+    decisions) confirms it independently and measures the difficulty. With
+    ``max_mrv_nodes``, puzzles that mrv cannot settle within that many decisions are
+    replaced by fresh ones (up to TARGET_ATTEMPTS), for sets every method should finish.
     """
     check_request(size, givens, symmetric, variant)
     if tries < 1:
@@ -475,19 +478,28 @@ def generate(size: int, *, seed: int | str = 0, givens: int | None = None,
     rng = random.Random(f"sudoku-generator/{seed}")
     made: list[Generated] = []
     fewest = None
-    attempts = 0
+    reached = attempts = 0
     while len(made) < tries:
-        attempts += 1
-        if givens is not None and attempts > max(TARGET_ATTEMPTS, tries):
+        if attempts == max(TARGET_ATTEMPTS, 2 * tries):  # only a target or a bound can fail
+            if givens is not None and not reached:
+                raise GenerationError(
+                    f"no {size}x{size} {variant} puzzle with {givens} givens in {attempts} attempts; "
+                    f"the fewest reached was {fewest} (removal stops at a locally minimal puzzle)")
             raise GenerationError(
-                f"no {size}x{size} {variant} puzzle with {givens} givens in {attempts - 1} attempts; "
-                f"the fewest reached was {fewest} (removal stops at a locally minimal puzzle)")
+                f"only {len(made)} of {tries} {size}x{size} {variant} puzzles in {attempts} attempts "
+                f"were settled by mrv within {max_mrv_nodes} decisions")
+        attempts += 1
         full = random_full_grid(size, rng, variant)
         puzzle, minimal = remove_clues(full, rng, target=givens, symmetric=symmetric)
         fewest = puzzle.num_givens if fewest is None else min(fewest, puzzle.num_givens)
         if givens is not None and puzzle.num_givens != givens:
             continue
-        difficulty, solution = measure(puzzle, measure_limit)
+        reached += 1
+        limit = measure_limit if max_mrv_nodes is None else \
+            min(max_mrv_nodes, measure_limit or max_mrv_nodes)
+        difficulty, solution = measure(puzzle, limit)
+        if max_mrv_nodes is not None and difficulty.unique is None:
+            continue  # too hard for mrv within the bound: draw another
         if difficulty.unique is False or solution not in (None, full.givens) \
                 or not verify(puzzle, full.givens):
             raise GenerationError(f"mrv contradicts the generated puzzle: {to_line(puzzle)}")
