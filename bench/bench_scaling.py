@@ -146,6 +146,13 @@ def summarise(runs: list[Run], time_limit: float) -> list[list[object]]:
     return rows
 
 
+def spread(puzzles: list[Puzzle], count: int) -> list[Puzzle]:
+    """``count`` puzzles evenly spaced through the list (a set mixes kinds in blocks); 0 = all."""
+    if not count or count >= len(puzzles):
+        return list(puzzles)
+    return [puzzles[i * len(puzzles) // count] for i in range(count)]
+
+
 HEADERS = ["size", "backend", "solved", "timeouts", "errors/wrong", "mean time (s)",
            "mean nodes", "mean conflicts"]
 
@@ -185,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="4,9,16,25", help="sizes to run (default 4,9,16,25)")
     parser.add_argument("--set", action="append", default=[], metavar="SIZE=FILE",
                         help="use another puzzle file for a size (path relative to puzzles/ or absolute)")
-    parser.add_argument("--per-size", type=int, default=10, help="first N puzzles of each set (default 10; 0 all)")
+    parser.add_argument("--per-size", type=int, default=10,
+                        help="N puzzles spread evenly over each set (default 10; 0 all)")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per run (default 60)")
     parser.add_argument("--json", default=str(ROOT / "bench" / "scaling.json"), help="where to save every run")
     parser.add_argument("--plot", default=str(ROOT / "bench" / "scaling.png"), help="where to save the plot")
@@ -206,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         if batch.errors:
             print(f"{path}: {len(batch.errors)} unreadable puzzles", file=sys.stderr)
             return 2
-        sets[size] = batch.puzzles[:args.per_size] if args.per_size else batch.puzzles
+        sets[size] = spread(batch.puzzles, args.per_size)
 
     started = time.strftime("%Y-%m-%d %H:%M:%S")
     runs: list[Run] = []

@@ -3,9 +3,11 @@
 Counts solutions up to two: solve, then forbid that solution and solve again.
 Used by tests/test_generator.py and, for the bundled sets, from the command line:
 
-    python -m tests.cpsat_unique puzzles/generated_*.txt
+    python -m tests.cpsat_unique [--mrv SECONDS] puzzles/generated_*.txt
 
 which prints one line per file and exits 1 if any puzzle is not proved unique.
+``--mrv SECONDS`` also counts to two with the mrv backend (through the registry, at
+most SECONDS per puzzle), so each puzzle is checked by two different methods.
 """
 from __future__ import annotations
 
@@ -48,9 +50,18 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, time_limit: float = 120.0) -
     return found
 
 
-def main(paths: list[str]) -> int:
+def mrv_unique(puzzle: Puzzle, time_limit: float) -> bool | None:
+    """The mrv backend's verdict counting to two: True unique, False not, None out of time."""
+    from solvers import registry
+    return registry.get("mrv").solve(puzzle, max_solutions=2, time_limit=time_limit).unique
+
+
+def main(argv: list[str]) -> int:
+    mrv_limit = None
+    if argv[:1] == ["--mrv"]:
+        mrv_limit, argv = float(argv[1]), argv[2:]
     bad = 0
-    for path in paths:
+    for path in argv:
         batch = read_puzzles(path)
         start = time.perf_counter()
         counts = [count_solutions(p) for p in batch.puzzles]
@@ -58,7 +69,18 @@ def main(paths: list[str]) -> int:
         bad += len(not_unique) + len(batch.errors)
         verdict = "all unique" if not not_unique and not batch.errors else \
             f"NOT proved unique: puzzles {not_unique}; read errors: {len(batch.errors)}"
-        print(f"{path}: {len(batch.puzzles)} puzzles, {verdict} (CP-SAT, {time.perf_counter() - start:.1f} s)")
+        line = f"{path}: {len(batch.puzzles)} puzzles; CP-SAT: {verdict} ({time.perf_counter() - start:.1f} s)"
+        if mrv_limit is not None:
+            start = time.perf_counter()
+            verdicts = [mrv_unique(p, mrv_limit) for p in batch.puzzles]
+            wrong = [i + 1 for i, v in enumerate(verdicts) if v is False]
+            unknown = [i + 1 for i, v in enumerate(verdicts) if v is None]
+            bad += len(wrong)
+            line += (f"; mrv: {sum(v is True for v in verdicts)} unique"
+                     + (f", NOT unique {wrong}" if wrong else "")
+                     + (f", out of time ({mrv_limit:g} s) on {unknown}" if unknown else "")
+                     + f" ({time.perf_counter() - start:.1f} s)")
+        print(line, flush=True)
     return 1 if bad else 0
 
 
