@@ -41,6 +41,7 @@ class Run:
     puzzle: int
     status: str           # solved, unsat, timeout, error, wrong
     time: float
+    givens: int = 0
     nodes: int | None = None
     conflicts: int | None = None
     message: str = ""
@@ -117,8 +118,8 @@ def run_backend(name: str, sets: dict[int, list[Puzzle]], time_limit: float) -> 
                 status = answer["status"]
                 if status == "solved" and not verify(puzzle, answer["solution"]).ok:
                     status = "wrong"
-                runs.append(Run(name, size, index, status, answer["time"], answer["nodes"],
-                                answer["conflicts"], answer["message"]))
+                runs.append(Run(name, size, index, status, answer["time"], puzzle.num_givens,
+                                answer["nodes"], answer["conflicts"], answer["message"]))
                 print(f"  {name:9} {size:2}x{size:<2} #{index:<3} {status:7} {answer['time']:8.3f} s",
                       file=sys.stderr, flush=True)
     finally:
@@ -127,7 +128,7 @@ def run_backend(name: str, sets: dict[int, list[Puzzle]], time_limit: float) -> 
 
 
 def summarise(runs: list[Run], time_limit: float) -> list[list[object]]:
-    """Rows: backend, size, solved/total, timeouts, mean time (timeouts at the limit), nodes, conflicts."""
+    """Rows: size, mean share of cells given, backend, solved/total, timeouts, mean time (timeouts at the limit), nodes, conflicts."""
     rows = []
     keys = sorted({(r.backend, r.size) for r in runs}, key=lambda k: (k[1], k[0]))
     for backend, size in keys:
@@ -139,7 +140,8 @@ def summarise(runs: list[Run], time_limit: float) -> list[list[object]]:
         mean_time = statistics.fmean(times)
         nodes = [r.nodes for r in solved if r.nodes is not None]
         conflicts = [r.conflicts for r in solved if r.conflicts is not None]
-        rows.append([f"{size}x{size}", backend, f"{len(solved)}/{len(mine)}", timeouts, others,
+        filled = statistics.fmean(r.givens for r in mine) / (size * size)
+        rows.append([f"{size}x{size}", f"{filled:.0%}", backend, f"{len(solved)}/{len(mine)}", timeouts, others,
                      f"{'>=' if timeouts else ''}{mean_time:.4f}",
                      f"{statistics.fmean(nodes):.0f}" if nodes else "-",
                      f"{statistics.fmean(conflicts):.0f}" if conflicts else "-"])
@@ -153,7 +155,7 @@ def spread(puzzles: list[Puzzle], count: int) -> list[Puzzle]:
     return [puzzles[i * len(puzzles) // count] for i in range(count)]
 
 
-HEADERS = ["size", "backend", "solved", "timeouts", "errors/wrong", "mean time (s)",
+HEADERS = ["size", "givens", "backend", "solved", "timeouts", "errors/wrong", "mean time (s)",
            "mean nodes", "mean conflicts"]
 
 
