@@ -376,8 +376,8 @@ def remove_clues(full: Puzzle, rng: random.Random, *, target: int | None = None,
     """Empty cells in random order while the solution stays unique.
 
     Stops at ``target`` givens if given, otherwise when no clue (no symmetric pair)
-    can go. Returns the puzzle and whether it is locally minimal (every remaining clue,
-    or pair, is needed).
+    can go. Returns the puzzle and whether it is locally minimal: no single clue can
+    go (a symmetric result is checked clue by clue; a target run is reported False).
     """
     solution = full.givens
     engine = _Engine(Model.from_puzzle(full))

@@ -189,3 +189,18 @@ def test_command_writes_readable_puzzles_with_their_difficulty(tmp_path, capsys)
 def test_command_refuses_clearly(argv: list[str], status: int, message: str, capsys) -> None:
     assert generate_main(argv) == status
     assert message in capsys.readouterr().err
+
+
+def test_subcommand_plugs_into_a_parser_with_subcommands(tmp_path) -> None:
+    import argparse
+
+    from solvers.generate_cli import add_generate_parser
+
+    parser = argparse.ArgumentParser(prog="compare.py")
+    add_generate_parser(parser.add_subparsers(dest="command"))
+    out = tmp_path / "x.txt"
+    args = parser.parse_args(["generate", "--size", "4", "--count", "2", "--seed", "1", "--givens", "6",
+                              "--symmetric", "-o", str(out)])
+    assert args.func(args) == 0
+    puzzles = read_text(out.read_text()).puzzles
+    assert [p.num_givens for p in puzzles] == [6, 6]
