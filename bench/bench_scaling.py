@@ -1,0 +1,237 @@
+"""How each method's cost grows with the grid size: every available backend on 4x4 to 25x25.
+
+    python bench/bench_scaling.py [--backends mrv,cpsat] [--sizes 4,9,16,25] [--per-size 10]
+                                  [--time-limit 60] [--json bench/scaling.json] [--plot bench/scaling.png]
+
+Each backend runs in its own worker process, one puzzle at a time; a run that is not
+back within the time limit (plus a grace second) is killed with its worker and counted
+as a timeout, so backends that cannot be interrupted are bounded too. Every answer is
+checked with models.verify. Prints a table (tabulate) of mean time and mean
+nodes/conflicts per backend and size, saves every run as JSON (timeouts and errors
+included), and plots time against size on a log scale (matplotlib).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from models import Puzzle, read_puzzles, to_line, verify  # noqa: E402
+from solvers import registry  # noqa: E402
+
+SETS = {4: "generated_4x4.txt", 9: "generated_9x9.txt", 16: "generated_16x16.txt",
+        25: "generated_25x25.txt"}
+GRACE = 1.0  # seconds a worker may overrun the limit before it is killed
+
+
+@dataclass
+class Run:
+    """One backend on one puzzle: what happened and what it cost."""
+
+    backend: str
+    size: int
+    puzzle: int
+    status: str           # solved, unsat, timeout, error, wrong
+    time: float
+    givens: int = 0
+    nodes: int | None = None
+    conflicts: int | None = None
+    message: str = ""
+
+
+def _worker(name: str, conn) -> None:
+    """Serve solve requests for one backend: (line, time_limit) in, a result dict out."""
+    from models import parse_puzzle
+    backend = registry.get(name)
+    backend.load()  # import the backend's package before the first timed run
+    conn.send("ready")
+    while True:
+        request = conn.recv()
+        if request is None:
+            return
+        line, time_limit = request
+        try:
+            result = backend.solve(parse_puzzle(line), time_limit=time_limit)
+            conn.send({"status": str(result.status), "solution": result.solution,
+                       "time": result.stats.wall_time, "nodes": result.stats.nodes,
+                       "conflicts": result.stats.conflicts, "message": result.message})
+        except Exception as error:  # reported as an error run, the benchmark goes on
+            conn.send({"status": "error", "solution": None, "time": 0.0, "nodes": None,
+                       "conflicts": None, "message": f"{type(error).__name__}: {error}"})
+
+
+class Worker:
+    """A process running one backend; replaced when a run has to be killed."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.process: mp.Process | None = None
+        self.conn = None
+
+    def _start(self) -> None:
+        parent, child = mp.Pipe()
+        self.process = mp.get_context("spawn").Process(target=_worker, args=(self.name, child), daemon=True)
+        self.process.start()
+        self.conn = parent
+        if not parent.poll(120) or parent.recv() != "ready":
+            raise RuntimeError(f"backend {self.name!r} did not start")
+
+    def solve(self, puzzle: Puzzle, time_limit: float) -> dict:
+        if self.process is None or not self.process.is_alive():
+            self._start()
+        start = time.perf_counter()
+        self.conn.send((to_line(puzzle), time_limit))
+        if self.conn.poll(time_limit + GRACE):
+            return self.conn.recv()
+        self.stop(kill=True)
+        return {"status": "timeout", "solution": None, "time": time.perf_counter() - start,
+                "nodes": None, "conflicts": None, "message": "killed at the time limit"}
+
+    def stop(self, kill: bool = False) -> None:
+        if self.process is None:
+            return
+        if kill:
+            self.process.kill()
+        else:
+            self.conn.send(None)
+        self.process.join(5)
+        self.process = None
+
+
+def run_backend(name: str, sets: dict[int, list[Puzzle]], time_limit: float) -> list[Run]:
+    """Every puzzle of every size with one backend, smallest size first."""
+    worker = Worker(name)
+    runs = []
+    try:
+        worker._start()
+        for size, puzzles in sets.items():
+            for index, puzzle in enumerate(puzzles, start=1):
+                answer = worker.solve(puzzle, time_limit)
+                status = answer["status"]
+                if status == "solved" and not verify(puzzle, answer["solution"]).ok:
+                    status = "wrong"
+                runs.append(Run(name, size, index, status, answer["time"], puzzle.num_givens,
+                                answer["nodes"], answer["conflicts"], answer["message"]))
+                print(f"  {name:9} {size:2}x{size:<2} #{index:<3} {status:7} {answer['time']:8.3f} s",
+                      file=sys.stderr, flush=True)
+    finally:
+        worker.stop()
+    return runs
+
+
+def summarise(runs: list[Run], time_limit: float) -> list[list[object]]:
+    """Rows: size, mean share of cells given, backend, solved/total, timeouts, mean time (timeouts at the limit), nodes, conflicts."""
+    rows = []
+    keys = sorted({(r.backend, r.size) for r in runs}, key=lambda k: (k[1], k[0]))
+    for backend, size in keys:
+        mine = [r for r in runs if r.backend == backend and r.size == size]
+        solved = [r for r in mine if r.status == "solved"]
+        timeouts = sum(r.status == "timeout" for r in mine)
+        others = len(mine) - len(solved) - timeouts
+        times = [min(r.time, time_limit) if r.status != "timeout" else time_limit for r in mine]
+        mean_time = statistics.fmean(times)
+        nodes = [r.nodes for r in solved if r.nodes is not None]
+        conflicts = [r.conflicts for r in solved if r.conflicts is not None]
+        filled = statistics.fmean(r.givens for r in mine) / (size * size)
+        rows.append([f"{size}x{size}", f"{filled:.0%}", backend, f"{len(solved)}/{len(mine)}", timeouts, others,
+                     f"{'>=' if timeouts else ''}{mean_time:.4f}",
+                     f"{statistics.fmean(nodes):.0f}" if nodes else "-",
+                     f"{statistics.fmean(conflicts):.0f}" if conflicts else "-"])
+    return rows
+
+
+def spread(puzzles: list[Puzzle], count: int) -> list[Puzzle]:
+    """``count`` puzzles evenly spaced through the list (a set mixes kinds in blocks); 0 = all."""
+    if not count or count >= len(puzzles):
+        return list(puzzles)
+    return [puzzles[i * len(puzzles) // count] for i in range(count)]
+
+
+HEADERS = ["size", "givens", "backend", "solved", "timeouts", "errors/wrong", "mean time (s)",
+           "mean nodes", "mean conflicts"]
+
+
+def plot(runs: list[Run], time_limit: float, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for backend in dict.fromkeys(r.backend for r in runs):
+        sizes = sorted({r.size for r in runs if r.backend == backend})
+        means, marks = [], []
+        for size in sizes:
+            mine = [r for r in runs if r.backend == backend and r.size == size]
+            means.append(statistics.fmean(time_limit if r.status == "timeout" else r.time for r in mine))
+            marks.append(any(r.status == "timeout" for r in mine))
+        line, = ax.plot(sizes, means, marker="o", label=backend)
+        hit = [(s, m) for s, m, t in zip(sizes, means, marks) if t]
+        if hit:
+            ax.scatter(*zip(*hit), marker="x", s=80, color=line.get_color(), zorder=3)
+    ax.axhline(time_limit, color="grey", linestyle=":", label=f"time limit ({time_limit:g} s)")
+    ax.set_yscale("log")
+    ax.set_xticks(sorted({r.size for r in runs}))
+    ax.set_xlabel("grid side n")
+    ax.set_ylabel("mean time per puzzle (s, log)")
+    ax.set_title("Cost against size (x: some runs timed out, counted at the limit)")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--backends", default=None,
+                        help="comma-separated backends (default: every available registered backend)")
+    parser.add_argument("--sizes", default="4,9,16,25", help="sizes to run (default 4,9,16,25)")
+    parser.add_argument("--set", action="append", default=[], metavar="SIZE=FILE",
+                        help="use another puzzle file for a size (path relative to puzzles/ or absolute)")
+    parser.add_argument("--per-size", type=int, default=10,
+                        help="N puzzles spread evenly over each set (default 10; 0 all)")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per run (default 60)")
+    parser.add_argument("--json", default=str(ROOT / "bench" / "scaling.json"), help="where to save every run")
+    parser.add_argument("--plot", default=str(ROOT / "bench" / "scaling.png"), help="where to save the plot")
+    parser.add_argument("--format", default="github", help="tabulate format (default github)")
+    args = parser.parse_args(argv)
+
+    from tabulate import tabulate
+
+    names = args.backends.split(",") if args.backends else registry.available_names()
+    files = dict(SETS)
+    for item in args.set:
+        size, _, name = item.partition("=")
+        files[int(size)] = name
+    sets: dict[int, list[Puzzle]] = {}
+    for size in (int(s) for s in args.sizes.split(",")):
+        path = Path(files[size]) if Path(files[size]).is_absolute() else ROOT / "puzzles" / files[size]
+        batch = read_puzzles(path)
+        if batch.errors:
+            print(f"{path}: {len(batch.errors)} unreadable puzzles", file=sys.stderr)
+            return 2
+        sets[size] = spread(batch.puzzles, args.per_size)
+
+    started = time.strftime("%Y-%m-%d %H:%M:%S")
+    runs: list[Run] = []
+    for name in names:
+        runs += run_backend(name, sets, args.time_limit)
+    print(f"# bench_scaling {started}; backends {', '.join(names)}; limit {args.time_limit:g} s; "
+          + "; ".join(f"{s}x{s}: {len(p)} from {files[s]}" for s, p in sets.items()))
+    print(tabulate(summarise(runs, args.time_limit), HEADERS, tablefmt=args.format, disable_numparse=True))
+    Path(args.json).write_text(json.dumps({
+        "started": started, "command": sys.argv, "time_limit": args.time_limit,
+        "sets": {s: files[s] for s in sets}, "runs": [asdict(r) for r in runs]}, indent=1))
+    plot(runs, args.time_limit, Path(args.plot))
+    print(f"saved {args.json} and {args.plot}", file=sys.stderr)
+    return 1 if any(r.status == "wrong" for r in runs) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
