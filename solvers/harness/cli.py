@@ -15,6 +15,7 @@ from typing import Any
 from models import Puzzle, PuzzleError, read_puzzles, to_grid, to_line, to_pretty
 
 from .. import registry
+from ..generate_cli import add_generate_parser, run_generate
 from ..result import Status
 from . import report
 from .judge import Disagreement, Run, judge
@@ -24,7 +25,7 @@ from .runner import Outcome, SolverRef, Task, default_jobs, grace_for, run_tasks
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLES = ROOT / "puzzles" / "default.txt"
 DEFAULT_TIMEOUT = 10.0
-COMMANDS = ("run", "solve", "export", "list", "report")
+COMMANDS = ("run", "solve", "export", "list", "report", "generate")
 EXIT_OK, EXIT_WRONG, EXIT_USAGE = 0, 1, 2
 
 
@@ -110,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--format", choices=report.TABLE_FORMATS, default="table")
     rep.add_argument("--plot", metavar="FILE.png", help="cactus plot of the (newer) saved run")
     rep.set_defaults(handler=cmd_report)
+
+    add_generate_parser(commands).set_defaults(handler=run_generate)
     return parser
 
 
