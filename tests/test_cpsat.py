@@ -179,3 +179,10 @@ def test_solver_options_still_give_verified_answers(options: dict) -> None:
     puzzle = load("top95.txt")[2]
     result = cpsat.solve(Model.from_puzzle(puzzle), **options)
     assert result.status is Status.SOLVED and verify(puzzle, result.solution).ok
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_a_fully_given_grid_is_its_own_unique_solution(encoding: str) -> None:
+    known = load("seeds.solutions.txt")[0]
+    result = cpsat.solve(Model.from_puzzle(known), max_solutions=2, encoding=encoding)
+    assert result.status is Status.SOLVED and result.solution == known.givens and result.unique
