@@ -8,7 +8,7 @@ all of the solving.
 >>> from models import Model, parse_puzzle
 >>> model = Model.from_puzzle(parse_puzzle("12..34....43..21"))
 >>> candidates(model)[2], candidates(model)[0]
-((4,), (1,))
+((3,), (1,))
 >>> contradiction(model, candidates(model)) is None
 True
 """
