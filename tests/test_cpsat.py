@@ -186,3 +186,9 @@ def test_a_fully_given_grid_is_its_own_unique_solution(encoding: str) -> None:
     known = load("seeds.solutions.txt")[0]
     result = cpsat.solve(Model.from_puzzle(known), max_solutions=2, encoding=encoding)
     assert result.status is Status.SOLVED and result.solution == known.givens and result.unique
+
+
+def test_solve_raises_on_a_status_it_does_not_know(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cp_model.CpSolver, "solve", lambda self, model, callback=None: 42)
+    with pytest.raises(cpsat.UnknownStatusError, match="42"):
+        cpsat.solve(Model.from_puzzle(load("top95.txt")[0]))
