@@ -212,10 +212,11 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     begin = time.perf_counter()
     cp_status = solver.solve(built.cp, collector)
     stats.solve_time = time.perf_counter() - begin
+    status = translate(cp_status)  # first: an unknown status raises before anything is read
     stats.nodes = solver.num_branches
     stats.conflicts = solver.num_conflicts
     stats.propagations = solver.num_binary_propagations + solver.num_integer_propagations
-    return _result(translate(cp_status), cp_status, solver, built, collector, stats)
+    return _result(status, cp_status, solver, built, collector, stats)
 
 
 def _result(status: Status, cp_status: Any, solver: cp_model.CpSolver, built: Encoding,
