@@ -44,21 +44,36 @@ def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
     def where(cell: int) -> str:
         return f"row {cell // n + 1}, column {cell % n + 1}"
 
+    in_range = [isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= n for v in solution]
     for cell, value in enumerate(solution):
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= n:
-            problems.append(f"value {value!r} out of range 1-{n} at {where(cell)}")
+        if not in_range[cell]:
+            empty = type(value) is int and value == 0
+            what = "empty cell (0)" if empty else f"value {value!r} out of range 1-{n}"
+            problems.append(f"{what} at {where(cell)}")
         given = puzzle.givens[cell]
         if given and value != given:
             problems.append(f"given {given} changed to {value!r} at {where(cell)}")
     for name, cells in _groups(n, box_rows, box_cols, puzzle.diagonals, puzzle.regions):
-        seen: dict[object, int] = {}
+        seen: dict[int, int] = {}
         for cell in cells:
             value = solution[cell]
+            if not in_range[cell]:
+                continue  # already reported; a duplicate of a bad value says nothing more
             if value in seen:
-                problems.append(f"duplicate {value} in {name} at {where(seen[value])} and {where(cell)}")
+                problems.append(f"duplicate {value} in {name} at {_pair(name, seen[value], cell, n)}")
             else:
                 seen[value] = cell
     return Verdict(tuple(problems))
+
+
+def _pair(name: str, first: int, second: int, n: int) -> str:
+    """'columns 2 and 7' within a row, 'rows 1 and 4' within a column, full places elsewhere."""
+    if name.startswith("row "):
+        return f"columns {first % n + 1} and {second % n + 1}"
+    if name.startswith("column "):
+        return f"rows {first // n + 1} and {second // n + 1}"
+    return (f"row {first // n + 1}, column {first % n + 1} "
+            f"and row {second // n + 1}, column {second % n + 1}")
 
 
 def _groups(n: int, box_rows: int, box_cols: int, diagonals: bool,

@@ -1,11 +1,14 @@
 """Reading and writing puzzles: line, grid and pretty (boxed) layouts.
 
 line:   n*n symbols on one line, optionally followed by ``variant=x`` and/or
-        ``regions=<n*n region symbols>`` (jigsaw); '#' starts a comment line.
+        ``regions=<n*n region symbols>`` (jigsaw); '#' starts a comment line, and
+        whitespace then '#' starts a comment at the end of a line.
 grid:   n rows, each of n symbols (``6.5..3.4.``) or n whitespace-separated
         symbols or integers (``6 . 5 . . 3 . 4 .``, ``12  0  8  9 ...``);
         puzzles separated by blank lines or simply consecutive.
 pretty: the boxed grid from ``to_pretty``; its border lines and bars are skipped on reading.
+
+The grid reader also reads plain .sdk files (``#`` metadata lines, then nine rows of nine symbols).
 
 Reading a batch never stops at a bad puzzle: ``read_puzzles`` returns the good
 puzzles and a located ``PuzzleError`` for each bad one.
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -22,13 +26,15 @@ from typing import TextIO
 
 from .errors import (CellCountError, DuplicateGivenError, PuzzleError, RegionError,
                      SizeError)
-from .geometry import Geometry, valid_size
+from .geometry import MIN_SIZE, Geometry, valid_size
 from .model import Model
 from .puzzle import Grid, Puzzle, Source
-from .symbols import MAX_SYMBOL_SIZE, char_value, symbol, token_value
+from .symbols import EMPTY, HEX_DIGITS, MAX_SYMBOL_SIZE, SYMBOLS, char_value, symbol, token_value
 
 FORMATS = ("auto", "line", "grid")
+VARIANTS = ("standard", "x", "jigsaw", "jigsaw-x")
 _BARS = "|│┃║"
+_TRAILING_COMMENT = re.compile(r"(?<=\S)\s+#.*$")  # '4.....8.5...  # hard' keeps its puzzle
 _BORDER_CHARS = set("+-=|:─━│┃┼┬┴├┤┌┐└┘═║╬╔╗╚╝╠╣╦╩ \t")
 _CORNERS = set("+=─━┼┬┴├┤┌┐└┘═╬╔╗╚╝╠╣╦╩")
 
@@ -49,15 +55,21 @@ class Batch:
 
 
 def read_puzzles(source: str | Path | TextIO, *, fmt: str = "auto", hex16: bool = False) -> Batch:
-    """Read every puzzle from a path, '-' (stdin) or an open text file."""
+    """Read every puzzle from a path, '-' (stdin) or an open text file.
+
+    ``fmt`` forces 'line' or 'grid' where 'auto' would guess; ``hex16`` reads 16x16
+    puzzles written 0-F (value 1 written '0', so only '.' and '-' are empty); puzzles
+    of other sizes in the same file are read as usual. Any line ends and a UTF-8
+    byte-order mark are accepted.
+    """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if isinstance(source, (str, Path)):
         if str(source) == "-":
-            return _read_lines(sys.stdin.read().splitlines(), "<stdin>", fmt, hex16)
-        with open(source, encoding="utf-8") as handle:
-            return _read_lines(handle.read().splitlines(), str(source), fmt, hex16)
-    return _read_lines(source.read().splitlines(), getattr(source, "name", "<stream>"), fmt, hex16)
+            return _read_lines(_split(sys.stdin.read()), "<stdin>", fmt, hex16)
+        with open(source, encoding="utf-8-sig", newline=None) as handle:
+            return _read_lines(_split(handle.read()), str(source), fmt, hex16)
+    return _read_lines(_split(source.read()), getattr(source, "name", "<stream>"), fmt, hex16)
 
 
 def read_text(text: str, *, name: str = "<string>", fmt: str = "auto", hex16: bool = False) -> Batch:
@@ -83,6 +95,11 @@ class _Named(io.StringIO):
         self.name = name
 
 
+def _split(text: str) -> list[str]:
+    """Lines of a text, whatever its line ends (LF, CRLF, CR), without a UTF-8 byte-order mark."""
+    return [_TRAILING_COMMENT.sub("", line) for line in text.removeprefix("\ufeff").splitlines()]
+
+
 def _read_lines(lines: list[str], name: str, fmt: str, hex16: bool) -> Batch:
     batch = Batch(name)
     number = 0  # 0-based index of the next line
@@ -93,7 +110,7 @@ def _read_lines(lines: list[str], name: str, fmt: str, hex16: bool) -> Batch:
             number += 1
             continue
         try:
-            if fmt == "line" or (fmt == "auto" and _looks_like_line(text)):
+            if fmt == "line" or (fmt == "auto" and _looks_like_line(text, lines, number)):
                 rows = [(number + 1, text)]
                 number += 1
                 puzzle = _parse_line(text, hex16, Source(name, rows[0][0], index))
@@ -114,36 +131,65 @@ def _is_border(text: str) -> bool:
     return chars <= _BORDER_CHARS and bool(chars & _CORNERS)
 
 
-def _looks_like_line(text: str) -> bool:
-    """A lone token of n*n cells, or longer than any grid row can be, or one with fields."""
-    tokens = text.split()
-    n = math.isqrt(len(tokens[0]))
-    if len(tokens) > 1:
-        return all("=" in t for t in tokens[1:])
-    return (n * n == len(tokens[0]) and valid_size(n)) or len(tokens[0]) > MAX_SYMBOL_SIZE
+def _looks_like_line(text: str, lines: list[str], number: int) -> bool:
+    """Whether the puzzle starting at lines[number] is a line puzzle rather than a grid.
+
+    A line puzzle's first token has n*n cells for a valid n, or is longer than any
+    grid row can be; fields such as ``variant=x`` may follow it. The one clash is 16
+    cells, which is both a 4x4 line puzzle and a compact 16x16 grid row: 16 such
+    rows in a row holding a symbol that a 4x4 grid cannot are read as a 16x16 grid.
+    """
+    first = text.split()[0]
+    n = math.isqrt(len(first))
+    if len(first) > MAX_SYMBOL_SIZE:
+        return True
+    if n * n != len(first) or not valid_size(n):
+        return False
+    return len(first) != 16 or not _is_compact_16x16(lines, number)
+
+
+def _is_compact_16x16(lines: list[str], start: int) -> bool:
+    rows: list[str] = []
+    for raw in lines[start:]:
+        text = raw.strip()
+        if text.startswith("#"):
+            continue
+        if len(text) != 16 or " " in text:
+            break
+        rows.append(text)
+        if len(rows) == 16:
+            return any(ch not in "1234" + EMPTY for row in rows for ch in row)
+    return False
 
 
 def _parse_line(text: str, hex16: bool, source: Source) -> Puzzle:
     cells, *fields = text.split()
     geometry = _geometry_for_cells(len(cells))
-    givens = tuple(char_value(ch, geometry.n, hex16, i // geometry.n + 1, i % geometry.n + 1)
-                   for i, ch in enumerate(cells))
-    diagonals, regions = False, None
+    n, hex16 = geometry.n, hex16 and geometry.n == 16
+    givens = tuple(char_value(ch, n, hex16, i // n + 1, i % n + 1) for i, ch in enumerate(cells))
+    variant, regions = "standard", None
     for item in fields:
         key, _, value = item.partition("=")
-        if key == "variant" and value in ("x", "standard", "jigsaw", "jigsaw-x"):
-            diagonals = value.endswith("x")
+        if key == "variant":
+            if value not in VARIANTS:
+                raise PuzzleError(f"unknown variant {value!r} (expected one of {', '.join(VARIANTS)})")
+            variant = value
         elif key == "regions":
             regions = _parse_regions(value, geometry)
         else:
             raise PuzzleError(f"unknown field {item!r} (expected variant=x or regions=<map>)")
-    return Puzzle(geometry, givens, diagonals, regions, source)
+    if variant.startswith("jigsaw") and regions is None:
+        raise RegionError(f"variant={variant} needs a region map: regions=<{geometry.cells} region symbols>")
+    return Puzzle(geometry, givens, variant.endswith("x"), regions, source)
 
 
 def _geometry_for_cells(count: int) -> Geometry:
     n = math.isqrt(count)
     if n * n == count and valid_size(n):
         return Geometry.for_size(n)
+    if n * n == count and n > 1:
+        raise SizeError(f"{count} cells make a {n}x{n} grid, but size {n} is not a valid grid "
+                        "(sizes are box_rows x box_cols with both at least 2, such as 4, 6, 9, 16)")
     sizes = [k for k in range(4, MAX_SYMBOL_SIZE + 1) if valid_size(k)]
     nearest = min(sizes, key=lambda k: abs(k * k - count))
     how = "too few" if count < nearest * nearest else "too many"
@@ -155,12 +201,12 @@ def _parse_regions(value: str, geometry: Geometry) -> Grid:
     n = geometry.n
     if len(value) != geometry.cells:
         raise RegionError(f"region map has {len(value)} cells, expected {geometry.cells}")
-    regions = tuple(char_value(ch, n, False, i // n + 1, i % n + 1) for i, ch in enumerate(value))
-    for region in range(1, n + 1):
-        size = regions.count(region)
-        if size != n:
-            raise RegionError(f"region {symbol(region)} has {size} cells, expected {n}")
-    return regions
+    for i, ch in enumerate(value):
+        if ch not in SYMBOLS[:n]:
+            raise RegionError(f"bad region symbol {ch!r} at row {i // n + 1}, column {i % n + 1} "
+                              f"(expected 1-{symbol(n)}: every cell names its region)",
+                              row=i // n + 1, column=i % n + 1)
+    return tuple(SYMBOLS.index(ch) + 1 for ch in value)  # Puzzle checks each region's size
 
 
 def _collect_grid(lines: list[str], start: int) -> tuple[list[tuple[int, str]], int]:
@@ -182,17 +228,25 @@ def _collect_grid(lines: list[str], start: int) -> tuple[list[tuple[int, str]], 
 
 
 def _row_tokens(text: str) -> list[str]:
+    """The cells of a grid row: one per token, or one per character in a compact row.
+
+    A row is compact ('6.5..3.4.', '123|456|789') when a token holds a non-digit
+    beside other characters, when a token is longer than any cell value (2 digits),
+    or when there are fewer tokens than the smallest grid has cells in a row.
+    """
     for bar in _BARS:
         text = text.replace(bar, " ")
     tokens = text.split()
-    compact = any(len(t) > 1 and not t.isdigit() for t in tokens)
+    compact = (len(tokens) < MIN_SIZE
+               or any(len(t) > 2 or (len(t) > 1 and not t.isdigit()) for t in tokens))
     return list("".join(tokens)) if compact else tokens
 
 
 def _parse_grid(rows: list[tuple[int, str]], hex16: bool, source: Source) -> Puzzle:
     n = len(_row_tokens(rows[0][1]))
+    hex16 = hex16 and n == 16
     if not valid_size(n):
-        raise SizeError(f"a first row of {n} cells: size {n} is not a valid grid "
+        raise SizeError(f"the first row has {n} cells, but {n}x{n} is not a valid grid "
                         "(sizes are box_rows x box_cols with both at least 2, such as 4, 6, 9, 16)")
     givens: list[int] = []
     for row, (line, text) in enumerate(rows, start=1):
@@ -236,11 +290,14 @@ def _pair(group_name: str, a: int, b: int, n: int) -> str:
 
 # ---------------------------------------------------------------- writing
 
-def to_line(puzzle: Puzzle) -> str:
-    """One line: n*n symbols ('.' empty), then variant fields if any."""
+def to_line(puzzle: Puzzle, *, hex16: bool = False) -> str:
+    """One line: n*n symbols ('.' empty), then variant fields if any.
+
+    ``hex16`` writes a 16x16 puzzle in 0-F (value 1 written '0'), as ``read_puzzles(hex16=True)`` reads it.
+    """
     if puzzle.n > MAX_SYMBOL_SIZE:
         raise ValueError(f"line format has symbols up to {MAX_SYMBOL_SIZE}x{MAX_SYMBOL_SIZE}; use to_grid")
-    text = "".join(symbol(v) for v in puzzle.givens)
+    text = "".join(_cell_symbol(v, puzzle.n, hex16) for v in puzzle.givens)
     if puzzle.diagonals:
         text += " variant=x"
     if puzzle.regions:
@@ -248,13 +305,26 @@ def to_line(puzzle: Puzzle) -> str:
     return text
 
 
-def to_grid(puzzle: Puzzle, *, numbers: bool | None = None) -> str:
-    """n rows of space-separated cells: symbols, or integers (0 empty) when numbers is true."""
+def to_grid(puzzle: Puzzle, *, numbers: bool | None = None, hex16: bool = False) -> str:
+    """n rows of space-separated cells: symbols, or integers (0 empty) when numbers is true.
+
+    Grids over 35x35 have no symbols left and are always written in numbers.
+    """
     n = puzzle.n
-    numbers = n > MAX_SYMBOL_SIZE if numbers is None else numbers
+    numbers = n > MAX_SYMBOL_SIZE or bool(numbers)
+    if numbers and hex16:
+        raise ValueError("choose numbers or hex16, not both")
     width = len(str(n)) if numbers else 1
-    cells = [str(v).rjust(width) if numbers else symbol(v) for v in puzzle.givens]
+    cells = [str(v).rjust(width) if numbers else _cell_symbol(v, n, hex16) for v in puzzle.givens]
     return "\n".join(" ".join(cells[r * n:(r + 1) * n]) for r in range(n))
+
+
+def _cell_symbol(value: int, n: int, hex16: bool) -> str:
+    if not hex16:
+        return symbol(value)
+    if n != 16:
+        raise ValueError(f"hex16 writes 16x16 puzzles only, not {n}x{n}")
+    return HEX_DIGITS[value - 1] if value else "."
 
 
 def to_pretty(puzzle: Puzzle) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import RegionError
 from .geometry import Geometry
 
 Grid = tuple[int, ...]
@@ -39,8 +40,16 @@ class Puzzle:
         object.__setattr__(self, "givens", tuple(self.givens))
         if self.regions is not None:
             object.__setattr__(self, "regions", tuple(self.regions))
+        n = self.geometry.n
         if len(self.givens) != self.geometry.cells:
             raise ValueError(f"{len(self.givens)} givens for a {self.geometry.label()} grid")
+        bad = next((i for i, v in enumerate(self.givens)
+                    if not isinstance(v, int) or not 0 <= v <= n), None)
+        if bad is not None:
+            raise ValueError(f"given {self.givens[bad]!r} at row {bad // n + 1}, column {bad % n + 1} "
+                             f"is not 0 (empty) or 1-{n}")
+        if self.regions is not None:
+            _check_regions(self.regions, n)
 
     @property
     def n(self) -> int:
@@ -60,3 +69,13 @@ class Puzzle:
     def with_givens(self, givens: Grid) -> Puzzle:
         """The same puzzle (geometry, variant, source) with other givens."""
         return Puzzle(self.geometry, tuple(givens), self.diagonals, self.regions, self.source)
+
+
+def _check_regions(regions: Grid, n: int) -> None:
+    """A jigsaw region map names regions 1..n, each of exactly n cells."""
+    if len(regions) != n * n:
+        raise RegionError(f"region map has {len(regions)} cells, expected {n * n}")
+    for region in range(1, n + 1):
+        size = regions.count(region)
+        if size != n:
+            raise RegionError(f"region {region} has {size} cells, expected {n}")

@@ -18,7 +18,9 @@ def expected(n: int, hex16: bool = False) -> str:
     """What a cell of an n x n grid may hold, for error messages."""
     if hex16:
         return "0-F (value 1 written 0), or '.' or '-' for empty"
-    last = SYMBOLS[n - 1] if n <= MAX_SYMBOL_SIZE else str(n)
+    if n > MAX_SYMBOL_SIZE:
+        return f"1-9 then A-Z, or integers up to {n} separated by spaces; '.', '0' or '-' for empty"
+    last = SYMBOLS[n - 1]
     return f"1-{last}, or '.', '0' or '-' for empty" if n <= 9 else \
         f"1-9 then A-{last}, or '.', '0' or '-' for empty"
 
@@ -32,6 +34,9 @@ def char_value(char: str, n: int, hex16: bool, row: int, column: int) -> int:
         if digit < 0:
             raise BadCharacterError(f"bad character {char!r} at row {row}, column {column} "
                                     f"(expected {expected(n, True)})", row=row, column=column)
+        if digit + 1 > n:
+            raise ValueRangeError(f"value {char!r} ({digit + 1}) out of range at row {row}, "
+                                  f"column {column} for a {n}x{n} grid", row=row, column=column)
         return digit + 1
     if char in EMPTY:
         return 0

@@ -1,0 +1,184 @@
+"""Benchmark the registered backends over puzzle sets and print one table (not a test).
+
+    python bench/bench_backends.py                          # available backends, default sets
+    python bench/bench_backends.py --solvers mrv,backtrack --timeout 5
+    python bench/bench_backends.py --norvig /tmp/norvig/sudoku.py   # add Norvig's solver
+
+Per (puzzle set, backend): solved/total, timeouts, mean / median / max wall time, mean
+nodes, mean encode and solve time when the backend reports them, and ratios measured
+in this one run: against the fastest backend on that set, and against Norvig's
+solver when ``--norvig`` points at a copy of his ``sudoku.py`` (kept outside this
+repository; it only handles the puzzle size it was written for, 9x9, so other sets show
+no Norvig figure). Every answer is checked with the independent checker; a wrong
+answer stops the benchmark.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tabulate import tabulate  # noqa: E402
+
+from models import Model, Puzzle, read_puzzles, verify  # noqa: E402
+from solvers import Status, registry  # noqa: E402
+
+DEFAULT_SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
+NORVIG = "norvig"
+
+
+@dataclass
+class Run:
+    """One backend on one puzzle."""
+
+    puzzle_set: str
+    index: int
+    solver: str
+    status: str
+    wall_time: float
+    nodes: int | None = None
+    encode_time: float | None = None
+    solve_time: float | None = None
+
+
+class WrongAnswerError(RuntimeError):
+    """A solver returned a grid the checker rejects."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    solvers = _chosen_solvers(args.solvers)
+    norvig = _load_norvig(Path(args.norvig)) if args.norvig else None
+    runs: list[Run] = []
+    for name in args.sets:
+        path = Path(name) if Path(name).exists() else ROOT / "puzzles" / name
+        batch = read_puzzles(path)
+        puzzles = batch.puzzles[: args.limit] if args.limit else batch.puzzles
+        label = path.name.removesuffix(".txt")
+        for solver in solvers:
+            runs += [_run_backend(solver, label, i, p, args.timeout)
+                     for i, p in enumerate(puzzles)]
+        if norvig is not None:
+            runs += [_run_norvig(norvig, label, i, p) for i, p in enumerate(puzzles)
+                     if _norvig_handles(norvig, p)]
+    print(_table(runs, args.tablefmt))
+    print(f"\ntimes in ms, wall clock per puzzle; timeout {args.timeout:g} s per run "
+          f"(a timed-out run counts at its time); python {sys.version.split()[0]}")
+    if args.json:
+        Path(args.json).write_text(json.dumps([asdict(r) for r in runs], indent=1))
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--solvers", default="",
+                        help="comma-separated backend names (default: every available backend "
+                             "that honours time limits from inside)")
+    parser.add_argument("--sets", nargs="+", default=list(DEFAULT_SETS),
+                        help="puzzle files, by path or by name under puzzles/")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N puzzles of each set")
+    parser.add_argument("--norvig", default="", help="path to a copy of Norvig's sudoku.py")
+    parser.add_argument("--tablefmt", default="github", help="tabulate format (github, simple)")
+    parser.add_argument("--json", default="", help="also save every run to this JSON file")
+    return parser
+
+
+def _chosen_solvers(spec: str) -> list[registry.Backend]:
+    if spec:
+        return [registry.get(name.strip()) for name in spec.split(",") if name.strip()]
+    return [registry.get(name) for name in registry.available_names()
+            if registry.get(name).interruptible]
+
+
+def _run_backend(backend: registry.Backend, label: str, index: int, puzzle: Puzzle,
+                 timeout: float) -> Run:
+    result = backend.solve(Model.from_puzzle(puzzle), time_limit=timeout)
+    for solution in result.solutions:
+        verdict = verify(puzzle, solution)
+        if not verdict.ok:
+            raise WrongAnswerError(f"{backend.name} on {label} #{index}: {verdict}")
+    s = result.stats
+    return Run(label, index, backend.name, str(result.status), s.wall_time, s.nodes,
+               s.encode_time, s.solve_time)
+
+
+def _load_norvig(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("norvig_sudoku", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for needed in ("solve", "squares", "digits"):
+        if not hasattr(module, needed):
+            raise SystemExit(f"{path} has no {needed!r}: not Norvig's sudoku.py?")
+    return module
+
+
+def _norvig_handles(norvig: ModuleType, puzzle: Puzzle) -> bool:
+    """Norvig's file is written for one size (9x9) and plain Sudoku only."""
+    return (puzzle.geometry.cells == len(norvig.squares) and puzzle.n == len(norvig.digits)
+            and puzzle.variant == "standard")
+
+
+def _run_norvig(norvig: ModuleType, label: str, index: int, puzzle: Puzzle) -> Run:
+    text = "".join(norvig.digits[v - 1] if v else "." for v in puzzle.givens)
+    start = time.perf_counter()
+    values = norvig.solve(text)
+    elapsed = time.perf_counter() - start
+    if not values:
+        return Run(label, index, NORVIG, str(Status.UNSAT), elapsed)
+    grid = tuple(norvig.digits.index(values[s]) + 1 for s in norvig.squares)
+    verdict = verify(puzzle, grid)
+    if not verdict.ok:
+        raise WrongAnswerError(f"Norvig's solver on {label} #{index}: {verdict}")
+    return Run(label, index, NORVIG, str(Status.SOLVED), elapsed)
+
+
+def _table(runs: list[Run], tablefmt: str) -> str:
+    groups: dict[tuple[str, str], list[Run]] = {}
+    for run in runs:
+        groups.setdefault((run.puzzle_set, run.solver), []).append(run)
+    means = {key: statistics.fmean(r.wall_time for r in rs) for key, rs in groups.items()}
+    rows = []
+    for (puzzle_set, solver), rs in groups.items():
+        times = [r.wall_time for r in rs]
+        fastest = min(m for (s, _), m in means.items() if s == puzzle_set)
+        reference = means.get((puzzle_set, NORVIG))
+        rows.append([
+            puzzle_set, solver,
+            f"{sum(r.status == str(Status.SOLVED) for r in rs)}/{len(rs)}",
+            sum(r.status == str(Status.TIMEOUT) for r in rs),
+            _ms(statistics.fmean(times)), _ms(statistics.median(times)), _ms(max(times)),
+            _mean([r.nodes for r in rs], "{:.1f}"),
+            _mean([r.encode_time for r in rs], "{:.2f}", 1000),
+            _mean([r.solve_time for r in rs], "{:.2f}", 1000),
+            f"{means[(puzzle_set, solver)] / fastest:.2f}",
+            "" if reference is None else f"{reference / means[(puzzle_set, solver)]:.2f}",
+        ])
+    headers = ["set", "solver", "solved", "timeouts", "mean ms", "median ms", "max ms",
+               "mean nodes", "encode ms", "solve ms", "time / fastest", "norvig / time"]
+    return tabulate(rows, headers, tablefmt=tablefmt, disable_numparse=True)
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f}"
+
+
+def _mean(values: list, fmt: str, scale: float = 1.0) -> str:
+    known = [v for v in values if v is not None]
+    return fmt.format(statistics.fmean(known) * scale) if known else ""
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,237 @@
+"""The seeds' textbook backtracker: first empty cell, values 1..n in order, check, recurse, undo.
+
+The textbook method is the recursive function
+
+    def search(grid):                     # one call = one node
+        cell = first empty cell in reading order
+        if there is none: grid is a solution; return
+        for value in 1..n:
+            if no group of cell holds value:
+                grid[cell] = value; search(grid); grid[cell] = 0
+
+Here it runs as a loop over an explicit depth counter (the k-th empty cell in
+reading order is always the one filled at depth k), so 25x25 grids never meet
+Python's recursion limit, and "no group holds value" is one OR of per-group
+bitmasks. The search tree is the textbook one, value for value.
+
+Counters: ``nodes`` = calls of the textbook ``search``: the root call plus one per
+value placed (so a puzzle with no empty cell takes 1 node); ``backtracks`` = values
+placed and later taken back (to try the next value, or on return).
+"""
+from __future__ import annotations
+
+import time
+
+from models import Model
+
+from .result import Result, Stats, finish
+
+OPTIONS = {
+    "node_limit": "stop (status timeout, or solved and incomplete) after this many nodes",
+}
+_CLOCK_EVERY = 4096  # nodes between two looks at the clock (a power of two)
+
+
+def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
+          node_limit: int | None = None) -> Result:
+    """Search in the textbook order; count up to max_solutions solutions."""
+    if max_solutions < 1:
+        raise ValueError(f"max_solutions must be at least 1, not {max_solutions}")
+    start = time.perf_counter()
+    stats = Stats(nodes=0, backtracks=0)
+    clash = _clashing_givens(model)
+    if clash:
+        stats.solve_time = time.perf_counter() - start
+        return finish([], True, stats, limit_hit=False, message=clash)
+    deadline = None if time_limit is None else start + time_limit
+    solutions, limit_hit = _search(model, max_solutions, deadline, node_limit, stats)
+    stats.solve_time = time.perf_counter() - start
+    message = ""
+    if limit_hit:
+        message = "node limit reached" if node_limit is not None and stats.nodes >= node_limit \
+            else "time limit reached"
+    exhausted = not limit_hit and len(solutions) < max_solutions
+    return finish(solutions, exhausted, stats, limit_hit=limit_hit, message=message)
+
+
+def _clashing_givens(model: Model) -> str:
+    """A message naming a group that holds one given twice, or '' if the givens agree.
+
+    The textbook search would never look at givens again, so a clash there must be
+    caught first or it would come back inside a 'solution'.
+    """
+    givens = model.givens
+    for group in model.groups:
+        seen: set[int] = set()
+        for cell in group.cells:
+            value = givens[cell]
+            if value in seen:
+                return f"the givens hold {value} twice in {group.name}"
+            if value:
+                seen.add(value)
+    return ""
+
+
+def _search(model: Model, max_solutions: int, deadline: float | None,
+            node_limit: int | None, stats: Stats) -> tuple[list[tuple[int, ...]], bool]:
+    """The textbook search as a loop; returns (solutions, whether a limit stopped it)."""
+    grid = list(model.givens)
+    used = [0] * len(model.groups)           # per group: bitmask of the values it holds
+    for index, group in enumerate(model.groups):
+        for cell in group.cells:
+            if grid[cell]:
+                used[index] |= 1 << (grid[cell] - 1)
+    empties = [cell for cell, value in enumerate(grid) if not value]
+    cell_groups = [model.cell_groups[cell] for cell in empties]
+    placed = [0] * len(empties)               # the bit placed at each depth, 0 = none
+    solutions: list[tuple[int, ...]] = []
+    if not empties:
+        solutions.append(tuple(grid))
+        stats.nodes, stats.backtracks = 1, 0
+        return solutions, False
+    widest = max(len(groups) for groups in cell_groups)
+    if widest in (4, 5):
+        # X-Sudoku: give every cell five groups, the extra ones private to the cell
+        # (a private group only ever holds the cell's own value, which never blocks it).
+        private = iter(range(len(used), len(used) + 5 * len(empties)))
+        cell_groups = [groups + tuple(next(private) for _ in range(5 - len(groups)))
+                       for groups in cell_groups]
+        used += [0] * (5 * len(empties))
+    run = {3: _run_three, 4: _run_five, 5: _run_five}.get(widest, _run_any)
+    nodes, limit_hit = run(cell_groups, used, placed, (1 << model.n) - 1, max_solutions,
+                           deadline, -1 if node_limit is None else node_limit,
+                           lambda: solutions.append(_filled(grid, empties, placed)))
+    # Every placement but those still standing on the current path was taken back.
+    stats.nodes, stats.backtracks = nodes, nodes - 1 - sum(1 for bit in placed if bit)
+    return solutions, limit_hit
+
+
+def _filled(grid: list[int], empties: list[int], placed: list[int]) -> tuple[int, ...]:
+    """The grid with the placed values written into its empty cells."""
+    for cell, bit in zip(empties, placed):
+        grid[cell] = bit.bit_length()
+    return tuple(grid)
+
+
+# The three loops below are the same search; _run_three and _run_five unroll the
+# group loop for three groups per cell (row, column, box or region) and for X-Sudoku.
+# Each returns (nodes, whether a limit stopped it). A step at some depth takes the
+# smallest allowed value above the one placed there last (or gives up and steps back).
+
+def _run_three(cell_groups, used, placed, full, max_solutions, deadline, limit, record):
+    nodes, found, last = 1, 0, len(placed) - 1
+    perf_counter = time.perf_counter
+    depth = 0
+    while depth >= 0:
+        a, b, c = cell_groups[depth]
+        bit = placed[depth]
+        free = full & ~(used[a] | used[b] | used[c])
+        if bit:
+            free &= -(bit << 1)               # only values above the last one tried
+        if not free:
+            if bit:
+                used[a] ^= bit
+                used[b] ^= bit
+                used[c] ^= bit
+                placed[depth] = 0
+            depth -= 1
+            continue
+        if nodes == limit or (deadline is not None and not nodes & (_CLOCK_EVERY - 1)
+                              and perf_counter() > deadline):
+            return nodes, True
+        new = free & -free                    # the smallest allowed value
+        swap = bit | new
+        used[a] ^= swap
+        used[b] ^= swap
+        used[c] ^= swap
+        placed[depth] = new
+        nodes += 1                            # the recursive call for this placement
+        if depth < last:
+            depth += 1
+            continue
+        record()
+        found += 1
+        if found >= max_solutions:
+            return nodes, False
+    return nodes, False
+
+
+def _run_five(cell_groups, used, placed, full, max_solutions, deadline, limit, record):
+    nodes, found, last = 1, 0, len(placed) - 1
+    perf_counter = time.perf_counter
+    depth = 0
+    while depth >= 0:
+        a, b, c, d, e = cell_groups[depth]
+        bit = placed[depth]
+        free = full & ~(used[a] | used[b] | used[c] | used[d] | used[e])
+        if bit:
+            free &= -(bit << 1)
+        if not free:
+            if bit:
+                used[a] ^= bit
+                used[b] ^= bit
+                used[c] ^= bit
+                used[d] ^= bit
+                used[e] ^= bit
+                placed[depth] = 0
+            depth -= 1
+            continue
+        if nodes == limit or (deadline is not None and not nodes & (_CLOCK_EVERY - 1)
+                              and perf_counter() > deadline):
+            return nodes, True
+        new = free & -free
+        swap = bit | new
+        used[a] ^= swap
+        used[b] ^= swap
+        used[c] ^= swap
+        used[d] ^= swap
+        used[e] ^= swap
+        placed[depth] = new
+        nodes += 1
+        if depth < last:
+            depth += 1
+            continue
+        record()
+        found += 1
+        if found >= max_solutions:
+            return nodes, False
+    return nodes, False
+
+
+def _run_any(cell_groups, used, placed, full, max_solutions, deadline, limit, record):
+    nodes, found, last = 1, 0, len(placed) - 1
+    perf_counter = time.perf_counter
+    depth = 0
+    while depth >= 0:
+        groups = cell_groups[depth]
+        bit = placed[depth]
+        taken = 0
+        for g in groups:
+            taken |= used[g]
+        free = full & ~taken
+        if bit:
+            free &= -(bit << 1)
+        if not free:
+            if bit:
+                for g in groups:
+                    used[g] ^= bit
+                placed[depth] = 0
+            depth -= 1
+            continue
+        if nodes == limit or (deadline is not None and not nodes & (_CLOCK_EVERY - 1)
+                              and perf_counter() > deadline):
+            return nodes, True
+        new = free & -free
+        swap = bit | new
+        for g in groups:
+            used[g] ^= swap
+        placed[depth] = new
+        nodes += 1
+        if depth < last:
+            depth += 1
+            continue
+        record()
+        found += 1
+        if found >= max_solutions:
+            return nodes, False
+    return nodes, False

@@ -1,0 +1,219 @@
+"""DIMACS CNF: export a puzzle under any encoding for an external SAT solver, and read its answer back.
+
+An exported file starts with comment lines that name the puzzle (in line format, so
+it can be read again), its source, the encoding and the variable numbering; for the
+simplified encoding one ``c map VAR ROW COLUMN VALUE`` line per variable gives the
+renumbering. Then the ``p cnf VARIABLES CLAUSES`` header and one clause per line.
+
+A solver's answer is read in the SAT-competition form (``s SATISFIABLE`` and ``v``
+lines), MiniSat's result-file form (``SAT`` / ``UNSAT`` / ``INDET`` and a line of
+literals), or as bare literals.
+
+>>> from models import parse_puzzle
+>>> puzzle = parse_puzzle("12..34....43..21")
+>>> text = export_dimacs(puzzle, "efficient")
+>>> read_dimacs(text).header
+(64, 408)
+>>> decode_model("s UNSATISFIABLE", puzzle, "efficient") is None
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from models import Grid, Model, Puzzle, as_model, parse_puzzle, to_line
+
+from .cnf import CNF, DESCRIPTIONS, ENCODINGS, Clause, EncodingError, check_encoding, encode
+
+__all__ = ["Answer", "Dimacs", "DimacsError", "decode_model", "decode_with_cnf", "export_dimacs",
+           "read_answer", "read_dimacs"]
+
+SATISFIABLE, UNSATISFIABLE, UNKNOWN = "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"
+_STATUS_WORDS = {"SATISFIABLE": SATISFIABLE, "SAT": SATISFIABLE,
+                 "UNSATISFIABLE": UNSATISFIABLE, "UNSAT": UNSATISFIABLE,
+                 "UNKNOWN": UNKNOWN, "INDETERMINATE": UNKNOWN, "INDET": UNKNOWN}
+
+
+class DimacsError(ValueError):
+    """Malformed DIMACS text, or an answer that gives no grid; says which line when it can."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Dimacs:
+    """A parsed DIMACS CNF file: its header, clauses and comment lines (without the 'c ')."""
+
+    num_vars: int
+    clauses: list[Clause]
+    comments: tuple[str, ...] = ()
+
+    @property
+    def header(self) -> tuple[int, int]:
+        return self.num_vars, len(self.clauses)
+
+    def field(self, name: str) -> str | None:
+        """The value of a 'c name: value' comment line, if there is one."""
+        prefix = name + ":"
+        for comment in self.comments:
+            if comment.startswith(prefix):
+                return comment[len(prefix):].strip()
+        return None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a SAT solver said: SATISFIABLE, UNSATISFIABLE or UNKNOWN, and the model's literals."""
+
+    status: str
+    literals: tuple[int, ...] = field(default=())
+
+
+def export_dimacs(puzzle_or_model: Puzzle | Model, encoding: str = ENCODINGS[0]) -> str:
+    """The puzzle under the encoding as DIMACS CNF text, with a comment header."""
+    model = as_model(puzzle_or_model)
+    cnf = encode(model, check_encoding(encoding))
+    return "".join(_header_lines(model, cnf)) + "".join(_clause_line(c) for c in cnf.clauses)
+
+
+def _header_lines(model: Model, cnf: CNF) -> list[str]:
+    puzzle, n = model.puzzle, cnf.n
+    lines = [
+        "c Sudoku as SAT, DIMACS CNF (sudoku-methods, solvers/dimacs.py)\n",
+        f"c puzzle: {to_line(puzzle)}\n",
+        f"c source: {puzzle.source}\n",
+        f"c geometry: {puzzle.geometry.label()}, variant {puzzle.variant}, "
+        f"{len(model.groups)} all-different groups, {puzzle.num_givens} givens\n",
+        f"c encoding: {cnf.encoding} - {DESCRIPTIONS[cnf.encoding]}\n",
+        f"c numbering: 'row R, column C holds value V' (all 1..{n}) is variable "
+        f"((R-1)*{n} + (C-1))*{n} + V, from 1 (r1c1=1) to {n ** 3} (r{n}c{n}={n})\n",
+    ]
+    if cnf.standard is not None:
+        lines.append(f"c renumbered: only the {cnf.num_vars} variables the givens leave open are "
+                     "kept, as 1..V; each line 'c map VAR ROW COLUMN VALUE' names one\n")
+        for var in range(1, cnf.num_vars + 1):
+            cell, value = cnf.cell_values(var)
+            lines.append(f"c map {var} {cell // n + 1} {cell % n + 1} {value}\n")
+    lines.append(f"p cnf {cnf.num_vars} {len(cnf.clauses)}\n")
+    return lines
+
+
+def _clause_line(clause: Clause) -> str:
+    return " ".join(map(str, clause)) + " 0\n" if clause else "0\n"
+
+
+def read_dimacs(text: str) -> Dimacs:
+    """Parse DIMACS CNF text; DimacsError (with the line) if the header or a clause is wrong."""
+    comments: list[str] = []
+    clauses: list[Clause] = []
+    header: tuple[int, int] | None = None
+    current: Clause = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("c"):
+            comments.append(line[1:].strip())
+            continue
+        if line.startswith("%"):  # the end marker some benchmark files carry
+            break
+        if line.startswith("p"):
+            header = _read_header(line, number, header)
+            continue
+        if header is None:
+            raise DimacsError(f"clause before the 'p cnf' header: {line!r}", number)
+        for token in line.split():
+            literal = _int(token, number)
+            if literal == 0:
+                clauses.append(current)
+                current = []
+            elif abs(literal) > header[0]:
+                raise DimacsError(f"literal {literal} outside 1..{header[0]}", number)
+            else:
+                current.append(literal)
+    if header is None:
+        raise DimacsError("no 'p cnf VARIABLES CLAUSES' header")
+    if current:
+        raise DimacsError(f"the last clause is not ended by 0: {current}")
+    if len(clauses) != header[1]:
+        raise DimacsError(f"the header promises {header[1]} clauses, the file has {len(clauses)}")
+    return Dimacs(header[0], clauses, tuple(comments))
+
+
+def _read_header(line: str, number: int, previous: tuple[int, int] | None) -> tuple[int, int]:
+    parts = line.split()
+    if previous is not None:
+        raise DimacsError("a second 'p' header", number)
+    if len(parts) != 4 or parts[:2] != ["p", "cnf"]:
+        raise DimacsError(f"expected 'p cnf VARIABLES CLAUSES', found {line!r}", number)
+    num_vars, num_clauses = _int(parts[2], number), _int(parts[3], number)
+    if num_vars < 0 or num_clauses < 0:
+        raise DimacsError(f"negative count in {line!r}", number)
+    return num_vars, num_clauses
+
+
+def _int(token: str, number: int) -> int:
+    try:
+        return int(token)
+    except ValueError:
+        raise DimacsError(f"expected an integer, found {token!r}", number) from None
+
+
+def read_answer(text: str) -> Answer:
+    """A SAT solver's output: 's STATUS' and 'v' lines, MiniSat's result file, or bare literals."""
+    status: str | None = None
+    literals: list[int] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        words = raw.split()
+        if not words or words[0] == "c":
+            continue
+        if words[0] == "s" and len(words) >= 2 or words[0].upper() in _STATUS_WORDS:
+            word = " ".join(words[1:] if words[0] == "s" else words).upper()
+            if word not in _STATUS_WORDS:
+                raise DimacsError(f"unknown solver status {word!r}", number)
+            status = _STATUS_WORDS[word]
+            continue
+        tokens = words[1:] if words[0] == "v" else words
+        literals += (_int(token, number) for token in tokens)
+    literals = [lit for lit in literals if lit != 0]
+    if status is None:
+        if not literals:
+            raise DimacsError("no solver status ('s SATISFIABLE', 'SAT', ...) and no model")
+        status = SATISFIABLE
+    if status == SATISFIABLE and not literals:
+        raise DimacsError("the solver says SATISFIABLE but gives no model ('v' lines)")
+    return Answer(status, tuple(literals))
+
+
+def decode_model(text: str, puzzle_or_model: Puzzle | Model, encoding: str = ENCODINGS[0]) -> Grid | None:
+    """The grid in a solver's answer to the puzzle's CNF; None if the solver proved it UNSAT.
+
+    The encoding is rebuilt from the puzzle (it is deterministic), which gives the
+    renumbering of the simplified encoding. DimacsError if the solver gave up or its
+    model does not describe a grid.
+    """
+    answer = read_answer(text)
+    if answer.status == UNSATISFIABLE:
+        return None
+    if answer.status == UNKNOWN:
+        raise DimacsError("the solver gave no answer (UNKNOWN): there is no grid to decode")
+    cnf = encode(as_model(puzzle_or_model), check_encoding(encoding))
+    try:
+        return cnf.decode(lit for lit in answer.literals if lit > 0)
+    except EncodingError as error:
+        raise DimacsError(str(error)) from None
+
+
+def decode_with_cnf(answer_text: str, cnf_text: str) -> Grid | None:
+    """Decode an answer using only the exported CNF file it answers (puzzle and encoding from its comments)."""
+    dimacs = read_dimacs(cnf_text)
+    line, encoding = dimacs.field("puzzle"), dimacs.field("encoding")
+    if line is None or encoding is None:
+        raise DimacsError("the CNF file has no 'c puzzle:' and 'c encoding:' comments to decode with")
+    puzzle = parse_puzzle(line)
+    encoding = encoding.split()[0]
+    if encode(as_model(puzzle), check_encoding(encoding)).num_vars != dimacs.num_vars:
+        raise DimacsError("the CNF file's variables do not match its puzzle and encoding")
+    return decode_model(answer_text, puzzle, encoding)

@@ -1,0 +1,258 @@
+"""Tables from judged runs (tabulate), CSV, the saved JSON document, and the change between two runs."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from .judge import Disagreement, Run
+
+DOCUMENT_KIND = "sudoku-methods-run"
+DOCUMENT_VERSION = 1
+TABLE_FORMATS = ("table", "markdown", "csv", "json")
+RUN_KEYS = ("file", "index", "puzzle", "solver", "status", "solutions", "complete", "time_s",
+            "stats", "category")
+
+
+class ReportError(ValueError):
+    """A saved results file that cannot be read as a run document."""
+
+
+# ---------------------------------------------------------------- summary rows
+
+def puzzle_set(record: dict[str, Any]) -> str:
+    """The set a run record belongs to: its file name and grid size.
+
+    >>> puzzle_set({"file": "puzzles/default.txt", "size": "16x16"})
+    'default.txt 16x16'
+    """
+    return f"{Path(record['file']).name} {record['size']}"
+
+
+def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False) -> list[dict[str, Any]]:
+    """One row per (puzzle set, backend), in the order the sets and backends first appear."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for run in runs:
+        record = run.as_dict() if isinstance(run, Run) else run
+        groups.setdefault((puzzle_set(record), record["solver"]), []).append(record)
+    return [_row(key, records, unique) for key, records in groups.items()]
+
+
+def _row(key: tuple[str, str], records: list[dict[str, Any]], unique: bool) -> dict[str, Any]:
+    def count(**match: str) -> int:
+        return sum(all(r[k] == v for k, v in match.items()) for r in records)
+
+    times = [r["time_s"] for r in records if r["category"] != "error"]
+    row: dict[str, Any] = {
+        "set": key[0], "backend": key[1], "puzzles": len(records),
+        "solved": count(status="solved", category="correct"),
+        "unsat": count(status="unsat", category="correct"),
+    }
+    if unique:
+        row["multiple"] = sum(r["category"] == "correct" and len(r["solutions"]) >= 2 for r in records)
+    row.update({
+        "timeouts": count(category="timeout"), "errors": count(category="error"),
+        "wrong": count(category="wrong"),
+        "mean_s": statistics.fmean(times) if times else None,
+        "median_s": statistics.median(times) if times else None,
+        "max_s": max(times) if times else None,
+        "mean_nodes": _mean(r["stats"].get("nodes") for r in records if r["category"] == "correct"),
+        "mean_conflicts": _mean(r["stats"].get("conflicts") for r in records
+                                if r["category"] == "correct"),
+    })
+    return row
+
+
+def _mean(values: Iterable[float | int | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return statistics.fmean(present) if present else None
+
+
+# ---------------------------------------------------------------- rendering
+
+_HEADERS = {"set": "puzzle set", "backend": "backend", "puzzles": "puzzles", "solved": "solved",
+            "unsat": "unsat", "multiple": "multiple", "timeouts": "timeouts", "errors": "errors",
+            "wrong": "wrong", "mean_s": "mean s", "median_s": "median s", "max_s": "max s",
+            "mean_nodes": "mean nodes", "mean_conflicts": "mean conflicts"}
+
+
+def render_table(rows: Sequence[dict[str, Any]], fmt: str) -> str:
+    """The summary as an aligned text table, a Markdown table, or CSV."""
+    if not rows:
+        return "(no runs)"
+    keys = [k for k in rows[0] if k != "mean_conflicts" or any(r[k] is not None for r in rows)]
+    if "mean_nodes" in keys and all(r["mean_nodes"] is None for r in rows):
+        keys.remove("mean_nodes")
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(keys)
+        writer.writerows([["" if r[k] is None else r[k] for k in keys] for r in rows])
+        return out.getvalue().rstrip("\n")
+    body = [[_cell(k, r[k]) for k in keys] for r in rows]
+    tablefmt = "github" if fmt == "markdown" else "simple"
+    numeric = [k not in ("set", "backend") for k in keys]
+    return tabulate(body, headers=[_HEADERS[k] for k in keys], tablefmt=tablefmt,
+                    colalign=["right" if n else "left" for n in numeric], disable_numparse=True)
+
+
+def _cell(key: str, value: Any) -> str:
+    if value is None:
+        return "-"
+    if key.endswith("_s"):
+        return seconds(value)
+    if key.startswith("mean_"):
+        return f"{value:,.0f}"
+    return str(value)
+
+
+def seconds(value: float) -> str:
+    """A duration in seconds, three significant figures (at most six decimals), never exponents.
+
+    >>> [seconds(x) for x in (0.0000147, 0.001234, 1.5, 12.34, 1234.5)]
+    ['0.000015', '0.00123', '1.50', '12.3', '1234']
+    """
+    if value >= 100:
+        return f"{value:.0f}"
+    if value < 0.001:
+        return f"{value:.6f}"
+    return f"{value:#.3g}"
+
+
+def render_disagreements(disagreements: Sequence[Disagreement | dict[str, Any]]) -> str:
+    """Puzzle by puzzle: the puzzle, each backend's claim, its category and why."""
+    blocks = []
+    for item in disagreements:
+        d = item.as_dict() if isinstance(item, Disagreement) else item
+        head = f"Disagreement on {d['file']} puzzle {d['index']} (line {d['line']}):\n  {d['puzzle']}"
+        table = tabulate([[c["solver"], c["claim"], c["category"], c["reason"]] for c in d["claims"]],
+                         headers=["backend", "claims", "judged", "why"], tablefmt="simple",
+                         disable_numparse=True)
+        blocks.append(head + "\n" + _indent(table))
+    return "\n\n".join(blocks)
+
+
+def render_failures(runs: Sequence[Run | dict[str, Any]], limit: int = 10) -> str:
+    """The errors, one line each (the first ``limit``), so a crash is never silent."""
+    records = [r.as_dict() if isinstance(r, Run) else r for r in runs]
+    errors = [r for r in records if r["category"] == "error"]
+    lines = [f"  {r['solver']} on {r['file']} puzzle {r['index']} (line {r['line']}): {r['reason']}"
+             for r in errors[:limit]]
+    if len(errors) > limit:
+        lines.append(f"  ... and {len(errors) - limit} more (see --json)")
+    return "Errors:\n" + "\n".join(lines) if lines else ""
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())
+
+
+# ---------------------------------------------------------------- the saved document
+
+def build_document(runs: Sequence[Run], disagreements: Sequence[Disagreement], *,
+                   environment: dict[str, Any], options: dict[str, Any],
+                   input_errors: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Everything about a run, for --json and for ``report`` later."""
+    return {
+        "kind": DOCUMENT_KIND, "version": DOCUMENT_VERSION, **environment, "options": options,
+        "input_errors": list(input_errors),
+        "summary": summarize(runs, unique=options.get("unique", False)),
+        "disagreements": [d.as_dict() for d in disagreements],
+        "runs": [r.as_dict() for r in runs],
+    }
+
+
+def load_document(path: str) -> dict[str, Any]:
+    """A saved run document; ReportError says what is wrong with the file."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except OSError as error:
+        raise ReportError(f"{path}: cannot read: {error.strerror or error}") from error
+    except json.JSONDecodeError as error:
+        raise ReportError(f"{path}, line {error.lineno}: not JSON: {error.msg}") from error
+    if not isinstance(document, dict) or document.get("kind") != DOCUMENT_KIND:
+        raise ReportError(f"{path}: not a saved compare.py run (no \"kind\": \"{DOCUMENT_KIND}\")")
+    for number, run in enumerate(document.get("runs", [])):
+        missing = [k for k in RUN_KEYS + ("size",) if k not in run]
+        if missing:
+            raise ReportError(f"{path}: run {number} lacks {', '.join(missing)}")
+    return document
+
+
+# ---------------------------------------------------------------- two runs side by side
+
+@dataclass(frozen=True)
+class Change:
+    """A run whose category changed between two saved documents."""
+
+    solver: str
+    file: str
+    index: int
+    old: str
+    new: str
+
+
+def compare_rows(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per (puzzle set, backend) in either document: counts old -> new and the time ratio."""
+    unique = bool(old.get("options", {}).get("unique") or new.get("options", {}).get("unique"))
+    before = {(r["set"], r["backend"]): r for r in summarize(old["runs"], unique=unique)}
+    after = {(r["set"], r["backend"]): r for r in summarize(new["runs"], unique=unique)}
+    rows = []
+    for key in list(before) + [k for k in after if k not in before]:
+        a, b = before.get(key), after.get(key)
+        row: dict[str, Any] = {"set": key[0], "backend": key[1]}
+        for column in ("puzzles", "solved", "unsat", "timeouts", "errors", "wrong"):
+            row[column] = f"{_get(a, column)} -> {_get(b, column)}"
+        row["mean s old"] = a["mean_s"] if a else None
+        row["mean s new"] = b["mean_s"] if b else None
+        row["new/old"] = (b["mean_s"] / a["mean_s"]
+                          if a and b and a["mean_s"] and b["mean_s"] is not None else None)
+        rows.append(row)
+    return rows
+
+
+def _get(row: dict[str, Any] | None, key: str) -> str:
+    return "-" if row is None else str(row[key])
+
+
+def category_changes(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    """Runs (same file, puzzle number and backend) judged differently in the two documents."""
+    before = {(r["file"], r["index"], r["solver"]): r["category"] for r in old["runs"]}
+    changes = []
+    for run in new["runs"]:
+        key = (run["file"], run["index"], run["solver"])
+        if key in before and before[key] != run["category"]:
+            changes.append(Change(run["solver"], run["file"], run["index"], before[key], run["category"]))
+    return changes
+
+
+def render_comparison(rows: Sequence[dict[str, Any]], changes: Sequence[Change], fmt: str) -> str:
+    """The old -> new table and the list of runs whose category changed."""
+    if fmt == "json":
+        return json.dumps({"rows": list(rows), "changes": [c.__dict__ for c in changes]}, indent=2)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        if rows:
+            writer.writerow(list(rows[0]))
+            writer.writerows([["" if v is None else v for v in r.values()] for r in rows])
+        return out.getvalue().rstrip("\n")
+    body = [[seconds(v) if isinstance(v, float) and k != "new/old" else
+             (f"{v:.2f}" if isinstance(v, float) else ("-" if v is None else v))
+             for k, v in r.items()] for r in rows]
+    text = tabulate(body, headers=list(rows[0]) if rows else [], disable_numparse=True,
+                    tablefmt="github" if fmt == "markdown" else "simple")
+    if changes:
+        text += "\n\nChanged:\n" + "\n".join(
+            f"  {c.solver} on {c.file} puzzle {c.index}: {c.old} -> {c.new}" for c in changes[:30])
+        if len(changes) > 30:
+            text += f"\n  ... and {len(changes) - 30} more"
+    return text

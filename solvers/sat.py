@@ -1,0 +1,126 @@
+"""The ``sat`` backend: the model as CNF (solvers/cnf.py), solved by PicoSAT through pycosat.
+
+Each pycosat call starts a fresh solver, so the run is:
+
+1. encode the model (the geometry clauses are cached; a puzzle adds only its own);
+2. call ``pycosat.solve`` and translate its answer explicitly: a list is a model,
+   ``"UNSAT"`` is unsatisfiable, ``"UNKNOWN"`` means the propagation limit was hit;
+   anything else raises :class:`SolverError`;
+3. for more solutions, add a clause blocking the grid just found and solve again.
+   (``pycosat.itersolve`` keeps one solver, but it ends the iteration silently when
+   its propagation limit is hit, so "no more solutions" and "gave up" look the same.)
+
+Limits. ``prop_limit`` is a work budget: PicoSAT propagations per solver call, mapped
+to pycosat's ``prop_limit``; hitting it ends the run (TIMEOUT, or SOLVED but not
+complete if a solution was found). A pycosat call cannot be interrupted, so
+``time_limit`` is enforced between calls: the solver runs in slices of growing
+propagation limits (100,000 first, then x4) and the clock is checked after each; the
+next slice is also capped at the propagations the last slice's rate allows in the
+remaining time. PicoSAT is deterministic, so a slice no larger than the last one
+could only fail again, and the run stops there. Every slice restarts from scratch:
+at most about a third of the work is repeated, and easy puzzles need one slice.
+
+pycosat reports no counters; stats hold the encoding's size and the encode and solve
+times (propagations stay unmeasured).
+"""
+from __future__ import annotations
+
+import time
+
+import pycosat
+
+from models import Grid, Model
+
+from .cnf import DESCRIPTIONS, ENCODINGS, Clause, check_encoding, encode
+from .result import Result, Stats, finish
+
+__all__ = ["ENCODINGS", "OPTIONS", "SolverError", "solve"]
+
+OPTIONS = {
+    "encoding": "CNF encoding: " + "; ".join(f"{k} = {v}" for k, v in DESCRIPTIONS.items()),
+    "prop_limit": "work budget: at most this many PicoSAT propagations per solver call "
+                  "(one call per solution found); hitting it ends the run",
+}
+
+FIRST_SLICE = 100_000
+"""Propagations in the first slice of a time-limited run (a top95 puzzle needs far fewer)."""
+GROWTH = 4
+"""Each further slice may be this many times larger than the one before."""
+OUT_OF_TIME, OUT_OF_BUDGET = "out of time", "out of budget"
+
+
+class SolverError(RuntimeError):
+    """pycosat answered something that is neither a model, "UNSAT" nor "UNKNOWN"."""
+
+
+def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
+          encoding: str = ENCODINGS[0], prop_limit: int | None = None) -> Result:
+    """Solve with pycosat under the chosen encoding; up to max_solutions grids."""
+    check_encoding(encoding)
+    if max_solutions < 1:
+        raise ValueError(f"max_solutions must be at least 1, not {max_solutions}")
+    if time_limit is not None and time_limit < 0:
+        raise ValueError(f"time_limit must be >= 0 or None, not {time_limit}")
+    if prop_limit is not None and prop_limit < 1:
+        raise ValueError(f"prop_limit must be a positive number of propagations, not {prop_limit}")
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    cnf = encode(model, encoding)
+    stats = Stats(encode_time=time.perf_counter() - start, solve_time=0.0,
+                  variables=cnf.num_vars, clauses=len(cnf.clauses))
+    clauses: list[Clause] = cnf.clauses  # shared with the encoding cache: copied before adding
+    solutions: list[Grid] = []
+    complete = limit_hit = False
+    message = ""
+    while len(solutions) < max_solutions:
+        began = time.perf_counter()
+        answer = _solve_within(clauses, cnf.num_vars, deadline, prop_limit)
+        stats.solve_time += time.perf_counter() - began
+        if answer == "UNSAT":
+            complete = True
+            break
+        if answer in (OUT_OF_TIME, OUT_OF_BUDGET):
+            limit_hit = True
+            message = (f"time limit of {time_limit} s reached" if answer == OUT_OF_TIME
+                       else f"propagation limit of {prop_limit} reached")
+            break
+        solutions.append(cnf.decode(answer))
+        if len(solutions) < max_solutions:
+            if clauses is cnf.clauses:
+                clauses = list(clauses)
+            clauses.append(cnf.blocking_clause(solutions[-1]))
+    return finish(solutions, complete, stats, limit_hit=limit_hit, message=message)
+
+
+def _solve_within(clauses: list[Clause], num_vars: int, deadline: float | None,
+                  budget: int | None) -> list[int] | str:
+    """One satisfiability question: a model, "UNSAT", OUT_OF_TIME or OUT_OF_BUDGET."""
+    if deadline is None:
+        answer = _pycosat(clauses, num_vars, budget or 0)
+        return OUT_OF_BUDGET if answer == "UNKNOWN" else answer
+    limit = FIRST_SLICE if budget is None else min(FIRST_SLICE, budget)
+    while time.perf_counter() < deadline:
+        began = time.perf_counter()
+        answer = _pycosat(clauses, num_vars, limit)
+        now = time.perf_counter()
+        if answer != "UNKNOWN":
+            return answer
+        if budget is not None and limit >= budget:
+            return OUT_OF_BUDGET
+        rate = limit / max(now - began, 1e-6)          # propagations per second just measured
+        next_limit = int(min(limit * GROWTH, rate * (deadline - now)))
+        if budget is not None:
+            next_limit = min(next_limit, budget)
+        if next_limit <= limit:                         # deterministic: it would fail again
+            break
+        limit = next_limit
+    return OUT_OF_TIME
+
+
+def _pycosat(clauses: list[Clause], num_vars: int, prop_limit: int) -> list[int] | str:
+    """pycosat.solve with its three documented answers checked; anything else raises."""
+    answer = pycosat.solve(clauses, vars=num_vars, prop_limit=prop_limit)
+    if isinstance(answer, list) or answer in ("UNSAT", "UNKNOWN"):
+        return answer
+    raise SolverError(f"pycosat returned {answer!r}, expected a model, 'UNSAT' or 'UNKNOWN'")
+

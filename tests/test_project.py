@@ -1,0 +1,106 @@
+"""The project skeleton: the README's commands, .ci/run and pyproject agree with each other."""
+from __future__ import annotations
+
+import os
+import subprocess
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def readme_commands() -> list[str]:
+    """The indented command lines of the README's set-up section, in order."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Set-up", 1)[1].split("\n## ", 1)[0]
+    return [line.strip() for line in section.splitlines() if line.startswith("    ") and line.strip()]
+
+
+def ci_command() -> str:
+    """The last command .ci/run executes."""
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    return [line for line in lines if line and not line.startswith("#")][-1]
+
+
+def extras_in(command: str) -> set[str]:
+    match = re.search(r"-e\s+['\"]?\.\[([^\]]*)\]", command)
+    assert match, f"no editable install with extras in {command!r}"
+    return set(match.group(1).split(","))
+
+
+def test_readme_states_two_commands_install_and_run_then_install_and_test() -> None:
+    run, test = readme_commands()
+    assert "compare.py" in run and "pytest" not in run
+    assert "pytest" in test and "compare.py" not in test
+    for command in (run, test):
+        steps = [shlex.split(step) for step in command.split("&&")]
+        assert steps[0][:3] == ["python3", "-m", "venv"], "each command starts from a fresh venv"
+        assert any("pip" in step[0] and "install" in step for step in steps)
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    assert ci_command() == readme_commands()[1]
+
+
+def test_ci_fails_when_the_tests_fail() -> None:
+    script = (ROOT / ".ci" / "run").read_text()
+    assert script.startswith("#!/usr/bin/env bash")
+    assert re.search(r"^set -[a-z]*e[a-z]*", script, re.MULTILINE), ".ci/run must stop on the first failure"
+    assert "pipefail" in script and "|| true" not in script
+    assert os.access(ROOT / ".ci" / "run", os.X_OK)
+
+
+def test_the_commands_ask_only_for_extras_that_exist() -> None:
+    extras = set(PYPROJECT["project"]["optional-dependencies"])
+    run, test = readme_commands()
+    assert extras_in(run) <= extras and extras_in(test) <= extras
+    assert "test" in extras_in(test)
+
+
+def requirement_names(requirements: list[str]) -> set[str]:
+    return {re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0].lower() for r in requirements}
+
+
+def test_pyproject_declares_the_runtime_dependencies_of_issue_2() -> None:
+    project = PYPROJECT["project"]
+    names = requirement_names(project["dependencies"])
+    assert {"ortools", "pycosat", "tabulate"} <= names
+    assert names & {"python-constraint2", "python-constraint"}
+    assert project["requires-python"] == ">=3.11"
+
+
+def test_pyproject_test_extra_has_pytest_and_hypothesis() -> None:
+    assert {"pytest", "hypothesis"} <= requirement_names(PYPROJECT["project"]["optional-dependencies"]["test"])
+
+
+def test_every_python_package_folder_is_installed() -> None:
+    # a package left out of pyproject would import from a checkout but not from an install
+    from setuptools import find_packages
+
+    include = PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
+    installed = set(find_packages(str(ROOT), include=include))
+    folders = {str(init.parent.relative_to(ROOT)).replace(os.sep, ".")
+               for top in ("models", "solvers") for init in (ROOT / top).rglob("__init__.py")}
+    assert folders <= installed, f"not installed by pyproject: {sorted(folders - installed)}"
+
+
+def test_fixed_top_level() -> None:
+    expected = {"pyproject.toml", "README.md", "models", "solvers", "tests", "puzzles", ".ci"}
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    tracked = {line.split("/")[0] for line in listed.stdout.splitlines()}
+    assert expected <= tracked
+    extra = tracked - expected - {"compare.py", "bench", ".gitignore"}
+    assert not extra, f"no new top-level entries: {sorted(extra)}"
+
+
+def test_puzzles_readme_describes_every_puzzle_file() -> None:
+    readme = (ROOT / "puzzles" / "README.md").read_text()
+    for path in sorted((ROOT / "puzzles").glob("*.txt")):
+        assert f"`{path.name}`" in readme, f"puzzles/README.md does not describe {path.name}"

@@ -1,0 +1,226 @@
+"""The sat backend's own promises: encoding sizes, numbering, cached clauses, pycosat answers, limits."""
+from __future__ import annotations
+
+import time
+from math import comb
+
+import pytest
+
+from models import Geometry, Model, Puzzle, parse_puzzle, verify
+from solvers import Status, sat
+from solvers.cnf import (ENCODINGS, EncodingError, cell_value, encode, geometry_clauses,
+                         variable)
+
+from .conftest import load
+
+STANDARD = ("minimal", "efficient", "extended")
+
+
+def empty(n: int, **variant) -> Model:
+    return Model.from_puzzle(Puzzle(Geometry.for_size(n), (0,) * (n * n), **variant))
+
+
+# Lynce & Ouaknine, "Sudoku as a SAT Problem", for the empty 9x9 grid.
+@pytest.mark.parametrize("encoding, clauses", [("minimal", 8829), ("efficient", 11745),
+                                               ("extended", 11988)])
+def test_empty_9x9_has_the_papers_clause_counts(encoding: str, clauses: int) -> None:
+    cnf = encode(empty(9), encoding)
+    assert (cnf.num_vars, len(cnf.clauses)) == (729, clauses)
+
+
+def expected_clauses(encoding: str, n: int, groups: int) -> int:
+    """The paper's counts for n values and `groups` groups of n cells each."""
+    minimal = n * n + groups * n * comb(n, 2)          # cell has a value; no repeat in a group
+    if encoding == "minimal":
+        return minimal
+    efficient = minimal + n * n * comb(n, 2)           # + no cell has two values
+    return efficient if encoding == "efficient" else efficient + groups * n  # + value in group
+
+
+@pytest.mark.parametrize("n", [4, 6, 9, 16])
+@pytest.mark.parametrize("encoding", STANDARD)
+def test_clause_counts_follow_the_general_formula(encoding: str, n: int) -> None:
+    cnf = encode(empty(n), encoding)
+    assert cnf.num_vars == n ** 3
+    assert len(cnf.clauses) == expected_clauses(encoding, n, 3 * n)
+
+
+@pytest.mark.parametrize("encoding", STANDARD)
+def test_variants_change_the_groups_not_the_formula(encoding: str) -> None:
+    x = encode(empty(9, diagonals=True), encoding)
+    assert len(x.clauses) == expected_clauses(encoding, 9, 29)  # two diagonals more
+    regions = load("jigsaw.txt")[0].regions
+    jigsaw = encode(empty(9, regions=regions), encoding)
+    assert len(jigsaw.clauses) == expected_clauses(encoding, 9, 27)
+    assert jigsaw.clauses != encode(empty(9), encoding).clauses  # regions, not boxes
+
+
+@pytest.mark.parametrize("encoding", STANDARD)
+def test_givens_add_one_unit_clause_each_to_the_shared_geometry_clauses(encoding: str) -> None:
+    first, second = (Model.from_puzzle(p) for p in load("top95.txt")[:2])
+    base = geometry_clauses(encoding, 9, first.groups)
+    assert geometry_clauses(encoding, 9, second.groups) is base  # built once per geometry
+    for model in (first, second):
+        cnf = encode(model, encoding)
+        assert all(a is b for a, b in zip(cnf.clauses, base))
+        units = cnf.clauses[len(base):]
+        assert units == [[variable(c, v, 9)] for c, v in enumerate(model.givens) if v]
+
+
+def test_simplified_equals_extended_on_an_empty_grid() -> None:
+    cnf = encode(empty(9), "simplified")
+    assert (cnf.num_vars, len(cnf.clauses)) == (729, 11988)
+
+
+def test_simplified_keeps_only_what_the_givens_leave_open() -> None:
+    # 1 2 . . / 3 4 . . / . . 4 3 / . . 2 1: every empty cell has one candidate left, so
+    # 8 variables; clauses: 8 one-literal cell clauses, and "value v is in group g" for
+    # every value missing from a group: 2 per row (8), 2 per column (8), 4 for each of
+    # the two empty boxes (8); no pair has two candidates, so no binary clauses: 32.
+    cnf = encode(Model.from_puzzle(parse_puzzle("12..34....43..21")), "simplified")
+    assert (cnf.num_vars, len(cnf.clauses)) == (8, 32)
+    assert all(len(clause) == 1 for clause in cnf.clauses[:8])
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_simplified_variables_are_the_candidates_left_by_the_givens(index: int) -> None:
+    model = Model.from_puzzle(load("top95.txt")[index])
+    givens, peers = model.givens, model.peers
+    candidates = {(c, v) for c in range(81) if not givens[c] for v in range(1, 10)
+                  if all(givens[p] != v for p in peers[c])}
+    cnf = encode(model, "simplified")
+    assert {cnf.cell_values(var) for var in range(1, cnf.num_vars + 1)} == candidates
+    assert len(cnf.clauses) < len(encode(model, "extended").clauses) / 4
+
+
+# Pinned sizes for top95 puzzle 1 (17 givens), so an encoding change shows up here.
+@pytest.mark.parametrize("encoding, size", [("minimal", (729, 8846)), ("efficient", (729, 11762)),
+                                            ("extended", (729, 12005)),
+                                            ("simplified", (301, 2780))])
+def test_pinned_sizes_for_a_top95_puzzle(encoding: str, size: tuple[int, int]) -> None:
+    cnf = encode(Model.from_puzzle(load("top95.txt")[0]), encoding)
+    assert (cnf.num_vars, len(cnf.clauses)) == size
+
+
+@pytest.mark.parametrize("n", [4, 9, 16, 25])
+def test_variable_numbering_is_a_bijection_onto_1_to_n_cubed(n: int) -> None:
+    numbers = [variable(c, v, n) for c in range(n * n) for v in range(1, n + 1)]
+    assert sorted(numbers) == list(range(1, n ** 3 + 1))
+    assert all(cell_value(variable(c, v, n), n) == (c, v)
+               for c in range(n * n) for v in range(1, n + 1))
+
+
+def test_decode_rejects_a_model_with_two_values_in_a_cell() -> None:
+    model = Model.from_puzzle(parse_puzzle("12..34....43..21"))
+    cnf = encode(model, "minimal")
+    solution = sat.solve(model).solution
+    literals = [variable(c, v, 4) for c, v in enumerate(solution)]
+    assert cnf.decode(literals) == solution and verify(model, solution).ok
+    with pytest.raises(EncodingError, match="r1c3 2 values"):
+        cnf.decode(literals + [variable(2, 4, 4)])
+
+
+SAMPLES = [pytest.param(load(name)[i], id=f"{name.removesuffix('.txt')}-{i}") for name, i in
+           [("seeds.txt", 0), ("top95.txt", 3), ("hardest.txt", 1), ("x_sudoku.txt", 0),
+            ("jigsaw.txt", 1), ("small_6x6.txt", 0), ("16x16_forum_samples.txt", 0)]]
+
+
+@pytest.mark.parametrize("puzzle", SAMPLES)
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_every_encoding_solves_and_proves_uniqueness(encoding: str, puzzle: Puzzle) -> None:
+    result = sat.solve(Model.from_puzzle(puzzle), max_solutions=2, encoding=encoding)
+    assert result.status is Status.SOLVED and result.unique is True
+    assert verify(puzzle, result.solution).ok
+    assert result.stats.variables and result.stats.clauses
+    assert result.stats.encode_time is not None and result.stats.solve_time is not None
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_every_encoding_counts_ten_solutions(encoding: str) -> None:
+    puzzle = load("special_9x9_multiple_solutions.txt")[6]
+    result = sat.solve(Model.from_puzzle(puzzle), max_solutions=50, encoding=encoding)
+    assert len(set(result.solutions)) == 10 and result.complete
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_blocking_clauses_leave_the_cached_clauses_untouched(encoding: str) -> None:
+    model = Model.from_puzzle(load("special_9x9_multiple_solutions.txt")[6])
+    before = len(encode(model, encoding).clauses)
+    sat.solve(model, max_solutions=5, encoding=encoding)
+    assert len(encode(model, encoding).clauses) == before
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_equal_givens_in_a_group_are_unsat(encoding: str) -> None:
+    givens = list(load("top95.txt")[0].givens)
+    first = next(c for c, v in enumerate(givens) if v)
+    row_mate = next(c for c in range(first - first % 9, first - first % 9 + 9) if not givens[c])
+    givens[row_mate] = givens[first]
+    result = sat.solve(Model.from_puzzle(load("top95.txt")[0].with_givens(tuple(givens))),
+                       encoding=encoding)
+    assert result.status is Status.UNSAT and result.complete
+
+
+def fake_pycosat(monkeypatch: pytest.MonkeyPatch, answer: object) -> list[int]:
+    """Make pycosat.solve answer `answer` and record the propagation limits it was given."""
+    limits: list[int] = []
+
+    def fake(clauses, vars=0, prop_limit=0):  # noqa: A002 - pycosat's own keyword
+        limits.append(prop_limit)
+        time.sleep(0.002)
+        return answer
+    monkeypatch.setattr(sat.pycosat, "solve", fake)
+    return limits
+
+
+@pytest.mark.parametrize("answer", [None, "INDET", 20, ("model",)])
+def test_an_answer_pycosat_does_not_document_raises(monkeypatch: pytest.MonkeyPatch,
+                                                    answer: object) -> None:
+    fake_pycosat(monkeypatch, answer)
+    with pytest.raises(sat.SolverError, match="pycosat returned"):
+        sat.solve(Model.from_puzzle(load("seeds.txt")[0]))
+
+
+def test_unknown_is_a_timeout_not_a_grid(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_pycosat(monkeypatch, "UNKNOWN")
+    result = sat.solve(Model.from_puzzle(load("seeds.txt")[0]), prop_limit=500)
+    assert result.status is Status.TIMEOUT and not result.solutions and not result.complete
+    assert "propagation limit of 500" in result.message
+
+
+def test_time_limit_runs_growing_slices_until_the_clock_runs_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    limits = fake_pycosat(monkeypatch, "UNKNOWN")
+    result = sat.solve(Model.from_puzzle(load("seeds.txt")[0]), time_limit=0.05)
+    assert result.status is Status.TIMEOUT and "time limit" in result.message
+    assert limits[0] == sat.FIRST_SLICE and len(limits) >= 2
+    assert all(a < b <= a * sat.GROWTH for a, b in zip(limits, limits[1:]))
+
+
+def test_time_slices_never_exceed_the_work_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    limits = fake_pycosat(monkeypatch, "UNKNOWN")
+    result = sat.solve(Model.from_puzzle(load("seeds.txt")[0]), time_limit=5.0,
+                       prop_limit=3 * sat.FIRST_SLICE)
+    assert result.status is Status.TIMEOUT and "propagation limit" in result.message
+    assert limits == [sat.FIRST_SLICE, 3 * sat.FIRST_SLICE]
+
+
+def test_a_small_work_budget_stops_a_hard_search() -> None:
+    # the minimal encoding needs over a million propagations on this 16x16 puzzle
+    puzzle = load("16x16_forum_samples.txt")[0]
+    result = sat.solve(Model.from_puzzle(puzzle), encoding="minimal", prop_limit=1000)
+    assert result.status is Status.TIMEOUT and not result.solutions
+    assert sat.solve(Model.from_puzzle(puzzle), encoding="minimal").status is Status.SOLVED
+
+
+@pytest.mark.parametrize("options, error", [({"encoding": "tseitin"}, EncodingError),
+                                            ({"max_solutions": 0}, ValueError),
+                                            ({"prop_limit": 0}, ValueError),
+                                            ({"time_limit": -1.0}, ValueError)])
+def test_bad_options_are_refused(options: dict, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        sat.solve(Model.from_puzzle(load("seeds.txt")[0]), **options)
+
+
+def test_unknown_encoding_lists_the_valid_ones() -> None:
+    with pytest.raises(EncodingError, match="valid encodings: " + ", ".join(ENCODINGS)):
+        encode(empty(4), "tseitin")
