@@ -1,0 +1,61 @@
+"""Cell domains reduced by the givens, shared by the encoding backends (cpsat, csp).
+
+Reducing a domain by the givens is modelling, not search: an empty cell cannot
+take a value that is already given in one of its groups. Nothing else is
+inferred here (no singles, no propagation), so each backend's solver still does
+all of the solving.
+
+>>> from models import Model, parse_puzzle
+>>> model = Model.from_puzzle(parse_puzzle("12..34....43..21"))
+>>> candidates(model)[2], candidates(model)[0]
+((3,), (1,))
+>>> contradiction(model, candidates(model)) is None
+True
+"""
+from __future__ import annotations
+
+from models import Group, Model
+
+
+def given_values(model: Model) -> list[frozenset[int]]:
+    """For each group of the model, the values given in it."""
+    givens = model.givens
+    return [frozenset(givens[c] for c in group.cells if givens[c]) for group in model.groups]
+
+
+def candidates(model: Model) -> list[tuple[int, ...]]:
+    """For each cell: its given, or the values 1..n not given in any of its groups."""
+    givens, n = model.givens, model.n
+    taken = given_values(model)
+    everything = frozenset(range(1, n + 1))
+    result: list[tuple[int, ...]] = []
+    for cell, groups in enumerate(model.cell_groups):
+        if givens[cell]:
+            result.append((givens[cell],))
+            continue
+        left = everything.difference(*(taken[g] for g in groups))
+        result.append(tuple(sorted(left)))
+    return result
+
+
+def repeated_given(model: Model) -> Group | None:
+    """The first group that holds the same given twice (the puzzle is then unsolvable), or None."""
+    givens = model.givens
+    for group in model.groups:
+        values = [givens[c] for c in group.cells if givens[c]]
+        if len(values) != len(set(values)):
+            return group
+    return None
+
+
+def contradiction(model: Model, domains: list[tuple[int, ...]]) -> str | None:
+    """Why the givens alone make the puzzle unsolvable (a repeated given, a cell with no
+    value left), or None. Encodings cannot express an empty domain, so backends check first."""
+    group = repeated_given(model)
+    if group is not None:
+        return f"the givens repeat a value in {group.name}"
+    for cell, values in enumerate(domains):
+        if not values:
+            n = model.n
+            return f"no value is left for row {cell // n + 1}, column {cell % n + 1}"
+    return None
