@@ -142,21 +142,22 @@ def _search(cands: list[int], rules: _Rules, max_solutions: int, deadline: float
     the search space (False also when it stopped at max_solutions).
     """
     solutions: list[list[int]] = []
-    cell = _fewest_candidates(cands)
-    if cell < 0:
+    groups = rules.groups
+    failures = [0] * len(cands)  # per cell: its decisions refuted by propagation so far
+    branches = _branches(cands, groups, failures, least_used)
+    if not branches:
         return [cands], False, True
-    # A frame: the state before branching, the branching cell, its untried values (last = next).
-    stack = [(cands, cell, _order(cands, cell, least_used))]
+    # A frame: the state before branching and its untried (cell, value bit) decisions,
+    # the next one last.
+    stack = [(cands, branches)]
     nodes = backtracks = propagations = 0
     limit = node_limit if node_limit is not None else -1
     limit_hit = False
     perf_counter = time.perf_counter
     propagate = _propagate
-    fewest = _fewest_candidates
-    order = _order
     group_bits = rules.group_bits
     while stack:
-        state, cell, untried = stack[-1]
+        state, untried = stack[-1]
         if not untried:
             stack.pop()
             if stack:
@@ -168,15 +169,16 @@ def _search(cands: list[int], rules: _Rules, max_solutions: int, deadline: float
             break
         nodes += 1
         child = state[:]
-        child[cell] = untried.pop()
+        cell, child[cell] = untried.pop()
         forced = propagate(child, [cell], group_bits[cell], rules)
         if forced < 0:
             backtracks += 1
+            failures[cell] += 1
             continue
         propagations += forced
-        next_cell = fewest(child)
-        if next_cell >= 0:
-            stack.append((child, next_cell, order(child, next_cell, least_used)))
+        branches = _branches(child, groups, failures, least_used)
+        if branches:
+            stack.append((child, branches))
             continue
         solutions.append(child)
         if len(solutions) >= max_solutions:
@@ -320,16 +322,53 @@ def _locked_candidates(cands: list[int], queue: list[int], scan: int,
     return changed
 
 
-def _fewest_candidates(cands: list[int]) -> int:
-    """The first unsolved cell with the fewest candidates, or -1 if every cell is solved."""
-    best, best_count = -1, 1 << 30
+def _branches(cands: list[int], groups: tuple[tuple[int, ...], ...], failures: list[int],
+              least_used: bool) -> list[tuple[int, int]]:
+    """The decisions to branch on, as (cell, value bit), the first to try last; [] if solved.
+
+    Normally the values of the cell with the fewest candidates. When that cell has more
+    than two, a value with only two places left in some group gives a smaller branching:
+    one decision per place (the value must go to exactly one of them).
+    """
+    cell = _fewest_candidates(cands, failures)
+    if cell < 0:
+        return []
+    if cands[cell].bit_count() > 2:
+        places = _two_places(cands, groups)
+        if places:
+            return places
+    return [(cell, bit) for bit in _order(cands, cell, least_used)]
+
+
+def _two_places(cands: list[int], groups: tuple[tuple[int, ...], ...]) -> list[tuple[int, int]]:
+    """The two (cell, bit) places of the first value left with two places in a group, or []."""
+    for group in groups:
+        once = twice = thrice = 0
+        for cell in group:
+            m = cands[cell]
+            if m & (m - 1):
+                thrice |= twice & m
+                twice |= once & m
+                once |= m
+        two = twice & ~thrice
+        if two:
+            bit = two & -two
+            return [(cell, bit) for cell in reversed(group) if cands[cell] & bit]
+    return []
+
+
+def _fewest_candidates(cands: list[int], failures: list[int]) -> int:
+    """The unsolved cell with the fewest candidates, or -1 if every cell is solved.
+
+    Ties go to the cell whose decisions failed most often so far (a cheap form of
+    dom/wdeg: the search returns to where the puzzle is tight), then to reading order.
+    """
+    best, best_count, best_failures = -1, 1 << 30, -1
     for cell, c in enumerate(cands):
         if c & (c - 1):
             count = c.bit_count()
-            if count < best_count:
-                best, best_count = cell, count
-                if count == 2:
-                    break
+            if count < best_count or (count == best_count and failures[cell] > best_failures):
+                best, best_count, best_failures = cell, count, failures[cell]
     return best
 
 
