@@ -3,13 +3,14 @@
     python bench/bench_backends.py                          # available backends, default sets
     python bench/bench_backends.py --solvers mrv,backtrack --timeout 5
     python bench/bench_backends.py --norvig /tmp/norvig/sudoku.py   # add Norvig's solver
+    python bench/bench_backends.py --solvers mrv,mrv:inference=singles   # a backend option
 
 Per (puzzle set, backend): solved/total, timeouts, mean / median / max wall time, mean
 nodes, mean encode and solve time when the backend reports them, and ratios measured
 in this one run: against the fastest backend on that set, and against Norvig's
 solver when ``--norvig`` points at a copy of his ``sudoku.py`` (kept outside this
 repository; it only handles the puzzle size it was written for, 9x9, so other sets show
-no Norvig figure). Every answer is checked with the independent checker; a wrong
+no Norvig figure unless ``--norvig`` is given again with a copy generalised to that size). Every answer is checked with the independent checker; a wrong
 answer stops the benchmark.
 """
 from __future__ import annotations
@@ -58,7 +59,7 @@ class WrongAnswerError(RuntimeError):
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     solvers = _chosen_solvers(args.solvers)
-    norvig = _load_norvig(Path(args.norvig)) if args.norvig else None
+    norvigs = [_load_norvig(Path(path), i) for i, path in enumerate(args.norvig)]
     runs: list[Run] = []
     for name in args.sets:
         path = Path(name) if Path(name).exists() else ROOT / "puzzles" / name
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         for solver in solvers:
             runs += [_run_backend(solver, label, i, p, args.timeout)
                      for i, p in enumerate(puzzles)]
-        if norvig is not None:
+        for norvig in norvigs:
             runs += [_run_norvig(norvig, label, i, p) for i, p in enumerate(puzzles)
                      if _norvig_handles(norvig, p)]
     print(_table(runs, args.tablefmt))
@@ -88,33 +89,50 @@ def _parser() -> argparse.ArgumentParser:
                         help="puzzle files, by path or by name under puzzles/")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
     parser.add_argument("--limit", type=int, default=0, help="only the first N puzzles of each set")
-    parser.add_argument("--norvig", default="", help="path to a copy of Norvig's sudoku.py")
+    parser.add_argument("--norvig", action="append", default=[],
+                        help="path to a copy of Norvig's sudoku.py (repeat for copies "
+                             "generalised to other sizes; each runs the puzzles of its size)")
     parser.add_argument("--tablefmt", default="github", help="tabulate format (github, simple)")
     parser.add_argument("--json", default="", help="also save every run to this JSON file")
     return parser
 
 
-def _chosen_solvers(spec: str) -> list[registry.Backend]:
-    if spec:
-        return [registry.get(name.strip()) for name in spec.split(",") if name.strip()]
-    return [registry.get(name) for name in registry.available_names()
-            if registry.get(name).interruptible]
+@dataclass(frozen=True)
+class Choice:
+    """A backend and the options to call it with ('mrv:inference=singles')."""
+
+    label: str
+    backend: registry.Backend
+    options: dict
 
 
-def _run_backend(backend: registry.Backend, label: str, index: int, puzzle: Puzzle,
+def _chosen_solvers(spec: str) -> list[Choice]:
+    if not spec:
+        return [Choice(name, registry.get(name), {}) for name in registry.available_names()
+                if registry.get(name).interruptible]
+    choices = []
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        name, _, rest = item.partition(":")
+        options = dict(pair.split("=", 1) for pair in rest.split(":") if pair)
+        choices.append(Choice(item, registry.get(name), options))
+    return choices
+
+
+def _run_backend(choice: Choice, label: str, index: int, puzzle: Puzzle,
                  timeout: float) -> Run:
-    result = backend.solve(Model.from_puzzle(puzzle), time_limit=timeout)
+    backend = choice.backend
+    result = backend.solve(Model.from_puzzle(puzzle), time_limit=timeout, **choice.options)
     for solution in result.solutions:
         verdict = verify(puzzle, solution)
         if not verdict.ok:
             raise WrongAnswerError(f"{backend.name} on {label} #{index}: {verdict}")
     s = result.stats
-    return Run(label, index, backend.name, str(result.status), s.wall_time, s.nodes,
+    return Run(label, index, choice.label, str(result.status), s.wall_time, s.nodes,
                s.encode_time, s.solve_time)
 
 
-def _load_norvig(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("norvig_sudoku", path)
+def _load_norvig(path: Path, number: int = 0) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"norvig_sudoku_{number}", path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
@@ -133,16 +151,18 @@ def _norvig_handles(norvig: ModuleType, puzzle: Puzzle) -> bool:
 
 def _run_norvig(norvig: ModuleType, label: str, index: int, puzzle: Puzzle) -> Run:
     text = "".join(norvig.digits[v - 1] if v else "." for v in puzzle.givens)
+    norvig.nodes = 0  # counted by a generalised copy that has the counter; ignored otherwise
     start = time.perf_counter()
     values = norvig.solve(text)
     elapsed = time.perf_counter() - start
+    nodes = norvig.nodes if "nodes" in norvig.search.__code__.co_names else None
     if not values:
-        return Run(label, index, NORVIG, str(Status.UNSAT), elapsed)
+        return Run(label, index, NORVIG, str(Status.UNSAT), elapsed, nodes)
     grid = tuple(norvig.digits.index(values[s]) + 1 for s in norvig.squares)
     verdict = verify(puzzle, grid)
     if not verdict.ok:
         raise WrongAnswerError(f"Norvig's solver on {label} #{index}: {verdict}")
-    return Run(label, index, NORVIG, str(Status.SOLVED), elapsed)
+    return Run(label, index, NORVIG, str(Status.SOLVED), elapsed, nodes)
 
 
 def _table(runs: list[Run], tablefmt: str) -> str:

@@ -1,68 +1,83 @@
 """Constraint propagation plus minimum-remaining-values search, on bitmasks, in pure Python.
 
 Each cell holds its candidates as a bitmask (bit v-1 for value v). After every
-decision two rules run to a fixed point:
+decision these rules run to a fixed point:
 
 - naked single: a cell with one candidate left removes it from all its peers;
-- hidden single: a value that only one unsolved cell of a group can take goes there.
+- hidden single: a value that only one unsolved cell of a group can take goes there;
+- locked candidates (``inference='locked'``, the default): when, inside group A, a
+  value's candidates all lie where A meets group B, the value must be placed there, so
+  it leaves the rest of B. For boxes and lines this is "pointing" and "claiming"; the
+  rule is written for any two groups, so jigsaw regions and diagonals get it too. It
+  runs only when the singles are at a fixed point, as it costs more per look.
 
 A contradiction (a cell with no candidate, a group value with no place, one cell
 needing two values) ends the branch. Otherwise the search branches on the unsolved
-cell with the fewest candidates. The search is an explicit stack, so depth is no
+cell with the fewest candidates (ties: the cell whose decisions failed most often so
+far), or, when that cell has more than two, on a value left with two places in a group. The search is an explicit stack, so depth is no
 concern on 25x25, and each branch works on a copy of the candidate list.
 
 Counters: ``nodes`` = decisions (a value tried for a branching cell);
 ``backtracks`` = decisions undone (their branch failed, or was left after a
-solution to look for more); ``propagations`` = cells fixed by the two rules.
+solution to look for more); ``propagations`` = cells fixed by the rules.
 """
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 from models import Model
 
 from .result import Result, Stats, finish
 
 OPTIONS = {
+    "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
+                 "'singles': naked and hidden singles only",
     "value_order": "'ascending' (default): values 1..n; 'least-used': values placed least "
                    "often in the grid so far first (the seeds' order)",
     "node_limit": "stop (status timeout, or solved and incomplete) after this many decisions",
 }
 VALUE_ORDERS = ("ascending", "least-used")
+INFERENCES = ("locked", "singles")
 _CLOCK_EVERY = 64  # decisions between two looks at the clock
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          value_order: str = "ascending", node_limit: int | None = None) -> Result:
+          inference: str = "locked", value_order: str = "ascending",
+          node_limit: int | None = None) -> Result:
     """Solve with propagation and MRV search; count up to max_solutions solutions."""
+    if inference not in INFERENCES:
+        raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
     if value_order not in VALUE_ORDERS:
         raise ValueError(f"unknown value_order {value_order!r}; choose one of {VALUE_ORDERS}")
     if max_solutions < 1:
         raise ValueError(f"max_solutions must be at least 1, not {max_solutions}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
-    full = (1 << model.n) - 1
-    peers = model.peers
-    groups = [group.cells for group in model.groups]
+    groups = tuple(group.cells for group in model.groups)
+    rules = _Rules(
+        peers=model.peers, groups=groups,
+        group_bits=[sum(1 << g for g in cell_groups) for cell_groups in model.cell_groups],
+        full=(1 << model.n) - 1,
+        intersections=_intersections(groups) if inference == "locked" else None)
     stats = Stats(nodes=0, backtracks=0, propagations=0)
 
-    cands = [full] * model.num_cells
+    cands = [rules.full] * model.num_cells
     queue = []
     for cell, value in enumerate(model.givens):
         if value:
             cands[cell] = 1 << (value - 1)
             queue.append(cell)
-    group_bits = [sum(1 << g for g in cell_groups) for cell_groups in model.cell_groups]
-    forced = _propagate(cands, queue, (1 << len(groups)) - 1, peers, groups, group_bits, full)
+    forced = _propagate(cands, queue, (1 << len(groups)) - 1, rules)
     if forced < 0:
         stats.solve_time = time.perf_counter() - start
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
     stats.propagations = forced
 
     solutions, limit_hit, exhausted = _search(
-        cands, peers, groups, group_bits, full, max_solutions, deadline, node_limit,
-        value_order == "least-used", stats)
+        cands, rules, max_solutions, deadline, node_limit, value_order == "least-used", stats)
     stats.solve_time = time.perf_counter() - start
     grids = [tuple(c.bit_length() for c in s) for s in solutions]
     message = ""
@@ -72,8 +87,54 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     return finish(grids, exhausted, stats, limit_hit=limit_hit, message=message)
 
 
-def _search(cands: list[int], peers: Sequence[Sequence[int]], groups: list[tuple[int, ...]],
-            group_bits: list[int], full: int, max_solutions: int, deadline: float | None,
+# One intersection of group A with another group B, seen from A: the cells they share
+# and the cells of B outside A (where a value locked into the shared cells is removed).
+Segment = tuple[tuple[int, ...], tuple[int, ...]]
+# Disjoint segments of one group, and the group's cells outside all of them.
+Family = tuple[tuple[Segment, ...], tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class _Rules:
+    """What propagation needs to know about the grid, worked out once per solve."""
+
+    peers: Sequence[Sequence[int]]
+    groups: tuple[tuple[int, ...], ...]
+    group_bits: list[int]  # per cell: bit g set when the cell is in group g
+    full: int  # every value's bit
+    intersections: tuple[tuple[Family, ...], ...] | None  # per group; None: singles only
+
+
+@lru_cache(maxsize=32)
+def _intersections(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[Family, ...], ...]:
+    """Per group, its intersections (of two cells or more) with the other groups.
+
+    The intersections of one group are sorted into families of disjoint segments (a
+    box: one family along its rows, one along its columns), so that one pass over a
+    family tells which values lie in exactly one of its segments.
+    """
+    per_group = []
+    sets = [frozenset(group) for group in groups]
+    for a, inside in zip(groups, sets):
+        families: list[list[Segment]] = []
+        for b, other in zip(groups, sets):
+            shared = tuple(c for c in a if c in other)
+            if b is a or len(shared) < 2:
+                continue
+            segment = (shared, tuple(c for c in b if c not in inside))
+            for family in families:
+                if not any(set(shared).intersection(seg) for seg, _ in family):
+                    family.append(segment)
+                    break
+            else:
+                families.append([segment])
+        per_group.append(tuple(
+            (tuple(family), tuple(c for c in a if not any(c in seg for seg, _ in family)))
+            for family in families))
+    return tuple(per_group)
+
+
+def _search(cands: list[int], rules: _Rules, max_solutions: int, deadline: float | None,
             node_limit: int | None, least_used: bool, stats: Stats
             ) -> tuple[list[list[int]], bool, bool]:
     """Depth-first search from a propagated state.
@@ -82,20 +143,22 @@ def _search(cands: list[int], peers: Sequence[Sequence[int]], groups: list[tuple
     the search space (False also when it stopped at max_solutions).
     """
     solutions: list[list[int]] = []
-    cell = _fewest_candidates(cands)
-    if cell < 0:
+    groups = rules.groups
+    failures = [0] * len(cands)  # per cell: its decisions refuted by propagation so far
+    branches = _branches(cands, groups, failures, least_used)
+    if not branches:
         return [cands], False, True
-    # A frame: the state before branching, the branching cell, its untried values (last = next).
-    stack = [(cands, cell, _order(cands, cell, least_used))]
+    # A frame: the state before branching and its untried (cell, value bit) decisions,
+    # the next one last.
+    stack = [(cands, branches)]
     nodes = backtracks = propagations = 0
     limit = node_limit if node_limit is not None else -1
     limit_hit = False
     perf_counter = time.perf_counter
     propagate = _propagate
-    fewest = _fewest_candidates
-    order = _order
+    group_bits = rules.group_bits
     while stack:
-        state, cell, untried = stack[-1]
+        state, untried = stack[-1]
         if not untried:
             stack.pop()
             if stack:
@@ -107,15 +170,16 @@ def _search(cands: list[int], peers: Sequence[Sequence[int]], groups: list[tuple
             break
         nodes += 1
         child = state[:]
-        child[cell] = untried.pop()
-        forced = propagate(child, [cell], group_bits[cell], peers, groups, group_bits, full)
+        cell, child[cell] = untried.pop()
+        forced = propagate(child, [cell], group_bits[cell], rules)
         if forced < 0:
             backtracks += 1
+            failures[cell] += 1
             continue
         propagations += forced
-        next_cell = fewest(child)
-        if next_cell >= 0:
-            stack.append((child, next_cell, order(child, next_cell, least_used)))
+        branches = _branches(child, groups, failures, least_used)
+        if branches:
+            stack.append((child, branches))
             continue
         solutions.append(child)
         if len(solutions) >= max_solutions:
@@ -126,15 +190,37 @@ def _search(cands: list[int], peers: Sequence[Sequence[int]], groups: list[tuple
     return solutions, limit_hit, not stack
 
 
-def _propagate(cands: list[int], queue: list[int], dirty: int,
-               peers: Sequence[Sequence[int]], groups: list[tuple[int, ...]],
-               group_bits: list[int], full: int) -> int:
-    """Naked and hidden singles to a fixed point; the cells fixed, or -1 on a contradiction.
+def _propagate(cands: list[int], queue: list[int], dirty: int, rules: _Rules) -> int:
+    """Run the rules to a fixed point; the cells fixed, or -1 on a contradiction.
 
     queue holds cells just fixed whose value is not yet removed from their peers; dirty
-    has bit g set when group g may hold a new hidden single (its candidates changed).
+    has bit g set when group g has changed since the rules last looked at it.
     """
     forced = 0
+    intersections = rules.intersections
+    while True:
+        fixed, touched = _singles(cands, queue, dirty, rules.peers, rules.groups,
+                                  rules.group_bits, rules.full)
+        if fixed < 0:
+            return -1
+        forced += fixed
+        if intersections is None or not touched:
+            return forced
+        dirty = _locked_candidates(cands, queue, touched, intersections, rules.group_bits)
+        if dirty <= 0:
+            return forced if dirty == 0 else -1
+        forced += len(queue)
+
+
+def _singles(cands: list[int], queue: list[int], dirty: int,
+             peers: Sequence[Sequence[int]], groups: tuple[tuple[int, ...], ...],
+             group_bits: list[int], full: int) -> tuple[int, int]:
+    """Naked and hidden singles to a fixed point.
+
+    Returns the cells fixed (-1 on a contradiction) and the groups looked at (every
+    group whose candidates changed).
+    """
+    forced = touched = 0
     pop, push = queue.pop, queue.append
     while True:
         while queue:
@@ -146,14 +232,15 @@ def _propagate(cands: list[int], queue: list[int], dirty: int,
                     c ^= bit
                     if not c & (c - 1):
                         if not c:
-                            return -1
+                            return -1, touched
                         push(peer)
                         forced += 1
                     cands[peer] = c
                     dirty |= group_bits[peer]
         if not dirty:
-            return forced
+            return forced, touched
         scan, dirty = dirty, 0
+        touched |= scan
         while scan:
             low = scan & -scan
             scan ^= low
@@ -167,30 +254,122 @@ def _propagate(cands: list[int], queue: list[int], dirty: int,
                 else:
                     solved |= m
             if once | solved != full:
-                return -1  # some value has no place left in this group
+                return -1, touched  # some value has no place left in this group
             hidden = once & ~twice & ~solved
             if hidden:
                 for cell in group:
                     m = cands[cell] & hidden
                     if m:
                         if m & (m - 1):
-                            return -1  # one cell is the only place for two values
+                            return -1, touched  # one cell is the only place for two values
                         cands[cell] = m
                         push(cell)
                         forced += 1
                         dirty |= group_bits[cell]
 
 
-def _fewest_candidates(cands: list[int]) -> int:
-    """The first unsolved cell with the fewest candidates, or -1 if every cell is solved."""
-    best, best_count = -1, 1 << 30
+def _locked_candidates(cands: list[int], queue: list[int], scan: int,
+                       intersections: tuple[tuple[Family, ...], ...],
+                       group_bits: list[int]) -> int:
+    """One pass of locked candidates over the groups in scan.
+
+    Removes, from group B outside group A, each value whose candidates in A all lie
+    where A meets B. Cells left with one candidate go on the queue. Returns the groups
+    changed (0: nothing removed) and the groups not yet looked at, or -1 when a cell
+    loses its last candidate. It stops early when a cell is left with one candidate.
+    """
+    changed = 0
+    while scan:
+        low = scan & -scan
+        scan ^= low
+        for segments, rest in intersections[low.bit_length() - 1]:
+            once = twice = 0
+            seen = []
+            for shared, _ in segments:
+                m = 0
+                for cell in shared:
+                    c = cands[cell]
+                    if c & (c - 1):
+                        m |= c
+                seen.append(m)
+                twice |= once & m
+                once |= m
+            for cell in rest:
+                c = cands[cell]
+                if c & (c - 1):
+                    twice |= once & c
+                    once |= c
+            locked = once & ~twice  # values with candidates in one segment only
+            if not locked:
+                continue
+            for (_, outside), m in zip(segments, seen):
+                drop = m & locked
+                if not drop:
+                    continue
+                for cell in outside:
+                    c = cands[cell]
+                    if c & drop:
+                        c &= ~drop
+                        if not c & (c - 1):
+                            if not c:
+                                return -1
+                            queue.append(cell)
+                        cands[cell] = c
+                        changed |= group_bits[cell]
+            if queue:
+                # A newly fixed cell still sits in its peers' candidates; the look at
+                # the next family must wait until the singles have removed it.
+                return changed | scan
+    return changed
+
+
+def _branches(cands: list[int], groups: tuple[tuple[int, ...], ...], failures: list[int],
+              least_used: bool) -> list[tuple[int, int]]:
+    """The decisions to branch on, as (cell, value bit), the first to try last; [] if solved.
+
+    Normally the values of the cell with the fewest candidates. When that cell has more
+    than two, a value with only two places left in some group gives a smaller branching:
+    one decision per place (the value must go to exactly one of them).
+    """
+    cell = _fewest_candidates(cands, failures)
+    if cell < 0:
+        return []
+    if cands[cell].bit_count() > 2:
+        places = _two_places(cands, groups)
+        if places:
+            return places
+    return [(cell, bit) for bit in _order(cands, cell, least_used)]
+
+
+def _two_places(cands: list[int], groups: tuple[tuple[int, ...], ...]) -> list[tuple[int, int]]:
+    """The two (cell, bit) places of the first value left with two places in a group, or []."""
+    for group in groups:
+        once = twice = thrice = 0
+        for cell in group:
+            m = cands[cell]
+            if m & (m - 1):
+                thrice |= twice & m
+                twice |= once & m
+                once |= m
+        two = twice & ~thrice
+        if two:
+            bit = two & -two
+            return [(cell, bit) for cell in reversed(group) if cands[cell] & bit]
+    return []
+
+
+def _fewest_candidates(cands: list[int], failures: list[int]) -> int:
+    """The unsolved cell with the fewest candidates, or -1 if every cell is solved.
+
+    Ties go to the cell whose decisions failed most often so far (a cheap form of
+    dom/wdeg: the search returns to where the puzzle is tight), then to reading order.
+    """
+    best, best_count, best_failures = -1, 1 << 30, -1
     for cell, c in enumerate(cands):
         if c & (c - 1):
             count = c.bit_count()
-            if count < best_count:
-                best, best_count = cell, count
-                if count == 2:
-                    break
+            if count < best_count or (count == best_count and failures[cell] > best_failures):
+                best, best_count, best_failures = cell, count, failures[cell]
     return best
 
 

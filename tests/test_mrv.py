@@ -21,12 +21,48 @@ def test_a_puzzle_solved_by_singles_alone_takes_no_decision() -> None:
 
 
 def test_counters_on_a_puzzle_that_needs_search() -> None:
-    result = mrv.solve(model("top95.txt", 0), max_solutions=2)
+    result = mrv.solve(model("top95.txt", 3), max_solutions=2)
     assert result.unique is True
     stats = result.stats
     assert stats.nodes >= 2 and stats.propagations > 0
     # Counted to the end, every decision was taken back.
     assert stats.backtracks == stats.nodes
+
+
+def test_locked_candidates_settle_a_puzzle_that_singles_must_search() -> None:
+    locked = mrv.solve(model("top95.txt", 0), max_solutions=2, inference="locked")
+    singles = mrv.solve(model("top95.txt", 0), max_solutions=2, inference="singles")
+    assert locked.unique and singles.unique and locked.solution == singles.solution
+    assert locked.stats.nodes == 0 and singles.stats.nodes > 0
+
+
+@pytest.mark.parametrize("inference", mrv.INFERENCES)
+@pytest.mark.parametrize("name, index", [("top95.txt", 5), ("16x16_forum_samples.txt", 1),
+                                         ("jigsaw.txt", 0), ("x_sudoku.txt", 0)])
+def test_each_inference_proves_uniqueness(inference: str, name: str, index: int) -> None:
+    puzzle = load(name)[index]
+    result = mrv.solve(Model.from_puzzle(puzzle), max_solutions=2, inference=inference)
+    assert result.unique is True and result.complete and verify(puzzle, result.solution).ok
+
+
+@pytest.mark.parametrize("inference", mrv.INFERENCES)
+def test_each_inference_counts_all_solutions(inference: str) -> None:
+    puzzle = load("special_9x9_multiple_solutions.txt")[6]  # exactly 10 solutions
+    result = mrv.solve(Model.from_puzzle(puzzle), max_solutions=100, inference=inference)
+    assert result.complete and len(set(result.solutions)) == 10
+    assert all(verify(puzzle, s).ok for s in result.solutions)
+
+
+@pytest.mark.parametrize("inference", mrv.INFERENCES)
+def test_each_inference_refutes_unsolvable_puzzles(inference: str) -> None:
+    for puzzle in load("special_9x9_unsolvable.txt"):
+        result = mrv.solve(Model.from_puzzle(puzzle), max_solutions=2, inference=inference)
+        assert result.status is Status.UNSAT and result.complete, puzzle.source
+
+
+def test_unknown_inference_is_an_error_naming_the_choices() -> None:
+    with pytest.raises(ValueError, match="singles"):
+        mrv.solve(model("easy50.txt", 0), inference="pairs")
 
 
 @pytest.mark.parametrize("value_order", mrv.VALUE_ORDERS)
