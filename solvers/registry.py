@@ -107,7 +107,7 @@ class Backend:
 BACKENDS: dict[str, Backend] = {b.name: b for b in (
     Backend("backtrack", "the seeds' recursive backtracker: first empty cell, values 1..n",
             "solvers.backtrack"),
-    Backend("mrv", "constraint propagation (naked + hidden singles) with MRV search on bitmasks",
+    Backend("mrv", "constraint propagation (singles + locked candidates) with MRV search on bitmasks",
             "solvers.mrv"),
     Backend("cpsat", "OR-tools CP-SAT: AllDifferent on integers, or Boolean exactly-one",
             "solvers.cpsat", package="ortools", imports="ortools"),
