@@ -89,15 +89,8 @@ def _search(model: Model, max_solutions: int, deadline: float | None,
         solutions.append(tuple(grid))
         stats.nodes, stats.backtracks = 1, 0
         return solutions, False
-    widest = max(len(groups) for groups in cell_groups)
-    if widest in (4, 5):
-        # X-Sudoku: give every cell five groups, the extra ones private to the cell
-        # (a private group only ever holds the cell's own value, which never blocks it).
-        private = iter(range(len(used), len(used) + 5 * len(empties)))
-        cell_groups = [groups + tuple(next(private) for _ in range(5 - len(groups)))
-                       for groups in cell_groups]
-        used += [0] * (5 * len(empties))
-    run = {3: _run_three, 4: _run_five, 5: _run_five}.get(widest, _run_any)
+    # standard and jigsaw cells lie in exactly three groups: that loop is unrolled
+    run = _run_three if all(len(groups) == 3 for groups in cell_groups) else _run_any
     nodes, limit_hit = run(cell_groups, used, placed, (1 << model.n) - 1, max_solutions,
                            deadline, -1 if node_limit is None else node_limit,
                            lambda: solutions.append(_filled(grid, empties, placed)))
@@ -113,8 +106,8 @@ def _filled(grid: list[int], empties: list[int], placed: list[int]) -> tuple[int
     return tuple(grid)
 
 
-# The three loops below are the same search; _run_three and _run_five unroll the
-# group loop for three groups per cell (row, column, box or region) and for X-Sudoku.
+# The two loops below are the same search; _run_three unrolls the group loop for
+# three groups per cell (row, column, box or region), the common case.
 # Each returns (nodes, whether a limit stopped it). A step at some depth takes the
 # smallest allowed value above the one placed there last (or gives up and steps back).
 
@@ -146,48 +139,6 @@ def _run_three(cell_groups, used, placed, full, max_solutions, deadline, limit, 
         used[c] ^= swap
         placed[depth] = new
         nodes += 1                            # the recursive call for this placement
-        if depth < last:
-            depth += 1
-            continue
-        record()
-        found += 1
-        if found >= max_solutions:
-            return nodes, False
-    return nodes, False
-
-
-def _run_five(cell_groups, used, placed, full, max_solutions, deadline, limit, record):
-    nodes, found, last = 1, 0, len(placed) - 1
-    perf_counter = time.perf_counter
-    depth = 0
-    while depth >= 0:
-        a, b, c, d, e = cell_groups[depth]
-        bit = placed[depth]
-        free = full & ~(used[a] | used[b] | used[c] | used[d] | used[e])
-        if bit:
-            free &= -(bit << 1)
-        if not free:
-            if bit:
-                used[a] ^= bit
-                used[b] ^= bit
-                used[c] ^= bit
-                used[d] ^= bit
-                used[e] ^= bit
-                placed[depth] = 0
-            depth -= 1
-            continue
-        if nodes == limit or (deadline is not None and not nodes & (_CLOCK_EVERY - 1)
-                              and perf_counter() > deadline):
-            return nodes, True
-        new = free & -free
-        swap = bit | new
-        used[a] ^= swap
-        used[b] ^= swap
-        used[c] ^= swap
-        used[d] ^= swap
-        used[e] ^= swap
-        placed[depth] = new
-        nodes += 1
         if depth < last:
             depth += 1
             continue

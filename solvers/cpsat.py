@@ -32,7 +32,7 @@ from ortools.sat.python import cp_model
 
 from models import Grid, Model
 
-from .domains import candidates, contradiction, given_values
+from .domains import candidates, given_values, reduced_or_refuted
 from .result import Result, Stats, Status, finish
 
 ENCODINGS = ("integer", "boolean")
@@ -186,11 +186,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown cpsat encoding {encoding!r}; valid: {', '.join(ENCODINGS)}")
     start = time.perf_counter()
-    domains = candidates(model)
-    reason = contradiction(model, domains)
-    if reason is not None:
-        return Result(Status.UNSAT, [], True, Stats(encode_time=time.perf_counter() - start),
-                      reason)
+    domains, refuted = reduced_or_refuted(model)
+    if refuted is not None:
+        return refuted
     built = encode(model, encoding, domains)
     stats = Stats(encode_time=time.perf_counter() - start, variables=built.variables,
                   clauses=built.constraints)

@@ -38,7 +38,7 @@ import constraint
 
 from models import Grid, Model
 
-from .domains import candidates, contradiction
+from .domains import candidates, reduced_or_refuted
 from .result import Result, Stats, Status, finish
 
 ENCODINGS = ("hidden", "alldiff")
@@ -137,11 +137,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         raise ValueError(f"max_solutions must be at least 1, not {max_solutions}")
     _check(encoding, solver)
     start = time.perf_counter()
-    domains = candidates(model)
-    reason = contradiction(model, domains)
-    if reason is not None:
-        return Result(Status.UNSAT, [], True, Stats(encode_time=time.perf_counter() - start),
-                      reason)
+    domains, refuted = reduced_or_refuted(model)
+    if refuted is not None:
+        return refuted
     built = encode(model, encoding, solver, domains)
     stats = Stats(encode_time=time.perf_counter() - start, variables=built.variables,
                   clauses=built.constraints)

@@ -14,7 +14,11 @@ True
 """
 from __future__ import annotations
 
+import time
+
 from models import Group, Model
+
+from .result import Result, Stats, Status
 
 
 def given_values(model: Model) -> list[frozenset[int]]:
@@ -59,3 +63,14 @@ def contradiction(model: Model, domains: list[tuple[int, ...]]) -> str | None:
             n = model.n
             return f"no value is left for row {cell // n + 1}, column {cell % n + 1}"
     return None
+
+
+def reduced_or_refuted(model: Model) -> tuple[list[tuple[int, ...]], Result | None]:
+    """The reduced domains, and the UNSAT Result if the givens alone already rule out a solution."""
+    start = time.perf_counter()
+    domains = candidates(model)
+    reason = contradiction(model, domains)
+    if reason is None:
+        return domains, None
+    return domains, Result(Status.UNSAT, [], True, Stats(encode_time=time.perf_counter() - start),
+                           reason)
