@@ -143,13 +143,15 @@ def test_random_regions_are_connected_and_not_the_boxes(size: int) -> None:
 
 
 def test_singles_measure_on_known_puzzles() -> None:
-    easy = load("easy50.txt")[0]   # Norvig's easy set: propagation alone solves these
-    hard = load("top95.txt")[0]    # the first of top95 needs search
-    easy_difficulty, _ = generator.measure(easy)
-    hard_difficulty, _ = generator.measure(hard)
-    assert easy_difficulty.singles and easy_difficulty.mrv_nodes == 0
-    assert not hard_difficulty.singles and hard_difficulty.mrv_nodes > 0
-    assert easy_difficulty.unique and hard_difficulty.unique
+    easy = load("easy50.txt")[0]   # Norvig's easy set: singles alone solve these
+    locked = load("top95.txt")[0]  # beyond singles, but mrv's locked candidates need no decision
+    hard = load("top95.txt")[3]    # needs search even with locked candidates
+    measured = {name: generator.measure(p)[0] for name, p in
+                (("easy", easy), ("locked", locked), ("hard", hard))}
+    assert measured["easy"].singles and measured["easy"].mrv_nodes == 0
+    assert not measured["locked"].singles and measured["locked"].mrv_nodes == 0
+    assert not measured["hard"].singles and measured["hard"].mrv_nodes > 0
+    assert all(d.unique for d in measured.values())
 
 
 def test_difficulty_is_consistent_for_generated_puzzles(made) -> None:
