@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from models import Geometry, Grid, Model, Puzzle, to_line, verify
 
 from . import registry
+from .mrv import Propagator
 
 VARIANTS = ("standard", "x", "jigsaw")
 FILL_NODE_BUDGET = 2000      # decisions allowed to fill one grid before starting afresh
@@ -81,68 +82,19 @@ class Generated:
         return f"{to_line(self.puzzle)}  # {self.difficulty.comment()}{minimal}"
 
 
-# ---------------------------------------------------------------- candidates engine
+# ---------------------------------------------------------------- search for the generator
 
 class _Engine:
-    """Bitmask candidates (bit v-1 for value v) with naked and hidden singles, for one model."""
+    """Depth-first search for one model over mrv's singles propagation (``engine.rules``).
+
+    Candidates are bitmasks, bit v-1 for value v. Only naked and hidden singles run
+    between decisions, so the search is the same whatever mrv's default inference.
+    """
 
     def __init__(self, model: Model):
         self.n = model.n
-        self.full = (1 << model.n) - 1
-        self.peers = model.peers
         self.groups = [g.cells for g in model.groups]
-
-    def start(self, givens: Grid) -> list[int] | None:
-        """Candidates after propagating the givens, or None if they contradict each other."""
-        cands = [self.full] * len(givens)
-        fixed = []
-        for cell, value in enumerate(givens):
-            if value:
-                cands[cell] = 1 << (value - 1)
-                fixed.append(cell)
-        return cands if self.propagate(cands, fixed) else None
-
-    def propagate(self, cands: list[int], fixed: list[int]) -> bool:
-        """Apply both singles rules until nothing changes; False on a contradiction.
-
-        ``fixed`` lists cells with one candidate whose peers have not yet lost it.
-        """
-        peers, groups, full = self.peers, self.groups, self.full
-        while True:
-            while fixed:
-                cell = fixed.pop()
-                bit = cands[cell]
-                for peer in peers[cell]:
-                    c = cands[peer]
-                    if c & bit:
-                        c &= ~bit
-                        if not c:
-                            return False
-                        cands[peer] = c
-                        if not c & (c - 1):
-                            fixed.append(peer)
-            for group in groups:
-                seen = repeated = placed = 0
-                for cell in group:
-                    c = cands[cell]
-                    if c & (c - 1):
-                        repeated |= seen & c
-                        seen |= c
-                    else:
-                        placed |= c
-                if (seen | placed) != full:
-                    return False
-                lonely = seen & ~repeated & ~placed
-                if lonely:
-                    for cell in group:
-                        c = cands[cell] & lonely
-                        if c:
-                            if c & (c - 1):
-                                return False
-                            cands[cell] = c
-                            fixed.append(cell)
-            if not fixed:
-                return True
+        self.rules = Propagator(model, inference="singles")
 
     def search(self, cands: list[int], rng: random.Random | None,
                node_budget: int | None = None,
@@ -171,7 +123,7 @@ class _Engine:
             nodes += 1
             child = state[:]
             child[cell] = untried.pop()
-            if not self.propagate(child, [cell]):
+            if not self.rules.propagate(child, [cell]):
                 continue
             next_cell = self._branch_cell(child)
             if next_cell < 0:
@@ -288,7 +240,7 @@ def random_solution(template: Puzzle, rng: random.Random,
     ``node_budget`` decisions (heavy tails are cut short by starting afresh).
     """
     engine = _Engine(Model.from_puzzle(template))
-    start = engine.start(template.givens)
+    start = engine.rules.start(template.givens)
     if start is None:
         return None
     for _ in range(restarts):
@@ -334,7 +286,7 @@ def still_unique(engine: _Engine, givens: list[int], removed: tuple[int, ...],
     all-different propagation and learning settle the hard cases in a steady fraction
     of a second where plain singles search can take many seconds.
     """
-    base = engine.start(tuple(givens))
+    base = engine.rules.start(tuple(givens))
     if base is None:
         raise GenerationError("a generated grid contradicts itself")  # cannot happen for a solution
     for cell in removed:
@@ -342,7 +294,7 @@ def still_unique(engine: _Engine, givens: list[int], removed: tuple[int, ...],
         cands[cell] &= ~(1 << (solution[cell] - 1))
         if not cands[cell]:
             continue
-        if not engine.propagate(cands, [cell] if not cands[cell] & (cands[cell] - 1) else []):
+        if not engine.rules.propagate(cands, [cell]):
             continue
         other, _, ran_out = engine.search(cands, None, node_budget, avoid=solution)
         if other is not None:
@@ -420,7 +372,7 @@ def is_locally_minimal(puzzle: Puzzle, solution: Grid) -> bool:
 
 def solved_by_singles(puzzle: Puzzle) -> bool:
     """Whether naked and hidden singles alone fill every cell."""
-    cands = _Engine(Model.from_puzzle(puzzle)).start(puzzle.givens)
+    cands = Propagator(Model.from_puzzle(puzzle), inference="singles").start(puzzle.givens)
     return cands is not None and all(not c & (c - 1) for c in cands)
 
 

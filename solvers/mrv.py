@@ -56,12 +56,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         raise ValueError(f"max_solutions must be at least 1, not {max_solutions}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
-    groups = tuple(group.cells for group in model.groups)
-    rules = _Rules(
-        peers=model.peers, groups=groups,
-        group_bits=[sum(1 << g for g in cell_groups) for cell_groups in model.cell_groups],
-        full=(1 << model.n) - 1,
-        intersections=_intersections(groups) if inference == "locked" else None)
+    rules = _rules_for(model, inference)
+    groups = rules.groups
     stats = Stats(nodes=0, backtracks=0, propagations=0)
 
     cands = [rules.full] * model.num_cells
@@ -103,6 +99,62 @@ class _Rules:
     group_bits: list[int]  # per cell: bit g set when the cell is in group g
     full: int  # every value's bit
     intersections: tuple[tuple[Family, ...], ...] | None  # per group; None: singles only
+
+
+def _rules_for(model: Model, inference: str) -> _Rules:
+    groups = tuple(group.cells for group in model.groups)
+    return _Rules(
+        peers=model.peers, groups=groups,
+        group_bits=[sum(1 << g for g in cell_groups) for cell_groups in model.cell_groups],
+        full=(1 << model.n) - 1,
+        intersections=_intersections(groups) if inference == "locked" else None)
+
+
+class Propagator:
+    """mrv's propagation for one model, worked out once, for other modules to reuse.
+
+    Candidates are a list with one bitmask per cell (bit v-1 for value v), as in the
+    search. The generator uses this with ``inference='singles'`` for its own searches.
+    """
+
+    def __init__(self, model: Model, inference: str = "singles"):
+        if inference not in INFERENCES:
+            raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
+        self._rules = _rules_for(model, inference)
+        self.full = self._rules.full
+
+    def start(self, givens: Sequence[int]) -> list[int] | None:
+        """Candidates after propagating the givens, or None if they contradict each other."""
+        rules = self._rules
+        if len(givens) != len(rules.group_bits):
+            raise ValueError(f"{len(givens)} givens for a grid of {len(rules.group_bits)} cells")
+        cands = [rules.full] * len(givens)
+        queue = []
+        for cell, value in enumerate(givens):
+            if value:
+                cands[cell] = 1 << (value - 1)
+                queue.append(cell)
+        dirty = (1 << len(rules.groups)) - 1
+        return cands if _propagate(cands, queue, dirty, rules) >= 0 else None
+
+    def propagate(self, cands: list[int], changed: Sequence[int]) -> bool:
+        """Run the rules to a fixed point after ``changed`` cells lost candidates, in place.
+
+        ``cands`` must have been at a fixed point before those cells changed. Returns
+        False on a contradiction (``cands`` is then left half-done: discard it).
+        """
+        rules = self._rules
+        group_bits = rules.group_bits
+        queue = []
+        dirty = 0
+        for cell in changed:
+            c = cands[cell]
+            if not c:
+                return False
+            if not c & (c - 1):
+                queue.append(cell)
+            dirty |= group_bits[cell]
+        return _propagate(cands, queue, dirty, rules) >= 0
 
 
 @lru_cache(maxsize=32)
