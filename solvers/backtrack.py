@@ -24,6 +24,7 @@ import time
 
 from models import Model
 
+from .domains import clash_message
 from .result import Result, Stats, finish
 
 OPTIONS = {
@@ -39,7 +40,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         raise ValueError(f"max_solutions must be at least 1, not {max_solutions}")
     start = time.perf_counter()
     stats = Stats(nodes=0, backtracks=0)
-    clash = _clashing_givens(model)
+    # the textbook search never looks at givens again, so a clash there must be caught
+    # first or it would come back inside a 'solution'
+    clash = clash_message(model)
     if clash:
         stats.solve_time = time.perf_counter() - start
         return finish([], True, stats, limit_hit=False, message=clash)
@@ -52,24 +55,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             else "time limit reached"
     exhausted = not limit_hit and len(solutions) < max_solutions
     return finish(solutions, exhausted, stats, limit_hit=limit_hit, message=message)
-
-
-def _clashing_givens(model: Model) -> str:
-    """A message naming a group that holds one given twice, or '' if the givens agree.
-
-    The textbook search would never look at givens again, so a clash there must be
-    caught first or it would come back inside a 'solution'.
-    """
-    givens = model.givens
-    for group in model.groups:
-        seen: set[int] = set()
-        for cell in group.cells:
-            value = givens[cell]
-            if value in seen:
-                return f"the givens hold {value} twice in {group.name}"
-            if value:
-                seen.add(value)
-    return ""
 
 
 def _search(model: Model, max_solutions: int, deadline: float | None,

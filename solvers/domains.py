@@ -42,22 +42,36 @@ def candidates(model: Model) -> list[tuple[int, ...]]:
     return result
 
 
-def repeated_given(model: Model) -> Group | None:
-    """The first group that holds the same given twice (the puzzle is then unsolvable), or None."""
+def repeated_given(model: Model) -> tuple[Group, int] | None:
+    """The first group holding the same given twice, with that value (the puzzle is then
+    unsolvable), or None."""
     givens = model.givens
     for group in model.groups:
-        values = [givens[c] for c in group.cells if givens[c]]
-        if len(values) != len(set(values)):
-            return group
+        seen: set[int] = set()
+        for cell in group.cells:
+            value = givens[cell]
+            if value in seen:
+                return group, value
+            if value:
+                seen.add(value)
     return None
+
+
+def clash_message(model: Model) -> str:
+    """'the givens hold 5 twice in row 3', or '' when no group repeats a given."""
+    repeated = repeated_given(model)
+    if repeated is None:
+        return ""
+    group, value = repeated
+    return f"the givens hold {value} twice in {group.name}"
 
 
 def contradiction(model: Model, domains: list[tuple[int, ...]]) -> str | None:
     """Why the givens alone make the puzzle unsolvable (a repeated given, a cell with no
     value left), or None. Encodings cannot express an empty domain, so backends check first."""
-    group = repeated_given(model)
-    if group is not None:
-        return f"the givens repeat a value in {group.name}"
+    clash = clash_message(model)
+    if clash:
+        return clash
     for cell, values in enumerate(domains):
         if not values:
             n = model.n
