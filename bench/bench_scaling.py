@@ -3,10 +3,10 @@
     python bench/bench_scaling.py [--backends mrv,cpsat] [--sizes 4,9,16,25] [--per-size 10]
                                   [--time-limit 60] [--json bench/scaling.json] [--plot bench/scaling.png]
 
-Each backend runs in its own worker process, one puzzle at a time; a run that is not
-back within the time limit (plus a grace second) is killed with its worker and counted
-as a timeout, so backends that cannot be interrupted are bounded too. Every answer is
-checked with models.verify. Prints a table (tabulate) of mean time and mean
+Each backend runs in a worker process of the harness (solvers/harness/runner.py), one
+puzzle at a time; a run that is not back within the time limit (plus the harness's
+grace) is killed with its worker and counted as a timeout (at the limit), so backends
+that cannot be interrupted are bounded too. Every answer is checked with models.verify. Prints a table (tabulate) of mean time and mean
 nodes/conflicts per backend and size, saves every run as JSON (timeouts and errors
 included), and plots time against size on a log scale (matplotlib).
 """
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
 import statistics
 import sys
 import time
@@ -24,12 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from models import Puzzle, read_puzzles, to_line, verify  # noqa: E402
+from models import Puzzle, read_puzzles, verify  # noqa: E402
 from solvers import registry  # noqa: E402
+from solvers.harness.runner import Outcome, SolverRef, Task, run_tasks  # noqa: E402
 
 SETS = {4: "generated_4x4.txt", 9: "generated_9x9.txt", 16: "generated_16x16.txt",
         25: "generated_25x25.txt"}
-GRACE = 1.0  # seconds a worker may overrun the limit before it is killed
 
 
 @dataclass
@@ -47,83 +46,25 @@ class Run:
     message: str = ""
 
 
-def _worker(name: str, conn) -> None:
-    """Serve solve requests for one backend: (line, time_limit) in, a result dict out."""
-    from models import parse_puzzle
-    backend = registry.get(name)
-    backend.load()  # import the backend's package before the first timed run
-    conn.send("ready")
-    while True:
-        request = conn.recv()
-        if request is None:
-            return
-        line, time_limit = request
-        try:
-            result = backend.solve(parse_puzzle(line), time_limit=time_limit)
-            conn.send({"status": str(result.status), "solution": result.solution,
-                       "time": result.stats.wall_time, "nodes": result.stats.nodes,
-                       "conflicts": result.stats.conflicts, "message": result.message})
-        except Exception as error:  # reported as an error run, the benchmark goes on
-            conn.send({"status": "error", "solution": None, "time": 0.0, "nodes": None,
-                       "conflicts": None, "message": f"{type(error).__name__}: {error}"})
-
-
-class Worker:
-    """A process running one backend; replaced when a run has to be killed."""
-
-    def __init__(self, name: str):
-        self.name = name
-        self.process: mp.Process | None = None
-        self.conn = None
-
-    def _start(self) -> None:
-        parent, child = mp.Pipe()
-        self.process = mp.get_context("spawn").Process(target=_worker, args=(self.name, child), daemon=True)
-        self.process.start()
-        self.conn = parent
-        if not parent.poll(120) or parent.recv() != "ready":
-            raise RuntimeError(f"backend {self.name!r} did not start")
-
-    def solve(self, puzzle: Puzzle, time_limit: float) -> dict:
-        if self.process is None or not self.process.is_alive():
-            self._start()
-        start = time.perf_counter()
-        self.conn.send((to_line(puzzle), time_limit))
-        if self.conn.poll(time_limit + GRACE):
-            return self.conn.recv()
-        self.stop(kill=True)
-        return {"status": "timeout", "solution": None, "time": time.perf_counter() - start,
-                "nodes": None, "conflicts": None, "message": "killed at the time limit"}
-
-    def stop(self, kill: bool = False) -> None:
-        if self.process is None:
-            return
-        if kill:
-            self.process.kill()
-        else:
-            self.conn.send(None)
-        self.process.join(5)
-        self.process = None
-
-
 def run_backend(name: str, sets: dict[int, list[Puzzle]], time_limit: float) -> list[Run]:
-    """Every puzzle of every size with one backend, smallest size first."""
-    worker = Worker(name)
-    runs = []
-    try:
-        worker._start()
-        for size, puzzles in sets.items():
-            for index, puzzle in enumerate(puzzles, start=1):
-                answer = worker.solve(puzzle, time_limit)
-                status = answer["status"]
-                if status == "solved" and not verify(puzzle, answer["solution"]).ok:
-                    status = "wrong"
-                runs.append(Run(name, size, index, status, answer["time"], puzzle.num_givens,
-                                answer["nodes"], answer["conflicts"], answer["message"]))
-                print(f"  {name:9} {size:2}x{size:<2} #{index:<3} {status:7} {answer['time']:8.3f} s",
-                      file=sys.stderr, flush=True)
-    finally:
-        worker.stop()
+    """Every puzzle of every size with one backend, smallest size first, one at a time in a
+    worker process of the harness (killed and replaced if it overruns the limit)."""
+    flat = [(size, index, puzzle) for size, puzzles in sets.items()
+            for index, puzzle in enumerate(puzzles, start=1)]
+    runs: list[Run] = []
+
+    def record(position: int, outcome: Outcome) -> None:
+        size, index, puzzle = flat[position]
+        status = outcome.status
+        if status == "solved" and not (outcome.solutions and verify(puzzle, outcome.solutions[0]).ok):
+            status = "wrong"
+        runs.append(Run(name, size, index, status, outcome.time_s, puzzle.num_givens,
+                        outcome.stats.get("nodes"), outcome.stats.get("conflicts"), outcome.message))
+        print(f"  {name:9} {size:2}x{size:<2} #{index:<3} {status:7} {outcome.time_s:8.3f} s",
+              file=sys.stderr, flush=True)
+
+    run_tasks([Task(SolverRef(name), puzzle, time_limit=time_limit) for _, _, puzzle in flat],
+              jobs=1, on_outcome=record)
     return runs
 
 
