@@ -41,7 +41,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from models import Model, read_puzzles, verify  # noqa: E402
-from solvers import Result, Status, cpsat  # noqa: E402
+from solvers import Result, Status  # noqa: E402
+from solvers.backends import cpsat  # noqa: E402
 
 PARTS = ("baseline", "encodings", "workers", "enumeration", "presolve", "csp")
 SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
@@ -239,7 +240,7 @@ def part_presolve(repeats: int) -> None:
 
 
 def part_csp(_repeats: int) -> None:
-    from solvers import csp  # imported here: the other parts do not need python-constraint
+    from solvers.backends import csp  # imported here: the other parts do not need python-constraint
 
     print("\n## csp on every top95 puzzle (one run each, seconds; encode and solve)\n")
     models = models_of("top95.txt")

@@ -31,8 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from models import Grid, Model, Puzzle, read_puzzles, verify  # noqa: E402
-from solvers import Status, sat  # noqa: E402
-from solvers.cnf import ENCODINGS, encode  # noqa: E402
+from solvers import Status
+from solvers.backends import sat  # noqa: E402
+from solvers.encodings.cnf import ENCODINGS, encode  # noqa: E402
 
 SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
 

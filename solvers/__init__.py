@@ -1,4 +1,11 @@
-"""Solving backends behind one interface, and the registry that names them.
+"""The solving side: the contract every method meets, and the methods themselves.
+
+registry.py   names every backend and loads it lazily (a missing package says how to install it)
+result.py     Result, Status, Stats: what every backend returns, in one vocabulary
+backends/     one module per method, nothing else
+encodings/    what several backends or exports share: CNF, DIMACS, reduced domains
+generate/     puzzle generation and its command
+harness/      the comparison machinery behind compare.py
 
 >>> from solvers import registry
 >>> registry.names()

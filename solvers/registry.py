@@ -106,15 +106,15 @@ class Backend:
 
 BACKENDS: dict[str, Backend] = {b.name: b for b in (
     Backend("backtrack", "the seeds' recursive backtracker: first empty cell, values 1..n",
-            "solvers.backtrack"),
+            "solvers.backends.backtrack"),
     Backend("mrv", "constraint propagation (singles + locked candidates) with MRV search on bitmasks",
-            "solvers.mrv"),
+            "solvers.backends.mrv"),
     Backend("cpsat", "OR-tools CP-SAT: AllDifferent on integers, or Boolean exactly-one",
-            "solvers.cpsat", package="ortools", imports="ortools"),
+            "solvers.backends.cpsat", package="ortools", imports="ortools"),
     Backend("sat", "CNF encodings (Lynce & Ouaknine, Kwon & Jain) solved by pycosat",
-            "solvers.sat", package="pycosat", imports="pycosat"),
+            "solvers.backends.sat", package="pycosat", imports="pycosat"),
     Backend("csp", "python-constraint: AllDifferentConstraint per group",
-            "solvers.csp", package="python-constraint2", imports="constraint", interruptible=False),
+            "solvers.backends.csp", package="python-constraint2", imports="constraint", interruptible=False),
 )}
 
 

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from models import Model, Puzzle, verify
-from solvers import Status, backtrack
+from solvers import Status
+from solvers.backends import backtrack
 
 from .conftest import load
 

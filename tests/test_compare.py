@@ -260,7 +260,7 @@ def test_export_writes_dimacs_or_says_the_sat_backend_is_missing(tmp_path: Path)
     out = tmp_path / "puzzle.cnf"
     done = compare("export", puzzle_file(tmp_path, HARD_9X9), "-o", str(out))
     try:
-        import solvers.dimacs  # noqa: F401
+        import solvers.encodings.dimacs  # noqa: F401
     except ModuleNotFoundError:
         assert done.returncode == 2
         assert "the sat backend is not installed" in done.stderr

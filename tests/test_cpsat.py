@@ -8,7 +8,8 @@ pytest.importorskip("ortools")
 from ortools.sat.python import cp_model  # noqa: E402
 
 from models import Geometry, Model, Puzzle, verify  # noqa: E402
-from solvers import Status, cpsat  # noqa: E402
+from solvers import Status
+from solvers.backends import cpsat  # noqa: E402
 
 from .conftest import load  # noqa: E402
 

@@ -6,8 +6,9 @@ import pytest
 pytest.importorskip("constraint")
 
 from models import Geometry, Group, Model, Puzzle, verify  # noqa: E402
-from solvers import Status, csp  # noqa: E402
-from solvers.domains import candidates  # noqa: E402
+from solvers import Status
+from solvers.backends import csp  # noqa: E402
+from solvers.encodings.domains import candidates  # noqa: E402
 
 from .conftest import load  # noqa: E402
 

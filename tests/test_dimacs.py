@@ -5,8 +5,8 @@ import pycosat
 import pytest
 
 from models import Model, Puzzle, parse_puzzle, verify
-from solvers.cnf import ENCODINGS, encode
-from solvers.dimacs import (SATISFIABLE, UNKNOWN, UNSATISFIABLE, DimacsError, decode_model,
+from solvers.encodings.cnf import ENCODINGS, encode
+from solvers.encodings.dimacs import (SATISFIABLE, UNKNOWN, UNSATISFIABLE, DimacsError, decode_model,
                             decode_with_cnf, export_dimacs, read_answer, read_dimacs)
 
 from .conftest import load

@@ -11,9 +11,9 @@ from collections import deque
 import pytest
 
 from models import Geometry, Puzzle, read_text, verify
-from solvers import generator
-from solvers.generate_cli import main as generate_main
-from solvers.generator import GenerationError, Generated, generate
+from solvers.generate import generator
+from solvers.generate.cli import main as generate_main
+from solvers.generate.generator import GenerationError, Generated, generate
 
 from .conftest import load
 from .cpsat_unique import count_solutions
@@ -196,7 +196,7 @@ def test_command_refuses_clearly(argv: list[str], status: int, message: str, cap
 def test_subcommand_plugs_into_a_parser_with_subcommands(tmp_path) -> None:
     import argparse
 
-    from solvers.generate_cli import add_generate_parser
+    from solvers.generate.cli import add_generate_parser
 
     parser = argparse.ArgumentParser(prog="compare.py")
     add_generate_parser(parser.add_subparsers(dest="command"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from models import Model, Puzzle, verify
-from solvers import Status, mrv
+from solvers import Status
+from solvers.backends import mrv
 
 from .conftest import load
 

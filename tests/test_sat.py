@@ -7,8 +7,9 @@ from math import comb
 import pytest
 
 from models import Geometry, Model, Puzzle, parse_puzzle, verify
-from solvers import Status, sat
-from solvers.cnf import (ENCODINGS, EncodingError, cell_value, encode, geometry_clauses,
+from solvers import Status
+from solvers.backends import sat
+from solvers.encodings.cnf import (ENCODINGS, EncodingError, cell_value, encode, geometry_clauses,
                          variable)
 
 from .conftest import load

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import importlib
 import json
 import os
 import platform
@@ -15,7 +14,9 @@ from typing import Any
 from models import Puzzle, PuzzleError, read_puzzles, to_grid, to_line, to_pretty
 
 from .. import registry
-from ..generate_cli import add_generate_parser, run_generate
+from ..encodings.cnf import ENCODINGS
+from ..encodings.dimacs import export_dimacs
+from ..generate.cli import add_generate_parser, run_generate
 from ..result import Status
 from . import report
 from .judge import Disagreement, Run, judge
@@ -330,19 +331,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def export_cnf(puzzle: Puzzle, encoding: str | None) -> str:
-    """The DIMACS CNF of a puzzle: the one place that calls the sat backend's exporter."""
+    """The DIMACS CNF of a puzzle (DIMACS needs no SAT package)."""
+    encoding = encoding or ENCODINGS[0]
     try:
-        dimacs = importlib.import_module("solvers.dimacs")
-    except ModuleNotFoundError as error:
-        if error.name in ("solvers.dimacs", "solvers"):
-            raise UsageError("the sat backend is not installed (solvers.dimacs is missing)") from None
-        raise UsageError(f"the sat backend is not installed: it needs {error.name} "
-                         f"(pip install {error.name})") from None
-    if encoding is None:
-        encodings = getattr(dimacs, "ENCODINGS", None) or registry.get("sat").encodings
-        encoding = encodings[0] if encodings else None
-    try:
-        return dimacs.export_dimacs(puzzle, encoding)
+        return export_dimacs(puzzle, encoding)
     except (ValueError, KeyError) as error:
         raise UsageError(f"cannot export with encoding {encoding!r}: {error}") from None
 

@@ -32,8 +32,8 @@ from ortools.sat.python import cp_model
 
 from models import Grid, Model
 
-from .domains import candidates, given_values, reduced_or_refuted
-from .result import Result, Stats, Status, finish
+from ..encodings.domains import candidates, given_values, reduced_or_refuted
+from ..result import Result, Stats, Status, finish
 
 ENCODINGS = ("integer", "boolean")
 OPTIONS = {

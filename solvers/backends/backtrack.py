@@ -24,8 +24,8 @@ import time
 
 from models import Model
 
-from .domains import clash_message
-from .result import Result, Stats, finish
+from ..encodings.domains import clash_message
+from ..result import Result, Stats, finish
 
 OPTIONS = {
     "node_limit": "stop (status timeout, or solved and incomplete) after this many nodes",

@@ -3,7 +3,7 @@
     python compare.py generate --size 16 --count 20 --seed 1 [--givens G] [--symmetric]
                                [--variant x|jigsaw] [--tries K] [-o FILE]
 
-Until compare.py wires it in, the same command runs as ``python -m solvers.generate_cli``.
+The same command runs as ``python -m solvers.generate.cli``.
 Exit status: 0 written, 1 a request could not be met (e.g. too few givens), 2 bad usage.
 """
 from __future__ import annotations
@@ -126,7 +126,7 @@ def _write_puzzles(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m solvers.generate_cli",
+    parser = argparse.ArgumentParser(prog="python -m solvers.generate.cli",
                                      description="Generate puzzles with a unique solution "
                                                  "(the 'generate' command of compare.py).")
     add_generate_arguments(parser)

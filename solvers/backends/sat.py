@@ -31,8 +31,8 @@ import pycosat
 
 from models import Grid, Model
 
-from .cnf import DESCRIPTIONS, ENCODINGS, Clause, check_encoding, encode
-from .result import Result, Stats, finish
+from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, Clause, check_encoding, encode
+from ..result import Result, Stats, finish
 
 __all__ = ["ENCODINGS", "OPTIONS", "SolverError", "solve"]
 

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 from models import Geometry, Grid, Model, Puzzle, to_line, verify
 
-from . import registry
-from .mrv import Propagator
+from .. import registry
+from ..backends.mrv import Propagator
 
 VARIANTS = ("standard", "x", "jigsaw")
 FILL_NODE_BUDGET = 2000      # decisions allowed to fill one grid before starting afresh

@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from models import Model
 
-from .result import Result, Stats, finish
+from ..result import Result, Stats, finish
 
 OPTIONS = {
     "inference": "'locked' (default): naked and hidden singles plus locked candidates; "

@@ -38,8 +38,8 @@ import constraint
 
 from models import Grid, Model
 
-from .domains import candidates, reduced_or_refuted
-from .result import Result, Stats, Status, finish
+from ..encodings.domains import candidates, reduced_or_refuted
+from ..result import Result, Stats, Status, finish
 
 ENCODINGS = ("hidden", "alldiff")
 

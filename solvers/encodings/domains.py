@@ -18,7 +18,7 @@ import time
 
 from models import Group, Model
 
-from .result import Result, Stats, Status
+from ..result import Result, Stats, Status
 
 
 def given_values(model: Model) -> list[frozenset[int]]:

@@ -1,0 +1,1 @@
+"""Puzzle generation: unique puzzles of any size and variant (``generator``) and its command (``cli``)."""
