@@ -160,7 +160,7 @@ def part_encodings(repeats: int) -> None:
             rows.append([name, encoding, k, ms(mean(lambda r: r.stats.encode_time)),
                          ms(mean(lambda r: r.stats.solve_time)),
                          f"{mean(lambda r: r.stats.nodes):.0f}", f"{mean(lambda r: r.stats.conflicts):.1f}",
-                         f"{mean(lambda r: r.stats.variables):.0f}", f"{mean(lambda r: r.stats.clauses):.0f}"])
+                         f"{mean(lambda r: r.stats.variables):.0f}", f"{mean(lambda r: r.stats.constraints):.0f}"])
     print(tabulate(rows, ["puzzles", "encoding", "n", "encode ms", "solve ms", "branches",
                           "conflicts", "variables", "constraints"], tablefmt="github"))
 

@@ -2,13 +2,16 @@
 
 A backend module defines
 ``solve(model, *, max_solutions=1, time_limit=None, **options) -> Result``
-and may define ``ENCODINGS`` (a tuple of names, the first the default) and
-``OPTIONS`` (a dict of option name -> one-line help). Its third-party package is
+and may define ``ENCODINGS`` (a tuple of names, the first the default), ``OPTIONS``
+(option name -> one-line help) and ``COUNTERS`` (Stats counter -> what this backend
+counts as one; the general meanings are ``result.COUNTERS``). Its third-party package is
 imported inside the module, so a missing package only disables that backend.
+The arguments every backend shares are checked here, once, before the backend runs.
 """
 from __future__ import annotations
 
 import importlib
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,7 +21,7 @@ from typing import Any
 
 from models import Model, Puzzle, as_model
 
-from .result import Result
+from .result import COUNTERS, Result
 
 SolveFunction = Callable[..., Result]
 
@@ -85,6 +88,18 @@ class Backend:
         return {} if self.function is not None else dict(getattr(self._module(), "OPTIONS", {}))
 
     @property
+    def counters(self) -> dict[str, str]:
+        """Stats counter -> what this backend counts as one."""
+        if self.function is not None:
+            return {}
+        counters = dict(getattr(self._module(), "COUNTERS", {}))
+        unknown = set(counters) - set(COUNTERS)
+        if unknown:
+            raise ValueError(f"backend {self.name!r} names counters outside the vocabulary: "
+                             f"{', '.join(sorted(unknown))}")
+        return counters
+
+    @property
     def version(self) -> str:
         """The version of the backend's package, or 'built-in'."""
         if self.package is None:
@@ -96,12 +111,38 @@ class Backend:
 
     def solve(self, puzzle_or_model: Puzzle | Model, *, max_solutions: int = 1,
               time_limit: float | None = None, **options: Any) -> Result:
-        """Solve and fill in the wall time around the whole call."""
+        """Check the shared arguments, solve, and fill in the wall time around the whole call."""
+        check_limits(max_solutions, time_limit)
+        self.check_options(options)
         model = as_model(puzzle_or_model)
         start = time.perf_counter()
         result = self.load()(model, max_solutions=max_solutions, time_limit=time_limit, **options)
         result.stats.wall_time = time.perf_counter() - start
         return result
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        """ValueError naming the valid options and encodings if one is unknown (plugins: any)."""
+        if self.function is not None:
+            return
+        valid = self.options
+        unknown = sorted(set(options) - set(valid))
+        if unknown:
+            raise ValueError(f"backend {self.name!r} has no option {', '.join(map(repr, unknown))}; "
+                             f"valid: {', '.join(valid) or 'none'}")
+        encodings = self.encodings
+        if "encoding" in options and encodings and options["encoding"] not in encodings:
+            raise ValueError(f"unknown {self.name} encoding {options['encoding']!r}; "
+                             f"valid: {', '.join(encodings)}")
+
+
+def check_limits(max_solutions: int, time_limit: float | None) -> None:
+    """The checks every backend shares: ValueError on a bad count or limit."""
+    if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
+        raise ValueError(f"max_solutions must be a whole number of at least 1, not {max_solutions!r}")
+    if time_limit is not None and not (isinstance(time_limit, (int, float))
+                                       and math.isfinite(time_limit) and time_limit >= 0):
+        raise ValueError(f"time_limit must be a finite number of seconds >= 0, or None, "
+                         f"not {time_limit!r}")
 
 
 BACKENDS: dict[str, Backend] = {b.name: b for b in (
@@ -133,17 +174,8 @@ def names() -> list[str]:
 
 
 def available_names() -> list[str]:
-    """The registered backends whose packages (and modules) are present."""
-    return [name for name, backend in BACKENDS.items() if _loadable(backend)]
-
-
-def _loadable(backend: Backend) -> bool:
-    try:
-        return backend.available
-    except ModuleNotFoundError as error:
-        if error.name == backend.module:  # registered, but its module is not there yet
-            return False
-        raise
+    """The registered backends whose packages are present."""
+    return [name for name, backend in BACKENDS.items() if backend.available]
 
 
 def solve(name: str, puzzle_or_model: Puzzle | Model, **kwargs: Any) -> Result:

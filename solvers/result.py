@@ -8,25 +8,44 @@ from models import Grid
 
 
 class Status(str, Enum):
-    """How a run ended. A limit hit after a first solution still gives SOLVED (complete=False)."""
+    """How a run ended. A limit hit after a first solution still gives SOLVED (complete=False).
+
+    TIMEOUT: the time limit ran out before an answer. UNKNOWN: the backend gave up for
+    another reason (a node or propagation budget, a propagation-only mode that cannot finish).
+    """
 
     SOLVED = "solved"
     UNSAT = "unsat"
     TIMEOUT = "timeout"
+    UNKNOWN = "unknown"
     ERROR = "error"
 
     def __str__(self) -> str:
         return self.value
 
 
+#: What each counter means in general; a backend says what it counts in its own COUNTERS.
+COUNTERS: dict[str, str] = {
+    "nodes": "search-tree nodes; each backend names what it counts as one",
+    "backtracks": "search decisions undone",
+    "propagations": "values removed or cells forced by inference (SAT: literals propagated)",
+    "conflicts": "conflicts met by a learning solver",
+    "restarts": "restarts of a CDCL solver",
+    "updates": "link updates of dancing links (removals and restorations)",
+    "lp_iterations": "simplex iterations of an LP-based solver",
+    "fixed_cells": "cells whose value inference alone fixed",
+    "variables": "variables of the encoding",
+    "clauses": "CNF clauses of the encoding (SAT backends only)",
+    "constraints": "constraints of a CP, CSP or MIP model",
+}
+
+
 @dataclass
 class Stats:
-    """One vocabulary for every backend; a counter a backend does not have stays None.
+    """One vocabulary for every backend (see COUNTERS); a counter a backend lacks stays None.
 
-    nodes: search decisions (the backtracker's recursive calls); backtracks: decisions undone;
-    propagations: values removed or cells forced by inference (for SAT: propagations);
-    conflicts: solver conflicts (SAT/CP); variables, clauses: size of the encoding
-    (clauses holds constraints for CP and CSP backends).
+    Times are seconds: wall_time around the whole call (filled in by the registry),
+    encode_time building the model, solve_time searching.
     """
 
     wall_time: float = 0.0
@@ -36,8 +55,13 @@ class Stats:
     backtracks: int | None = None
     propagations: int | None = None
     conflicts: int | None = None
+    restarts: int | None = None
+    updates: int | None = None
+    lp_iterations: int | None = None
+    fixed_cells: int | None = None
     variables: int | None = None
     clauses: int | None = None
+    constraints: int | None = None
 
     def as_dict(self) -> dict[str, float | int]:
         """The counters that were measured."""
@@ -73,14 +97,18 @@ class Result:
 
 
 def finish(solutions: list[Grid], complete: bool, stats: Stats, *, limit_hit: bool,
-           message: str = "") -> Result:
+           budget_hit: bool = False, message: str = "") -> Result:
     """The Result for a search that stopped with these solutions.
 
     Solutions found -> SOLVED; none found and the space exhausted -> UNSAT;
-    none found because a limit was hit -> TIMEOUT.
+    none found because the time limit was hit -> TIMEOUT; because a work budget
+    (nodes, propagations) was hit, or the search was not complete -> UNKNOWN.
     """
     if solutions:
-        return Result(Status.SOLVED, solutions, complete and not limit_hit, stats, message)
-    if limit_hit or not complete:
-        return Result(Status.TIMEOUT, [], False, stats, message or "limit reached before an answer")
+        return Result(Status.SOLVED, solutions, complete and not (limit_hit or budget_hit),
+                      stats, message)
+    if limit_hit:
+        return Result(Status.TIMEOUT, [], False, stats, message or "time limit reached")
+    if budget_hit or not complete:
+        return Result(Status.UNKNOWN, [], False, stats, message or "gave up before an answer")
     return Result(Status.UNSAT, [], True, stats, message)

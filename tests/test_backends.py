@@ -10,6 +10,7 @@ import pytest
 
 from models import Puzzle, verify
 from solvers import Result, Status
+from solvers.result import COUNTERS
 from solvers.registry import Backend
 
 from .conftest import load
@@ -36,7 +37,7 @@ def solve(backend: Backend, puzzle: Puzzle, **kwargs) -> Result:
 def solved(backend: Backend, puzzle: Puzzle, **kwargs) -> Result:
     result = solve(backend, puzzle, **kwargs)
     if backend.name == "backtrack" and not result.complete and (
-            result.status is Status.TIMEOUT or len(result.solutions) < kwargs.get("max_solutions", 1)):
+            result.status is Status.UNKNOWN or len(result.solutions) < kwargs.get("max_solutions", 1)):
         pytest.skip(f"the textbook backtracker needs more than its budget here: {BUDGETS['backtrack']}")
     assert result.status is Status.SOLVED, f"{result.status}: {result.message}"
     return result
@@ -88,7 +89,7 @@ def test_empty_grid_is_solved_and_not_unique(backend: Backend, puzzle: Puzzle) -
 @pytest.mark.parametrize("puzzle", cases("small_unsat.txt") + cases("special_9x9_unsolvable.txt"))
 def test_unsolvable_puzzles_are_unsat(backend: Backend, puzzle: Puzzle) -> None:
     result = solve(backend, puzzle, max_solutions=2)
-    if result.status is Status.TIMEOUT and backend.name == "backtrack" and puzzle.n == 9:
+    if result.status is Status.UNKNOWN and backend.name == "backtrack" and puzzle.n == 9:
         pytest.skip(f"the textbook backtracker cannot refute this puzzle within {BUDGETS['backtrack']}")
     assert result.status is Status.UNSAT, f"{result.status}: {result.message}"
     assert result.complete and not result.solutions
@@ -117,3 +118,20 @@ def test_time_limit_is_honoured_without_a_wrong_answer(backend: Backend) -> None
     assert result.status in (Status.TIMEOUT, Status.SOLVED)
     assert result.status is Status.SOLVED or not result.solutions
     assert elapsed < 0.2 + 5.0, f"a 0.2 s limit took {elapsed:.1f} s"
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ({"max_solutions": 0}, "max_solutions must be"), ({"max_solutions": 1.5}, "max_solutions must be"),
+    ({"time_limit": -1.0}, "time_limit must be"), ({"time_limit": float("inf")}, "time_limit must be"),
+    ({"time_limit": float("nan")}, "time_limit must be"), ({"no_such_option": 1}, "has no option"),
+])
+def test_the_registry_refuses_bad_shared_arguments(backend: Backend, arguments: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        backend.solve(load("seeds.txt")[0], **arguments)
+
+
+def test_every_backend_names_its_counters_in_the_vocabulary(backend: Backend) -> None:
+    result = solve(backend, load("seeds.txt")[0])
+    measured = {k for k in result.stats.as_dict() if not k.endswith("_time")}
+    assert measured <= set(backend.counters), f"{backend.name} measures {measured - set(backend.counters)} unnamed"
+    assert set(backend.counters) <= set(COUNTERS)

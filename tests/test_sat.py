@@ -182,10 +182,10 @@ def test_an_answer_pycosat_does_not_document_raises(monkeypatch: pytest.MonkeyPa
         sat.solve(Model.from_puzzle(load("seeds.txt")[0]))
 
 
-def test_unknown_is_a_timeout_not_a_grid(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_spent_budget_is_unknown_not_a_grid(monkeypatch: pytest.MonkeyPatch) -> None:
     fake_pycosat(monkeypatch, "UNKNOWN")
     result = sat.solve(Model.from_puzzle(load("seeds.txt")[0]), prop_limit=500)
-    assert result.status is Status.TIMEOUT and not result.solutions and not result.complete
+    assert result.status is Status.UNKNOWN and not result.solutions and not result.complete
     assert "propagation limit of 500" in result.message
 
 
@@ -201,7 +201,7 @@ def test_time_slices_never_exceed_the_work_budget(monkeypatch: pytest.MonkeyPatc
     limits = fake_pycosat(monkeypatch, "UNKNOWN")
     result = sat.solve(Model.from_puzzle(load("seeds.txt")[0]), time_limit=5.0,
                        prop_limit=3 * sat.FIRST_SLICE)
-    assert result.status is Status.TIMEOUT and "propagation limit" in result.message
+    assert result.status is Status.UNKNOWN and "propagation limit" in result.message
     assert limits == [sat.FIRST_SLICE, 3 * sat.FIRST_SLICE]
 
 
@@ -209,14 +209,12 @@ def test_a_small_work_budget_stops_a_hard_search() -> None:
     # the minimal encoding needs over a million propagations on this 16x16 puzzle
     puzzle = load("16x16_forum_samples.txt")[0]
     result = sat.solve(Model.from_puzzle(puzzle), encoding="minimal", prop_limit=1000)
-    assert result.status is Status.TIMEOUT and not result.solutions
+    assert result.status is Status.UNKNOWN and not result.solutions
     assert sat.solve(Model.from_puzzle(puzzle), encoding="minimal").status is Status.SOLVED
 
 
 @pytest.mark.parametrize("options, error", [({"encoding": "tseitin"}, EncodingError),
-                                            ({"max_solutions": 0}, ValueError),
-                                            ({"prop_limit": 0}, ValueError),
-                                            ({"time_limit": -1.0}, ValueError)])
+                                            ({"prop_limit": 0}, ValueError)])
 def test_bad_options_are_refused(options: dict, error: type[Exception]) -> None:
     with pytest.raises(error):
         sat.solve(Model.from_puzzle(load("seeds.txt")[0]), **options)

@@ -27,8 +27,12 @@ from models import Model
 from ..encodings.domains import clash_message
 from ..result import Result, Stats, finish
 
+COUNTERS = {
+    "nodes": "calls of the textbook recursion (the root plus one per value placed)",
+    "backtracks": "values taken back",
+}
 OPTIONS = {
-    "node_limit": "stop (status timeout, or solved and incomplete) after this many nodes",
+    "node_limit": "give up (status unknown, or solved and incomplete) after this many nodes",
 }
 _CLOCK_EVERY = 4096  # nodes between two looks at the clock (a power of two)
 
@@ -36,8 +40,6 @@ _CLOCK_EVERY = 4096  # nodes between two looks at the clock (a power of two)
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           node_limit: int | None = None) -> Result:
     """Search in the textbook order; count up to max_solutions solutions."""
-    if max_solutions < 1:
-        raise ValueError(f"max_solutions must be at least 1, not {max_solutions}")
     start = time.perf_counter()
     stats = Stats(nodes=0, backtracks=0)
     # the textbook search never looks at givens again, so a clash there must be caught
@@ -49,12 +51,11 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     deadline = None if time_limit is None else start + time_limit
     solutions, limit_hit = _search(model, max_solutions, deadline, node_limit, stats)
     stats.solve_time = time.perf_counter() - start
-    message = ""
-    if limit_hit:
-        message = "node limit reached" if node_limit is not None and stats.nodes >= node_limit \
-            else "time limit reached"
+    budget_hit = limit_hit and node_limit is not None and stats.nodes >= node_limit
+    message = "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
     exhausted = not limit_hit and len(solutions) < max_solutions
-    return finish(solutions, exhausted, stats, limit_hit=limit_hit, message=message)
+    return finish(solutions, exhausted, stats, limit_hit=limit_hit and not budget_hit,
+                  budget_hit=budget_hit, message=message)
 
 
 def _search(model: Model, max_solutions: int, deadline: float | None,

@@ -36,6 +36,13 @@ from ..encodings.domains import candidates, given_values, reduced_or_refuted
 from ..result import Result, Stats, Status, finish
 
 ENCODINGS = ("integer", "boolean")
+COUNTERS = {
+    "nodes": "CP-SAT branches",
+    "conflicts": "CP-SAT conflicts",
+    "propagations": "CP-SAT Boolean and integer propagations",
+    "variables": "model variables",
+    "constraints": "model constraints",
+}
 OPTIONS = {
     "encoding": "integer (AllDifferent on cell values) or boolean (one-hot, exactly-one)",
     "workers": "number of CP-SAT search workers (default 1: fastest on 9x9 and 16x16, see bench)",
@@ -179,8 +186,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
           encoding: str = ENCODINGS[0], workers: int = DEFAULT_WORKERS, seed: int = DEFAULT_SEED,
           parameters: dict[str, Any] | None = None) -> Result:
     """Solve with CP-SAT; up to max_solutions grids, stopping at time_limit seconds."""
-    if max_solutions < 1:
-        raise ValueError(f"max_solutions must be at least 1, not {max_solutions}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
     if encoding not in ENCODINGS:
@@ -191,7 +196,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         return refuted
     built = encode(model, encoding, domains)
     stats = Stats(encode_time=time.perf_counter() - start, variables=built.variables,
-                  clauses=built.constraints)
+                  constraints=built.constraints)
 
     solver = cp_model.CpSolver()
     settings = solver.parameters

@@ -48,6 +48,10 @@ SOLVERS = {
     "recursive": constraint.RecursiveBacktrackingSolver,
     "optimized": constraint.OptimizedBacktrackingSolver,
 }
+COUNTERS = {
+    "variables": "CSP variables (the empty cells)",
+    "constraints": "CSP constraints",
+}
 OPTIONS = {
     "encoding": "hidden (AllDifferent that also places hidden singles) or alldiff (the library's own)",
     "solver": "python-constraint solver: backtracking (default: dynamic MRV), recursive, optimized",
@@ -133,8 +137,6 @@ def _check(encoding: str, solver: str) -> None:
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           encoding: str = ENCODINGS[0], solver: str = "backtracking") -> Result:
     """Solve with python-constraint; time_limit is only checked between solutions (see above)."""
-    if max_solutions < 1:
-        raise ValueError(f"max_solutions must be at least 1, not {max_solutions}")
     _check(encoding, solver)
     start = time.perf_counter()
     domains, refuted = reduced_or_refuted(model)
@@ -142,7 +144,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         return refuted
     built = encode(model, encoding, solver, domains)
     stats = Stats(encode_time=time.perf_counter() - start, variables=built.variables,
-                  clauses=built.constraints)
+                  constraints=built.constraints)
 
     begin = time.perf_counter()
     if not built.empty_cells:  # every cell given and consistent: the library would report no solution

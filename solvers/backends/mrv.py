@@ -32,12 +32,17 @@ from models import Model
 
 from ..result import Result, Stats, finish
 
+COUNTERS = {
+    "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
+    "backtracks": "decisions undone",
+    "propagations": "cells forced and candidates removed by inference",
+}
 OPTIONS = {
     "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
                  "'singles': naked and hidden singles only",
     "value_order": "'ascending' (default): values 1..n; 'least-used': values placed least "
                    "often in the grid so far first (the seeds' order)",
-    "node_limit": "stop (status timeout, or solved and incomplete) after this many decisions",
+    "node_limit": "give up (status unknown, or solved and incomplete) after this many decisions",
 }
 VALUE_ORDERS = ("ascending", "least-used")
 INFERENCES = ("locked", "singles")
@@ -52,8 +57,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
     if value_order not in VALUE_ORDERS:
         raise ValueError(f"unknown value_order {value_order!r}; choose one of {VALUE_ORDERS}")
-    if max_solutions < 1:
-        raise ValueError(f"max_solutions must be at least 1, not {max_solutions}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     rules = _rules_for(model, inference)
@@ -76,11 +79,10 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         cands, rules, max_solutions, deadline, node_limit, value_order == "least-used", stats)
     stats.solve_time = time.perf_counter() - start
     grids = [tuple(c.bit_length() for c in s) for s in solutions]
-    message = ""
-    if limit_hit:
-        message = "node limit reached" if node_limit is not None and stats.nodes >= node_limit \
-            else "time limit reached"
-    return finish(grids, exhausted, stats, limit_hit=limit_hit, message=message)
+    budget_hit = limit_hit and node_limit is not None and stats.nodes >= node_limit
+    message = "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
+    return finish(grids, exhausted, stats, limit_hit=limit_hit and not budget_hit,
+                  budget_hit=budget_hit, message=message)
 
 
 # One intersection of group A with another group B, seen from A: the cells they share

@@ -11,7 +11,7 @@ Each pycosat call starts a fresh solver, so the run is:
    its propagation limit is hit, so "no more solutions" and "gave up" look the same.)
 
 Limits. ``prop_limit`` is a work budget: PicoSAT propagations per solver call, mapped
-to pycosat's ``prop_limit``; hitting it ends the run (TIMEOUT, or SOLVED but not
+to pycosat's ``prop_limit``; hitting it ends the run (UNKNOWN, or SOLVED but not
 complete if a solution was found). A pycosat call cannot be interrupted, so
 ``time_limit`` is enforced between calls: the solver runs in slices of growing
 propagation limits (100,000 first, then x4) and the clock is checked after each; the
@@ -34,8 +34,12 @@ from models import Grid, Model
 from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, Clause, check_encoding, encode
 from ..result import Result, Stats, finish
 
-__all__ = ["ENCODINGS", "OPTIONS", "SolverError", "solve"]
+__all__ = ["COUNTERS", "ENCODINGS", "OPTIONS", "SolverError", "solve"]
 
+COUNTERS = {
+    "variables": "CNF variables",
+    "clauses": "CNF clauses (blocking clauses not counted)",
+}
 OPTIONS = {
     "encoding": "CNF encoding: " + "; ".join(f"{k} = {v}" for k, v in DESCRIPTIONS.items()),
     "prop_limit": "work budget: at most this many PicoSAT propagations per solver call "
@@ -57,10 +61,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
           encoding: str = ENCODINGS[0], prop_limit: int | None = None) -> Result:
     """Solve with pycosat under the chosen encoding; up to max_solutions grids."""
     check_encoding(encoding)
-    if max_solutions < 1:
-        raise ValueError(f"max_solutions must be at least 1, not {max_solutions}")
-    if time_limit is not None and time_limit < 0:
-        raise ValueError(f"time_limit must be >= 0 or None, not {time_limit}")
     if prop_limit is not None and prop_limit < 1:
         raise ValueError(f"prop_limit must be a positive number of propagations, not {prop_limit}")
     start = time.perf_counter()
@@ -70,7 +70,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
                   variables=cnf.num_vars, clauses=len(cnf.clauses))
     clauses: list[Clause] = cnf.clauses  # shared with the encoding cache: copied before adding
     solutions: list[Grid] = []
-    complete = limit_hit = False
+    complete = limit_hit = budget_hit = False
     message = ""
     while len(solutions) < max_solutions:
         began = time.perf_counter()
@@ -80,7 +80,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             complete = True
             break
         if answer in (OUT_OF_TIME, OUT_OF_BUDGET):
-            limit_hit = True
+            limit_hit, budget_hit = answer == OUT_OF_TIME, answer == OUT_OF_BUDGET
             message = (f"time limit of {time_limit} s reached" if answer == OUT_OF_TIME
                        else f"propagation limit of {prop_limit} reached")
             break
@@ -89,7 +89,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             if clauses is cnf.clauses:
                 clauses = list(clauses)
             clauses.append(cnf.blocking_clause(solutions[-1]))
-    return finish(solutions, complete, stats, limit_hit=limit_hit, message=message)
+    return finish(solutions, complete, stats, limit_hit=limit_hit, budget_hit=budget_hit,
+                  message=message)
 
 
 def _solve_within(clauses: list[Clause], num_vars: int, deadline: float | None,

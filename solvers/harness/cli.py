@@ -19,7 +19,7 @@ from ..encodings.dimacs import export_dimacs
 from ..generate.cli import add_generate_parser, run_generate
 from ..result import Status
 from . import report
-from .judge import Disagreement, Run, judge
+from .judge import Category, Disagreement, Run, judge
 from .plugins import PluginError, load_backend, parse_spec
 from .runner import Outcome, SolverRef, Task, default_jobs, grace_for, run_tasks
 
@@ -227,7 +227,7 @@ def _run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
 
 def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError]) -> int:
     """1 if any run is wrong (it outranks bad input), else 2 if a puzzle was bad, else 0."""
-    if any(run.category == "wrong" for run in runs):
+    if any(run.category == Category.WRONG for run in runs):
         return EXIT_WRONG
     return EXIT_USAGE if bad else EXIT_OK
 
@@ -250,7 +250,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     wrong = False
     for number, (puzzle, outcome) in enumerate(zip(puzzles, outcomes)):
         (run,), _ = judge(puzzle, [(solver.name, outcome)])
-        wrong |= run.category == "wrong"
+        wrong |= run.category == Category.WRONG
         if number:
             print()
         print(_solve_text(puzzle, run, outcome, args.format, args.unique))
@@ -267,7 +267,7 @@ def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, unique: bo
     head = f"{where}: {puzzle.geometry.label()}{variant}, {puzzle.num_givens} givens"
     verdict = _verdict(run, outcome, unique)
     grid = None
-    if run.category == "correct" and outcome.solutions:
+    if run.category == Category.CORRECT and outcome.solutions:
         solved = puzzle.with_givens(tuple(outcome.solutions[0]))
         grid = {"pretty": to_pretty, "line": to_line, "grid": to_grid}[fmt](solved)
     if fmt == "pretty":
@@ -279,11 +279,11 @@ def _verdict(run: Run, outcome: Outcome, unique: bool) -> str:
     counters = ", ".join(f"{outcome.stats[k]:,} {k}" for k in ("nodes", "backtracks", "conflicts")
                          if k in outcome.stats)
     took = f"in {report.seconds(run.time_s)} s" + (f", {counters}" if counters else "")
-    if run.category == "wrong":
+    if run.category == Category.WRONG:
         return f"WRONG answer from {run.solver} {took}: {run.reason}"
-    if run.category in ("timeout", "error"):
+    if run.category in (Category.TIMEOUT, Category.UNKNOWN, Category.ERROR):
         return f"no answer from {run.solver}: {run.category}: {run.reason}"
-    if run.status == Status.UNSAT.value:
+    if run.status == Status.UNSAT:
         return f"no solution: proved by {run.solver} {took}"
     text = f"solved by {run.solver} {took}"
     if unique:
@@ -363,16 +363,13 @@ def _backend_row(backend: registry.Backend) -> dict[str, str]:
     try:
         backend.load()
         available, encodings = "yes", ", ".join(backend.encodings) or "-"
+        counters = "; ".join(f"{name} = {meaning}" for name, meaning in backend.counters.items()) or "-"
     except registry.BackendUnavailableError as error:
-        available, encodings = f"no: {error}", "?"
-    except ModuleNotFoundError as error:
-        if error.name != backend.module:
-            raise
-        available, encodings = f"no: {backend.module} is not written yet", "?"
+        available, encodings, counters = f"no: {error}", "?", "?"
     return {"backend": backend.name, "available": available, "package": backend.package or "-",
             "version": backend.version, "encodings": encodings,
             "time limit": "honoured inside" if backend.interruptible else "killed from outside",
-            "description": backend.description}
+            "counters": counters, "description": backend.description}
 
 
 def _csv_cell(value: str) -> str:
@@ -402,7 +399,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             cactus_plot(newest["runs"], args.plot)
         except PlotUnavailableError as error:
             raise UsageError(str(error)) from None
-    return EXIT_WRONG if any(r["category"] == "wrong" for r in newest["runs"]) else EXIT_OK
+    return EXIT_WRONG if any(r["category"] == Category.WRONG for r in newest["runs"]) else EXIT_OK
 
 
 # ---------------------------------------------------------------- shared pieces

@@ -5,12 +5,14 @@ correct: verified solutions; or an unsat / unique claim that no verified answer 
 wrong:   a solution that fails the independent checker (a changed given included), the same
          solution returned twice as if two, an unsat claim on a puzzle some backend solved with
          a verified solution, a unique claim contradicted by two verified distinct solutions.
-timeout, error: the run gave no answer.
+timeout, unknown, error: the run gave no answer (the time limit ran out; the backend gave
+         up otherwise, e.g. a work budget; the backend failed or its answer was malformed).
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from enum import Enum
 from typing import Any
 
 from models import Puzzle, to_line, verify
@@ -18,7 +20,22 @@ from models import Puzzle, to_line, verify
 from ..result import Status
 from .runner import Outcome
 
-CATEGORIES = ("correct", "wrong", "timeout", "error")
+
+
+class Category(str, Enum):
+    """The harness's verdict on one run (like BenchExec's categories)."""
+
+    CORRECT = "correct"
+    WRONG = "wrong"
+    TIMEOUT = "timeout"
+    UNKNOWN = "unknown"
+    ERROR = "error"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+CATEGORIES = tuple(Category)
 
 
 @dataclass
@@ -31,14 +48,14 @@ class Run:
     puzzle: str
     size: str
     solver: str
-    status: str
+    status: Status
     solutions: list[str]
     complete: bool
     time_s: float
     stats: dict[str, float | int]
     message: str = ""
     claim: str = ""
-    category: str = ""
+    category: Category | str = ""
     reason: str = ""
 
     def as_dict(self) -> dict[str, Any]:
@@ -64,10 +81,10 @@ def judge(puzzle: Puzzle, outcomes: Sequence[tuple[str, Outcome]]) -> tuple[list
     problems = {solver: _problems(puzzle, outcome) for solver, outcome in outcomes}
     found: dict[tuple[Any, ...], list[str]] = {}  # verified solution -> who found it
     for solver, outcome in outcomes:
-        if outcome.status == Status.SOLVED.value and not problems[solver]:
+        if outcome.status == Status.SOLVED and not problems[solver]:
             for solution in outcome.solutions:
                 found.setdefault(tuple(solution), []).append(solver)
-    unsat_claims = [s for s, o in outcomes if o.status == Status.UNSAT.value]
+    unsat_claims = [s for s, o in outcomes if o.status == Status.UNSAT]
     unique_claims = [s for s, o in outcomes if claim_of(o) == "unique solution" and not problems[s]]
     runs = []
     for solver, outcome in outcomes:
@@ -79,7 +96,7 @@ def judge(puzzle: Puzzle, outcomes: Sequence[tuple[str, Outcome]]) -> tuple[list
             status=outcome.status, solutions=[grid_text(puzzle, s) for s in outcome.solutions],
             complete=outcome.complete, time_s=outcome.time_s, stats=dict(outcome.stats),
             message=outcome.message, claim=claim_of(outcome), category=category, reason=reason))
-    if not any(run.category == "wrong" for run in runs):
+    if not any(run.category == Category.WRONG for run in runs):
         return runs, None
     return runs, Disagreement(
         puzzle.source.file, puzzle.source.index, puzzle.source.line, _puzzle_text(puzzle),
@@ -89,19 +106,19 @@ def judge(puzzle: Puzzle, outcomes: Sequence[tuple[str, Outcome]]) -> tuple[list
 
 def claim_of(outcome: Outcome) -> str:
     """What a run claims, in words: 'a solution', 'unique solution', '2 solutions', 'no solution'..."""
-    if outcome.status == Status.SOLVED.value:
+    if outcome.status == Status.SOLVED:
         count = len(outcome.solutions)
         if count >= 2:
             return f"{count} solutions"
         return "unique solution" if outcome.complete and count == 1 else "a solution"
-    if outcome.status == Status.UNSAT.value:
+    if outcome.status == Status.UNSAT:
         return "no solution"
-    return outcome.status
+    return str(outcome.status)
 
 
 def _problems(puzzle: Puzzle, outcome: Outcome) -> list[str]:
     """Why a SOLVED outcome's grids cannot be trusted; empty when they all verify."""
-    if outcome.status != Status.SOLVED.value:
+    if outcome.status != Status.SOLVED:
         return []
     if not outcome.solutions:
         return ["claims solved but returned no grid"]
@@ -120,32 +137,34 @@ def _problems(puzzle: Puzzle, outcome: Outcome) -> list[str]:
 
 def _categorise(solver: str, outcome: Outcome, problems: list[str],
                 found: dict[tuple[Any, ...], list[str]], unsat_claims: list[str],
-                unique_claims: list[str]) -> tuple[str, str]:
+                unique_claims: list[str]) -> tuple[Category, str]:
     status = outcome.status
-    if status == Status.TIMEOUT.value:
-        return "timeout", outcome.message or "no answer within the limit"
-    if status == Status.ERROR.value:
-        return "error", outcome.message or "the backend reported an error"
-    if status == Status.SOLVED.value:
+    if status == Status.TIMEOUT:
+        return Category.TIMEOUT, outcome.message or "no answer within the limit"
+    if status == Status.UNKNOWN:
+        return Category.UNKNOWN, outcome.message or "gave up before an answer"
+    if status == Status.ERROR:
+        return Category.ERROR, outcome.message or "the backend reported an error"
+    if status == Status.SOLVED:
         if problems:
-            return "wrong", "invalid solution: " + "; ".join(problems)
+            return Category.WRONG, "invalid solution: " + "; ".join(problems)
         if outcome.complete and len(outcome.solutions) == 1:
             own = tuple(outcome.solutions[0])
             others = [grid for grid in found if grid != own]
             if others:
                 who = _names(found[others[0]])
-                return "wrong", (f"claims a unique solution, but {who} found a different "
+                return Category.WRONG, (f"claims a unique solution, but {who} found a different "
                                  "verified solution")
-            return "correct", "verified; unique " + _confirmation(solver, unique_claims)
+            return Category.CORRECT, "verified; unique " + _confirmation(solver, unique_claims)
         if len(outcome.solutions) >= 2:
-            return "correct", f"{len(outcome.solutions)} distinct verified solutions"
-        return "correct", "verified"
-    if status == Status.UNSAT.value:
+            return Category.CORRECT, f"{len(outcome.solutions)} distinct verified solutions"
+        return Category.CORRECT, "verified"
+    if status == Status.UNSAT:
         if found:
             first = next(iter(found))
-            return "wrong", f"claims no solution, but {_names(found[first])} found a verified solution"
-        return "correct", "no solution " + _confirmation(solver, unsat_claims)
-    return "error", f"unknown status {status!r}"
+            return Category.WRONG, f"claims no solution, but {_names(found[first])} found a verified solution"
+        return Category.CORRECT, "no solution " + _confirmation(solver, unsat_claims)
+    return Category.ERROR, f"unknown status {status!r}"
 
 
 def _confirmation(solver: str, claimants: list[str]) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .judge import Category
+
 INSTALL_HINT = "the plot needs matplotlib: pip install 'sudoku-methods[plot]' (or pip install matplotlib)"
 
 
@@ -33,7 +35,7 @@ def solved_times(runs: Iterable[dict[str, Any]]) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {}
     for run in runs:
         times.setdefault(run["solver"], [])
-        if run["category"] == "correct":
+        if run["category"] == Category.CORRECT:
             times[run["solver"]].append(max(run["time_s"], 1e-6))
     return {solver: sorted(values) for solver, values in times.items()}
 

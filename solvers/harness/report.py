@@ -12,7 +12,8 @@ from typing import Any
 
 from tabulate import tabulate
 
-from .judge import Disagreement, Run
+from .. import registry
+from .judge import Category, Disagreement, Run
 
 DOCUMENT_KIND = "sudoku-methods-run"
 DOCUMENT_VERSION = 1
@@ -49,25 +50,38 @@ def _row(key: tuple[str, str], records: list[dict[str, Any]], unique: bool) -> d
     def count(**match: str) -> int:
         return sum(all(r[k] == v for k, v in match.items()) for r in records)
 
-    times = [r["time_s"] for r in records if r["category"] != "error"]
+    correct = [r for r in records if r["category"] == Category.CORRECT]
+    times = [r["time_s"] for r in records if r["category"] != Category.ERROR]
     row: dict[str, Any] = {
         "set": key[0], "backend": key[1], "puzzles": len(records),
-        "solved": count(status="solved", category="correct"),
-        "unsat": count(status="unsat", category="correct"),
+        "solved": count(status="solved", category=Category.CORRECT),
+        "unsat": count(status="unsat", category=Category.CORRECT),
     }
     if unique:
-        row["multiple"] = sum(r["category"] == "correct" and len(r["solutions"]) >= 2 for r in records)
+        row["multiple"] = sum(len(r["solutions"]) >= 2 for r in correct)
     row.update({
-        "timeouts": count(category="timeout"), "errors": count(category="error"),
-        "wrong": count(category="wrong"),
+        "timeouts": count(category=Category.TIMEOUT), "unknown": count(category=Category.UNKNOWN),
+        "errors": count(category=Category.ERROR), "wrong": count(category=Category.WRONG),
         "mean_s": statistics.fmean(times) if times else None,
         "median_s": statistics.median(times) if times else None,
         "max_s": max(times) if times else None,
-        "mean_nodes": _mean(r["stats"].get("nodes") for r in records if r["category"] == "correct"),
-        "mean_conflicts": _mean(r["stats"].get("conflicts") for r in records
-                                if r["category"] == "correct"),
+        "mean_nodes": _mean((r.get("stats") or {}).get("nodes") for r in correct),
+        "nodes_are": node_meaning(key[1]),
+        "mean_conflicts": _mean((r.get("stats") or {}).get("conflicts") for r in correct),
     })
     return row
+
+
+def node_meaning(solver: str) -> str:
+    """What a registered backend counts as a node, in a few words ('' for plugins and others).
+
+    >>> node_meaning("mrv"), node_meaning("cpsat"), node_meaning("my-plugin")
+    ('decisions', 'CP-SAT branches', '')
+    """
+    backend = registry.BACKENDS.get(solver.split(":")[0])
+    if backend is None or not backend.available:
+        return ""
+    return backend.counters.get("nodes", "").split(" (")[0]
 
 
 def _mean(values: Iterable[float | int | None]) -> float | None:
@@ -79,8 +93,9 @@ def _mean(values: Iterable[float | int | None]) -> float | None:
 
 _HEADERS = {"set": "puzzle set", "backend": "backend", "puzzles": "puzzles", "solved": "solved",
             "unsat": "unsat", "multiple": "multiple", "timeouts": "timeouts", "errors": "errors",
-            "wrong": "wrong", "mean_s": "mean s", "median_s": "median s", "max_s": "max s",
-            "mean_nodes": "mean nodes", "mean_conflicts": "mean conflicts"}
+            "unknown": "unknown", "wrong": "wrong", "mean_s": "mean s", "median_s": "median s",
+            "max_s": "max s", "mean_nodes": "mean nodes", "nodes_are": "nodes are",
+            "mean_conflicts": "mean conflicts"}
 
 
 def render_table(rows: Sequence[dict[str, Any]], fmt: str) -> str:
@@ -89,7 +104,7 @@ def render_table(rows: Sequence[dict[str, Any]], fmt: str) -> str:
         return "(no runs)"
     keys = [k for k in rows[0] if k != "mean_conflicts" or any(r[k] is not None for r in rows)]
     if "mean_nodes" in keys and all(r["mean_nodes"] is None for r in rows):
-        keys.remove("mean_nodes")
+        keys = [k for k in keys if k not in ("mean_nodes", "nodes_are")]
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -98,18 +113,18 @@ def render_table(rows: Sequence[dict[str, Any]], fmt: str) -> str:
         return out.getvalue().rstrip("\n")
     body = [[_cell(k, r[k]) for k in keys] for r in rows]
     tablefmt = "github" if fmt == "markdown" else "simple"
-    numeric = [k not in ("set", "backend") for k in keys]
+    numeric = [k not in ("set", "backend", "nodes_are") for k in keys]
     return tabulate(body, headers=[_HEADERS[k] for k in keys], tablefmt=tablefmt,
                     colalign=["right" if n else "left" for n in numeric], disable_numparse=True)
 
 
 def _cell(key: str, value: Any) -> str:
-    if value is None:
+    if value is None or value == "":
         return "-"
     if key.endswith("_s"):
         return seconds(value)
     if key.startswith("mean_"):
-        return f"{value:,.0f}"
+        return f"{value:,.1f}"
     return str(value)
 
 
@@ -142,7 +157,7 @@ def render_disagreements(disagreements: Sequence[Disagreement | dict[str, Any]])
 def render_failures(runs: Sequence[Run | dict[str, Any]], limit: int = 10) -> str:
     """The errors, one line each (the first ``limit``), so a crash is never silent."""
     records = [r.as_dict() if isinstance(r, Run) else r for r in runs]
-    errors = [r for r in records if r["category"] == "error"]
+    errors = [r for r in records if r["category"] == Category.ERROR]
     lines = [f"  {r['solver']} on {r['file']} puzzle {r['index']} (line {r['line']}): {r['reason']}"
              for r in errors[:limit]]
     if len(errors) > limit:
@@ -209,7 +224,7 @@ def compare_rows(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any
     for key in list(before) + [k for k in after if k not in before]:
         a, b = before.get(key), after.get(key)
         row: dict[str, Any] = {"set": key[0], "backend": key[1]}
-        for column in ("puzzles", "solved", "unsat", "timeouts", "errors", "wrong"):
+        for column in ("puzzles", "solved", "unsat", "timeouts", "unknown", "errors", "wrong"):
             row[column] = f"{_get(a, column)} -> {_get(b, column)}"
         row["mean s old"] = a["mean_s"] if a else None
         row["mean s new"] = b["mean_s"] if b else None

@@ -60,9 +60,9 @@ class Task:
 
 @dataclass
 class Outcome:
-    """What a run gave, as plain data: status value, raw solutions, stats dict, message, seconds."""
+    """What a run gave, as plain data: status, raw solutions, stats dict, message, seconds."""
 
-    status: str
+    status: Status
     solutions: list[tuple[Any, ...]] = field(default_factory=list)
     complete: bool = False
     stats: dict[str, float | int] = field(default_factory=dict)
@@ -184,7 +184,7 @@ class _Pool:
         if worker.task is not None:
             code = worker.process.exitcode
             self._record(worker.task, Outcome(
-                Status.ERROR.value, message=f"worker process died: {_describe_exit(code)}",
+                Status.ERROR, message=f"worker process died: {_describe_exit(code)}",
                 time_s=_elapsed(worker)))
             worker.task = None
         _kill(worker)
@@ -194,10 +194,10 @@ class _Pool:
         assert number is not None
         limit = self.tasks[number].time_limit
         if worker.started is None:
-            outcome = Outcome(Status.ERROR.value, message=f"backend did not load within {LOAD_LIMIT:.0f} s")
+            outcome = Outcome(Status.ERROR, message=f"backend did not load within {LOAD_LIMIT:.0f} s")
         else:
             elapsed = _elapsed(worker)
-            outcome = Outcome(Status.TIMEOUT.value, time_s=elapsed,
+            outcome = Outcome(Status.TIMEOUT, time_s=elapsed,
                               message=f"killed after {elapsed:.1f} s (limit {limit:g} s)")
         worker.task = None
         _kill(worker)
@@ -250,14 +250,14 @@ def _worker_main(conn: Connection) -> None:
                 backends[task.solver] = task.solver.load()
             backend = backends[task.solver]
         except Exception as error:  # noqa: BLE001 - reported as this run's error
-            conn.send(("done", number, Outcome(Status.ERROR.value, message=_describe(error))))
+            conn.send(("done", number, Outcome(Status.ERROR, message=_describe(error))))
             continue
         conn.send(("started", number))
         outcome = _solve(backend, task)
         try:
             conn.send(("done", number, outcome))
         except Exception as error:  # noqa: BLE001 - e.g. solutions that cannot be pickled
-            conn.send(("done", number, Outcome(Status.ERROR.value, time_s=outcome.time_s,
+            conn.send(("done", number, Outcome(Status.ERROR, time_s=outcome.time_s,
                                                message=f"result could not be sent: {_describe(error)}")))
 
 
@@ -272,7 +272,7 @@ def _solve(backend: Backend, task: Task) -> Outcome:
     except BaseException as error:  # noqa: BLE001 - a backend's failure, SystemExit included
         if isinstance(error, KeyboardInterrupt):
             raise
-        return Outcome(Status.ERROR.value, message=_describe(error, trace=True),
+        return Outcome(Status.ERROR, message=_describe(error, trace=True),
                        time_s=time.perf_counter() - start)
     return _outcome(result, time.perf_counter() - start)
 
@@ -280,18 +280,18 @@ def _solve(backend: Backend, task: Task) -> Outcome:
 def _outcome(result: object, elapsed: float) -> Outcome:
     """A backend's Result as plain data; anything that is not a proper Result is an error."""
     if not isinstance(result, Result):
-        return Outcome(Status.ERROR.value, time_s=elapsed,
+        return Outcome(Status.ERROR, time_s=elapsed,
                        message=f"backend returned {type(result).__name__}, not a Result")
     if not isinstance(result.status, Status):
-        return Outcome(Status.ERROR.value, time_s=elapsed,
+        return Outcome(Status.ERROR, time_s=elapsed,
                        message=f"backend returned unknown status {result.status!r}")
     try:
         solutions = [tuple(solution) for solution in result.solutions]
         stats = result.stats.as_dict()
     except Exception as error:  # noqa: BLE001 - malformed solutions or stats
-        return Outcome(Status.ERROR.value, time_s=elapsed,
+        return Outcome(Status.ERROR, time_s=elapsed,
                        message=f"backend returned a malformed Result: {_describe(error)}")
-    return Outcome(result.status.value, solutions, bool(result.complete), stats,
+    return Outcome(result.status, solutions, bool(result.complete), stats,
                    str(result.message or ""), float(stats.get("wall_time", elapsed)))
 
 
