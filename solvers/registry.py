@@ -3,7 +3,8 @@
 A backend module defines
 ``solve(model, *, max_solutions=1, time_limit=None, **options) -> Result``
 and may define ``ENCODINGS`` (a tuple of names, the first the default), ``OPTIONS``
-(option name -> one-line help) and ``COUNTERS`` (Stats counter -> what this backend
+(option name -> one-line help), ``CHOICES`` (option name -> its valid values, where
+they are few) and ``COUNTERS`` (Stats counter -> what this backend
 counts as one; the general meanings are ``result.COUNTERS``). Its third-party package is
 imported inside the module, so a missing package only disables that backend.
 The arguments every backend shares are checked here, once, before the backend runs.
@@ -129,10 +130,16 @@ class Backend:
         if unknown:
             raise ValueError(f"backend {self.name!r} has no option {', '.join(map(repr, unknown))}; "
                              f"valid: {', '.join(valid) or 'none'}")
-        encodings = self.encodings
-        if "encoding" in options and encodings and options["encoding"] not in encodings:
-            raise ValueError(f"unknown {self.name} encoding {options['encoding']!r}; "
-                             f"valid: {', '.join(encodings)}")
+        choices = {**self.choices, **({"encoding": self.encodings} if self.encodings else {})}
+        for name, value in options.items():
+            if name in choices and value not in choices[name]:
+                raise ValueError(f"unknown {self.name} {name} {value!r}; "
+                                 f"valid: {', '.join(map(str, choices[name]))}")
+
+    @property
+    def choices(self) -> dict[str, tuple[Any, ...]]:
+        """Option name -> its valid values, for the options that take one of a few."""
+        return {} if self.function is not None else dict(getattr(self._module(), "CHOICES", {}))
 
 
 def check_limits(max_solutions: int, time_limit: float | None) -> None:

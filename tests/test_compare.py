@@ -318,3 +318,24 @@ def test_generate_writes_reproducible_unique_puzzles() -> None:
 def test_generate_refuses_an_impossible_givens_count() -> None:
     done = compare("generate", "--size", "9", "--givens", "5")
     assert done.returncode == 2 and "cannot give a unique 9x9 puzzle" in done.stderr
+
+
+def test_configurations_run_one_backend_with_different_options() -> None:
+    done = compare("run", "puzzles/top95.txt", "--solvers",
+                   "sat:encoding=extended,min=sat:encoding=minimal,mrv:inference=singles",
+                   "--format", "csv", "--timeout", "20")
+    assert done.returncode == 0, done.stderr
+    for label in ("sat:encoding=extended", "min", "mrv:inference=singles"):
+        assert f",{label}," in done.stdout
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("sat:encoding=tseitin", "valid: simplified, minimal, efficient, extended"),
+    ("mrv:inference=magic", "valid: locked, singles"),
+    ("mrv:colour=red", "has no option 'colour'; valid: inference, value_order, node_limit"),
+    ("nosuch", "unknown backend 'nosuch'; valid backends: backtrack"),
+    ("sat,sat", "named twice"),
+])
+def test_a_bad_configuration_exits_2_before_anything_runs(spec: str, message: str) -> None:
+    done = compare("run", "puzzles/top95.txt", "--solvers", spec)
+    assert done.returncode == 2 and message in done.stderr, done.stderr

@@ -48,6 +48,7 @@ SOLVERS = {
     "recursive": constraint.RecursiveBacktrackingSolver,
     "optimized": constraint.OptimizedBacktrackingSolver,
 }
+CHOICES = {"solver": tuple(SOLVERS)}
 COUNTERS = {
     "variables": "CSP variables (the empty cells)",
     "constraints": "CSP constraints",

@@ -46,6 +46,7 @@ OPTIONS = {
 }
 VALUE_ORDERS = ("ascending", "least-used")
 INFERENCES = ("locked", "singles")
+CHOICES = {"inference": INFERENCES, "value_order": VALUE_ORDERS}
 _CLOCK_EVERY = 64  # decisions between two looks at the clock
 
 

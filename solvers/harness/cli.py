@@ -18,7 +18,7 @@ from ..encodings.cnf import ENCODINGS
 from ..encodings.dimacs import export_dimacs
 from ..generate.cli import add_generate_parser, run_generate
 from ..result import Status
-from . import report
+from . import configs, report
 from .judge import Category, Disagreement, Run, judge
 from .plugins import PluginError, load_backend, parse_spec
 from .runner import Outcome, SolverRef, Task, default_jobs, grace_for, run_tasks
@@ -418,13 +418,17 @@ def load_plugins(specs: Sequence[str]) -> dict[str, SolverRef]:
 
 def resolve_solvers(requested: str | None, plugins: dict[str, SolverRef], *,
                     add_plugins: bool = True) -> list[SolverRef]:
-    """The backends to run: those named (or every available one), then any plugins not named."""
+    """The configurations to run (see configs.py for the syntax), or every available backend,
+    then any plugins not named."""
     if requested is None:
-        chosen = [SolverRef(name) for name in registry.available_names()]
+        chosen = [SolverRef(name, backend=name) for name in registry.available_names()]
     else:
-        chosen = []
-        for name in dict.fromkeys(n.strip() for n in requested.split(",") if n.strip()):
-            chosen.append(plugins[name] if name in plugins else _registered(name, plugins))
+        chosen = [plugins[text.strip()] if text.strip() in plugins else _registered(text, plugins)
+                  for text in configs.split_list(requested)]
+        labels = [ref.name for ref in chosen]
+        twice = sorted({label for label in labels if labels.count(label) > 1})
+        if twice:
+            raise UsageError(f"configuration {twice[0]!r} is named twice; label one with LABEL=")
     if add_plugins:
         chosen += [ref for ref in plugins.values() if ref not in chosen]
     if not chosen:
@@ -433,20 +437,20 @@ def resolve_solvers(requested: str | None, plugins: dict[str, SolverRef], *,
     return chosen
 
 
-def _registered(name: str, plugins: dict[str, SolverRef]) -> SolverRef:
-    if name not in registry.BACKENDS:
-        valid = ", ".join([*registry.names(), *plugins])
-        raise UsageError(f"unknown backend {name!r}; valid backends: {valid}")
-    backend = registry.get(name)
+def _registered(text: str, plugins: dict[str, SolverRef]) -> SolverRef:
     try:
-        backend.load()
+        configuration = configs.parse_one(text)
+    except configs.ConfigurationError as error:
+        message = str(error)
+        if plugins and message.startswith("unknown backend"):
+            message += f"; plugins: {', '.join(plugins)}"
+        raise UsageError(message) from None
+    try:
+        registry.get(configuration.backend).load()
     except registry.BackendUnavailableError as error:
         raise UsageError(str(error)) from None
-    except ModuleNotFoundError as error:
-        if error.name != backend.module:
-            raise
-        raise UsageError(f"backend {name!r} is registered but {backend.module} is not written yet") from None
-    return SolverRef(name)
+    return SolverRef(configuration.label, backend=configuration.backend,
+                     options=configuration.options)
 
 
 def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzle], list[PuzzleError]]:

@@ -33,14 +33,17 @@ LOAD_LIMIT = 120.0
 
 @dataclass(frozen=True)
 class SolverRef:
-    """How a worker finds a backend: a registered name, or a plugin spec to import."""
+    """How a worker finds a backend: a label, the registered backend (or a plugin spec to
+    import), and the options the backend is called with."""
 
     name: str
     plugin: str | None = None
+    backend: str = ""
+    options: tuple[tuple[str, Any], ...] = ()
 
     def load(self) -> Backend:
         if self.plugin is None:
-            backend = registry.get(self.name)
+            backend = registry.get(self.backend or self.name)
             backend.load()
             return backend
         from .plugins import load_function, parse_spec  # noqa: PLC0415 - only plugins need it
@@ -266,7 +269,8 @@ def _solve(backend: Backend, task: Task) -> Outcome:
     function, model = backend.load(), as_model(task.puzzle)
     start = time.perf_counter()
     try:
-        result = function(model, max_solutions=task.max_solutions, time_limit=task.time_limit)
+        result = function(model, max_solutions=task.max_solutions, time_limit=task.time_limit,
+                          **dict(task.solver.options))
         if isinstance(result, Result) and isinstance(result.stats, Stats):
             result.stats.wall_time = time.perf_counter() - start
     except BaseException as error:  # noqa: BLE001 - a backend's failure, SystemExit included

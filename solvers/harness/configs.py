@@ -1,0 +1,156 @@
+"""Configurations: a backend with options, written once and used by every command.
+
+The syntax, for ``--solvers`` and everywhere else a list of configurations is asked for::
+
+    [LABEL=]BACKEND[:OPTION=VALUE[;OPTION=VALUE...]]   separated by commas
+
+e.g. ``sat:encoding=extended,cpsat:encoding=boolean;workers=2,mrv`` or
+``ext=sat:encoding=extended``. A value is read as an integer, a number, ``true``,
+``false`` or ``none``, a JSON object or list, or else as text. The label (by default
+the text itself, without spaces) names the configuration in every table and record;
+the same backend may appear any number of times with different options.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import registry
+
+
+class ConfigurationError(ValueError):
+    """A configuration that names an unknown backend, option or value; says what is valid."""
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """A label, the registered backend it runs, and the options given to that backend."""
+
+    label: str
+    backend: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def options_dict(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    def text(self) -> str:
+        """The configuration written back in the syntax above.
+
+        >>> parse_one("ext=sat:encoding=extended").text()
+        'ext=sat:encoding=extended'
+        """
+        body = self.backend + (":" + ";".join(f"{k}={_show(v)}" for k, v in self.options)
+                               if self.options else "")
+        return body if self.label in ("", body) else f"{self.label}={body}"
+
+
+def parse(text: str) -> list[Configuration]:
+    """Every configuration in a comma-separated list; ConfigurationError on a bad one.
+
+    >>> [c.label for c in parse("sat:encoding=extended, cpsat:encoding=boolean;workers=2,mrv")]
+    ['sat:encoding=extended', 'cpsat:encoding=boolean;workers=2', 'mrv']
+    """
+    configurations = [parse_one(part) for part in split_list(text)]
+    if not configurations:
+        raise ConfigurationError("no configuration given")
+    seen: set[str] = set()
+    for configuration in configurations:
+        if configuration.label in seen:
+            raise ConfigurationError(f"configuration {configuration.label!r} is named twice; "
+                                     "give one of them a label with LABEL=")
+        seen.add(configuration.label)
+    return configurations
+
+
+def parse_one(text: str) -> Configuration:
+    """One ``[LABEL=]BACKEND[:OPTION=VALUE;...]``, checked against the registry.
+
+    >>> parse_one("cpsat:encoding=boolean;workers=2").options
+    (('encoding', 'boolean'), ('workers', 2))
+    """
+    text = text.strip()
+    label = ""
+    equals, colon = text.find("="), text.find(":")
+    if equals != -1 and (colon == -1 or equals < colon):
+        label, text = text[:equals].strip(), text[equals + 1:].strip()
+        if not label:
+            raise ConfigurationError(f"empty label in {text!r}")
+    backend, _, rest = text.partition(":")
+    backend = backend.strip()
+    options = tuple(_option(item, backend) for item in rest.split(";") if item.strip())
+    configuration = Configuration(label or "", backend, options)
+    check(configuration)
+    default_label = configuration.text()
+    return Configuration(label or default_label, backend, options)
+
+
+def check(configuration: Configuration) -> None:
+    """ConfigurationError if the backend, an option name or an option value is not valid."""
+    if configuration.backend not in registry.BACKENDS:
+        raise ConfigurationError(f"unknown backend {configuration.backend!r}; "
+                                 f"valid backends: {', '.join(registry.names())}")
+    try:
+        registry.get(configuration.backend).check_options(configuration.options_dict)
+    except ValueError as error:
+        raise ConfigurationError(str(error)) from None
+
+
+def plain(names: Iterable[str]) -> list[Configuration]:
+    """Configurations of the named backends with their default options."""
+    return [Configuration(name, name) for name in names]
+
+
+def _option(item: str, backend: str) -> tuple[str, Any]:
+    key, sep, value = item.partition("=")
+    if not sep or not key.strip():
+        raise ConfigurationError(f"bad option {item.strip()!r} for {backend}: expected OPTION=VALUE")
+    return key.strip(), value_of(value.strip())
+
+
+def value_of(text: str) -> Any:
+    """An option value from its text.
+
+    >>> [value_of(t) for t in ("2", "0.5", "true", "none", "extended", '{"a": 1}')]
+    [2, 0.5, True, None, 'extended', {'a': 1}]
+    """
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    if text[:1] in "{[":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ConfigurationError(f"bad JSON value {text!r}: {error.msg}") from None
+    return text
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return str(value).lower() if value is not None else "none"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
+
+
+def split_list(text: str) -> list[str]:
+    """Split at commas outside JSON brackets."""
+    parts, depth, current = [], 0, []
+    for char in text:
+        depth += 1 if char in "{[" else -1 if char in "}]" else 0
+        if char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]
