@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from models import Grid
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """How a run ended. A limit hit after a first solution still gives SOLVED (complete=False).
 
     TIMEOUT: the time limit ran out before an answer. UNKNOWN: the backend gave up for
@@ -19,9 +19,6 @@ class Status(str, Enum):
     TIMEOUT = "timeout"
     UNKNOWN = "unknown"
     ERROR = "error"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 #: What each counter means in general; a backend says what it counts in its own COUNTERS.
