@@ -98,7 +98,7 @@ class _Engine:
 
     def __init__(self, model: Model):
         self.model = model
-        self.rules = Propagator(model, inference="singles")
+        self.propagator = Propagator(model, inference="singles")
 
     def search(self, cands: list[int], rng: random.Random | None,
                node_budget: int | None = None,
@@ -115,7 +115,7 @@ class _Engine:
             cell = fewest_candidates(state, no_failures)
             return [] if cell < 0 else [(cell, bit) for bit in _values(state, cell, rng, avoid)]
 
-        found = self.rules.search(cands, branch, node_limit=node_budget)
+        found = self.propagator.search(cands, branch, node_limit=node_budget)
         solution = found.solutions[0] if found.solutions else None
         return solution, found.nodes, found.limit_hit
 
@@ -207,7 +207,7 @@ def random_solution(template: Puzzle, rng: random.Random,
     ``node_budget`` decisions (heavy tails are cut short by starting afresh).
     """
     engine = _Engine(Model.from_puzzle(template))
-    start = engine.rules.start(template.givens)
+    start = engine.propagator.start(template.givens)
     if start is None:
         return None
     for _ in range(restarts):
@@ -253,7 +253,7 @@ def still_unique(engine: _Engine, givens: list[int], removed: tuple[int, ...],
     all-different propagation and learning settle the hard cases in a steady fraction
     of a second where plain singles search can take many seconds.
     """
-    base = engine.rules.start(tuple(givens))
+    base = engine.propagator.start(tuple(givens))
     if base is None:
         raise GenerationError("a generated grid contradicts itself")  # cannot happen for a solution
     for cell in removed:
@@ -261,7 +261,7 @@ def still_unique(engine: _Engine, givens: list[int], removed: tuple[int, ...],
         cands[cell] &= ~(1 << (solution[cell] - 1))
         if not cands[cell]:
             continue
-        if not engine.rules.propagate(cands, [cell]):
+        if not engine.propagator.propagate(cands, [cell]):
             continue
         other, _, ran_out = engine.search(cands, None, node_budget, avoid=solution)
         if other is not None:
