@@ -14,8 +14,10 @@ decision these rules run to a fixed point:
 A contradiction (a cell with no candidate, a group value with no place, one cell
 needing two values) ends the branch. Otherwise the search branches on the unsolved
 cell with the fewest candidates (ties: the cell whose decisions failed most often so
-far), or, when that cell has more than two, on a value left with two places in a group. The search is an explicit stack, so depth is no
-concern on 25x25, and each branch works on a copy of the candidate list.
+far), or, when that cell has more than two, on a value left with two places in a group.
+The search (:meth:`Propagator.search`, which the generator reuses with its own
+branching) is an explicit stack, so depth is no concern on 25x25, and each branch works
+on a copy of the candidate list.
 
 Counters: ``nodes`` = decisions (a value tried for a branching cell);
 ``backtracks`` = decisions undone (their branch failed, or was left after a

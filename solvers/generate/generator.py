@@ -1,7 +1,7 @@
 """Puzzle generation: a random complete grid, then clues removed while the solution stays unique.
 
-1. A random complete grid comes from a depth-first search with singles propagation
-   whose value order is shuffled by a seeded ``random.Random``. The search is complete,
+1. A random complete grid comes from mrv's depth-first search (``mrv.Propagator``)
+   with singles propagation, its value order shuffled by a seeded ``random.Random``. The search is complete,
    so every valid grid of the geometry (and variant) can come out first: no fixed
    pattern is relabelled. Jigsaw grids first get random connected regions (boxes
    reshaped by random swaps of neighbouring cells); a region map that has no complete
@@ -9,7 +9,8 @@
 2. Clues are removed in a random order (or in pairs symmetric about the centre).
    A clue stays if removing it lets a second solution in. The check is one search for
    a solution that *differs* in the removed cell (its value excluded there): none means
-   still unique. Removing clues only ever adds solutions, so a clue that had to stay once
+   still unique. A search longer than CHECK_NODE_BUDGET decisions is handed to the cpsat
+   backend's integer model (``cpsat.encode``) under its solver settings. Removing clues only ever adds solutions, so a clue that had to stay once
    stays necessary: a single pass ends at a locally minimal puzzle.
 3. Every finished puzzle is checked again by the ``mrv`` backend counting to two
    solutions (through the registry), which also gives its difficulty: the decisions
