@@ -5,5 +5,6 @@ judge:   verifies every answer and sorts each run into correct / wrong / timeout
 report:  summary tables (tabulate), CSV, JSON documents, and the change between two saved runs
 plot:    the cactus plot (matplotlib, imported only when asked for)
 plugins: a user's own backend from ``path/to/file.py:function`` or ``module:function``
-cli:     the command line (run, solve, export, list, report)
+cli:     the command line: builds the parser and dispatches to command_<name>.py modules
+common:  what the commands share (usage errors, reading puzzles, choosing configurations)
 """

@@ -1,0 +1,211 @@
+"""Pieces every command shares: usage errors, exit statuses, reading puzzles, choosing
+configurations, the shared options, the environment saved with a run."""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from models import Puzzle, PuzzleError, read_puzzles
+
+from .. import registry
+from . import configs
+from .judge import Category, Run
+from .plugins import load_backend, parse_spec
+from .runner import Outcome, SolverRef, Task, default_jobs, run_tasks
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_PUZZLES = ROOT / "puzzles" / "default.txt"
+DEFAULT_TIMEOUT = 10.0
+EXIT_OK, EXIT_WRONG, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad usage or unreadable input: reported on stderr, exit status 2."""
+
+
+def solving_options(parser: argparse.ArgumentParser) -> None:
+    """--timeout, --unique and --plugin, shared by the commands that solve."""
+    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"wall-clock limit per run, enforced by killing the worker "
+                             f"(default: {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--unique", action="store_true",
+                        help="ask for two solutions, to tell unique from multiple")
+    parser.add_argument("--plugin", action="append", default=[], metavar="SPEC",
+                        help="add your own backend: path/to/file.py:function or module:function "
+                             "(NAME=SPEC to name it); may be repeated")
+
+
+def input_options(parser: argparse.ArgumentParser) -> None:
+    """The input layout options, shared by the commands that read puzzles."""
+    parser.add_argument("--fmt", choices=("auto", "line", "grid"), default="auto",
+                        help="input layout (default: auto)")
+    parser.add_argument("--hex", action="store_true",
+                        help="16x16 input in 0-based hex (0-9A-F), as some collections write it")
+
+
+def positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+def run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
+    """Run the tasks, with a progress bar on a terminal."""
+    from tqdm import tqdm  # noqa: PLC0415 - only the command line shows progress
+
+    with tqdm(total=len(tasks), unit="run", desc="solving", file=sys.stderr, leave=False,
+              disable=not sys.stderr.isatty()) as bar:
+        return run_tasks(tasks, jobs=jobs, on_outcome=lambda _number, _outcome: bar.update())
+
+
+def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError]) -> int:
+    """1 if any run is wrong (it outranks bad input), else 2 if a puzzle was bad, else 0."""
+    if any(run.category == Category.WRONG for run in runs):
+        return EXIT_WRONG
+    return EXIT_USAGE if bad else EXIT_OK
+
+
+def one_solver(name: str | None, plugins: dict[str, SolverRef]) -> SolverRef:
+    """The one configuration ``solve`` runs: the named one, else the plugin, else mrv."""
+    if name is None:
+        if plugins:
+            return next(iter(plugins.values()))
+        available = registry.available_names()
+        if not available:
+            raise UsageError("no backend is available: install one, or give --plugin")
+        name = "mrv" if "mrv" in available else available[0]
+    return resolve_solvers(name, plugins, add_plugins=False)[0]
+
+
+def load_plugins(specs: Sequence[str]) -> dict[str, SolverRef]:
+    """Each --plugin spec loaded once here (to fail early) and named; workers load it again."""
+    plugins: dict[str, SolverRef] = {}
+    for text in specs:
+        spec = parse_spec(text)
+        load_backend(spec)
+        if spec.name in registry.BACKENDS or spec.name in plugins:
+            raise UsageError(f"plugin name {spec.name!r} is already taken; name it with NAME={text}")
+        plugins[spec.name] = SolverRef(spec.name, plugin=text)
+    return plugins
+
+
+def resolve_solvers(requested: str | None, plugins: dict[str, SolverRef], *,
+                    add_plugins: bool = True) -> list[SolverRef]:
+    """The configurations to run (see configs.py for the syntax), or every available backend,
+    then any plugins not named."""
+    if requested is None:
+        chosen = [SolverRef(name, backend=name) for name in registry.available_names()]
+    else:
+        chosen = [plugins[text.strip()] if text.strip() in plugins else _registered(text, plugins)
+                  for text in configs.split_list(requested)]
+        labels = [ref.name for ref in chosen]
+        twice = sorted({label for label in labels if labels.count(label) > 1})
+        if twice:
+            raise UsageError(f"configuration {twice[0]!r} is named twice; label one with LABEL=")
+    if add_plugins:
+        chosen += [ref for ref in plugins.values() if ref not in chosen]
+    if not chosen:
+        raise UsageError("no backend to run: none of the registered backends is available here "
+                         "(see 'compare.py list'); install one, or add your own with --plugin")
+    return chosen
+
+
+def _registered(text: str, plugins: dict[str, SolverRef]) -> SolverRef:
+    try:
+        configuration = configs.parse_one(text)
+    except configs.ConfigurationError as error:
+        message = str(error)
+        if plugins and message.startswith("unknown backend"):
+            message += f"; plugins: {', '.join(plugins)}"
+        raise UsageError(message) from None
+    try:
+        registry.get(configuration.backend).load()
+    except registry.BackendUnavailableError as error:
+        raise UsageError(str(error)) from None
+    return SolverRef(configuration.label, backend=configuration.backend,
+                     options=configuration.options)
+
+
+def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzle], list[PuzzleError]]:
+    """Every good puzzle of every path; each bad one reported on stderr with where it is."""
+    puzzles: list[Puzzle] = []
+    bad: list[PuzzleError] = []
+    for path in paths:
+        if path != "-" and not Path(path).is_file():
+            raise UsageError(f"{path}: no such file")
+        try:
+            batch = read_puzzles(path, fmt=fmt, hex16=hex16)
+        except (OSError, UnicodeDecodeError) as error:
+            raise UsageError(f"{path}: cannot read: {error}") from None
+        for error in batch.errors:
+            print(f"compare.py: skipped bad puzzle: {error}", file=sys.stderr)
+        puzzles += batch.puzzles
+        bad += batch.errors
+    return puzzles, bad
+
+
+def environment(solvers: Sequence[SolverRef]) -> dict[str, Any]:
+    """Versions and machine, saved with every run."""
+    backends = {}
+    for ref in solvers:
+        backend = registry.get(ref.name) if ref.plugin is None else None
+        backends[ref.name] = {
+            "version": backend.version if backend else "plugin",
+            "package": (backend.package if backend else None),
+            "plugin": ref.plugin,
+        }
+    return {
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "python": {"version": platform.python_version(),
+                   "implementation": platform.python_implementation()},
+        "machine": {"platform": platform.platform(), "machine": platform.machine(),
+                    "processor": platform.processor(), "cores": os.cpu_count(),
+                    "usable_cores": default_jobs()},
+        "backends": backends,
+        "packages": {name: _version(name) for name in ("tabulate", "tqdm", "matplotlib")},
+    }
+
+
+def _version(package: str) -> str | None:
+    from importlib import metadata  # noqa: PLC0415
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def error_record(error: PuzzleError) -> dict[str, Any]:
+    return {"file": error.file, "line": error.line, "index": error.index, "row": error.row,
+            "column": error.column, "kind": error.kind, "message": str(error)}
+
+
+def write_json(path: str, document: dict[str, Any]) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(document, handle, indent=1)
+            handle.write("\n")
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def shown(path: Path) -> str:
+    """A path relative to the working directory when it is below it (shorter in tables)."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
