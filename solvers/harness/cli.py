@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from .common import EXIT_USAGE, EXIT_WRONG, UsageError
+from .configs import ConfigurationError
 from .plugins import PluginError
 from .report import ReportError
 
@@ -33,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(args_list)
     try:
         return args.handler(args)
-    except (UsageError, PluginError, ReportError) as error:
+    except (UsageError, ConfigurationError, PluginError, ReportError) as error:
         print(f"compare.py: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

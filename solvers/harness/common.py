@@ -15,7 +15,7 @@ from typing import Any
 from models import Puzzle, PuzzleError, read_puzzles
 
 from .. import registry
-from . import configs
+from .configs import choose_one as one_solver, load_plugins, resolve as resolve_solvers  # noqa: F401
 from .judge import Category, Run
 from .plugins import load_backend, parse_spec
 from .runner import Outcome, SolverRef, Task, default_jobs, run_tasks
@@ -80,67 +80,6 @@ def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError]) -> int:
     return EXIT_USAGE if bad else EXIT_OK
 
 
-def one_solver(name: str | None, plugins: dict[str, SolverRef]) -> SolverRef:
-    """The one configuration ``solve`` runs: the named one, else the plugin, else mrv."""
-    if name is None:
-        if plugins:
-            return next(iter(plugins.values()))
-        available = registry.available_names()
-        if not available:
-            raise UsageError("no backend is available: install one, or give --plugin")
-        name = "mrv" if "mrv" in available else available[0]
-    return resolve_solvers(name, plugins, add_plugins=False)[0]
-
-
-def load_plugins(specs: Sequence[str]) -> dict[str, SolverRef]:
-    """Each --plugin spec loaded once here (to fail early) and named; workers load it again."""
-    plugins: dict[str, SolverRef] = {}
-    for text in specs:
-        spec = parse_spec(text)
-        load_backend(spec)
-        if spec.name in registry.BACKENDS or spec.name in plugins:
-            raise UsageError(f"plugin name {spec.name!r} is already taken; name it with NAME={text}")
-        plugins[spec.name] = SolverRef(spec.name, plugin=text)
-    return plugins
-
-
-def resolve_solvers(requested: str | None, plugins: dict[str, SolverRef], *,
-                    add_plugins: bool = True) -> list[SolverRef]:
-    """The configurations to run (see configs.py for the syntax), or every available backend,
-    then any plugins not named."""
-    if requested is None:
-        chosen = [SolverRef(name, backend=name) for name in registry.available_names()]
-    else:
-        chosen = [plugins[text.strip()] if text.strip() in plugins else _registered(text, plugins)
-                  for text in configs.split_list(requested)]
-        labels = [ref.name for ref in chosen]
-        twice = sorted({label for label in labels if labels.count(label) > 1})
-        if twice:
-            raise UsageError(f"configuration {twice[0]!r} is named twice; label one with LABEL=")
-    if add_plugins:
-        chosen += [ref for ref in plugins.values() if ref not in chosen]
-    if not chosen:
-        raise UsageError("no backend to run: none of the registered backends is available here "
-                         "(see 'compare.py list'); install one, or add your own with --plugin")
-    return chosen
-
-
-def _registered(text: str, plugins: dict[str, SolverRef]) -> SolverRef:
-    try:
-        configuration = configs.parse_one(text)
-    except configs.ConfigurationError as error:
-        message = str(error)
-        if plugins and message.startswith("unknown backend"):
-            message += f"; plugins: {', '.join(plugins)}"
-        raise UsageError(message) from None
-    try:
-        registry.get(configuration.backend).load()
-    except registry.BackendUnavailableError as error:
-        raise UsageError(str(error)) from None
-    return SolverRef(configuration.label, backend=configuration.backend,
-                     options=configuration.options)
-
-
 def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzle], list[PuzzleError]]:
     """Every good puzzle of every path; each bad one reported on stderr with where it is."""
     puzzles: list[Puzzle] = []
@@ -163,7 +102,7 @@ def environment(solvers: Sequence[SolverRef]) -> dict[str, Any]:
     """Versions and machine, saved with every run."""
     backends = {}
     for ref in solvers:
-        backend = registry.get(ref.name) if ref.plugin is None else None
+        backend = registry.get(ref.backend or ref.name) if ref.plugin is None else None
         backends[ref.name] = {
             "version": backend.version if backend else "plugin",
             "package": (backend.package if backend else None),
