@@ -3,12 +3,13 @@ configurations, the shared options, the environment saved with a run."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import os
 import platform
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from .runner import Outcome, SolverRef, Task, default_jobs, run_tasks
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLES = ROOT / "puzzles" / "default.txt"
 DEFAULT_TIMEOUT = 10.0
-EXIT_OK, EXIT_WRONG, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 class UsageError(Exception):
@@ -44,10 +45,27 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
 
 def input_options(parser: argparse.ArgumentParser) -> None:
     """The input layout options, shared by the commands that read puzzles."""
-    parser.add_argument("--fmt", choices=("auto", "line", "grid"), default="auto",
-                        help="input layout (default: auto)")
+    parser.add_argument("--input-format", "--fmt", dest="fmt", choices=("auto", "line", "grid"),
+                        default="auto", help="input layout (default: auto; --fmt is the old name)")
     parser.add_argument("--hex", action="store_true",
                         help="16x16 input in 0-based hex (0-9A-F), as some collections write it")
+
+
+def check_output_paths(outputs: dict[str, str | None], inputs: Sequence[str]) -> None:
+    """Every output path checked before the first run (UsageError, exit 2); a plot also
+    needs matplotlib."""
+    from .outputs import OutputError, check_outputs  # noqa: PLC0415
+
+    try:
+        check_outputs(outputs, inputs)
+    except OutputError as error:
+        raise UsageError(str(error)) from None
+    if outputs.get("--plot"):
+        from .plot import PlotUnavailableError, require_matplotlib  # noqa: PLC0415
+        try:
+            require_matplotlib()
+        except PlotUnavailableError as error:
+            raise UsageError(str(error)) from None
 
 
 def positive_float(text: str) -> float:
@@ -62,6 +80,16 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
     return value
+
+
+@contextlib.contextmanager
+def progress_bar(total: int) -> Iterator[Callable[[int, Outcome], None]]:
+    """A callback for each finished run that moves a progress bar (on a terminal only)."""
+    from tqdm import tqdm  # noqa: PLC0415 - only the command line shows progress
+
+    with tqdm(total=total, unit="run", desc="solving", file=sys.stderr, leave=False,
+              disable=not sys.stderr.isatty()) as bar:
+        yield lambda _number, _outcome: bar.update()
 
 
 def run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
