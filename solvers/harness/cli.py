@@ -17,7 +17,7 @@ from .configs import ConfigurationError
 from .plugins import PluginError
 from .report import ReportError
 
-COMMANDS = ("run", "solve", "export", "list", "report", "generate")
+COMMANDS = ("run", "solve", "export", "list", "report", "plot", "generate")
 DEFAULT_COMMAND = "run"
 
 

@@ -10,6 +10,7 @@ matplotlib is an optional extra (``pip install 'sudoku-methods[plot]'``).
 """
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -60,12 +61,12 @@ def cactus_plot(runs: Iterable[dict[str, Any]], path: str, *, limit: float | Non
     plt = _pyplot()
     from matplotlib.ticker import MaxNLocator  # noqa: PLC0415
 
-    records = [record(r) for r in runs]
+    records = median_runs([record(r) for r in runs], limit)
     sizes = sorted({r["n"] for r in records})
     figure, panels = plt.subplots(1, len(sizes), figsize=(6.5 * len(sizes), 4.5), squeeze=False)
     for axes, n in zip(panels[0], sizes):
         mine = [r for r in records if r["n"] == n]
-        total = len({(r["file"], r["index"], r["repeat"]) for r in mine})
+        total = len({(r["file"], r["index"]) for r in mine})
         for number, (label, times) in enumerate(solved_times(mine, limit).items()):
             axes.step(times, range(1, len(times) + 1), where="post", label=label,
                       linestyle=STYLES[number % len(STYLES)], marker=MARKERS[number % len(MARKERS)],
@@ -82,6 +83,20 @@ def cactus_plot(runs: Iterable[dict[str, Any]], path: str, *, limit: float | Non
         axes.set_title(f"{n}x{n}")
     figure.suptitle(title or "Puzzles solved within a time per puzzle")
     _save(figure, path)
+
+
+def median_runs(records: list[dict[str, Any]], limit: float | None) -> list[dict[str, Any]]:
+    """One run per (puzzle, configuration): the median of its repetitions, unsolved ones
+    ranking last (so a puzzle counts as solved when most repetitions solved it)."""
+    groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
+    for flat in records:
+        groups.setdefault((flat["file"], flat["index"], flat["configuration"]), []).append(flat)
+
+    def rank(flat: dict[str, Any]) -> float:
+        solved = flat["category"] == "correct" and (limit is None or flat["time_s"] <= limit)
+        return flat["time_s"] if solved else math.inf
+
+    return [sorted(group, key=rank)[(len(group) - 1) // 2] for group in groups.values()]
 
 
 def scatter_plot(runs: Sequence[dict[str, Any]], path: str, x_label: str, y_label: str, *,
