@@ -6,13 +6,15 @@ Each command is a module ``command_<name>.py`` with ``add_parser(subparsers)`` a
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from .common import EXIT_USAGE, EXIT_WRONG, UsageError
+from .. import __version__
+from .common import EXIT_OK, EXIT_USAGE, UsageError
 from .configs import ConfigurationError
 from .plugins import PluginError
 from .report import ReportError
@@ -29,10 +31,12 @@ def command_module(name: str) -> ModuleType:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 all right, 1 something wrong, 2 bad usage)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or args_list[0] not in (*COMMANDS, "-h", "--help"):
+    if args_list and _unknown_command(args_list[0]):
+        return EXIT_USAGE
+    if not args_list or args_list[0] not in (*COMMANDS, "-h", "--help", "--version"):
         args_list.insert(0, DEFAULT_COMMAND)
-    args = build_parser().parse_args(args_list)
     try:
+        args = build_parser().parse_args(args_list)
         return args.handler(args)
     except (UsageError, ConfigurationError, PluginError, ReportError) as error:
         print(f"compare.py: error: {error}", file=sys.stderr)
@@ -43,7 +47,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_WRONG
+        return EXIT_OK
+
+
+def _unknown_command(word: str) -> bool:
+    """True (and says so, with the nearest command) when the first word looks like a
+    mistyped command rather than a puzzle file or an option of the default command."""
+    if word in COMMANDS or word.startswith("-") or os.path.exists(word) or any(
+            c in word for c in "./\\"):
+        return False
+    near = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]!r}?" if near else f"; commands: {', '.join(COMMANDS)}"
+    print(f"compare.py: error: unknown command {word!r}{hint} (a puzzle file must exist)",
+          file=sys.stderr)
+    return True
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run Sudoku backends side by side, verify every answer, and tabulate. "
                     "With no command, 'run' on the bundled default puzzles.",
         epilog="Exit status: 0 nothing wrong, 1 some answer wrong, 2 bad usage or bad input.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = command_module(name)

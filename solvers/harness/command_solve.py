@@ -20,7 +20,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     solve = subparsers.add_parser("solve", help="solve puzzles with one backend and print them",
                                   description="Solve each puzzle with one backend and print it for people.")
     solve.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files or '-' (default: stdin)")
-    solve.add_argument("--solver", metavar="NAME", help="the backend (default: mrv, or the plugin)")
+    solve.add_argument("--solver", "--solvers", dest="solver", metavar="CONFIG",
+                       help="the configuration, [LABEL=]BACKEND[:OPTION=VALUE;...] "
+                            "(default: mrv, or the plugin)")
     solving_options(solve)
     solve.add_argument("--format", choices=("pretty", "line", "grid"), default="pretty",
                        help="pretty: boxed grid and verdict; line/grid: the solution, verdict as '#' comment")
@@ -32,7 +34,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     plugins = load_plugins(args.plugin)
     solver = one_solver(args.solver, plugins)
-    puzzles, bad = read_inputs(args.paths or ["-"], args.fmt, args.hex)
+    paths = args.paths or ["-"]
+    if "-" in paths and sys.stdin.isatty():
+        print("compare.py solve: reading puzzles from standard input (type or paste them, end with "
+              "Ctrl-D; or give a file)", file=sys.stderr)
+    puzzles, bad = read_inputs(paths, args.fmt, args.hex)
     max_solutions = 2 if args.unique else 1
     tasks = [Task(solver, puzzle, max_solutions, args.timeout) for puzzle in puzzles]
     outcomes = run_with_progress(tasks, default_jobs()) if tasks else []

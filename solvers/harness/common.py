@@ -22,7 +22,15 @@ from .plugins import load_backend, parse_spec
 from .runner import Outcome, SolverRef, Task, default_jobs, run_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_PUZZLES = ROOT / "puzzles" / "default.txt"
+
+
+def bundled_puzzles() -> Path:
+    """The bundled puzzles: puzzles/ in a checkout, solvers/puzzles when installed."""
+    checkout = ROOT / "puzzles"
+    return checkout if (checkout / "default.txt").is_file() else Path(__file__).resolve().parents[1] / "puzzles"
+
+
+DEFAULT_PUZZLES = bundled_puzzles() / "default.txt"
 DEFAULT_TIMEOUT = 10.0
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -114,7 +122,10 @@ def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzl
     bad: list[PuzzleError] = []
     for path in paths:
         if path != "-" and not Path(path).is_file():
-            raise UsageError(f"{path}: no such file")
+            bundled = bundled_puzzles() / Path(path).name
+            if not bundled.is_file() or str(Path(path).parent) not in (".", "puzzles"):
+                raise UsageError(f"{path}: no such file")
+            path = str(bundled)
         try:
             batch = read_puzzles(path, fmt=fmt, hex16=hex16)
         except (OSError, UnicodeDecodeError) as error:
