@@ -1,13 +1,9 @@
 """Pieces every command shares: usage errors, exit statuses, reading puzzles, choosing
-configurations, the shared options, the environment saved with a run."""
+configurations, the shared options, progress and exit statuses."""
 from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime
-import json
-import os
-import platform
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -15,10 +11,8 @@ from typing import Any
 
 from models import Puzzle, PuzzleError, read_puzzles
 
-from .. import registry
 from .configs import choose_one as one_solver, load_plugins, resolve as resolve_solvers  # noqa: F401
 from .judge import Category, Run
-from .plugins import load_backend, parse_spec
 from .runner import Outcome, SolverRef, Task, default_jobs, run_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,48 +131,9 @@ def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzl
     return puzzles, bad
 
 
-def environment(solvers: Sequence[SolverRef]) -> dict[str, Any]:
-    """Versions and machine, saved with every run."""
-    backends = {}
-    for ref in solvers:
-        backend = registry.get(ref.backend or ref.name) if ref.plugin is None else None
-        backends[ref.name] = {
-            "version": backend.version if backend else "plugin",
-            "package": (backend.package if backend else None),
-            "plugin": ref.plugin,
-        }
-    return {
-        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "python": {"version": platform.python_version(),
-                   "implementation": platform.python_implementation()},
-        "machine": {"platform": platform.platform(), "machine": platform.machine(),
-                    "processor": platform.processor(), "cores": os.cpu_count(),
-                    "usable_cores": default_jobs()},
-        "backends": backends,
-        "packages": {name: _version(name) for name in ("tabulate", "tqdm", "matplotlib")},
-    }
-
-
-def _version(package: str) -> str | None:
-    from importlib import metadata  # noqa: PLC0415
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return None
-
-
 def error_record(error: PuzzleError) -> dict[str, Any]:
     return {"file": error.file, "line": error.line, "index": error.index, "row": error.row,
             "column": error.column, "kind": error.kind, "message": str(error)}
-
-
-def write_json(path: str, document: dict[str, Any]) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as handle:
-            json.dump(document, handle, indent=1)
-            handle.write("\n")
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def shown(path: Path) -> str:
