@@ -13,7 +13,7 @@ from models import Puzzle, PuzzleError, read_puzzles
 
 from .configs import choose_one as one_solver, load_plugins, resolve as resolve_solvers  # noqa: F401
 from .judge import Category, Run
-from .runner import Outcome, SolverRef, Task, default_jobs, run_tasks
+from .runner import Outcome, Task, run_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
 
