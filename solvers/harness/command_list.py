@@ -42,12 +42,20 @@ def _backend_row(backend: registry.Backend) -> dict[str, str]:
         backend.load()
         available, encodings = "yes", ", ".join(backend.encodings) or "-"
         counters = "; ".join(f"{name} = {meaning}" for name, meaning in backend.counters.items()) or "-"
+        options = option_text(backend)
     except registry.BackendUnavailableError as error:
-        available, encodings, counters = f"no: {error}", "?", "?"
+        available, encodings, counters, options = f"no: {error}", "?", "?", "?"
     return {"backend": backend.name, "available": available, "package": backend.package or "-",
-            "version": backend.version, "encodings": encodings,
+            "version": backend.version, "encodings": encodings, "options": options,
             "time limit": "honoured inside" if backend.interruptible else "killed from outside",
             "counters": counters, "description": backend.description}
+
+
+def option_text(backend: registry.Backend) -> str:
+    """The options a configuration of this backend may set, with their values where few."""
+    choices = {**backend.choices, **({"encoding": backend.encodings} if backend.encodings else {})}
+    return "; ".join(f"{name}={'|'.join(map(str, choices[name]))}" if name in choices else name
+                     for name in backend.options) or "-"
 
 
 def _csv_cell(value: str) -> str:

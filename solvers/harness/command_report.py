@@ -14,7 +14,8 @@ import json
 from typing import Any
 
 from . import paired, records, report, scores, views
-from .common import EXIT_OK, EXIT_WRONG, UsageError, check_output_paths, positive_float
+from .common import (EXIT_OK, EXIT_WRONG, UsageError, check_output_paths, picture_options,
+                     positive_float)
 from .judge import Category
 from .outputs import write_atomic
 
@@ -38,9 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                      help="with --per-puzzle: what each cell shows (default: time_s)")
     rep.add_argument("--pair", metavar="A,B", help="configuration B against A within one run")
     rep.add_argument("--exclude-warmup", action="store_true", help="leave warm-up runs out")
-    rep.add_argument("--csv", metavar="OUT.csv", help="write the (newer) run's per-run CSV")
-    rep.add_argument("--plot", metavar="FILE.png", help="cactus plot of the (newer) saved run")
-    rep.add_argument("--title", default="", help="the plot's title")
+    picture_options(rep, "write the (newer) run's per-run CSV", "cactus plot of the (newer) saved run")
     return rep
 
 

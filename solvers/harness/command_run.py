@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from models import PuzzleError
 
 from . import records, report
-from .common import (DEFAULT_PUZZLES, EXIT_INTERRUPTED, UsageError, check_output_paths, error_record,
-                     exit_status, input_options, load_plugins, positive_float, positive_int,
-                     progress_bar, read_inputs, resolve_solvers, shown, solving_options)
+from .common import (DEFAULT_PUZZLES, EXIT_INTERRUPTED, UsageError, check_output_paths,
+                     error_record, exit_status, input_options, load_plugins, picture_options,
+                     positive_float, positive_int, progress_bar, read_inputs, resolve_solvers,
+                     shown, solving_options)
 from .experiment import Results, run_experiment, say_partial
 from .outputs import write_atomic
 from .provenance import provenance
@@ -37,9 +38,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     run.add_argument("--format", choices=report.TABLE_FORMATS, default="table",
                      help="how to print the summary (default: table)")
     run.add_argument("--json", metavar="OUT.json", help="save the whole run as JSON")
-    run.add_argument("--csv", metavar="OUT.csv", help="save one line per run as CSV (records.py's columns)")
-    run.add_argument("--plot", metavar="FILE.png", help="draw a cactus plot (needs matplotlib)")
-    run.add_argument("--title", default="", help="the plot's title")
+    picture_options(run, "save one line per run as CSV (records.py's columns)",
+                    "draw a cactus plot (needs matplotlib)")
     input_options(run)
     return run
 

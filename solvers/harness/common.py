@@ -70,6 +70,13 @@ def check_output_paths(outputs: dict[str, str | None], inputs: Sequence[str]) ->
             raise UsageError(str(error)) from None
 
 
+def picture_options(parser: argparse.ArgumentParser, csv_help: str, plot_help: str) -> None:
+    """--csv, --plot and --title, shared by run and report."""
+    parser.add_argument("--csv", metavar="OUT.csv", help=csv_help)
+    parser.add_argument("--plot", metavar="FILE.png", help=plot_help)
+    parser.add_argument("--title", default="", help="the plot's title")
+
+
 def positive_float(text: str) -> float:
     value = float(text)
     if not value > 0:

@@ -214,7 +214,8 @@ def build_document(runs: Sequence[Run], disagreements: Sequence[Disagreement], *
     return {
         "kind": DOCUMENT_KIND, "version": DOCUMENT_VERSION, "partial": partial, **environment,
         "options": options, "input_errors": list(input_errors),
-        "summary": summarize(runs, unique=options.get("unique", False), limit=limit, par=par),
+        "summary": summarize(runs, unique=options.get("unique", False), limit=limit, par=par,
+                             exclude_warmup=options.get("exclude_warmup", False)),
         "disagreements": [d.as_dict() for d in disagreements],
         "runs": [run_entry(r) for r in runs],
     }
