@@ -232,7 +232,7 @@ def test_plots_from_a_saved_run(kind: str, extra: tuple[str, ...], puzzles: str,
 @pytest.mark.parametrize("flag, path, reason", [
     ("--json", "missing/run.json", "does not exist"),
     ("--plot", "run.gif", "unknown plot format 'gif'"),
-    ("--csv", "INPUT", "is also an input"),
+    ("--csv", "INPUT", "refusing to write over one of the inputs"),
 ])
 def test_bad_output_paths_exit_2_before_the_first_run(flag: str, path: str, reason: str,
                                                       puzzles: str, tmp_path: Path) -> None:

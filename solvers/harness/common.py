@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -54,20 +55,21 @@ def input_options(parser: argparse.ArgumentParser) -> None:
 
 
 def check_output_paths(outputs: dict[str, str | None], inputs: Sequence[str]) -> None:
-    """Every output path checked before the first run (UsageError, exit 2); a plot also
-    needs matplotlib."""
-    from .outputs import OutputError, check_outputs  # noqa: PLC0415
+    """Every output path (option -> path) checked before the first run, UsageError (exit 2):
+    outputs.check_output_paths' rules, writable, and a plot's format and matplotlib."""
+    from .outputs import OutputError, check_output_paths as check_paths  # noqa: PLC0415
+    from .plot import PlotUnavailableError, check_plot_format, require_matplotlib  # noqa: PLC0415
 
     try:
-        check_outputs(outputs, inputs)
-    except OutputError as error:
-        raise UsageError(str(error)) from None
-    if outputs.get("--plot"):
-        from .plot import PlotUnavailableError, require_matplotlib  # noqa: PLC0415
-        try:
+        check_paths(list(outputs.values()), inputs)
+        for option, path in outputs.items():
+            if path and not os.access(Path(path).resolve().parent, os.W_OK):
+                raise OutputError(f"{option} {path}: its folder is not writable")
+        if outputs.get("--plot"):
+            check_plot_format(outputs["--plot"])
             require_matplotlib()
-        except PlotUnavailableError as error:
-            raise UsageError(str(error)) from None
+    except (OutputError, PlotUnavailableError) as error:
+        raise UsageError(str(error)) from None
 
 
 def picture_options(parser: argparse.ArgumentParser, csv_help: str, plot_help: str) -> None:

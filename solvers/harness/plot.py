@@ -11,15 +11,15 @@ matplotlib is an optional extra (``pip install 'sudoku-methods[plot]'``).
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .outputs import OutputError, atomic_path
 from .records import record
 
 INSTALL_HINT = "the plot needs matplotlib: pip install 'sudoku-methods[plot]' (or pip install matplotlib)"
+PLOT_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
 STYLES = ("-", "--", "-.", ":")
 MARKERS = ("o", "s", "^", "D", "v", "x", "+", "*")
 FLOOR_S = 1e-4
@@ -35,6 +35,21 @@ def require_matplotlib() -> None:
         import matplotlib  # noqa: F401, PLC0415
     except ImportError as error:
         raise PlotUnavailableError(INSTALL_HINT) from error
+
+
+def check_plot_format(path: str) -> None:
+    """OutputError unless the file's suffix names a format the plot can be saved in.
+
+    >>> check_plot_format("a.svg")
+    >>> check_plot_format("a.gif")
+    Traceback (most recent call last):
+    ...
+    solvers.harness.outputs.OutputError: a.gif: unknown plot format 'gif'; use one of png, pdf, svg, svgz, eps, ps, jpg, jpeg, tif, tiff, webp
+    """
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in PLOT_FORMATS:
+        shown = f"unknown plot format {suffix!r}" if suffix else "no suffix to tell the plot format"
+        raise OutputError(f"{path}: {shown}; use one of {', '.join(PLOT_FORMATS)}")
 
 
 def solved_times(runs: Iterable[dict[str, Any]], limit: float | None = None) -> dict[str, list[float]]:
@@ -151,18 +166,12 @@ def _pyplot() -> Any:
 
 
 def _save(figure: Any, path: str) -> None:
-    """Save through a temporary file in the same folder and os.replace (never half a file)."""
+    """Save whole or not at all (outputs.atomic_path: a temporary file, then a rename)."""
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
-    target = Path(path)
-    suffix = target.suffix.lower().lstrip(".") or "png"
     figure.tight_layout()
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f".{suffix}",
-                                         dir=target.parent if str(target.parent) else ".")
-    os.close(handle)
     try:
-        figure.savefig(temporary, dpi=120, format=suffix)
-        os.replace(temporary, target)
+        with atomic_path(path) as temporary:
+            figure.savefig(temporary, dpi=120, format=Path(path).suffix.lower().lstrip(".") or "png")
     finally:
-        Path(temporary).unlink(missing_ok=True)
         plt.close(figure)
