@@ -95,8 +95,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def _run_backend(choice: SolverRef, label: str, index: int, puzzle: Puzzle,
                  timeout: float) -> Run:
-    """One run in this process; a grid the checker rejects makes the run 'wrong' (said on stderr)."""
-    result = choice.load().solve(Model.from_puzzle(puzzle), time_limit=timeout, **dict(choice.options))
+    """One run in this process; a grid the checker rejects makes the run 'wrong', an exception
+    'error' (each said on stderr)."""
+    try:
+        result = choice.load().solve(Model.from_puzzle(puzzle), time_limit=timeout,
+                                     **dict(choice.options))
+    except Exception as error:  # noqa: BLE001 - a backend's failure is this run's error
+        print(f"ERROR: {choice.name} on {label} #{index}: {type(error).__name__}: {error}",
+              file=sys.stderr)
+        return Run(label, index, choice.name, "error", 0.0)
     status = str(result.status)
     for solution in result.solutions:
         verdict = verify(puzzle, solution)
@@ -162,8 +169,9 @@ def _table(runs: list[Run], tablefmt: str) -> str:
             _mean([r.nodes for r in rs], "{:.1f}"),
             _mean([r.encode_time for r in rs], "{:.2f}", 1000),
             _mean([r.solve_time for r in rs], "{:.2f}", 1000),
-            f"{means[(puzzle_set, solver)] / fastest:.2f}",
-            "" if reference is None else f"{reference / means[(puzzle_set, solver)]:.2f}",
+            f"{means[(puzzle_set, solver)] / fastest:.2f}" if fastest > 0 else "-",
+            "" if reference is None or not means[(puzzle_set, solver)] > 0
+            else f"{reference / means[(puzzle_set, solver)]:.2f}",
         ])
     headers = ["set", "solver", "solved", "timeouts", "mean ms", "median ms", "max ms",
                "mean nodes", "encode ms", "solve ms", "time / fastest", "norvig / time"]

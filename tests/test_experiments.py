@@ -314,3 +314,32 @@ def test_an_installed_copy_finds_its_bundled_puzzles_from_any_folder(tmp_path: P
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "default.txt" in done.stdout
+
+
+# ---------------------------------------------------------------- the bench scripts
+
+def bench(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("script, args", [
+    ("bench_backends.py", ("--sets", "generated_4x4.txt", "--limit", "2")),
+    ("bench_scaling.py", ("--sizes", "4", "--per-size", "2")),
+])
+@pytest.mark.parametrize("plugin, status", [("invalid_grid", 1), ("raiser", 1), (None, 0)])
+def test_bench_scripts_take_configurations_and_fail_on_a_wrong_or_errored_run(
+        script: str, args: tuple[str, ...], plugin: str | None, status: int, tmp_path: Path) -> None:
+    chosen = ["--solvers", "ref:seconds=0" if plugin is None else f"ref,{plugin}"]
+    planted = [] if plugin is None else ["--plugin", f"{PLUGINS / 'planted.py'}:{plugin}"]
+    outputs = ["--json", str(tmp_path / "s.json"), "--plot", str(tmp_path / "s.png")] \
+        if script == "bench_scaling.py" else []
+    done = bench(script, "--plugin", REFERENCE, *planted, *chosen, *args, *outputs)
+    assert done.returncode == status, done.stderr
+    if status:
+        assert "wrong or errored" in done.stderr
+
+
+def test_a_bench_script_refuses_a_bad_configuration_before_running() -> None:
+    done = bench("bench_backends.py", "--solvers", "mrv:colour=red")
+    assert done.returncode == 2 and "has no option 'colour'" in done.stderr
