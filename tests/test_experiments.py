@@ -197,6 +197,18 @@ def test_a_paired_report_on_two_saved_runs(puzzles: str, tmp_path: Path) -> None
     assert "new/old (geo. mean)" in table.stdout and "sign test p" in table.stdout
 
 
+def test_two_configurations_of_one_run_pair_with_pair(puzzles: str, tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    assert compare("run", puzzles, "--plugin", timed("slow"), "--solvers",
+                   "quick=slow:seconds=0,lazy=slow:seconds=0.05", "--json", str(out)).returncode == 0
+    done = compare("report", str(out), "--pair", "quick,lazy", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)
+    assert (row["configuration"], row["losses"], row["wins"]) == ("lazy vs quick", 3, 0)
+    wrong = compare("report", str(out), "--pair", "quick,nosuch")
+    assert wrong.returncode == 2 and "no runs of configuration 'nosuch'" in wrong.stderr
+
+
 @pytest.mark.parametrize("difference, reason", [("limit", "the limits differ"),
                                                 ("puzzles", "the puzzles differ")])
 def test_a_paired_report_refuses_runs_that_differ(difference: str, reason: str, puzzles: str,

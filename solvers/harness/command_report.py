@@ -37,7 +37,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                      help="with --per-puzzle: one column per value of this (default: configuration)")
     rep.add_argument("--field", choices=views.FIELDS, default="time_s",
                      help="with --per-puzzle: what each cell shows (default: time_s)")
-    rep.add_argument("--pair", metavar="A,B", help="configuration B against A within one run")
+    rep.add_argument("--pair", metavar="A,B", help="configuration B against A within one run (with "
+                     "two runs: A of the first against B of the second)")
     rep.add_argument("--exclude-warmup", action="store_true", help="leave warm-up runs out")
     picture_options(rep, "write the (newer) run's per-run CSV", "cactus plot of the (newer) saved run")
     return rep
@@ -56,10 +57,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.scores:
         print(views.render(scores.score_rows(runs, _limit(old), args.par), args.format))
     elif args.pair:
-        labels = tuple(part.strip() for part in args.pair.split(","))
-        if len(labels) != 2:
-            raise UsageError(f"--pair needs two configurations A,B, not {args.pair!r}")
-        print(_paired(old, old, args.format, labels))
+        print(_paired(old, old, args.format, _labels(args.pair)))
     else:
         print(_summary(old, runs, args))
     _write(args, newest)
@@ -80,8 +78,15 @@ def _summary(document: dict[str, Any], runs: list[dict[str, Any]], args: argpars
     return text
 
 
+def _labels(text: str) -> tuple[str, str]:
+    labels = tuple(part.strip() for part in text.split(","))
+    if len(labels) != 2 or not all(labels):
+        raise UsageError(f"--pair needs two configurations A,B, not {text!r}")
+    return labels[0], labels[1]
+
+
 def _two_runs(old: dict[str, Any], new: dict[str, Any], args: argparse.Namespace) -> str:
-    pairs_text = _paired(old, new, args.format)
+    pairs_text = _paired(old, new, args.format, _labels(args.pair) if args.pair else None)
     rows = report.compare_rows(old, new)
     changes = report.category_changes(old, new)
     if args.format == "json":
