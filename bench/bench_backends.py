@@ -3,15 +3,17 @@
     python bench/bench_backends.py                          # available backends, default sets
     python bench/bench_backends.py --solvers mrv,backtrack --timeout 5
     python bench/bench_backends.py --norvig /tmp/norvig/sudoku.py   # add Norvig's solver
-    python bench/bench_backends.py --solvers mrv,mrv:inference=singles   # a backend option
+    python bench/bench_backends.py --solvers mrv,singles=mrv:inference=singles   # options, labels
+    python bench/bench_backends.py --plugin my.py:solve --solvers mrv,solve   # a plugin
 
 Per (puzzle set, backend): solved/total, timeouts, mean / median / max wall time, mean
 nodes, mean encode and solve time when the backend reports them, and ratios measured
 in this one run: against the fastest backend on that set, and against Norvig's
 solver when ``--norvig`` points at a copy of his ``sudoku.py`` (kept outside this
 repository; it only handles the puzzle size it was written for, 9x9, so other sets show
-no Norvig figure unless ``--norvig`` is given again with a copy generalised to that size). Every answer is checked with the independent checker; a wrong
-answer stops the benchmark.
+no Norvig figure unless ``--norvig`` is given again with a copy generalised to that size).
+Configurations are written as in compare.py (bench/common.py). Every answer is checked
+with the independent checker; the exit status is 1 if any run was wrong or errored.
 """
 from __future__ import annotations
 
@@ -25,14 +27,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
+from common import ROOT, add_configuration_arguments, configurations, exit_status
 from tabulate import tabulate  # noqa: E402
 
 from models import Model, Puzzle, read_puzzles, verify  # noqa: E402
 from solvers import Status, registry  # noqa: E402
+from solvers.harness.runner import SolverRef  # noqa: E402
 
 DEFAULT_SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
 NORVIG = "norvig"
@@ -52,13 +52,10 @@ class Run:
     solve_time: float | None = None
 
 
-class WrongAnswerError(RuntimeError):
-    """A solver returned a grid the checker rejects."""
-
-
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    solvers = _chosen_solvers(args.solvers)
+    solvers = configurations(args, [name for name in registry.available_names()
+                                    if registry.get(name).interruptible])
     norvigs = [_load_norvig(Path(path), i) for i, path in enumerate(args.norvig)]
     runs: list[Run] = []
     for name in args.sets:
@@ -77,14 +74,13 @@ def main(argv: list[str] | None = None) -> int:
           f"(a timed-out run counts at its time); python {sys.version.split()[0]}")
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in runs], indent=1))
-    return 0
+    return exit_status(r.status for r in runs)
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--solvers", default="",
-                        help="comma-separated backend names (default: every available backend "
-                             "that honours time limits from inside)")
+    add_configuration_arguments(parser, default="every available backend that honours time "
+                                                 "limits from inside")
     parser.add_argument("--sets", nargs="+", default=list(DEFAULT_SETS),
                         help="puzzle files, by path or by name under puzzles/")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
@@ -97,38 +93,27 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-@dataclass(frozen=True)
-class Choice:
-    """A backend and the options to call it with ('mrv:inference=singles')."""
-
-    label: str
-    backend: registry.Backend
-    options: dict
-
-
-def _chosen_solvers(spec: str) -> list[Choice]:
-    if not spec:
-        return [Choice(name, registry.get(name), {}) for name in registry.available_names()
-                if registry.get(name).interruptible]
-    choices = []
-    for item in filter(None, (part.strip() for part in spec.split(","))):
-        name, _, rest = item.partition(":")
-        options = dict(pair.split("=", 1) for pair in rest.split(":") if pair)
-        choices.append(Choice(item, registry.get(name), options))
-    return choices
-
-
-def _run_backend(choice: Choice, label: str, index: int, puzzle: Puzzle,
+def _run_backend(choice: SolverRef, label: str, index: int, puzzle: Puzzle,
                  timeout: float) -> Run:
-    backend = choice.backend
-    result = backend.solve(Model.from_puzzle(puzzle), time_limit=timeout, **choice.options)
+    """One run in this process; a grid the checker rejects makes the run 'wrong', an exception
+    'error' (each said on stderr)."""
+    try:
+        result = choice.load().solve(Model.from_puzzle(puzzle), time_limit=timeout,
+                                     **dict(choice.options))
+    except Exception as error:  # noqa: BLE001 - a backend's failure is this run's error
+        print(f"ERROR: {choice.name} on {label} #{index}: {type(error).__name__}: {error}",
+              file=sys.stderr)
+        return Run(label, index, choice.name, "error", 0.0)
+    status = str(result.status)
     for solution in result.solutions:
         verdict = verify(puzzle, solution)
         if not verdict.ok:
-            raise WrongAnswerError(f"{backend.name} on {label} #{index}: {verdict}")
+            print(f"WRONG: {choice.name} on {label} #{index}: {verdict}", file=sys.stderr)
+            status = "wrong"
+    if status == "error":
+        print(f"ERROR: {choice.name} on {label} #{index}: {result.message}", file=sys.stderr)
     s = result.stats
-    return Run(label, index, choice.label, str(result.status), s.wall_time, s.nodes,
-               s.encode_time, s.solve_time)
+    return Run(label, index, choice.name, status, s.wall_time, s.nodes, s.encode_time, s.solve_time)
 
 
 def _load_norvig(path: Path, number: int = 0) -> ModuleType:
@@ -161,7 +146,8 @@ def _run_norvig(norvig: ModuleType, label: str, index: int, puzzle: Puzzle) -> R
     grid = tuple(norvig.digits.index(values[s]) + 1 for s in norvig.squares)
     verdict = verify(puzzle, grid)
     if not verdict.ok:
-        raise WrongAnswerError(f"Norvig's solver on {label} #{index}: {verdict}")
+        print(f"WRONG: Norvig's solver on {label} #{index}: {verdict}", file=sys.stderr)
+        return Run(label, index, NORVIG, "wrong", elapsed, nodes)
     return Run(label, index, NORVIG, str(Status.SOLVED), elapsed, nodes)
 
 
@@ -183,8 +169,9 @@ def _table(runs: list[Run], tablefmt: str) -> str:
             _mean([r.nodes for r in rs], "{:.1f}"),
             _mean([r.encode_time for r in rs], "{:.2f}", 1000),
             _mean([r.solve_time for r in rs], "{:.2f}", 1000),
-            f"{means[(puzzle_set, solver)] / fastest:.2f}",
-            "" if reference is None else f"{reference / means[(puzzle_set, solver)]:.2f}",
+            f"{means[(puzzle_set, solver)] / fastest:.2f}" if fastest > 0 else "-",
+            "" if reference is None or not means[(puzzle_set, solver)] > 0
+            else f"{reference / means[(puzzle_set, solver)]:.2f}",
         ])
     headers = ["set", "solver", "solved", "timeouts", "mean ms", "median ms", "max ms",
                "mean nodes", "encode ms", "solve ms", "time / fastest", "norvig / time"]

@@ -1,8 +1,9 @@
 """Benchmark the SAT encodings with pycosat, and the sat backend against pycosat's example approach.
 
     python bench/bench_sat.py [--repeat 3] [--format github] [--example PATH/TO/sudoku.py]
+                              [--solvers sat:encoding=minimal,ext=sat:encoding=extended] [--plugin SPEC]
 
-Table 1: every encoding on top95, hardest and the 16x16 samples: mean variables and
+Table 1: every encoding (or the --solvers configurations, written as in compare.py) on top95, hardest and the 16x16 samples: mean variables and
 clauses, mean encode and solve time (ms per puzzle), each solution verified.
 
 Table 2: time per top95 puzzle of the default encoding next to a baseline that works
@@ -27,13 +28,12 @@ from types import ModuleType
 import pycosat
 from tabulate import tabulate
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
+from common import ROOT, add_configuration_arguments, configurations
 from models import Grid, Model, Puzzle, read_puzzles, verify  # noqa: E402
 from solvers import Status
 from solvers.backends import sat  # noqa: E402
-from solvers.encodings.cnf import ENCODINGS, encode  # noqa: E402
+from solvers.encodings.cnf import ENCODINGS  # noqa: E402
+from solvers.harness.runner import SolverRef  # noqa: E402
 
 SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
 
@@ -45,28 +45,31 @@ def load(name: str) -> list[Puzzle]:
     return list(batch.puzzles)
 
 
-def compare_encodings(sets: dict[str, list[Puzzle]], repeat: int) -> list[list]:
-    """One row per (set, encoding): sizes and the best-of-repeat mean times."""
+def compare_encodings(sets: dict[str, list[Puzzle]], repeat: int,
+                      chosen: list[SolverRef]) -> list[list]:
+    """One row per (set, configuration): sizes and the best-of-repeat mean times; a wrong or
+    failed answer stops the benchmark with exit status 1."""
     rows = []
     for name, puzzles in sets.items():
         models = [Model.from_puzzle(p) for p in puzzles]
-        for encoding in ENCODINGS:
-            encode(models[0], encoding)  # the one-off geometry clauses, outside the timing
+        for ref in chosen:
+            backend, options = ref.load(), dict(ref.options)
+            backend.solve(models[0], **options)  # one-off geometry clauses, outside the timing
             best_encode = best_solve = float("inf")
             for _ in range(repeat):
                 encode_time = solve_time = 0.0
                 variables, clauses = [], []
                 for model in models:
-                    result = sat.solve(model, encoding=encoding)
+                    result = backend.solve(model, **options)
                     if result.status is not Status.SOLVED or not verify(model, result.solution).ok:
-                        raise SystemExit(f"{encoding} failed on {model.puzzle.source}: {result}")
-                    encode_time += result.stats.encode_time
-                    solve_time += result.stats.solve_time
-                    variables.append(result.stats.variables)
-                    clauses.append(result.stats.clauses)
+                        raise SystemExit(f"{ref.name} failed on {model.puzzle.source}: {result}")
+                    encode_time += result.stats.encode_time or 0.0
+                    solve_time += result.stats.solve_time or result.stats.wall_time
+                    variables.append(result.stats.variables or 0)
+                    clauses.append(result.stats.clauses or 0)
                 best_encode = min(best_encode, encode_time / len(models))
                 best_solve = min(best_solve, solve_time / len(models))
-            rows.append([name.removesuffix(".txt"), encoding, len(models),
+            rows.append([name.removesuffix(".txt"), ref.name, len(models),
                          round(statistics.mean(variables)), round(statistics.mean(clauses)),
                          best_encode * 1e3, best_solve * 1e3, (best_encode + best_solve) * 1e3])
     return rows
@@ -165,14 +168,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="rounds; the best is kept (default 3)")
     parser.add_argument("--format", default="simple", help="tabulate format, e.g. github (default simple)")
     parser.add_argument("--example", type=Path, help="path to pycosat's examples/sudoku.py (outside the repo)")
+    add_configuration_arguments(parser, default="sat with every encoding")
     args = parser.parse_args(argv)
+    chosen = configurations(args, [f"sat:encoding={encoding}" for encoding in ENCODINGS])
     sets = {name: load(name) for name in SETS}
     example = load_example(args.example) if args.example else None
 
     print(f"pycosat {pycosat.__version__}, Python {sys.version.split()[0]}, best of {args.repeat}\n")
     print("SAT encodings (means per puzzle; times in ms; every solution verified)\n")
-    print(tabulate(compare_encodings(sets, args.repeat),
-                   headers=["set", "encoding", "puzzles", "variables", "clauses",
+    print(tabulate(compare_encodings(sets, args.repeat, chosen),
+                   headers=["set", "configuration", "puzzles", "variables", "clauses",
                             "encode ms", "solve ms", "total ms"],
                    tablefmt=args.format, floatfmt=".2f"))
     rows, ratio = compare_with_baseline(sets["top95.txt"], args.repeat, example)

@@ -1,6 +1,6 @@
 """How each method's cost grows with the grid size: every available backend on 4x4 to 25x25.
 
-    python bench/bench_scaling.py [--backends mrv,cpsat] [--sizes 4,9,16,25] [--per-size 10]
+    python bench/bench_scaling.py [--solvers mrv,cpsat:workers=1] [--plugin SPEC] [--sizes 4,9,16,25] [--per-size 10]
                                   [--time-limit 60] [--json bench/scaling.json] [--plot bench/scaling.png]
 
 Each backend runs in a worker process of the harness (solvers/harness/runner.py), one
@@ -20,9 +20,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
+from common import ROOT, add_configuration_arguments, configurations, exit_status
 from models import Puzzle, read_puzzles, verify  # noqa: E402
 from solvers import registry  # noqa: E402
 from solvers.harness.runner import Outcome, SolverRef, Task, run_tasks  # noqa: E402
@@ -46,16 +44,17 @@ class Run:
     message: str = ""
 
 
-def run_backend(name: str, sets: dict[int, list[Puzzle]], time_limit: float) -> list[Run]:
+def run_backend(ref: SolverRef, sets: dict[int, list[Puzzle]], time_limit: float) -> list[Run]:
     """Every puzzle of every size with one backend, smallest size first, one at a time in a
     worker process of the harness (killed and replaced if it overruns the limit)."""
     flat = [(size, index, puzzle) for size, puzzles in sets.items()
             for index, puzzle in enumerate(puzzles, start=1)]
     runs: list[Run] = []
+    name = ref.name
 
     def record(position: int, outcome: Outcome) -> None:
         size, index, puzzle = flat[position]
-        status = outcome.status
+        status = str(getattr(outcome.status, "value", outcome.status))
         if status == "solved" and not (outcome.solutions and verify(puzzle, outcome.solutions[0]).ok):
             status = "wrong"
         runs.append(Run(name, size, index, status, outcome.time_s, puzzle.num_givens,
@@ -63,7 +62,7 @@ def run_backend(name: str, sets: dict[int, list[Puzzle]], time_limit: float) -> 
         print(f"  {name:9} {size:2}x{size:<2} #{index:<3} {status:7} {outcome.time_s:8.3f} s",
               file=sys.stderr, flush=True)
 
-    run_tasks([Task(SolverRef(name), puzzle, time_limit=time_limit) for _, _, puzzle in flat],
+    run_tasks([Task(ref, puzzle, time_limit=time_limit) for _, _, puzzle in flat],
               jobs=1, on_outcome=record)
     return runs
 
@@ -130,8 +129,7 @@ def plot(runs: list[Run], time_limit: float, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--backends", default=None,
-                        help="comma-separated backends (default: every available registered backend)")
+    add_configuration_arguments(parser, default="every available registered backend")
     parser.add_argument("--sizes", default="4,9,16,25", help="sizes to run (default 4,9,16,25)")
     parser.add_argument("--set", action="append", default=[], metavar="SIZE=FILE",
                         help="use another puzzle file for a size (path relative to puzzles/ or absolute)")
@@ -145,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from tabulate import tabulate
 
-    names = args.backends.split(",") if args.backends else registry.available_names()
+    refs = configurations(args, registry.available_names())
+    names = [ref.name for ref in refs]
     files = dict(SETS)
     for item in args.set:
         size, _, name = item.partition("=")
@@ -161,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.strftime("%Y-%m-%d %H:%M:%S")
     runs: list[Run] = []
-    for name in names:
-        runs += run_backend(name, sets, args.time_limit)
+    for ref in refs:
+        runs += run_backend(ref, sets, args.time_limit)
     print(f"# bench_scaling {started}; backends {', '.join(names)}; limit {args.time_limit:g} s; "
           + "; ".join(f"{s}x{s}: {len(p)} from {files[s]}" for s, p in sets.items()))
     print(tabulate(summarise(runs, args.time_limit), HEADERS, tablefmt=args.format, disable_numparse=True))
@@ -171,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         "sets": {s: files[s] for s in sets}, "runs": [asdict(r) for r in runs]}, indent=1))
     plot(runs, args.time_limit, Path(args.plot))
     print(f"saved {args.json} and {args.plot}", file=sys.stderr)
-    return 1 if any(r.status == "wrong" for r in runs) else 0
+    return exit_status(r.status for r in runs)
 
 
 if __name__ == "__main__":

@@ -11,9 +11,11 @@ harness/      the comparison machinery behind compare.py
 >>> registry.names()
 ['backtrack', 'mrv', 'cpsat', 'sat', 'csp']
 """
-from . import registry
+__version__ = "0.2.0"
+
+from . import registry  # noqa: E402
 from .registry import Backend, BackendUnavailableError, UnknownBackendError, get
 from .result import Result, Stats, Status, finish
 
-__all__ = ["Backend", "BackendUnavailableError", "Result", "Stats", "Status",
+__all__ = ["__version__", "Backend", "BackendUnavailableError", "Result", "Stats", "Status",
            "UnknownBackendError", "finish", "get", "registry"]

@@ -283,7 +283,7 @@ def test_report_reprints_and_compares_saved_runs(planted_run, tmp_path: Path) ->
     assert change.returncode == 1  # the other planted backends are still wrong
     compared = json.loads(change.stdout)
     row = next(r for r in compared["rows"] if r["set"] == "puzzles.txt 4x4"
-               and r["backend"] == "false_unsat")
+               and r["configuration"] == "false_unsat")
     assert (row["wrong"], row["timeouts"]) == ("1 -> 0", "0 -> 1")
     assert {(c["solver"], c["old"], c["new"]) for c in compared["changes"]} == {
         ("false_unsat", "wrong", "timeout")}

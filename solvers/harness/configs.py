@@ -13,11 +13,13 @@ the same backend may appear any number of times with different options.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .. import registry
+from .plugins import load_backend, parse_spec
+from .runner import SolverRef
 
 
 class ConfigurationError(ValueError):
@@ -71,6 +73,13 @@ def parse_one(text: str) -> Configuration:
     >>> parse_one("cpsat:encoding=boolean;workers=2").options
     (('encoding', 'boolean'), ('workers', 2))
     """
+    configuration = split_one(text)
+    check(configuration)
+    return configuration
+
+
+def split_one(text: str) -> Configuration:
+    """One configuration's parts, not yet checked against the registry (plugins are not in it)."""
     text = text.strip()
     label = ""
     equals, colon = text.find("="), text.find(":")
@@ -81,10 +90,9 @@ def parse_one(text: str) -> Configuration:
     backend, _, rest = text.partition(":")
     backend = backend.strip()
     options = tuple(_option(item, backend) for item in rest.split(";") if item.strip())
-    configuration = Configuration(label or "", backend, options)
-    check(configuration)
-    default_label = configuration.text()
-    return Configuration(label or default_label, backend, options)
+    if not backend:
+        raise ConfigurationError(f"no backend named in {text!r}")
+    return Configuration(label or Configuration("", backend, options).text(), backend, options)
 
 
 def check(configuration: Configuration) -> None:
@@ -96,6 +104,84 @@ def check(configuration: Configuration) -> None:
         registry.get(configuration.backend).check_options(configuration.options_dict)
     except ValueError as error:
         raise ConfigurationError(str(error)) from None
+
+
+def load_plugins(specs: Sequence[str]) -> dict[str, SolverRef]:
+    """Each --plugin spec loaded once here (to fail early) and named; workers load it again.
+    A plugin's name can then be used as BACKEND in a configuration."""
+    plugins: dict[str, SolverRef] = {}
+    for text in specs:
+        spec = parse_spec(text)
+        load_backend(spec)
+        if spec.name in registry.BACKENDS or spec.name in plugins:
+            raise ConfigurationError(f"plugin name {spec.name!r} is already taken; "
+                                     f"name it with NAME={text}")
+        plugins[spec.name] = SolverRef(spec.name, plugin=text, backend=spec.name)
+    return plugins
+
+
+def resolve(requested: str | None, plugins: dict[str, SolverRef] | None = None, *,
+            add_plugins: bool = True) -> list[SolverRef]:
+    """The configurations to run: the requested list, or every available backend; then any
+    plugins not named (unless add_plugins is false). Checked before anything runs."""
+    plugins = plugins or {}
+    if requested is None:
+        chosen = [SolverRef(name, backend=name) for name in registry.available_names()]
+    else:
+        chosen = [_ref(text, plugins) for text in split_list(requested)]
+        labels = [ref.name for ref in chosen]
+        twice = sorted({label for label in labels if labels.count(label) > 1})
+        if twice:
+            raise ConfigurationError(f"configuration {twice[0]!r} is named twice; "
+                                     "label one with LABEL=")
+    if add_plugins:
+        named = {ref.plugin for ref in chosen}
+        chosen += [ref for ref in plugins.values() if ref.plugin not in named]
+    if not chosen:
+        raise ConfigurationError("no backend to run: none of the registered backends is available "
+                                 "here (see 'compare.py list'); install one, or add your own "
+                                 "with --plugin")
+    return chosen
+
+
+def choose_one(text: str | None, plugins: dict[str, SolverRef] | None = None) -> SolverRef:
+    """One configuration: the given one, else the (first) plugin, else mrv."""
+    plugins = plugins or {}
+    if text is None:
+        if plugins:
+            return next(iter(plugins.values()))
+        available = registry.available_names()
+        if not available:
+            raise ConfigurationError("no backend is available: install one, or give --plugin")
+        text = "mrv" if "mrv" in available else available[0]
+    chosen = resolve(text, plugins, add_plugins=False)
+    if len(chosen) != 1:
+        raise ConfigurationError(f"one configuration is needed here, not {len(chosen)}: {text!r}")
+    return chosen[0]
+
+
+def describe(ref: SolverRef) -> dict[str, Any]:
+    """How a configuration is saved with every run: label, backend, resolved options, plugin."""
+    return {"configuration": ref.name, "backend": ref.backend or ref.name,
+            "options": dict(ref.options), "plugin": ref.plugin}
+
+
+def _ref(text: str, plugins: dict[str, SolverRef]) -> SolverRef:
+    configuration = split_one(text)
+    if configuration.backend in plugins:
+        plugin = plugins[configuration.backend]
+        return SolverRef(configuration.label, plugin=plugin.plugin, backend=configuration.backend,
+                         options=configuration.options)
+    try:
+        check(configuration)
+        registry.get(configuration.backend).load()
+    except ConfigurationError as error:
+        extra = f"; plugins: {', '.join(plugins)}" if plugins and "unknown backend" in str(error) else ""
+        raise ConfigurationError(f"{error}{extra}") from None
+    except registry.BackendUnavailableError as error:
+        raise ConfigurationError(str(error)) from None
+    return SolverRef(configuration.label, backend=configuration.backend,
+                     options=configuration.options)
 
 
 def plain(names: Iterable[str]) -> list[Configuration]:

@@ -54,6 +54,14 @@ class Run:
     claim: str = ""
     category: Category | str = ""
     reason: str = ""
+    cpu_s: float = 0.0
+    warmup: bool = False
+    n: int = 0
+    box: str = ""
+    variant: str = ""
+    repeat: int = 0
+    backend: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -92,7 +100,9 @@ def judge(puzzle: Puzzle, outcomes: Sequence[tuple[str, Outcome]]) -> tuple[list
             puzzle=_puzzle_text(puzzle), size=puzzle.geometry.label().split()[0], solver=solver,
             status=outcome.status, solutions=[grid_text(puzzle, s) for s in outcome.solutions],
             complete=outcome.complete, time_s=outcome.time_s, stats=dict(outcome.stats),
-            message=outcome.message, claim=claim_of(outcome), category=category, reason=reason))
+            message=outcome.message, claim=claim_of(outcome), category=category, reason=reason,
+            cpu_s=outcome.cpu_s, warmup=outcome.warmup, n=puzzle.n,
+            box=f"{puzzle.geometry.box_rows}x{puzzle.geometry.box_cols}", variant=puzzle.variant))
     if not any(run.category == Category.WRONG for run in runs):
         return runs, None
     return runs, Disagreement(

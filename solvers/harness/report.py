@@ -15,9 +15,11 @@ from tabulate import tabulate
 from .. import registry
 from ..result import Status
 from .judge import Category, Disagreement, Run
+from .records import record, run_entry
+from .scores import puzzle_scores
 
 DOCUMENT_KIND = "sudoku-methods-run"
-DOCUMENT_VERSION = 1
+DOCUMENT_VERSION = 2
 TABLE_FORMATS = ("table", "markdown", "csv", "json")
 RUN_KEYS = ("file", "index", "puzzle", "solver", "status", "solutions", "complete", "time_s",
             "stats", "category")
@@ -38,39 +40,65 @@ def puzzle_set(record: dict[str, Any]) -> str:
     return f"{Path(record['file']).name} {record['size']}"
 
 
-def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False) -> list[dict[str, Any]]:
-    """One row per (puzzle set, backend), in the order the sets and backends first appear."""
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False, limit: float | None = None,
+              par: float = 2.0, exclude_warmup: bool = False) -> list[dict[str, Any]]:
+    """One row per (file, grid size, configuration), in the order they first appear; the
+    columns are always SUMMARY_KEYS (None where a value does not apply)."""
+    groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
     for run in runs:
-        record = run.as_dict() if isinstance(run, Run) else run
-        groups.setdefault((puzzle_set(record), record["solver"]), []).append(record)
-    return [_row(key, records, unique) for key, records in groups.items()]
+        data = run.as_dict() if isinstance(run, Run) else run
+        if exclude_warmup and data.get("warmup"):
+            continue
+        flat = {**data, **record(data)}
+        groups.setdefault((flat["file"], flat["n"], flat["configuration"]), []).append(flat)
+    return [_row(records, unique, limit, par) for records in groups.values()]
 
 
-def _row(key: tuple[str, str], records: list[dict[str, Any]], unique: bool) -> dict[str, Any]:
+SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs", "solved", "unsat",
+                "multiple", "timeouts", "unknown", "errors", "wrong", "par", "mean_s", "median_s",
+                "spread_s", "max_s", "mean_cpu_s", "mean_nodes", "nodes_are", "mean_conflicts")
+
+
+def _row(records: list[dict[str, Any]], unique: bool, limit: float | None,
+         par: float) -> dict[str, Any]:
     def count(**match: str) -> int:
         return sum(all(r[k] == v for k, v in match.items()) for r in records)
 
+    first = records[0]
     correct = [r for r in records if r["category"] == Category.CORRECT]
-    times = [r["time_s"] for r in records if r["category"] != Category.ERROR]
-    row: dict[str, Any] = {
-        "set": key[0], "backend": key[1], "puzzles": len(records),
+    per_puzzle: dict[tuple[str, int], list[float]] = {}
+    for r in records:
+        if r["category"] != Category.ERROR:
+            per_puzzle.setdefault((r["file"], r["index"]), []).append(r["time_s"])
+    times = [statistics.median(v) for v in per_puzzle.values()]
+    spreads = [max(v) - min(v) for v in per_puzzle.values() if len(v) > 1]
+    cpu = [r["cpu_s"] for r in records if r.get("cpu_s") is not None]
+    return {
+        "set": puzzle_set(first), "file": first["file"], "n": first["n"],
+        "configuration": first["configuration"], "backend": first["backend"],
+        "puzzles": len({(r["file"], r["index"]) for r in records}), "runs": len(records),
         "solved": count(status=Status.SOLVED, category=Category.CORRECT),
         "unsat": count(status=Status.UNSAT, category=Category.CORRECT),
-    }
-    if unique:
-        row["multiple"] = sum(len(r["solutions"]) >= 2 for r in correct)
-    row.update({
+        "multiple": sum(len(r["solutions"]) >= 2 for r in correct) if unique else None,
         "timeouts": count(category=Category.TIMEOUT), "unknown": count(category=Category.UNKNOWN),
         "errors": count(category=Category.ERROR), "wrong": count(category=Category.WRONG),
+        "par": _par(records, limit, par),
         "mean_s": statistics.fmean(times) if times else None,
         "median_s": statistics.median(times) if times else None,
+        "spread_s": statistics.median(spreads) if spreads else None,
         "max_s": max(times) if times else None,
+        "mean_cpu_s": statistics.fmean(cpu) if cpu else None,
         "mean_nodes": _mean((r.get("stats") or {}).get("nodes") for r in correct),
-        "nodes_are": node_meaning(key[1]),
+        "nodes_are": node_meaning(first["backend"]),
         "mean_conflicts": _mean((r.get("stats") or {}).get("conflicts") for r in correct),
-    })
-    return row
+    }
+
+
+def _par(records: list[dict[str, Any]], limit: float | None, k: float) -> float | None:
+    if limit is None:
+        return None
+    scores = puzzle_scores(records, limit, k)
+    return statistics.fmean(scores.values()) if scores else None
 
 
 def node_meaning(solver: str) -> str:
@@ -92,37 +120,43 @@ def _mean(values: Iterable[float | int | None]) -> float | None:
 
 # ---------------------------------------------------------------- rendering
 
-_HEADERS = {"set": "puzzle set", "backend": "backend", "puzzles": "puzzles", "solved": "solved",
+_HEADERS = {"set": "puzzle set", "configuration": "configuration", "runs": "runs", "par": "PAR",
+            "spread_s": "spread s", "mean_cpu_s": "mean cpu s", "backend": "backend", "puzzles": "puzzles", "solved": "solved",
             "unsat": "unsat", "multiple": "multiple", "timeouts": "timeouts", "errors": "errors",
             "unknown": "unknown", "wrong": "wrong", "mean_s": "mean s", "median_s": "median s",
             "max_s": "max s", "mean_nodes": "mean nodes", "nodes_are": "nodes are",
             "mean_conflicts": "mean conflicts"}
 
 
-def render_table(rows: Sequence[dict[str, Any]], fmt: str) -> str:
-    """The summary as an aligned text table, a Markdown table, or CSV."""
+def render_table(rows: Sequence[dict[str, Any]], fmt: str, *, par: float = 2.0) -> str:
+    """The summary as an aligned text table, a Markdown table, or CSV (CSV: every column)."""
     if not rows:
         return "(no runs)"
-    keys = [k for k in rows[0] if k != "mean_conflicts" or any(r[k] is not None for r in rows)]
-    if "mean_nodes" in keys and all(r["mean_nodes"] is None for r in rows):
-        keys = [k for k in keys if k not in ("mean_nodes", "nodes_are")]
     if fmt == "csv":
+        keys = [k for k in rows[0] if k != "set"]
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(keys)
+        writer.writerow([f"par{par:g}" if k == "par" else k for k in keys])
         writer.writerows([["" if r[k] is None else r[k] for k in keys] for r in rows])
         return out.getvalue().rstrip("\n")
+    hidden = {"file", "n", "backend"}
+    if all(r["runs"] == r["puzzles"] for r in rows):
+        hidden |= {"runs", "spread_s"}
+    keys = [k for k in rows[0] if k not in hidden and any(r[k] is not None for r in rows)]
+    if "mean_nodes" not in keys:
+        keys = [k for k in keys if k != "nodes_are"]
     body = [[_cell(k, r[k]) for k in keys] for r in rows]
     tablefmt = "github" if fmt == "markdown" else "simple"
-    numeric = [k not in ("set", "backend", "nodes_are") for k in keys]
-    return tabulate(body, headers=[_HEADERS[k] for k in keys], tablefmt=tablefmt,
+    numeric = [k not in ("set", "configuration", "nodes_are") for k in keys]
+    headers = [f"PAR-{par:g}" if k == "par" else _HEADERS[k] for k in keys]
+    return tabulate(body, headers=headers, tablefmt=tablefmt,
                     colalign=["right" if n else "left" for n in numeric], disable_numparse=True)
 
 
 def _cell(key: str, value: Any) -> str:
     if value is None or value == "":
         return "-"
-    if key.endswith("_s"):
+    if key.endswith("_s") or key == "par":
         return seconds(value)
     if key.startswith("mean_"):
         return f"{value:,.1f}"
@@ -174,14 +208,17 @@ def _indent(text: str) -> str:
 
 def build_document(runs: Sequence[Run], disagreements: Sequence[Disagreement], *,
                    environment: dict[str, Any], options: dict[str, Any],
-                   input_errors: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Everything about a run, for --json and for ``report`` later."""
+                   input_errors: Sequence[dict[str, Any]], partial: bool = False) -> dict[str, Any]:
+    """Everything about a run, for --json and for ``report`` later: provenance (environment),
+    options, the summary, and one record per run (records.py's fields first)."""
+    limit, par = environment.get("limit_s", options.get("timeout_s")), options.get("par", 2.0)
     return {
-        "kind": DOCUMENT_KIND, "version": DOCUMENT_VERSION, **environment, "options": options,
-        "input_errors": list(input_errors),
-        "summary": summarize(runs, unique=options.get("unique", False)),
+        "kind": DOCUMENT_KIND, "version": DOCUMENT_VERSION, "partial": partial, **environment,
+        "options": options, "input_errors": list(input_errors),
+        "summary": summarize(runs, unique=options.get("unique", False), limit=limit, par=par,
+                             exclude_warmup=options.get("exclude_warmup", False)),
         "disagreements": [d.as_dict() for d in disagreements],
-        "runs": [r.as_dict() for r in runs],
+        "runs": [run_entry(r) for r in runs],
     }
 
 
@@ -219,12 +256,12 @@ class Change:
 def compare_rows(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
     """Per (puzzle set, backend) in either document: counts old -> new and the time ratio."""
     unique = bool(old.get("options", {}).get("unique") or new.get("options", {}).get("unique"))
-    before = {(r["set"], r["backend"]): r for r in summarize(old["runs"], unique=unique)}
-    after = {(r["set"], r["backend"]): r for r in summarize(new["runs"], unique=unique)}
+    before = {(r["set"], r["configuration"]): r for r in summarize(old["runs"], unique=unique)}
+    after = {(r["set"], r["configuration"]): r for r in summarize(new["runs"], unique=unique)}
     rows = []
     for key in list(before) + [k for k in after if k not in before]:
         a, b = before.get(key), after.get(key)
-        row: dict[str, Any] = {"set": key[0], "backend": key[1]}
+        row: dict[str, Any] = {"set": key[0], "configuration": key[1]}
         for column in ("puzzles", "solved", "unsat", "timeouts", "unknown", "errors", "wrong"):
             row[column] = f"{_get(a, column)} -> {_get(b, column)}"
         row["mean s old"] = a["mean_s"] if a else None
@@ -241,10 +278,10 @@ def _get(row: dict[str, Any] | None, key: str) -> str:
 
 def category_changes(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     """Runs (same file, puzzle number and backend) judged differently in the two documents."""
-    before = {(r["file"], r["index"], r["solver"]): r["category"] for r in old["runs"]}
+    before = {(r["file"], r["index"], r["solver"], r.get("repeat", 0)): r["category"] for r in old["runs"]}
     changes = []
     for run in new["runs"]:
-        key = (run["file"], run["index"], run["solver"])
+        key = (run["file"], run["index"], run["solver"], run.get("repeat", 0))
         if key in before and before[key] != run["category"]:
             changes.append(Change(run["solver"], run["file"], run["index"], before[key], run["category"]))
     return changes

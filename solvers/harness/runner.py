@@ -26,6 +26,7 @@ from models import Puzzle, as_model
 from .. import registry
 from ..registry import Backend
 from ..result import Result, Stats, Status
+from .timing import cpu_clock, enforce_limit
 
 LOAD_LIMIT = 120.0
 """Seconds a new worker may take to start and import a backend before it is given up."""
@@ -59,11 +60,15 @@ class Task:
     puzzle: Puzzle
     max_solutions: int = 1
     time_limit: float = 10.0
+    repeat: int = 0
+    """Which repetition of this (puzzle, configuration) this run is, from 0."""
 
 
 @dataclass
 class Outcome:
-    """What a run gave, as plain data: status, raw solutions, stats dict, message, seconds."""
+    """What a run gave, as plain data: status, raw solutions, stats dict, message, wall and
+    CPU seconds (timing.py's rules), and whether it was its configuration's first run in a
+    fresh worker (warmup: imports and caches are cold)."""
 
     status: Status
     solutions: list[tuple[Any, ...]] = field(default_factory=list)
@@ -71,6 +76,8 @@ class Outcome:
     stats: dict[str, float | int] = field(default_factory=dict)
     message: str = ""
     time_s: float = 0.0
+    cpu_s: float = 0.0
+    warmup: bool = False
 
 
 def default_jobs() -> int:
@@ -200,13 +207,14 @@ class _Pool:
             outcome = Outcome(Status.ERROR, message=f"backend did not load within {LOAD_LIMIT:.0f} s")
         else:
             elapsed = _elapsed(worker)
-            outcome = Outcome(Status.TIMEOUT, time_s=elapsed,
+            outcome = Outcome(Status.TIMEOUT, time_s=limit,
                               message=f"killed after {elapsed:.1f} s (limit {limit:g} s)")
         worker.task = None
         _kill(worker)
         self._record(number, outcome)
 
     def _record(self, number: int, outcome: Outcome) -> None:
+        outcome = enforce_limit(outcome, self.tasks[number].time_limit)
         self.outcomes[number] = outcome
         if self.on_outcome is not None:
             self.on_outcome(number, outcome)
@@ -248,8 +256,9 @@ def _worker_main(conn: Connection) -> None:
         if message is None:
             return
         number, task = message
+        warmup = task.solver not in backends
         try:
-            if task.solver not in backends:
+            if warmup:
                 backends[task.solver] = task.solver.load()
             backend = backends[task.solver]
         except Exception as error:  # noqa: BLE001 - reported as this run's error
@@ -257,6 +266,7 @@ def _worker_main(conn: Connection) -> None:
             continue
         conn.send(("started", number))
         outcome = _solve(backend, task)
+        outcome.warmup = warmup
         try:
             conn.send(("done", number, outcome))
         except Exception as error:  # noqa: BLE001 - e.g. solutions that cannot be pickled
@@ -267,7 +277,7 @@ def _worker_main(conn: Connection) -> None:
 def _solve(backend: Backend, task: Task) -> Outcome:
     # Backend.solve's steps, but the answer is checked before anything of it is used.
     function, model = backend.load(), as_model(task.puzzle)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), cpu_clock()
     try:
         result = function(model, max_solutions=task.max_solutions, time_limit=task.time_limit,
                           **dict(task.solver.options))
@@ -277,8 +287,10 @@ def _solve(backend: Backend, task: Task) -> Outcome:
         if isinstance(error, KeyboardInterrupt):
             raise
         return Outcome(Status.ERROR, message=_describe(error, trace=True),
-                       time_s=time.perf_counter() - start)
-    return _outcome(result, time.perf_counter() - start)
+                       time_s=time.perf_counter() - start, cpu_s=cpu_clock() - cpu_start)
+    outcome = _outcome(result, time.perf_counter() - start)
+    outcome.cpu_s = cpu_clock() - cpu_start
+    return outcome
 
 
 def _outcome(result: object, elapsed: float) -> Outcome:

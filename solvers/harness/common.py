@@ -1,0 +1,153 @@
+"""Pieces every command shares: usage errors, exit statuses, reading puzzles, choosing
+configurations, the shared options, progress and exit statuses."""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from models import Puzzle, PuzzleError, read_puzzles
+
+from .configs import choose_one as one_solver, load_plugins, resolve as resolve_solvers  # noqa: F401
+from .judge import Category, Run
+from .runner import Outcome, Task, run_tasks
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bundled_puzzles() -> Path:
+    """The bundled puzzles: puzzles/ in a checkout, solvers/puzzles when installed."""
+    checkout = ROOT / "puzzles"
+    return checkout if (checkout / "default.txt").is_file() else Path(__file__).resolve().parents[1] / "puzzles"
+
+
+DEFAULT_PUZZLES = bundled_puzzles() / "default.txt"
+DEFAULT_TIMEOUT = 10.0
+EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class UsageError(Exception):
+    """Bad usage or unreadable input: reported on stderr, exit status 2."""
+
+
+def solving_options(parser: argparse.ArgumentParser) -> None:
+    """--timeout, --unique and --plugin, shared by the commands that solve."""
+    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"wall-clock limit per run, enforced by killing the worker "
+                             f"(default: {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--unique", action="store_true",
+                        help="ask for two solutions, to tell unique from multiple")
+    parser.add_argument("--plugin", action="append", default=[], metavar="SPEC",
+                        help="add your own backend: path/to/file.py:function or module:function "
+                             "(NAME=SPEC to name it); may be repeated")
+
+
+def input_options(parser: argparse.ArgumentParser) -> None:
+    """The input layout options, shared by the commands that read puzzles."""
+    parser.add_argument("--input-format", "--fmt", dest="fmt", choices=("auto", "line", "grid"),
+                        default="auto", help="input layout (default: auto; --fmt is the old name)")
+    parser.add_argument("--hex", action="store_true",
+                        help="16x16 input in 0-based hex (0-9A-F), as some collections write it")
+
+
+def check_output_paths(outputs: dict[str, str | None], inputs: Sequence[str]) -> None:
+    """Every output path (option -> path) checked before the first run, UsageError (exit 2):
+    outputs.check_output_paths' rules, writable, and a plot's format and matplotlib."""
+    from .outputs import OutputError, check_output_paths as check_paths  # noqa: PLC0415
+    from .plot import PlotUnavailableError, check_plot_format, require_matplotlib  # noqa: PLC0415
+
+    try:
+        check_paths(list(outputs.values()), inputs)
+        for option, path in outputs.items():
+            if path and not os.access(Path(path).resolve().parent, os.W_OK):
+                raise OutputError(f"{option} {path}: its folder is not writable")
+        if outputs.get("--plot"):
+            check_plot_format(outputs["--plot"])
+            require_matplotlib()
+    except (OutputError, PlotUnavailableError) as error:
+        raise UsageError(str(error)) from None
+
+
+def picture_options(parser: argparse.ArgumentParser, csv_help: str, plot_help: str) -> None:
+    """--csv, --plot and --title, shared by run and report."""
+    parser.add_argument("--csv", metavar="OUT.csv", help=csv_help)
+    parser.add_argument("--plot", metavar="FILE.png", help=plot_help)
+    parser.add_argument("--title", default="", help="the plot's title")
+
+
+def positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+@contextlib.contextmanager
+def progress_bar(total: int) -> Iterator[Callable[[int, Outcome], None]]:
+    """A callback for each finished run that moves a progress bar (on a terminal only)."""
+    from tqdm import tqdm  # noqa: PLC0415 - only the command line shows progress
+
+    with tqdm(total=total, unit="run", desc="solving", file=sys.stderr, leave=False,
+              disable=not sys.stderr.isatty()) as bar:
+        yield lambda _number, _outcome: bar.update()
+
+
+def run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
+    """Run the tasks, with a progress bar on a terminal."""
+    from tqdm import tqdm  # noqa: PLC0415 - only the command line shows progress
+
+    with tqdm(total=len(tasks), unit="run", desc="solving", file=sys.stderr, leave=False,
+              disable=not sys.stderr.isatty()) as bar:
+        return run_tasks(tasks, jobs=jobs, on_outcome=lambda _number, _outcome: bar.update())
+
+
+def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError]) -> int:
+    """1 if any run is wrong (it outranks bad input), else 2 if a puzzle was bad, else 0."""
+    if any(run.category == Category.WRONG for run in runs):
+        return EXIT_WRONG
+    return EXIT_USAGE if bad else EXIT_OK
+
+
+def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzle], list[PuzzleError]]:
+    """Every good puzzle of every path; each bad one reported on stderr with where it is."""
+    puzzles: list[Puzzle] = []
+    bad: list[PuzzleError] = []
+    for path in paths:
+        if path != "-" and not Path(path).is_file():
+            bundled = bundled_puzzles() / Path(path).name
+            if not bundled.is_file() or str(Path(path).parent) not in (".", "puzzles"):
+                raise UsageError(f"{path}: no such file")
+            path = str(bundled)
+        try:
+            batch = read_puzzles(path, fmt=fmt, hex16=hex16)
+        except (OSError, UnicodeDecodeError) as error:
+            raise UsageError(f"{path}: cannot read: {error}") from None
+        for error in batch.errors:
+            print(f"compare.py: skipped bad puzzle: {error}", file=sys.stderr)
+        puzzles += batch.puzzles
+        bad += batch.errors
+    return puzzles, bad
+
+
+def error_record(error: PuzzleError) -> dict[str, Any]:
+    return {"file": error.file, "line": error.line, "index": error.index, "row": error.row,
+            "column": error.column, "kind": error.kind, "message": str(error)}
+
+
+def shown(path: Path) -> str:
+    """A path relative to the working directory when it is below it (shorter in tables)."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

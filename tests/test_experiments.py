@@ -1,0 +1,357 @@
+"""Experiments end to end through the command line: configurations, sound timing, scores,
+paired reports, analysis-ready output, plots, and no lost work (issue 10).
+
+The planted plugins in tests/plugins/timed.py answer correctly in a planted time, so
+these tests need none of the built-in backends; no test asserts how long anything took.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import pty
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from solvers.harness.records import COLUMNS
+
+ROOT = Path(__file__).resolve().parent.parent
+PLUGINS = ROOT / "tests" / "plugins"
+REFERENCE = f"ref={PLUGINS / 'reference.py'}:solve"
+TIMED = PLUGINS / "timed.py"
+SLEEPER = f"sleeper={PLUGINS / 'planted.py'}:sleeper"
+PUZZLES = (".1.2...3.....4..", "..42......3..4..", "....34......23.4")
+
+
+def compare(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """Run compare.py as a user would."""
+    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+def timed(name: str) -> str:
+    return f"{name}={TIMED}:{name}"
+
+
+@pytest.fixture()
+def puzzles(tmp_path: Path) -> str:
+    path = tmp_path / "small.txt"
+    path.write_text("\n".join(PUZZLES) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def saved(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- configurations
+
+def test_one_plugin_runs_under_two_configurations_and_the_json_keeps_their_options(
+        puzzles: str, tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    done = compare("run", puzzles, "--plugin", timed("slow"), "--solvers",
+                   "quick=slow:seconds=0,lazy=slow:seconds=0.01", "--json", str(out), "--timeout", "5")
+    assert done.returncode == 0, done.stderr
+    runs = saved(out)["runs"]
+    options = {(r["configuration"], json.dumps(r["options"])) for r in runs}
+    assert options == {("quick", '{"seconds": 0}'), ("lazy", '{"seconds": 0.01}')}
+    assert {r["backend"] for r in runs} == {"slow"}
+    assert [c["configuration"] for c in saved(out)["configurations"]] == ["quick", "lazy"]
+
+
+@pytest.mark.parametrize("command", ["run", "solve", "export"])
+def test_a_bad_configuration_exits_2_in_every_command(command: str, puzzles: str) -> None:
+    flag = "--solvers" if command == "run" else "--solver"
+    done = compare(command, puzzles, flag, "sat:encoding=tseitin")
+    assert done.returncode == 2 and "valid: " in done.stderr, done.stderr
+
+
+# ---------------------------------------------------------------- sound timing
+
+@pytest.mark.parametrize("plugin, message", [("late", "past the limit"), ("gives_up", "planted timeout")])
+def test_a_run_past_its_limit_or_giving_up_is_a_timeout_at_the_limit(
+        plugin: str, message: str, puzzles: str, tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    done = compare("run", puzzles, "--plugin", timed(plugin), "--solvers", plugin,
+                   "--timeout", "0.3", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    for run in saved(out)["runs"]:
+        assert (run["category"], run["time_s"]) == ("timeout", 0.3), run
+        assert message in run["message"]
+
+
+def test_a_killed_sleeper_is_recorded_at_the_limit_and_scores_par2_at_twice_it(
+        puzzles: str, tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    done = compare("run", puzzles, "--plugin", REFERENCE, "--plugin", SLEEPER, "--solvers", "ref,sleeper",
+                   "--timeout", "0.5", "--json", str(out), "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    summary = {r["configuration"]: r for r in csv.DictReader(io.StringIO(done.stdout))}
+    assert float(summary["sleeper"]["par2"]) == 1.0
+    assert float(summary["ref"]["par2"]) < 0.5
+    assert {r["time_s"] for r in saved(out)["runs"] if r["configuration"] == "sleeper"} == {0.5}
+    scores = compare("report", str(out), "--scores", "--par", "10", "--format", "json")
+    rows = {r["configuration"]: r for r in json.loads(scores.stdout)}
+    assert rows["sleeper"]["par10"] == 5.0 and rows["sleeper"]["solved"] == 0
+    assert rows["virtual best"]["solved"] == len(PUZZLES)
+    assert rows["virtual best"]["par10"] == rows["ref"]["par10"]
+
+
+def test_repeat_records_every_repetition_and_marks_warmups(puzzles: str, tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    done = compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--repeat", "3", "--jobs", "1",
+                   "--json", str(out), "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    runs = saved(out)["runs"]
+    assert sorted(r["repeat"] for r in runs) == sorted(list(range(3)) * len(PUZZLES))
+    assert sum(r["warmup"] for r in runs) == 1  # one worker, one configuration
+    assert all(r["cpu_s"] >= 0 for r in runs)
+    row = next(csv.DictReader(io.StringIO(done.stdout)))
+    assert (row["runs"], row["puzzles"]) == (str(3 * len(PUZZLES)), str(len(PUZZLES)))
+    assert row["spread_s"] != ""
+    again = compare("report", str(out), "--exclude-warmup", "--format", "csv")
+    assert next(csv.DictReader(io.StringIO(again.stdout)))["runs"] == str(3 * len(PUZZLES) - 1)
+
+
+# ---------------------------------------------------------------- analysis-ready output
+
+@pytest.mark.parametrize("flags", [(), ("--unique", "--repeat", "2")])
+def test_the_per_run_csv_has_one_schema_whatever_the_flags(flags: tuple[str, ...], puzzles: str,
+                                                          tmp_path: Path) -> None:
+    out = tmp_path / "runs.csv"
+    done = compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--csv", str(out), *flags)
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert tuple(rows[0]) == COLUMNS
+    assert {(r["file"], r["n"], r["box"], r["variant"]) for r in rows} == {(puzzles, "4", "2x2", "standard")}
+    assert rows[0]["conflicts"] == ""  # a counter this backend lacks stays empty
+
+
+def test_two_files_of_one_name_stay_apart(tmp_path: Path) -> None:
+    paths = []
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        path = tmp_path / folder / "set.txt"
+        path.write_text(PUZZLES[0] + "\n")
+        paths.append(str(path))
+    done = compare("run", *paths, "--plugin", REFERENCE, "--solvers", "ref", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    assert [r["file"] for r in csv.DictReader(io.StringIO(done.stdout))] == paths
+
+
+def test_provenance_is_saved_with_every_run(puzzles: str, tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    assert compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--json", str(out), "--seed", "7",
+                   "--timeout", "3").returncode == 0
+    document = saved(out)
+    assert document["toolkit"]["version"] == compare("--version").stdout.split()[-1]
+    assert (document["limit_s"], document["repeat"], document["seed"]) == (3.0, 1, 7)
+    assert document["python"]["version"] and document["machine"]["cpu"]
+    assert "tabulate" in document["packages"] and document["partial"] is False
+    if (ROOT / ".git").exists():
+        assert len(document["toolkit"]["git"]["commit"]) == 40
+        assert isinstance(document["toolkit"]["git"]["dirty"], bool)
+
+
+def test_the_teaching_pivot_has_one_row_per_puzzle_and_a_column_per_configuration(
+        puzzles: str, tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    assert compare("run", puzzles, "--plugin", REFERENCE, "--plugin", timed("slow"),
+                   "--solvers", "ref,slow", "--json", str(out)).returncode == 0
+    done = compare("report", str(out), "--per-puzzle", "--pivot", "configuration", "--field",
+                   "nodes", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert [r["index"] for r in rows] == ["0", "1", "2"]
+    assert {"ref", "slow"} <= set(rows[0]) and rows[0]["ref"] == rows[0]["slow"]  # same solver
+
+
+# ---------------------------------------------------------------- paired reports
+
+def _two_runs(puzzles: str, tmp_path: Path, seconds: str, timeout: str = "5") -> tuple[str, str]:
+    old, new = tmp_path / "old.json", tmp_path / f"new{timeout}.json"
+    for path, delay in ((old, "0"), (new, seconds)):
+        if path == old and path.exists():
+            continue
+        done = compare("run", puzzles, "--plugin", timed("slow"), "--solvers",
+                       f"s=slow:seconds={delay}", "--json", str(path),
+                       "--timeout", "5" if path == old else timeout)
+        assert done.returncode == 0, done.stderr
+    return str(old), str(new)
+
+
+def test_a_paired_report_on_two_saved_runs(puzzles: str, tmp_path: Path) -> None:
+    old, new = _two_runs(puzzles, tmp_path, "0.05")
+    done = compare("report", old, new, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)["paired"]
+    assert (row["configuration"], row["pairs"], row["losses"], row["wins"]) == ("s", 3, 3, 0)
+    assert row["ratio"] > 1 and row["ratio_low"] <= row["ratio"] <= row["ratio_high"]
+    assert row["sign_p"] == 0.25  # 3 losses of 3: two-sided exact binomial
+    table = compare("report", old, new)
+    assert "new/old (geo. mean)" in table.stdout and "sign test p" in table.stdout
+
+
+def test_two_configurations_of_one_run_pair_with_pair(puzzles: str, tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    assert compare("run", puzzles, "--plugin", timed("slow"), "--solvers",
+                   "quick=slow:seconds=0,lazy=slow:seconds=0.05", "--json", str(out)).returncode == 0
+    done = compare("report", str(out), "--pair", "quick,lazy", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)
+    assert (row["configuration"], row["losses"], row["wins"]) == ("lazy vs quick", 3, 0)
+    wrong = compare("report", str(out), "--pair", "quick,nosuch")
+    assert wrong.returncode == 2 and "no runs of configuration 'nosuch'" in wrong.stderr
+
+
+@pytest.mark.parametrize("difference, reason", [("limit", "the limits differ"),
+                                                ("puzzles", "the puzzles differ")])
+def test_a_paired_report_refuses_runs_that_differ(difference: str, reason: str, puzzles: str,
+                                                  tmp_path: Path) -> None:
+    if difference == "limit":
+        old, new = _two_runs(puzzles, tmp_path, "0", timeout="4")
+    else:
+        old, new = _two_runs(puzzles, tmp_path, "0")
+        document = saved(Path(new))
+        document["runs"] = document["runs"][1:]
+        Path(new).write_text(json.dumps(document))
+    done = compare("report", old, new)
+    assert done.returncode == 2 and reason in done.stderr, done.stderr
+
+
+# ---------------------------------------------------------------- pictures
+
+@pytest.mark.parametrize("kind, extra", [("cactus", ("--title", "Two configurations")),
+                                         ("scatter", ("--x", "quick", "--y", "lazy"))])
+def test_plots_from_a_saved_run(kind: str, extra: tuple[str, ...], puzzles: str, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="plots need matplotlib")
+    out = tmp_path / "run.json"
+    assert compare("run", puzzles, "--plugin", timed("slow"), "--solvers",
+                   "quick=slow:seconds=0,lazy=slow:seconds=0.01", "--json", str(out)).returncode == 0
+    picture = tmp_path / f"{kind}.svg"
+    done = compare("plot", kind, str(out), "-o", str(picture), *extra)
+    assert done.returncode == 0, done.stderr
+    assert picture.read_text().lstrip().startswith("<?xml")
+
+
+# ---------------------------------------------------------------- no lost work, no surprises
+
+@pytest.mark.parametrize("flag, path, reason", [
+    ("--json", "missing/run.json", "does not exist"),
+    ("--plot", "run.gif", "unknown plot format 'gif'"),
+    ("--csv", "INPUT", "refusing to write over one of the inputs"),
+])
+def test_bad_output_paths_exit_2_before_the_first_run(flag: str, path: str, reason: str,
+                                                      puzzles: str, tmp_path: Path) -> None:
+    target = puzzles if path == "INPUT" else str(tmp_path / path)
+    done = compare("run", puzzles, "--plugin", SLEEPER, "--solvers", "sleeper", "--timeout", "60",
+                   flag, target)
+    assert done.returncode == 2 and reason in done.stderr, done.stderr
+    assert Path(puzzles).read_text().startswith(PUZZLES[0])
+
+
+def test_ctrl_c_saves_what_finished_as_partial_and_exits_130(puzzles: str, tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "compare.py"), "run", puzzles, "--plugin", REFERENCE,
+         "--plugin", SLEEPER, "--solvers", "ref,sleeper", "--jobs", "1", "--timeout", "120", "--json", str(out)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)  # the reference answers the first puzzle; the sleeper then holds the worker
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted" in stderr and "partial" in stderr
+    document = saved(out)
+    assert document["partial"] is True
+    assert len(document["runs"]) < 2 * len(PUZZLES)
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    done = subprocess.run(f"'{sys.executable}' compare.py list | head -c 10", shell=True, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stderr == "" and len(done.stdout) == 10
+
+
+@pytest.mark.parametrize("word, hint", [("rn", "did you mean 'run'"), ("repot", "did you mean 'report'"),
+                                        ("xyzzy", "commands: run")])
+def test_a_mistyped_command_suggests_the_nearest(word: str, hint: str) -> None:
+    done = compare(word)
+    assert done.returncode == 2 and "unknown command" in done.stderr and hint in done.stderr
+
+
+def test_input_format_is_the_name_and_fmt_still_works(puzzles: str) -> None:
+    for flag in ("--input-format", "--fmt"):
+        done = compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", flag, "line")
+        assert done.returncode == 0, done.stderr
+    assert "--input-format" in compare("run", "--help").stdout
+
+
+def test_solve_on_a_terminal_says_it_reads_stdin() -> None:
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen([sys.executable, str(ROOT / "compare.py"), "solve", "--plugin", REFERENCE],
+                               cwd=ROOT, stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    os.write(controller, (PUZZLES[0] + "\n").encode() + b"\x04")
+    stdout, stderr = process.communicate(timeout=120)
+    os.close(controller)
+    os.close(terminal)
+    assert "reading puzzles from standard input" in stderr
+    assert process.returncode == 0 and "solved by ref" in stdout, stderr
+
+
+def test_the_console_script_is_declared() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["scripts"]["sudoku-compare"] == "solvers.harness.cli:main"
+
+
+@pytest.mark.slow
+def test_an_installed_copy_finds_its_bundled_puzzles_from_any_folder(tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    built = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
+                            str(target), str(ROOT)], capture_output=True, text=True, timeout=600)
+    if built.returncode != 0:
+        pytest.skip(f"pip could not build the package here: {built.stderr.strip()[-200:]}")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    done = subprocess.run([sys.executable, str(target / "bin" / "sudoku-compare"), "run",
+                           "--plugin", REFERENCE, "--solvers", "ref"], cwd=elsewhere, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "default.txt" in done.stdout
+
+
+# ---------------------------------------------------------------- the bench scripts
+
+def bench(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("script, args", [
+    ("bench_backends.py", ("--sets", "generated_4x4.txt", "--limit", "2")),
+    ("bench_scaling.py", ("--sizes", "4", "--per-size", "2")),
+])
+@pytest.mark.parametrize("plugin, status", [("invalid_grid", 1), ("raiser", 1), (None, 0)])
+def test_bench_scripts_take_configurations_and_fail_on_a_wrong_or_errored_run(
+        script: str, args: tuple[str, ...], plugin: str | None, status: int, tmp_path: Path) -> None:
+    chosen = ["--solvers", "ref:seconds=0" if plugin is None else f"ref,{plugin}"]
+    planted = [] if plugin is None else ["--plugin", f"{PLUGINS / 'planted.py'}:{plugin}"]
+    outputs = ["--json", str(tmp_path / "s.json"), "--plot", str(tmp_path / "s.png")] \
+        if script == "bench_scaling.py" else []
+    done = bench(script, "--plugin", REFERENCE, *planted, *chosen, *args, *outputs)
+    assert done.returncode == status, done.stderr
+    if status:
+        assert "wrong or errored" in done.stderr
+
+
+def test_a_bench_script_refuses_a_bad_configuration_before_running() -> None:
+    done = bench("bench_backends.py", "--solvers", "mrv:colour=red")
+    assert done.returncode == 2 and "has no option 'colour'" in done.stderr
