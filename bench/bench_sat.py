@@ -78,6 +78,8 @@ def compare_encodings(sets: dict[str, list[Puzzle]], repeat: int,
 # --- the baseline: pycosat's example approach, re-expressed (9x9 only) -------------------
 
 def _var(row: int, col: int, value: int) -> int:
+    """The example's own numbering (the same numbers as cnf.Numbering(9)), kept as the example
+    writes it so that the baseline costs what the example costs."""
     return 81 * (row - 1) + 9 * (col - 1) + value
 
 
