@@ -70,6 +70,14 @@ class Backend:
                     f"backend {self.name!r} needs the package {self.package!r}: "
                     f"pip install {self.package}") from error
             raise
+        except (ImportError, OSError) as error:
+            # The package is there but will not load (no wheel for this platform, a
+            # broken or mismatched binary): the backend is unavailable, and says why.
+            if not self.imports:
+                raise
+            raise BackendUnavailableError(
+                f"backend {self.name!r} is unavailable: importing {self.package!r} failed: "
+                f"{type(error).__name__}: {error}") from error
 
     @property
     def available(self) -> bool:
@@ -165,6 +173,8 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             "solvers.backends.csp", package="python-constraint2", imports="constraint", interruptible=False),
     Backend("dlx", "exact cover: Knuth's Algorithm X with dancing links, rows (cell, value)",
             "solvers.backends.dlx"),
+    Backend("mip", "integer programming: 0-1 model solved by HiGHS, uniqueness by a no-good cut",
+            "solvers.backends.mip", package="highspy", imports="highspy"),
 )}
 
 
