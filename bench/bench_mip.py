@@ -1,0 +1,78 @@
+"""Benchmark the mip backend against the approach of PuLP's documented Sudoku example.
+
+    python bench/bench_mip.py [--repeat 1] [--sets top95] [--format github]
+
+Every method counts to two on each puzzle (a second solve with a no-good cut): ``mip``
+(HiGHS, presolve on: the default), ``mip`` with ``presolve=False`` (so HiGHS's branch
+and bound does the work), and the anchor, bench/pulp_example.py, our own re-expression
+of PuLP's example (PuLP + CBC; see its docstring). PuLP is a benchmark-only dependency
+(``pip install pulp``); without it the anchor is skipped and said so. The methods
+alternate puzzle by puzzle (bench/side_by_side.py); each puzzle keeps its best time over
+--repeat rounds; every answer is verified and all methods must agree. Nodes are HiGHS's
+branch-and-bound nodes, the last column its simplex iterations (both summed over the
+two solves).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from itertools import islice
+from pathlib import Path
+
+from tabulate import tabulate
+
+ROOT = Path(__file__).resolve().parent
+sys.path[:0] = [str(ROOT.parent), str(ROOT)]
+
+from side_by_side import Method, measure, rows  # noqa: E402
+
+from models import Grid, Model, Puzzle, read_puzzles  # noqa: E402
+from solvers.backends import mip  # noqa: E402
+
+ANCHOR = "PuLP example approach, CBC (anchor)"
+
+
+def run_mip(**options: object) -> Method:
+    def method(puzzle: Puzzle, model: Model) -> tuple[list[Grid], int | None, int | None]:
+        result = mip.solve(model, max_solutions=2, **options)
+        return result.solutions, result.stats.nodes, result.stats.lp_iterations
+    return method
+
+
+def methods() -> dict[str, Method]:
+    chosen = {"mip": run_mip(), "mip presolve=False": run_mip(presolve=False)}
+    try:
+        import pulp_example
+    except ModuleNotFoundError as error:
+        print(f"anchor skipped: {error.name} is not installed (pip install pulp)")
+        return chosen
+
+    def run_pulp(puzzle: Puzzle, model: Model) -> tuple[list[Grid], int | None, int | None]:
+        geometry = puzzle.geometry
+        found = islice(pulp_example.solutions(puzzle.givens, geometry.box_rows, geometry.box_cols), 2)
+        return list(found), None, None
+
+    return {**chosen, ANCHOR: run_pulp}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--sets", default="top95")
+    parser.add_argument("--format", default="simple")
+    args = parser.parse_args()
+    chosen = methods()
+    table = []
+    for name in args.sets.split(","):
+        batch = read_puzzles(ROOT.parent / "puzzles" / f"{name}.txt")
+        table += rows(name, measure(list(batch.puzzles), chosen, args.repeat), ANCHOR)
+    print(f"Python {sys.version.split()[0]}; count to two; best of {args.repeat}; "
+          "every answer verified; times per puzzle\n")
+    print(tabulate(table, headers=["set", "method", "mean ms", "median ms", "max ms", "mean nodes",
+                                   "mean LP iterations", "anchor / method"], tablefmt=args.format,
+                   disable_numparse=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
