@@ -12,20 +12,17 @@ depend on the machine.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from itertools import islice
 from pathlib import Path
-
-from tabulate import tabulate
 
 ROOT = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT.parent), str(ROOT)]
 
 import assaf_x  # noqa: E402
-from side_by_side import Method, measure, rows  # noqa: E402
+from side_by_side import Method, main  # noqa: E402
 
-from models import Grid, Model, Puzzle, read_puzzles  # noqa: E402
+from models import Grid, Model, Puzzle  # noqa: E402
 from solvers.backends import dlx  # noqa: E402
 
 ANCHOR = "Assaf's Algorithm X (anchor)"
@@ -48,23 +45,5 @@ METHODS: dict[str, Method] = {"dlx": run_dlx("fast"), "dlx impl=readable": run_d
                               ANCHOR: run_assaf}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--sets", default="top95,hardest")
-    parser.add_argument("--format", default="simple")
-    args = parser.parse_args()
-    table = []
-    for name in args.sets.split(","):
-        batch = read_puzzles(ROOT.parent / "puzzles" / f"{name}.txt")
-        table += rows(name, measure(list(batch.puzzles), METHODS, args.repeat), ANCHOR)
-    print(f"Python {sys.version.split()[0]}; count to two; best of {args.repeat}; "
-          "every answer verified; times per puzzle\n")
-    print(tabulate(table, headers=["set", "method", "mean ms", "median ms", "max ms", "mean nodes",
-                                   "mean updates", "anchor / method"], tablefmt=args.format,
-                   disable_numparse=True))
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(__doc__, lambda: METHODS, ANCHOR, ("mean nodes", "mean updates"), sets="top95,hardest", repeat=3))

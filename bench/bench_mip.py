@@ -14,19 +14,16 @@ two solves).
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from itertools import islice
 from pathlib import Path
 
-from tabulate import tabulate
-
 ROOT = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT.parent), str(ROOT)]
 
-from side_by_side import Method, measure, rows  # noqa: E402
+from side_by_side import Method, main  # noqa: E402
 
-from models import Grid, Model, Puzzle, read_puzzles  # noqa: E402
+from models import Grid, Model, Puzzle  # noqa: E402
 from solvers.backends import mip  # noqa: E402
 
 ANCHOR = "PuLP example approach, CBC (anchor)"
@@ -55,24 +52,5 @@ def methods() -> dict[str, Method]:
     return {**chosen, ANCHOR: run_pulp}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--sets", default="top95")
-    parser.add_argument("--format", default="simple")
-    args = parser.parse_args()
-    chosen = methods()
-    table = []
-    for name in args.sets.split(","):
-        batch = read_puzzles(ROOT.parent / "puzzles" / f"{name}.txt")
-        table += rows(name, measure(list(batch.puzzles), chosen, args.repeat), ANCHOR)
-    print(f"Python {sys.version.split()[0]}; count to two; best of {args.repeat}; "
-          "every answer verified; times per puzzle\n")
-    print(tabulate(table, headers=["set", "method", "mean ms", "median ms", "max ms", "mean nodes",
-                                   "mean LP iterations", "anchor / method"], tablefmt=args.format,
-                   disable_numparse=True))
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(__doc__, methods, ANCHOR, ("mean nodes", "mean LP iterations"), sets="top95", repeat=1))

@@ -7,14 +7,20 @@ the methods must return the same solutions.
 """
 from __future__ import annotations
 
+import argparse
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from models import Grid, Model, Puzzle, verify
+from tabulate import tabulate
+
+from models import Grid, Model, Puzzle, read_puzzles, verify
 
 Method = Callable[[Puzzle, Model], tuple[list[Grid], int | None, int | None]]
 Figures = dict[str, dict[str, list[float]]]
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
 
 def measure(puzzles: list[Puzzle], methods: dict[str, Method], repeat: int) -> Figures:
@@ -53,3 +59,23 @@ def rows(set_name: str, figures: Figures, anchor: str) -> list[list[str]]:
                       f"{statistics.mean(data['other']):,.0f}" if data["other"] else "",
                       f"{anchor_mean / mean:.2f}x" if anchor_mean else ""])
     return table
+
+
+def main(doc: str, methods: Callable[[], dict[str, Method]], anchor: str, counters: tuple[str, str],
+         sets: str, repeat: int) -> int:
+    """The command line both benchmarks share: --repeat, --sets, --format; prints the table."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=repeat)
+    parser.add_argument("--sets", default=sets)
+    parser.add_argument("--format", default="simple")
+    args = parser.parse_args()
+    chosen = methods()
+    table = []
+    for name in args.sets.split(","):
+        batch = read_puzzles(PUZZLES / f"{name}.txt")
+        table += rows(name, measure(list(batch.puzzles), chosen, args.repeat), anchor)
+    print(f"Python {sys.version.split()[0]}; count to two; best of {args.repeat}; "
+          "every answer verified; times per puzzle\n")
+    print(tabulate(table, headers=["set", "method", "mean ms", "median ms", "max ms", *counters,
+                                   "anchor / method"], tablefmt=args.format, disable_numparse=True))
+    return 0

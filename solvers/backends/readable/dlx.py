@@ -92,48 +92,28 @@ class DancingLinks:
         column.U.D = x
         column.U = x
 
-    def right_of(self, x: Node) -> Iterator[Node]:
-        """R[x], R[R[x]], ... up to, not including, x."""
-        j = x.R
+    @staticmethod
+    def walk(x: Node, link: str) -> Iterator[Node]:
+        """The paper's "for each j <- R[x], R[R[x]], ..., while j != x" for link R, L, U or D."""
+        j = getattr(x, link)
         while j is not x:
             yield j
-            j = j.R
-
-    def left_of(self, x: Node) -> Iterator[Node]:
-        """L[x], L[L[x]], ... up to, not including, x."""
-        j = x.L
-        while j is not x:
-            yield j
-            j = j.L
-
-    def down_from(self, c: Node) -> Iterator[Node]:
-        """D[c], D[D[c]], ... up to, not including, c."""
-        i = c.D
-        while i is not c:
-            yield i
-            i = i.D
-
-    def up_from(self, c: Node) -> Iterator[Node]:
-        """U[c], U[U[c]], ... up to, not including, c."""
-        i = c.U
-        while i is not c:
-            yield i
-            i = i.U
+            j = getattr(j, link)
 
     def cover(self, c: Column) -> None:
         """Knuth's cover: unlink c from the headers, and every row of c from its other columns."""
         c.R.L, c.L.R = c.L, c.R
         self.updates += 1
-        for i in self.down_from(c):
-            for j in self.right_of(i):
+        for i in self.walk(c, "D"):
+            for j in self.walk(i, "R"):
                 j.D.U, j.U.D = j.U, j.D
                 j.C.S -= 1
                 self.updates += 1
 
     def uncover(self, c: Column) -> None:
         """Knuth's uncover: exactly the reverse of cover, so every link comes back."""
-        for i in self.up_from(c):
-            for j in self.left_of(i):
+        for i in self.walk(c, "U"):
+            for j in self.walk(i, "L"):
                 j.C.S += 1
                 j.D.U = j.U.D = j
                 self.updates += 1
@@ -146,7 +126,7 @@ class DancingLinks:
         A column of size 0 or 1 cannot be beaten by a later one, so the scan stops there.
         """
         best: Column | None = None
-        for c in self.right_of(self.h):
+        for c in self.walk(self.h, "R"):
             if best is None or c.S < best.S:
                 best = c
                 if c.S <= 1:
@@ -157,7 +137,7 @@ class DancingLinks:
     def select(self, x: Node) -> None:
         """Choose x's row outside the search (a given): cover all its columns."""
         self.cover(x.C)
-        for j in self.right_of(x):
+        for j in self.walk(x, "R"):
             self.cover(j.C)
 
     def search(self, k: int, found: list[Grid], grid: list[int], limits: Limits) -> None:
@@ -174,15 +154,15 @@ class DancingLinks:
             return
         c = self.choose_column()
         self.cover(c)
-        for r in self.down_from(c):
+        for r in self.walk(c, "D"):
             limits.check(self.nodes)
             self.nodes += 1
             self.O.append(r)  # O_k <- r
-            for j in self.right_of(r):
+            for j in self.walk(r, "R"):
                 self.cover(j.C)
             self.search(k + 1, found, grid, limits)
             r = self.O.pop()
-            for j in self.left_of(r):
+            for j in self.walk(r, "L"):
                 self.uncover(j.C)
         self.uncover(c)
 
