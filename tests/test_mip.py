@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 from models import Model, parse_puzzle, verify
-from solvers import Status, registry
+from solvers import Status
 
 from .conftest import load
 
@@ -76,21 +76,6 @@ def test_highs_prints_nothing(capfd: pytest.CaptureFixture[str]) -> None:
     mip.solve(Model.from_puzzle(load("top95.txt")[1]), presolve=False, max_solutions=2)
     out, err = capfd.readouterr()
     assert out == "" and err == ""
-
-
-def test_an_import_that_fails_for_another_reason_marks_the_backend_unavailable(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # e.g. a highspy wheel whose shared library cannot load on this platform
-    backend = registry.Backend("broken", "test", "solvers.backends.no_such_thing",
-                               package="highspy", imports="highspy")
-
-    def fail(name: str) -> None:
-        raise ImportError("libhighs.so: cannot open shared object file")
-
-    monkeypatch.setattr(registry.importlib, "import_module", fail)
-    assert not backend.available
-    with pytest.raises(registry.BackendUnavailableError, match="cannot open shared object"):
-        backend.load()
 
 
 def test_pyproject_pins_highspy_and_ortools_together() -> None:
