@@ -46,4 +46,5 @@ METHODS: dict[str, Method] = {"dlx": run_dlx("fast"), "dlx impl=readable": run_d
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(__doc__, lambda: METHODS, ANCHOR, ("mean nodes", "mean updates"), sets="top95,hardest", repeat=3))
+    raise SystemExit(main(__doc__, lambda: METHODS, ANCHOR, ("mean nodes", "mean updates"),
+                          sets="top95,hardest", repeat=3))

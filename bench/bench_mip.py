@@ -46,11 +46,12 @@ def methods() -> dict[str, Method]:
 
     def run_pulp(puzzle: Puzzle, model: Model) -> tuple[list[Grid], int | None, int | None]:
         geometry = puzzle.geometry
-        found = islice(pulp_example.solutions(puzzle.givens, geometry.box_rows, geometry.box_cols), 2)
-        return list(found), None, None
+        found = pulp_example.solutions(puzzle.givens, geometry.box_rows, geometry.box_cols)
+        return list(islice(found, 2)), None, None
 
     return {**chosen, ANCHOR: run_pulp}
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(__doc__, methods, ANCHOR, ("mean nodes", "mean LP iterations"), sets="top95", repeat=1))
+    raise SystemExit(main(__doc__, methods, ANCHOR, ("mean nodes", "mean LP iterations"),
+                          sets="top95", repeat=1))

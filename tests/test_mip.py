@@ -10,7 +10,8 @@ from solvers import Status
 
 from .conftest import load
 
-highspy = pytest.importorskip("highspy", reason="the mip backend needs highspy (pip install highspy)")
+highspy = pytest.importorskip("highspy",
+                              reason="the mip backend needs highspy (pip install highspy)")
 mip = importlib.import_module("solvers.backends.mip")
 
 
@@ -32,7 +33,8 @@ def test_the_model_has_a_binary_per_candidate_and_an_equality_per_cell_and_group
     assert result.stats.variables == 16 * 4
     # 16 cells + 12 groups x 4 values, and the one no-good cut that found the second grid
     assert result.stats.constraints == 16 + 12 * 4 + 1
-    assert len(set(result.solutions)) == 2 and all(verify(empty.puzzle, g).ok for g in result.solutions)
+    assert len(set(result.solutions)) == 2
+    assert all(verify(empty.puzzle, grid).ok for grid in result.solutions)
 
 
 def test_counting_to_two_adds_one_cut_and_proves_uniqueness() -> None:

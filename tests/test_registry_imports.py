@@ -19,7 +19,8 @@ def failing_with(monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
     pytest.param(ModuleNotFoundError("No module named 'highspy'", name="highspy"),
                  "needs the package 'highspy': pip install highspy", id="package-missing"),
     pytest.param(ImportError("libhighs.so: cannot open shared object file", name="highspy"),
-                 "unavailable: importing 'highspy' failed: ImportError: libhighs.so", id="binary-broken"),
+                 "unavailable: importing 'highspy' failed: ImportError: libhighs.so",
+                 id="binary-broken"),
     pytest.param(ModuleNotFoundError("No module named 'numpy'", name="numpy"),
                  "failed: ModuleNotFoundError: No module named 'numpy'", id="dependency-missing"),
     pytest.param(OSError("wrong ELF class"), "failed: OSError: wrong ELF class", id="os-error"),
@@ -33,8 +34,8 @@ def test_a_package_that_will_not_import_marks_the_backend_unavailable_with_the_r
 
 
 @pytest.mark.parametrize("error", [
-    pytest.param(ImportError("cannot import name 'nothing' from 'solvers.result'", name="solvers.result"),
-                 id="own-code"),
+    pytest.param(ImportError("cannot import name 'nothing' from 'solvers.result'",
+                             name="solvers.result"), id="own-code"),
     pytest.param(ModuleNotFoundError("No module named 'solvers.backends.broken'",
                                      name="solvers.backends.broken"), id="module-not-written"),
 ])

@@ -292,5 +292,6 @@ class _Links:
                 uncover(C[j])
             x = D[x]
         self.nodes = nodes
-        exhausted = not chosen and not limit_hit and not budget_hit and len(solutions) < max_solutions
+        stopped = limit_hit or budget_hit or len(solutions) >= max_solutions
+        exhausted = not chosen and not stopped
         return solutions, limit_hit, budget_hit, exhausted

@@ -84,7 +84,8 @@ def translate(model_status: highspy.HighsModelStatus) -> Status:
     try:
         return STATUSES[model_status]
     except (KeyError, TypeError):
-        raise UnknownStatusError(f"HiGHS returned the unknown model status {model_status!r}") from None
+        raise UnknownStatusError(
+            f"HiGHS returned the unknown model status {model_status!r}") from None
 
 
 @dataclass
@@ -126,8 +127,9 @@ def encode(model: Model, domains: list[tuple[int, ...]], presolve: bool = True) 
     highs.addVars(count, np.zeros(count), np.ones(count))
     highs.changeColsIntegrality(count, np.arange(count, dtype=np.int32),
                                 np.full(count, highspy.HighsVarType.kInteger))
-    highs.addRows(rows, np.ones(rows), np.ones(rows), len(entries), np.array(starts, dtype=np.int32),
-                  np.array(entries, dtype=np.int32), np.ones(len(entries)))
+    highs.addRows(rows, np.ones(rows), np.ones(rows), len(entries),
+                  np.array(starts, dtype=np.int32), np.array(entries, dtype=np.int32),
+                  np.ones(len(entries)))
     return Encoding(highs, list(index), open_cells, rows)
 
 

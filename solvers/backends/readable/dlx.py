@@ -179,7 +179,8 @@ class Limits:
         if nodes == self.node_limit:
             self.budget_hit = True
             raise Stop
-        if self.deadline is not None and not nodes % CLOCK_EVERY and time.perf_counter() > self.deadline:
+        if (self.deadline is not None and not nodes % CLOCK_EVERY
+                and time.perf_counter() > self.deadline):
             self.limit_hit = True
             raise Stop
 
