@@ -64,12 +64,25 @@ class Backend:
     def _module(self) -> ModuleType:
         try:
             return importlib.import_module(self.module)
-        except ModuleNotFoundError as error:
-            if self.imports and error.name and error.name.split(".")[0] == self.imports:
-                raise BackendUnavailableError(
-                    f"backend {self.name!r} needs the package {self.package!r}: "
-                    f"pip install {self.package}") from error
-            raise
+        except (ImportError, OSError) as error:
+            unavailable = self._unavailable(error)
+            if unavailable is None:
+                raise
+            raise unavailable from error
+
+    def _unavailable(self, error: ImportError | OSError) -> BackendUnavailableError | None:
+        """What a failed import means: the package is missing (how to install it), the
+        package is there but will not load (no wheel for this platform, a broken or
+        mismatched binary, a missing dependency of it: unavailable, with the reason), or
+        the toolkit's own code is at fault (None: the error stands)."""
+        missing = (getattr(error, "name", None) or "").split(".")[0]
+        if not self.imports or missing in ("solvers", "models"):
+            return None
+        if isinstance(error, ModuleNotFoundError) and missing == self.imports:
+            return BackendUnavailableError(f"backend {self.name!r} needs the package "
+                                           f"{self.package!r}: pip install {self.package}")
+        return BackendUnavailableError(f"backend {self.name!r} is unavailable: importing "
+                                       f"{self.package!r} failed: {type(error).__name__}: {error}")
 
     @property
     def available(self) -> bool:
@@ -163,6 +176,10 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             "solvers.backends.sat", package="pycosat", imports="pycosat"),
     Backend("csp", "python-constraint: AllDifferentConstraint per group",
             "solvers.backends.csp", package="python-constraint2", imports="constraint", interruptible=False),
+    Backend("dlx", "exact cover: Knuth's Algorithm X with dancing links, rows (cell, value)",
+            "solvers.backends.dlx"),
+    Backend("mip", "integer programming: 0-1 model solved by HiGHS, uniqueness by a no-good cut",
+            "solvers.backends.mip", package="highspy", imports="highspy"),
 )}
 
 
