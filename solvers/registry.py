@@ -163,6 +163,8 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             "solvers.backends.sat", package="pycosat", imports="pycosat"),
     Backend("csp", "python-constraint: AllDifferentConstraint per group",
             "solvers.backends.csp", package="python-constraint2", imports="constraint", interruptible=False),
+    Backend("fast", "mrv's propagation and MRV search compiled with numba (bitmasks, flat int arrays)",
+            "solvers.backends.fast", package="numba", imports="numba"),
 )}
 
 
