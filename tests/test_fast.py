@@ -20,15 +20,18 @@ def model(name: str, index: int) -> Model:
     return Model.from_puzzle(load(name)[index])
 
 
+@pytest.mark.parametrize("branching", fast.BRANCHINGS)
 @pytest.mark.parametrize("inference", fast.INFERENCES)
 @pytest.mark.parametrize("name, index", [
     ("top95.txt", 0), ("top95.txt", 7), ("hardest.txt", 3), ("forum_hardest_1106.txt", 0),
     ("forum_hardest_1106.txt", 200), ("x_sudoku.txt", 1), ("jigsaw.txt", 2),
     ("generated_jigsaw_9x9.txt", 5), ("generated_x_9x9.txt", 3), ("small_6x6.txt", 0),
     ("generated_12x12.txt", 4), ("16x16_forum_samples.txt", 1), ("generated_25x25.txt", 6)])
-def test_proves_the_same_unique_solution_as_mrv(inference: str, name: str, index: int) -> None:
+def test_proves_the_same_unique_solution_as_mrv(branching: str, inference: str, name: str,
+                                                index: int) -> None:
     puzzle = load(name)[index]
-    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, inference=inference)
+    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, inference=inference,
+                        branching=branching)
     assert result.status is Status.SOLVED and result.unique is True and result.complete
     assert verify(puzzle, result.solution).ok
     assert result.solution == mrv.solve(Model.from_puzzle(puzzle)).solution
@@ -54,11 +57,13 @@ def test_locked_candidates_settle_a_puzzle_that_singles_must_search() -> None:
     assert locked.stats.nodes == 0 < singles.stats.nodes
 
 
+@pytest.mark.parametrize("branching", fast.BRANCHINGS)
 @pytest.mark.parametrize("inference", fast.INFERENCES)
 @pytest.mark.parametrize("index, count", [(3, 2), (4, 3), (5, 4), (6, 10), (7, 125)])
-def test_counts_every_solution(inference: str, index: int, count: int) -> None:
+def test_counts_every_solution(branching: str, inference: str, index: int, count: int) -> None:
     puzzle = load("special_9x9_multiple_solutions.txt")[index]
-    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=1000, inference=inference)
+    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=1000, inference=inference,
+                        branching=branching)
     assert result.complete and len(set(result.solutions)) == count
     assert all(verify(puzzle, s).ok for s in result.solutions)
 
@@ -101,6 +106,15 @@ def test_a_budget_hit_after_a_solution_is_solved_but_incomplete() -> None:
     assert limited.status is Status.SOLVED and not limited.complete and limited.unique is None
 
 
+def test_wdeg_restarts_before_a_first_solution_and_stays_complete() -> None:
+    puzzle = load("forum_hardest_1106.txt")[0]
+    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, branching="wdeg",
+                        inference="singles")
+    assert result.unique is True and verify(puzzle, result.solution).ok
+    if result.stats.nodes > 2 * fast.RESTART_BASE:
+        assert result.stats.restarts > 0
+
+
 def test_a_zero_time_limit_gives_up_without_a_wrong_answer() -> None:
     result = fast.solve(model("top95.txt", 3), max_solutions=2, time_limit=0.0)
     assert result.status is Status.TIMEOUT and not result.solutions
@@ -112,7 +126,8 @@ def test_a_36x36_grid_is_within_reach() -> None:
     assert len(result.solutions) == 2 and all(verify(puzzle, s).ok for s in result.solutions)
 
 
-@pytest.mark.parametrize("option, value", [("inference", "pairs"), ("node_limit", -1)])
+@pytest.mark.parametrize("option, value", [("inference", "pairs"), ("branching", "dom"),
+                                           ("node_limit", -1)])
 def test_bad_options_are_refused(option: str, value: object) -> None:
     with pytest.raises(ValueError):
         fast.solve(model("top95.txt", 0), **{option: value})

@@ -51,14 +51,21 @@ COUNTERS = {
     "backtracks": "decisions undone",
     "propagations": "cells fixed by the rules during the whole run (givens excluded)",
     "fixed_cells": "cells the rules fixed before the first decision",
+    "restarts": "restarts of the search from the givens (branching='wdeg')",
 }
 OPTIONS = {
     "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
                  "'singles': naked and hidden singles only",
+    "branching": "'mrv' (default): the cell with the fewest candidates; 'wdeg': fewest "
+                 "candidates per failure weight of its groups (dom/wdeg), with Luby restarts "
+                 "until a first solution",
     "node_limit": "give up (status unknown, or solved and incomplete) after this many decisions",
 }
 INFERENCES = ("locked", "singles")
-CHOICES = {"inference": INFERENCES}
+BRANCHINGS = ("mrv", "wdeg")
+CHOICES = {"inference": INFERENCES, "branching": BRANCHINGS}
+RESTART_BASE = 256
+"""Decisions before the first restart with dom/wdeg (then times the Luby sequence)."""
 MAX_SIZE = 63
 """The largest n: candidates are int64 bitmasks."""
 CHUNK = 4096
@@ -68,8 +75,8 @@ CHUNK = 4096
 _EXHAUSTED, _FULL, _PAUSED, _CONTRADICTION = 0, 1, 2, 3
 # Slots of the state array the kernel shares with Python.
 (_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LOCKED, _FOUND, _FIXED, _STARTED, _STATUS,
- _SIZE) = range(10)
-_SLOTS = 10
+ _SIZE, _WDEG, _RESTARTS) = range(12)
+_SLOTS = 12
 # Columns of a search frame: kind (0 a cell's values, 1 a value's places in a group),
 # the cell or group, the value bit (kind 1), the alternatives not yet tried (a bitmask
 # of values, or of positions in the group).
@@ -133,7 +140,7 @@ def _hidden_in(c, g, queue, tail, gcells, gsize, gfull):
     if full == 0:
         return tail  # a group smaller than n need not hold every value
     if (once | solved) != full:
-        return -1
+        return -2 - g
     hidden = once & ~twice & ~solved
     if hidden:
         for k in range(gsize[g]):
@@ -141,7 +148,7 @@ def _hidden_in(c, g, queue, tail, gcells, gsize, gfull):
             m = c[cell] & hidden
             if m:
                 if m & (m - 1):
-                    return -1
+                    return -2 - g
                 c[cell] = m
                 queue[tail] = cell
                 tail += 1
@@ -160,7 +167,7 @@ def _hidden(c, queue, tail, gcells, gsize, gfull, dirty):
             bits ^= low
             tail = _hidden_in(c, 64 * w + _popcount(low - 1), queue, tail, gcells, gsize, gfull)
             if tail < 0:
-                return -1
+                return tail
     return tail
 
 
@@ -205,7 +212,7 @@ def _locked(c, queue, tail, segu, dirty, tables):
     of the pass, when every single has reached its peers; later removals only make the
     truth smaller than those unions, so what they prove stays true.
     """
-    cgm, inter, icount, fseg, fnseg, frest, fnrest = tables[5:]
+    cgm, inter, icount, fseg, fnseg, frest, fnrest = tables[5:12]
     _segments(c, inter, icount, segu)
     for f in range(fseg.shape[0]):
         once = twice = 0
@@ -242,7 +249,8 @@ def _any(dirty):
 
 @njit(cache=True)
 def _propagate(c, queue, tail, dirty, segu, tables, locked):
-    """Run the rules to a fixed point; the queue's final length, or -1 on a contradiction.
+    """Run the rules to a fixed point; the queue's final length, or on a contradiction
+    -1 (a cell lost its last value) or -2 - g (group g cannot hold its values).
 
     queue[:tail] holds cells just fixed whose value is not yet removed from their peers;
     dirty the groups to look at for hidden singles.
@@ -256,7 +264,7 @@ def _propagate(c, queue, tail, dirty, segu, tables, locked):
         head = tail
         tail = _hidden(c, queue, tail, gcells, gsize, gfull, dirty)
         if tail < 0:
-            return -1
+            return tail
         if head < tail:
             continue
         if not locked:
@@ -269,8 +277,8 @@ def _propagate(c, queue, tail, dirty, segu, tables, locked):
 
 
 @njit(cache=True)
-def _choose(c, frame, gcells, gsize):
-    """Set frame to the next branching (fewest alternatives); False if every cell is solved."""
+def _fewest(c):
+    """The unsolved cell with the fewest candidates (the first met), and their count."""
     best, best_count = -1, 1 << 30
     for cell in range(c.shape[0]):
         m = c[cell]
@@ -280,6 +288,47 @@ def _choose(c, frame, gcells, gsize):
                 best, best_count = cell, k
                 if k == 2:
                     break
+    return best, best_count
+
+
+@njit(cache=True)
+def _weighted(c, weights, cgl, ncg):
+    """dom/wdeg: the unsolved cell with the fewest candidates per unit of its groups'
+    failure weight, and its count of candidates."""
+    best, best_count, best_weight = -1, 1, 0
+    for cell in range(c.shape[0]):
+        m = c[cell]
+        if m & (m - 1):
+            k = _popcount(m)
+            w = 0
+            for j in range(ncg[cell]):
+                w += weights[cgl[cell, j]]
+            if best < 0 or k * best_weight < best_count * w:
+                best, best_count, best_weight = cell, k, w
+    return best, best_count
+
+
+@njit(cache=True)
+def _blame(c, code, weights, cgl, ncg):
+    """Add one to the weight of the groups where a contradiction (code) was found."""
+    if code <= -2:
+        weights[-2 - code] += 1
+        return
+    for cell in range(c.shape[0]):
+        if c[cell] == 0:
+            for j in range(ncg[cell]):
+                weights[cgl[cell, j]] += 1
+            return
+
+
+@njit(cache=True)
+def _choose(c, frame, tables, weights, wdeg):
+    """Set frame to the next branching (fewest alternatives); False if every cell is solved."""
+    gcells, gsize = tables[0], tables[1]
+    if wdeg:
+        best, best_count = _weighted(c, weights, tables[12], tables[13])
+    else:
+        best, best_count = _fewest(c)
     if best < 0:
         return False
     if best_count > 2:
@@ -311,7 +360,7 @@ def _reset(dirty):
 
 
 @njit(cache=True)
-def _begin(givens, stack, frames, queue, dirty, segu, state, tables):
+def _begin(givens, stack, frames, queue, dirty, segu, weights, state, tables):
     """Put the givens on stack[0] and propagate them; True if a search must follow.
 
     state[_DEPTH] becomes 0 (search from frames[0]) or -1 (nothing left to search);
@@ -335,8 +384,9 @@ def _begin(givens, stack, frames, queue, dirty, segu, state, tables):
     if tail < 0:
         state[_STATUS] = _CONTRADICTION
         return False
-    state[_FIXED] = state[_PROPAGATIONS] = tail - count
-    if _choose(c, frames[0], tables[0], tables[1]):
+    state[_FIXED] = tail - count
+    state[_PROPAGATIONS] += tail - count
+    if _choose(c, frames[0], tables, weights, state[_WDEG] != 0):
         state[_DEPTH] = 0
         return True
     return False
@@ -372,13 +422,14 @@ def _decide(stack, frames, queue, d, gcells):
 _I8, _I4, _U8 = types.int64, types.int32, types.uint8
 _TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
                             _I4[:, :, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1],
-                            _I4[:, ::1], _I4[::1]))
-_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1],
+                            _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[::1]))
+_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1], _I8[::1],
               _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
 
 
 @njit(_KERNEL, cache=True)
-def _kernel(givens, stack, frames, queue, dirty, segu, sols, state, tables, node_stop):
+def _kernel(givens, stack, frames, queue, dirty, segu, weights, sols, state, tables,
+            node_stop):
     """Solve from the givens on the first call, then search until sols is full, node_stop
     decisions have been made in all, or the space is exhausted; resumable.
 
@@ -387,12 +438,12 @@ def _kernel(givens, stack, frames, queue, dirty, segu, sols, state, tables, node
     """
     if state[_STARTED] == 0:
         state[_STARTED] = 1
-        if not _begin(givens, stack, frames, queue, dirty, segu, state, tables):
+        if not _begin(givens, stack, frames, queue, dirty, segu, weights, state, tables):
             if state[_STATUS] == _CONTRADICTION:
                 return _CONTRADICTION
             _record(stack[0], sols, state)
             return _EXHAUSTED
-    locked = state[_LOCKED] != 0
+    locked, wdeg = state[_LOCKED] != 0, state[_WDEG] != 0
     d, nodes, backtracks, forced = state[_DEPTH], state[_NODES], state[_BACKTRACKS], 0
     code = _EXHAUSTED
     while d >= 0:
@@ -410,9 +461,11 @@ def _kernel(givens, stack, frames, queue, dirty, segu, sols, state, tables, node
         tail = _propagate(stack[d + 1], queue, 1, dirty, segu, tables, locked)
         if tail < 0:
             backtracks += 1
+            if wdeg:
+                _blame(stack[d + 1], tail, weights, tables[12], tables[13])
             continue
         forced += tail - 1
-        if _choose(stack[d + 1], frames[d + 1], tables[0], tables[1]):
+        if _choose(stack[d + 1], frames[d + 1], tables, weights, wdeg):
             d += 1
             continue
         _record(stack[d + 1], sols, state)
@@ -442,6 +495,8 @@ class _Tables(NamedTuple):
     fnseg: np.ndarray    # int32[families]
     frest: np.ndarray    # int32[families, size]: the group's cells outside the family's segments
     fnrest: np.ndarray   # int32[families]
+    cgl: np.ndarray      # int32[cells, most groups]: each cell's groups
+    ncg: np.ndarray      # int32[cells]
 
 
 _TABLES: dict[int, tuple[object, tuple]] = {}
@@ -487,8 +542,12 @@ def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> _Tabl
         for g in indexes:
             cgm[cell, g // 64] |= np.int64(1) << np.int64(g % 64)
     inter, icount, pairs = _intersections(groups, size)
+    cgl = np.zeros((num_cells, max(max(len(m) for m in member), 1)), np.int32)
+    for cell, indexes in enumerate(member):
+        cgl[cell, :len(indexes)] = indexes
+    ncg = np.array([len(m) for m in member], np.int32)
     return _Tables(gcells, gsize, gfull, peers, npeers, cgm, inter, icount,
-                   *_families(groups, pairs, size))
+                   *_families(groups, pairs, size), cgl, ncg)
 
 
 def _intersections(groups: tuple[tuple[int, ...], ...], size: int
@@ -549,6 +608,7 @@ class _Work(NamedTuple):
     queue: np.ndarray    # int32[cells]: cells fixed, not yet removed from their peers
     dirty: np.ndarray    # int64[words]: the groups the hidden-single scan must look at
     segu: np.ndarray     # int64[pairs]: each intersection's candidates in a locked pass
+    weights: np.ndarray  # int64[groups]: contradictions found in each group (dom/wdeg)
 
 
 _WORK: dict[tuple[int, int, int], _Work] = {}  # taken while in use, so calls never share
@@ -559,15 +619,18 @@ def _work(cells: int, groups: int, pairs: int) -> _Work:
     if work is None:
         work = _Work(np.empty((cells + 2, cells), np.int64), np.zeros((cells + 2, 4), np.int64),
                      np.empty(cells + 1, np.int32), np.zeros((groups + 63) // 64, np.int64),
-                     np.zeros(pairs, np.int64))
+                     np.zeros(pairs, np.int64), np.ones(groups, np.int64))
     return work
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          inference: str = "locked", node_limit: int | None = None) -> Result:
+          inference: str = "locked", branching: str = "mrv",
+          node_limit: int | None = None) -> Result:
     """Solve with compiled propagation and MRV search; count up to max_solutions solutions."""
     if inference not in INFERENCES:
         raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
+    if branching not in BRANCHINGS:
+        raise ValueError(f"unknown branching {branching!r}; choose one of {BRANCHINGS}")
     if model.n > MAX_SIZE:
         raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {model.n}x{model.n}")
     if node_limit is not None and node_limit < 0:
@@ -580,6 +643,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     work = _work(*key)
     state = np.zeros(_SLOTS, np.int64)
     state[_LOCKED], state[_SIZE] = inference == "locked", model.n
+    state[_WDEG] = branching == "wdeg"
+    work.weights.fill(1)
     givens = np.frombuffer(bytearray(model.givens), np.uint8)
     sols = np.empty((min(max_solutions, 64), cells), np.uint8)
     try:
@@ -588,6 +653,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     finally:
         _WORK[key] = work
     stats = Stats(nodes=int(state[_NODES]), backtracks=int(state[_BACKTRACKS]),
+                  restarts=int(state[_RESTARTS]),
                   propagations=int(state[_PROPAGATIONS]), fixed_cells=int(state[_FIXED]),
                   solve_time=time.perf_counter() - start)
     if code == _CONTRADICTION:
@@ -601,13 +667,21 @@ def _drive(givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
            tables: tuple, max_solutions: int, deadline: float | None, node_limit: int | None
            ) -> tuple[list[tuple[int, ...]], int, bool, bool]:
     """Call the kernel in chunks of decisions; the solutions, the last kernel answer, and
-    whether the clock or the node budget stopped the search."""
+    whether the clock or the node budget stopped the search.
+
+    With dom/wdeg the search restarts from the givens (weights kept) each time it spends
+    RESTART_BASE times the next Luby number of decisions, until a first solution is found;
+    from then on the run in progress goes on to the end, so a proof stays complete.
+    """
     found: list[tuple[int, ...]] = []
     chunk = 0  # the first call only propagates the givens; then chunks grow to CHUNK
+    restart_at = RESTART_BASE * _luby(1) if state[_WDEG] else None
     while True:
         stop = state[_NODES] + chunk
         if node_limit is not None:
             stop = min(stop, node_limit)
+        if restart_at is not None and not found:
+            stop = min(stop, restart_at)
         code = _kernel(givens, *work, sols, state, tables, stop)
         chunk = min(CHUNK, 2 * chunk or 64)
         found += [tuple(row) for row in sols[:state[_FOUND]].tolist()]
@@ -619,5 +693,26 @@ def _drive(givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
             state[_BACKTRACKS] += 1  # leave the last solution to look for another
         elif node_limit is not None and state[_NODES] >= node_limit:
             return found, code, False, True
+        elif restart_at is not None and not found and state[_NODES] >= restart_at:
+            state[_RESTARTS] += 1
+            state[_STARTED] = 0
+            restart_at = state[_NODES] + RESTART_BASE * _luby(int(state[_RESTARTS]) + 1)
         if deadline is not None and time.perf_counter() > deadline:
             return found, code, True, False
+
+
+def _luby(i: int) -> int:
+    """The i-th number (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ...
+
+    >>> [_luby(i) for i in range(1, 11)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]
+    """
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while (1 << k) - 1 != i:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
