@@ -55,13 +55,15 @@ COUNTERS = {
 }
 OPTIONS = {
     "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
-                 "'singles': naked and hidden singles only",
+                 "'singles': naked and hidden singles only; 'subsets': locked plus naked and "
+                 "hidden subsets (pairs, triples, ...) anchored at one cell or one value",
     "branching": "'mrv' (default): the cell with the fewest candidates; 'wdeg': fewest "
                  "candidates per failure weight of its groups (dom/wdeg), with Luby restarts "
                  "until a first solution",
     "node_limit": "give up (status unknown, or solved and incomplete) after this many decisions",
 }
-INFERENCES = ("locked", "singles")
+INFERENCES = ("singles", "locked", "subsets")
+"""From weakest to strongest; each adds a rule to the one before."""
 BRANCHINGS = ("mrv", "wdeg")
 CHOICES = {"inference": INFERENCES, "branching": BRANCHINGS}
 RESTART_BASE = 256
@@ -74,7 +76,7 @@ CHUNK = 4096
 # Kernel answers.
 _EXHAUSTED, _FULL, _PAUSED, _CONTRADICTION = 0, 1, 2, 3
 # Slots of the state array the kernel shares with Python.
-(_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LOCKED, _FOUND, _FIXED, _STARTED, _STATUS,
+(_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LEVEL, _FOUND, _FIXED, _STARTED, _STATUS,
  _SIZE, _WDEG, _RESTARTS) = range(12)
 _SLOTS = 12
 # Columns of a search frame: kind (0 a cell's values, 1 a value's places in a group),
@@ -156,12 +158,13 @@ def _hidden_in(c, g, queue, tail, gcells, gsize, gfull):
 
 
 @njit(cache=True)
-def _hidden(c, queue, tail, gcells, gsize, gfull, dirty):
-    """Hidden singles in every dirty group (dirty cleared); the new tail, -1 on a
-    contradiction."""
+def _hidden(c, queue, tail, gcells, gsize, gfull, dirty, touched):
+    """Hidden singles in every dirty group (dirty cleared, added to touched); the new tail,
+    negative on a contradiction."""
     for w in range(dirty.shape[0]):
         bits = dirty[w]
         dirty[w] = 0
+        touched[w] |= bits
         while bits:
             low = bits & -bits
             bits ^= low
@@ -221,10 +224,11 @@ def _locked(c, queue, tail, segu, dirty, tables):
             twice |= once & m
             once |= m
         for k in range(fnrest[f]):
+            # Solved cells count too: one fixed by this pass still sits in the stale
+            # segment unions, and its value must not look locked into a segment.
             m = c[frest[f, k]]
-            if m & (m - 1):
-                twice |= once & m
-                once |= m
+            twice |= once & m
+            once |= m
         locked = once & ~twice
         if locked == 0:
             continue
@@ -240,6 +244,118 @@ def _locked(c, queue, tail, segu, dirty, tables):
 
 
 @njit(cache=True)
+def _naked_subsets(c, g, queue, tail, dirty, gcells, gsize, cgm, free):
+    """Naked subsets of group g anchored at a cell: when as many unsolved cells as the
+    cell has candidates hold only those candidates, no other cell may take them."""
+    for k in range(gsize[g]):
+        m = c[gcells[g, k]]
+        if m & (m - 1) == 0 or _popcount(m) >= free:
+            continue
+        inside = 0
+        for j in range(gsize[g]):
+            mj = c[gcells[g, j]]
+            if mj & (mj - 1) and mj & ~m == 0:
+                inside += 1
+        if inside > _popcount(m):
+            return -2 - g
+        if inside < _popcount(m):
+            continue
+        for j in range(gsize[g]):
+            cell = gcells[g, j]
+            mj = c[cell]
+            if mj & (mj - 1) and mj & ~m and mj & m:
+                mj &= ~m
+                c[cell] = mj
+                _mark(cell, dirty, cgm)
+                if mj & (mj - 1) == 0:
+                    queue[tail] = cell
+                    tail += 1
+    return tail
+
+
+@njit(cache=True)
+def _hidden_subsets(c, g, queue, tail, dirty, places, gcells, gsize, cgm, free, n):
+    """Hidden subsets of group g anchored at a value: when as many values as the value
+    has places can go only to those places, those cells take no other value.
+
+    Only values not yet placed count (a cell fixed earlier in this pass may not have
+    reached its peers, so its value can still show elsewhere).
+    """
+    for v in range(n):
+        places[v] = 0
+    for k in range(gsize[g]):
+        m = c[gcells[g, k]]
+        if m & (m - 1) == 0:
+            places[_popcount(m - 1)] = -1  # placed: neither anchor nor member
+    for k in range(gsize[g]):
+        m = c[gcells[g, k]]
+        if m & (m - 1):
+            while m:
+                low = m & -m
+                m ^= low
+                v = _popcount(low - 1)
+                if places[v] >= 0:
+                    places[v] |= 1 << k
+    for v in range(n):
+        p = places[v]
+        if p < 0:
+            continue
+        count = _popcount(p)
+        if count < 2 or count >= free:
+            continue
+        values, inside = 0, 0
+        for u in range(n):
+            q = places[u]
+            if q > 0 and q & ~p == 0:
+                values |= 1 << u
+                inside += 1
+        if inside > count:
+            return -2 - g
+        if inside < count:
+            continue
+        for k in range(gsize[g]):
+            if p >> k & 1:
+                cell = gcells[g, k]
+                m = c[cell]
+                if m & ~values:
+                    m &= values
+                    c[cell] = m
+                    _mark(cell, dirty, cgm)
+                    if m & (m - 1) == 0:
+                        queue[tail] = cell
+                        tail += 1
+    return tail
+
+
+@njit(cache=True)
+def _subsets(c, queue, tail, dirty, touched, places, tables, n):
+    """Naked and hidden subsets in every touched group (touched cleared); the new tail,
+    negative on a contradiction."""
+    gcells, gsize, cgm = tables[0], tables[1], tables[5]
+    for w in range(touched.shape[0]):
+        bits = touched[w]
+        touched[w] = 0
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            g = 64 * w + _popcount(low - 1)
+            free = 0
+            for k in range(gsize[g]):
+                m = c[gcells[g, k]]
+                if m & (m - 1):
+                    free += 1
+            if free < 3:
+                continue
+            tail = _naked_subsets(c, g, queue, tail, dirty, gcells, gsize, cgm, free)
+            if tail >= 0 and tables[2][g]:  # only a group of n cells must hold every value
+                tail = _hidden_subsets(c, g, queue, tail, dirty, places, gcells, gsize, cgm,
+                                       free, n)
+            if tail < 0:
+                return tail
+    return tail
+
+
+@njit(cache=True)
 def _any(dirty):
     for w in range(dirty.shape[0]):
         if dirty[w]:
@@ -248,7 +364,7 @@ def _any(dirty):
 
 
 @njit(cache=True)
-def _propagate(c, queue, tail, dirty, segu, tables, locked):
+def _propagate(c, queue, tail, dirty, segu, scratch, tables, level):
     """Run the rules to a fixed point; the queue's final length, or on a contradiction
     -1 (a cell lost its last value) or -2 - g (group g cannot hold its values).
 
@@ -256,22 +372,31 @@ def _propagate(c, queue, tail, dirty, segu, tables, locked):
     dirty the groups to look at for hidden singles.
     """
     gcells, gsize, gfull, peers, npeers, cgm = tables[:6]
+    words = dirty.shape[0]
+    touched, places = scratch[:words], scratch[words:]
     head = 0
     while True:
         tail = _naked(c, queue, head, tail, peers, npeers, dirty, cgm)
         if tail < 0:
             return -1
         head = tail
-        tail = _hidden(c, queue, tail, gcells, gsize, gfull, dirty)
+        tail = _hidden(c, queue, tail, gcells, gsize, gfull, dirty, touched)
         if tail < 0:
             return tail
         if head < tail:
             continue
-        if not locked:
+        if level == 0:
             return tail
         tail = _locked(c, queue, tail, segu, dirty, tables)
         if tail < 0:
             return -1
+        if head < tail or _any(dirty):
+            continue
+        if level == 1:
+            return tail
+        tail = _subsets(c, queue, tail, dirty, touched, places, tables, places.shape[0])
+        if tail < 0:
+            return tail
         if head == tail and not _any(dirty):
             return tail
 
@@ -360,7 +485,7 @@ def _reset(dirty):
 
 
 @njit(cache=True)
-def _begin(givens, stack, frames, queue, dirty, segu, weights, state, tables):
+def _begin(givens, stack, frames, queue, dirty, segu, scratch, weights, state, tables):
     """Put the givens on stack[0] and propagate them; True if a search must follow.
 
     state[_DEPTH] becomes 0 (search from frames[0]) or -1 (nothing left to search);
@@ -378,8 +503,7 @@ def _begin(givens, stack, frames, queue, dirty, segu, weights, state, tables):
             c[cell] = full
     for g in range(tables[0].shape[0]):
         dirty[g >> 6] |= 1 << (g & 63)
-    tail = _propagate(c, queue, count, dirty, segu, tables,
-                      state[_LOCKED] != 0)
+    tail = _propagate(c, queue, count, dirty, segu, scratch, tables, state[_LEVEL])
     state[_DEPTH] = -1
     if tail < 0:
         state[_STATUS] = _CONTRADICTION
@@ -423,12 +547,12 @@ _I8, _I4, _U8 = types.int64, types.int32, types.uint8
 _TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
                             _I4[:, :, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1],
                             _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[::1]))
-_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1], _I8[::1],
+_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1], _I8[::1], _I8[::1],
               _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
 
 
 @njit(_KERNEL, cache=True)
-def _kernel(givens, stack, frames, queue, dirty, segu, weights, sols, state, tables,
+def _kernel(givens, stack, frames, queue, dirty, segu, scratch, weights, sols, state, tables,
             node_stop):
     """Solve from the givens on the first call, then search until sols is full, node_stop
     decisions have been made in all, or the space is exhausted; resumable.
@@ -438,12 +562,13 @@ def _kernel(givens, stack, frames, queue, dirty, segu, weights, sols, state, tab
     """
     if state[_STARTED] == 0:
         state[_STARTED] = 1
-        if not _begin(givens, stack, frames, queue, dirty, segu, weights, state, tables):
+        if not _begin(givens, stack, frames, queue, dirty, segu, scratch, weights, state,
+                      tables):
             if state[_STATUS] == _CONTRADICTION:
                 return _CONTRADICTION
             _record(stack[0], sols, state)
             return _EXHAUSTED
-    locked, wdeg = state[_LOCKED] != 0, state[_WDEG] != 0
+    level, wdeg = state[_LEVEL], state[_WDEG] != 0
     d, nodes, backtracks, forced = state[_DEPTH], state[_NODES], state[_BACKTRACKS], 0
     code = _EXHAUSTED
     while d >= 0:
@@ -458,7 +583,8 @@ def _kernel(givens, stack, frames, queue, dirty, segu, weights, sols, state, tab
         nodes += 1
         _decide(stack, frames, queue, d, tables[0])
         _reset(dirty)
-        tail = _propagate(stack[d + 1], queue, 1, dirty, segu, tables, locked)
+        _reset(scratch[:dirty.shape[0]])
+        tail = _propagate(stack[d + 1], queue, 1, dirty, segu, scratch, tables, level)
         if tail < 0:
             backtracks += 1
             if wdeg:
@@ -608,6 +734,7 @@ class _Work(NamedTuple):
     queue: np.ndarray    # int32[cells]: cells fixed, not yet removed from their peers
     dirty: np.ndarray    # int64[words]: the groups the hidden-single scan must look at
     segu: np.ndarray     # int64[pairs]: each intersection's candidates in a locked pass
+    scratch: np.ndarray  # int64[words + n]: groups touched since the subsets rule ran; places
     weights: np.ndarray  # int64[groups]: contradictions found in each group (dom/wdeg)
 
 
@@ -615,11 +742,13 @@ _WORK: dict[tuple[int, int, int], _Work] = {}  # taken while in use, so calls ne
 
 
 def _work(cells: int, groups: int, pairs: int) -> _Work:
+    n = round(cells ** 0.5)
     work = _WORK.pop((cells, groups, pairs), None)
     if work is None:
         work = _Work(np.empty((cells + 2, cells), np.int64), np.zeros((cells + 2, 4), np.int64),
                      np.empty(cells + 1, np.int32), np.zeros((groups + 63) // 64, np.int64),
-                     np.zeros(pairs, np.int64), np.ones(groups, np.int64))
+                     np.zeros(pairs, np.int64), np.zeros((groups + 63) // 64 + n, np.int64),
+                     np.ones(groups, np.int64))
     return work
 
 
@@ -642,7 +771,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     key = (cells, len(tables[0]), len(tables[6]))
     work = _work(*key)
     state = np.zeros(_SLOTS, np.int64)
-    state[_LOCKED], state[_SIZE] = inference == "locked", model.n
+    state[_LEVEL], state[_SIZE] = INFERENCES.index(inference), model.n
+    work.scratch.fill(0)
     state[_WDEG] = branching == "wdeg"
     work.weights.fill(1)
     givens = np.frombuffer(bytearray(model.givens), np.uint8)
