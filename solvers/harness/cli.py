@@ -1,4 +1,4 @@
-"""The command line: ``compare.py [run|solve|export|list|report] ...``; see ``compare.py -h``."""
+"""The command line: ``compare.py [run|solve|export|list|report|generate] ...``; see ``compare.py -h``."""
 from __future__ import annotations
 
 import argparse

@@ -13,6 +13,7 @@ from typing import Any
 from tabulate import tabulate
 
 from .. import registry
+from ..result import Status
 from .judge import Category, Disagreement, Run
 
 DOCUMENT_KIND = "sudoku-methods-run"
@@ -54,8 +55,8 @@ def _row(key: tuple[str, str], records: list[dict[str, Any]], unique: bool) -> d
     times = [r["time_s"] for r in records if r["category"] != Category.ERROR]
     row: dict[str, Any] = {
         "set": key[0], "backend": key[1], "puzzles": len(records),
-        "solved": count(status="solved", category=Category.CORRECT),
-        "unsat": count(status="unsat", category=Category.CORRECT),
+        "solved": count(status=Status.SOLVED, category=Category.CORRECT),
+        "unsat": count(status=Status.UNSAT, category=Category.CORRECT),
     }
     if unique:
         row["multiple"] = sum(len(r["solutions"]) >= 2 for r in correct)
