@@ -39,7 +39,7 @@ class Run:
     solver: str
     set: str
     puzzle: int
-    status: str   # unique (proved), several, unsat, timeout, unknown, error, wrong
+    status: str   # unique (proved), unproved (one found, limit hit), several, unsat, timeout, ...
     seconds: float
     nodes: int | None = None
 
@@ -59,7 +59,8 @@ def run_set(name: str, puzzles: list[Puzzle], chosen: list[configs.Configuration
         if any(not verify(puzzle, s).ok for s in outcome.solutions):
             status = "wrong"
         elif status == "solved":
-            status = "unique" if outcome.complete and len(outcome.solutions) == 1 else "several"
+            status = ("several" if len(outcome.solutions) > 1 else
+                      "unique" if outcome.complete else "unproved")
         runs[position] = Run(label, name, position // len(refs), status, outcome.time_s,
                              outcome.stats.get("nodes"))
         if status not in ("unique",) or len(puzzles) <= 50:
