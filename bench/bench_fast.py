@@ -1,0 +1,106 @@
+"""The compiled backend's targets: microseconds per puzzle counting to two, and its compile time.
+
+    python bench/bench_fast.py [--repeats 7] [--configs fast,fast:inference=singles]
+                               [--set puzzles/top95.txt] [--compare mrv]
+
+Part 1, compile: a fresh interpreter imports solvers.backends.fast twice, first with an
+empty numba cache directory (the first import on a machine: numba compiles the kernel)
+and then with that cache filled (every later process: it loads the compiled code).
+
+Part 2, speed: in this process (already imported, so the compile is paid and excluded)
+each configuration solves every puzzle counting to two, through the registry, so the
+time is the backend's whole call (model tables, arrays, kernel, result). Configurations
+alternate puzzle by puzzle and each puzzle's time is the fastest of --repeats runs, so a
+busy machine's pauses are filtered out rather than averaged in; the table gives the
+mean of those per-puzzle bests, with the process CPU time per puzzle beside it (on a
+machine shared with other jobs the wall clock can exceed it). Every answer is checked
+with models.verify and must prove the puzzle unique.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from models import Model, read_puzzles, verify  # noqa: E402
+from solvers import registry  # noqa: E402
+from solvers.harness import configs  # noqa: E402
+
+DEFAULT_SETS = ("top95.txt", "forum_hardest_1106.txt", "hardest.txt", "16x16_forum_samples.txt")
+IMPORT = "import time; t = time.perf_counter(); import solvers.backends.fast; print(time.perf_counter() - t)"
+
+
+def compile_times() -> tuple[float, float]:
+    """Seconds to import fast with an empty numba cache, then with the cache filled."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
+        times = [float(subprocess.run([sys.executable, "-c", IMPORT], env=env, cwd=ROOT,
+                                      check=True, capture_output=True, text=True).stdout)
+                 for _ in range(2)]
+    return times[0], times[1]
+
+
+def race(models: list[Model], chosen: list[configs.Configuration], repeats: int
+         ) -> dict[str, tuple[list[float], float, list[int]]]:
+    """Per configuration: each puzzle's best wall time, CPU seconds in all, nodes per puzzle."""
+    best = {c.label: [float("inf")] * len(models) for c in chosen}
+    cpu = {c.label: 0.0 for c in chosen}
+    nodes: dict[str, list[int]] = {c.label: [0] * len(models) for c in chosen}
+    for _ in range(repeats):
+        for index, model in enumerate(models):
+            for c in chosen:
+                backend = registry.get(c.backend)
+                start_cpu = time.process_time()
+                result = backend.solve(model, max_solutions=2, **c.options_dict)
+                cpu[c.label] += time.process_time() - start_cpu
+                if not (result.unique and verify(model, result.solution).ok):
+                    raise SystemExit(f"{c.label} did not prove puzzle {index} unique: {result.status}")
+                best[c.label][index] = min(best[c.label][index], result.stats.wall_time)
+                nodes[c.label][index] = result.stats.nodes or 0
+    return {label: (best[label], cpu[label] / repeats, nodes[label]) for label in best}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--configs", default="fast,fast:inference=singles,fast:inference=subsets,"
+                        "fast:inference=subsets;branching=wdeg",
+                        help="configurations to race (default: fast's inference rungs)")
+    parser.add_argument("--compare", default="mrv", help="configurations run once alongside (default mrv)")
+    parser.add_argument("--set", action="append", default=[], metavar="FILE", help="puzzle files")
+    parser.add_argument("--repeats", type=int, default=7, help="runs per puzzle; the fastest counts")
+    parser.add_argument("--no-compile", action="store_true", help="skip the compile-time part")
+    args = parser.parse_args(argv)
+    from tabulate import tabulate
+
+    if not args.no_compile:
+        cold, warm = compile_times()
+        print(f"import of solvers.backends.fast: {cold:.1f} s with an empty numba cache (compile), "
+              f"{warm:.2f} s with the cache filled\n")
+    registry.get("fast").load()
+    rows = []
+    for path in [Path(p) for p in args.set] or [ROOT / "puzzles" / s for s in DEFAULT_SETS]:
+        models = [Model.from_puzzle(p) for p in read_puzzles(path).puzzles]
+        for chosen, repeats in ((configs.parse(args.configs), args.repeats),
+                                (configs.parse(args.compare) if args.compare else [], 1)):
+            for label, (best, cpu, nodes) in race(models, chosen, repeats).items():
+                rows.append([path.stem, label, len(models), f"{1000 * statistics.mean(best):.4f}",
+                             f"{1000 * statistics.median(best):.4f}", f"{1000 * max(best):.3f}",
+                             f"{1000 * cpu / len(models):.4f}", f"{statistics.mean(nodes):.1f}",
+                             repeats])
+    print(tabulate(rows, headers=["set", "configuration", "puzzles", "mean ms (best of runs)",
+                                  "median ms", "max ms", "cpu ms/puzzle", "mean nodes", "runs"],
+                   tablefmt="github"))
+    print("\ncounting to two; wall time of the backend call, per puzzle the fastest of its runs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

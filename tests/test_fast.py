@@ -1,0 +1,138 @@
+"""The compiled backend: the same answers as mrv, its counters, variants, counting, limits.
+
+The shared contract (seeds, 4x4 to 16x16, variants, unsat, counting, time limit) runs
+for ``fast`` through tests/test_backends.py; these tests cover what is its own.
+"""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numba", reason="the fast backend needs numba: pip install numba")
+
+from models import Geometry, Model, Puzzle, verify  # noqa: E402
+from solvers import Status  # noqa: E402
+from solvers.backends import fast, mrv  # noqa: E402
+
+from .conftest import load  # noqa: E402
+
+
+def model(name: str, index: int) -> Model:
+    return Model.from_puzzle(load(name)[index])
+
+
+@pytest.mark.parametrize("branching", fast.BRANCHINGS)
+@pytest.mark.parametrize("inference", fast.INFERENCES)
+@pytest.mark.parametrize("name, index", [
+    ("top95.txt", 0), ("top95.txt", 7), ("hardest.txt", 3), ("forum_hardest_1106.txt", 0),
+    ("forum_hardest_1106.txt", 200), ("x_sudoku.txt", 1), ("jigsaw.txt", 2),
+    ("generated_jigsaw_9x9.txt", 5), ("generated_x_9x9.txt", 3), ("small_6x6.txt", 0),
+    ("generated_12x12.txt", 4), ("16x16_forum_samples.txt", 1), ("generated_25x25.txt", 6)])
+def test_proves_the_same_unique_solution_as_mrv(branching: str, inference: str, name: str,
+                                                index: int) -> None:
+    puzzle = load(name)[index]
+    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, inference=inference,
+                        branching=branching)
+    assert result.status is Status.SOLVED and result.unique is True and result.complete
+    assert verify(puzzle, result.solution).ok
+    assert result.solution == mrv.solve(Model.from_puzzle(puzzle)).solution
+
+
+def test_singles_alone_take_no_decision_and_count_the_cells_they_fix() -> None:
+    puzzle = load("easy50.txt")[0]
+    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2)
+    assert result.unique and result.stats.nodes == 0 and result.stats.backtracks == 0
+    assert result.stats.fixed_cells == result.stats.propagations == 81 - puzzle.num_givens
+
+
+def test_every_decision_is_taken_back_when_counting_to_the_end() -> None:
+    stats = fast.solve(model("top95.txt", 3), max_solutions=2).stats
+    assert stats.nodes >= 2 and stats.backtracks == stats.nodes
+    assert stats.propagations > stats.fixed_cells
+
+
+def test_locked_candidates_settle_a_puzzle_that_singles_must_search() -> None:
+    locked = fast.solve(model("top95.txt", 0), max_solutions=2, inference="locked")
+    singles = fast.solve(model("top95.txt", 0), max_solutions=2, inference="singles")
+    assert locked.solution == singles.solution
+    assert locked.stats.nodes == 0 < singles.stats.nodes
+
+
+@pytest.mark.parametrize("branching", fast.BRANCHINGS)
+@pytest.mark.parametrize("inference", fast.INFERENCES)
+@pytest.mark.parametrize("index, count", [(3, 2), (4, 3), (5, 4), (6, 10), (7, 125)])
+def test_counts_every_solution(branching: str, inference: str, index: int, count: int) -> None:
+    puzzle = load("special_9x9_multiple_solutions.txt")[index]
+    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=1000, inference=inference,
+                        branching=branching)
+    assert result.complete and len(set(result.solutions)) == count
+    assert all(verify(puzzle, s).ok for s in result.solutions)
+
+
+def test_stops_at_max_solutions_beyond_one_buffer() -> None:
+    result = fast.solve(model("empty.txt", 2), max_solutions=150)
+    assert len(set(result.solutions)) == 150 and not result.complete
+    assert result.status is Status.SOLVED
+
+
+@pytest.mark.parametrize("inference", fast.INFERENCES)
+@pytest.mark.parametrize("name", ["special_9x9_unsolvable.txt", "small_unsat.txt"])
+def test_refutes_unsolvable_puzzles(inference: str, name: str) -> None:
+    for puzzle in load(name):
+        result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, inference=inference)
+        assert result.status is Status.UNSAT and result.complete and not result.solutions
+
+
+def test_givens_that_clash_are_unsat_with_a_message() -> None:
+    givens = list(load("top95.txt")[0].givens)
+    first = next(i for i, v in enumerate(givens) if v)
+    row_mate = next(i for i in range(first - first % 9, first - first % 9 + 9) if not givens[i])
+    givens[row_mate] = givens[first]
+    puzzle = Puzzle(Geometry.of(3, 3), tuple(givens))
+    result = fast.solve(Model.from_puzzle(puzzle))
+    assert result.status is Status.UNSAT and "contradict" in result.message
+
+
+def test_a_spent_node_budget_is_unknown() -> None:
+    result = fast.solve(model("top95.txt", 3), max_solutions=2, node_limit=1)
+    assert result.status is Status.UNKNOWN and result.stats.nodes == 1
+    assert "node limit" in result.message
+
+
+def test_a_budget_hit_after_a_solution_is_solved_but_incomplete() -> None:
+    full = fast.solve(model("top95.txt", 3), max_solutions=2)
+    first = fast.solve(model("top95.txt", 3), max_solutions=1)
+    limited = fast.solve(model("top95.txt", 3), max_solutions=2, node_limit=first.stats.nodes)
+    assert full.stats.nodes > first.stats.nodes
+    assert limited.status is Status.SOLVED and not limited.complete and limited.unique is None
+
+
+def test_wdeg_restarts_before_a_first_solution_and_stays_complete() -> None:
+    puzzle = load("forum_hardest_1106.txt")[0]
+    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, branching="wdeg",
+                        inference="singles")
+    assert result.unique is True and verify(puzzle, result.solution).ok
+    if result.stats.nodes > 2 * fast.RESTART_BASE:
+        assert result.stats.restarts > 0
+
+
+def test_a_zero_time_limit_gives_up_without_a_wrong_answer() -> None:
+    result = fast.solve(model("top95.txt", 3), max_solutions=2, time_limit=0.0)
+    assert result.status is Status.TIMEOUT and not result.solutions
+
+
+def test_a_36x36_grid_is_within_reach() -> None:
+    puzzle = Puzzle(Geometry.of(6, 6), (0,) * 36 * 36)
+    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2)
+    assert len(result.solutions) == 2 and all(verify(puzzle, s).ok for s in result.solutions)
+
+
+@pytest.mark.parametrize("option, value", [("inference", "pairs"), ("branching", "dom"),
+                                           ("node_limit", -1)])
+def test_bad_options_are_refused(option: str, value: object) -> None:
+    with pytest.raises(ValueError):
+        fast.solve(model("top95.txt", 0), **{option: value})
+
+
+def test_the_kernel_is_compiled_when_the_module_is_imported() -> None:
+    # Fixed signatures: the compile (or the cache load) is paid on import, once per process.
+    assert len(fast._kernel.signatures) == 1
