@@ -11,13 +11,13 @@ from .errors import (BadCharacterError, CellCountError, DuplicateGivenError, Puz
 from .formats import (Batch, check_duplicates, parse_puzzle, read_puzzles, read_text, to_grid,
                       to_line, to_pretty)
 from .geometry import Geometry, GeometryError, valid_size
-from .model import Group, Model, as_model
+from .model import Duplicate, Group, Model, as_model, find_duplicate
 from .puzzle import Grid, Puzzle, Source
 
 __all__ = [
-    "BadCharacterError", "Batch", "CellCountError", "DuplicateGivenError", "Geometry",
+    "BadCharacterError", "Batch", "CellCountError", "Duplicate", "DuplicateGivenError", "Geometry",
     "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
     "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates",
-    "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line", "to_pretty",
-    "valid_size", "verify",
+    "find_duplicate", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",
+    "to_pretty", "valid_size", "verify",
 ]

@@ -3,6 +3,12 @@
 It shares no code with any solver, nor with ``Model``: it works out rows,
 columns, boxes, diagonals and regions by its own arithmetic, so a mistake in
 the shared model cannot make a wrong answer look right.
+
+That independence is deliberate, and it is why this module repeats on purpose two
+things the rest of ``models`` has once: the groups (``Model.groups``) and the scan for
+a value held twice in a group (``models.find_duplicate``, which the reader and the
+backends share). Were the checker to call them, a fault there would be made by the
+solver and missed by the judge at once. Do not merge them.
 """
 from __future__ import annotations
 
@@ -53,6 +59,7 @@ def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
         given = puzzle.givens[cell]
         if given and value != given:
             problems.append(f"given {given} changed to {value!r} at {where(cell)}")
+    # Its own duplicate scan, not models.find_duplicate: see the module docstring.
     for name, cells in _groups(n, box_rows, box_cols, puzzle.diagonals, puzzle.regions):
         seen: dict[int, int] = {}
         for cell in cells:

@@ -10,6 +10,12 @@ class PuzzleError(ValueError):
 
     kind = "bad puzzle"
 
+    def __init_subclass__(cls, kind: str = "", **rest: object) -> None:
+        """A subclass names its kind of failure: ``class SizeError(PuzzleError, kind="invalid size")``."""
+        super().__init_subclass__(**rest)
+        if kind:
+            cls.kind = kind
+
     def __init__(self, what: str, *, file: str = "<string>", line: int = 0,
                  row: int | None = None, column: int | None = None, index: int | None = None):
         self.what = what
@@ -33,25 +39,25 @@ class PuzzleError(ValueError):
         return f"{where}: {self.what}"
 
 
-class BadCharacterError(PuzzleError):
-    kind = "bad character"
+class BadCharacterError(PuzzleError, kind="bad character"):
+    """A character or token that is no cell symbol, nor an empty cell."""
 
 
-class ValueRangeError(PuzzleError):
-    kind = "value out of range"
+class ValueRangeError(PuzzleError, kind="value out of range"):
+    """A symbol for a value larger than the grid's size."""
 
 
-class CellCountError(PuzzleError):
-    kind = "wrong number of cells"
+class CellCountError(PuzzleError, kind="wrong number of cells"):
+    """A row, a line or a whole grid with the wrong number of cells."""
 
 
-class SizeError(PuzzleError):
-    kind = "invalid size"
+class SizeError(PuzzleError, kind="invalid size"):
+    """A number of cells that makes no valid grid (the side must be box_rows x box_cols)."""
 
 
-class DuplicateGivenError(PuzzleError):
-    kind = "duplicate given"
+class DuplicateGivenError(PuzzleError, kind="duplicate given"):
+    """A value given twice in one group (located at the second cell)."""
 
 
-class RegionError(PuzzleError):
-    kind = "bad region map"
+class RegionError(PuzzleError, kind="bad region map"):
+    """A jigsaw region map that is missing, of the wrong size, or with a bad region."""

@@ -27,7 +27,7 @@ from typing import TextIO
 from .errors import (CellCountError, DuplicateGivenError, PuzzleError, RegionError,
                      SizeError)
 from .geometry import MIN_SIZE, Geometry, valid_size
-from .model import Model
+from .model import Model, find_duplicate
 from .puzzle import Grid, Puzzle, Source
 from .symbols import EMPTY, HEX_DIGITS, MAX_SYMBOL_SIZE, SYMBOLS, char_value, symbol, token_value
 
@@ -263,21 +263,14 @@ def _parse_grid(rows: list[tuple[int, str]], hex16: bool, source: Source) -> Puz
 
 
 def check_duplicates(puzzle: Puzzle) -> None:
-    """Raise DuplicateGivenError for the first group holding a given twice."""
-    n = puzzle.n
-    for group in Model.from_puzzle(puzzle).groups:
-        seen: dict[int, int] = {}
-        for cell in group.cells:
-            value = puzzle.givens[cell]
-            if not value:
-                continue
-            if value in seen:
-                first = seen[value]
-                raise DuplicateGivenError(
-                    f"duplicate {symbol(value)} in {group.name} at {_pair(group.name, first, cell, n)}",
-                    row=cell // n + 1, column=cell % n + 1)
-            seen[value] = cell
-    return None
+    """Raise DuplicateGivenError, at the second cell, for the first group holding a given twice."""
+    duplicate = find_duplicate(puzzle.givens, Model.from_puzzle(puzzle).groups)
+    if duplicate is None:
+        return
+    n, name, cell = puzzle.n, duplicate.group.name, duplicate.second
+    raise DuplicateGivenError(
+        f"duplicate {symbol(duplicate.value)} in {name} at {_pair(name, duplicate.first, cell, n)}",
+        row=cell // n + 1, column=cell % n + 1)
 
 
 def _pair(group_name: str, a: int, b: int, n: int) -> str:

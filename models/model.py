@@ -1,6 +1,7 @@
 """The constraint model every backend encodes: cells, domains and all-different groups."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -59,6 +60,40 @@ class Model:
     def peers(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the other cells that share a group with it (sorted)."""
         return _tables(self.num_cells, self.groups)[1]
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A value held twice in one group: the group, the value, and its first two cells."""
+
+    group: Group
+    value: int
+    first: int
+    second: int
+
+
+def find_duplicate(values: Sequence[int], groups: Iterable[Group]) -> Duplicate | None:
+    """The first group (in the given order) holding a value twice, or None; 0 is an empty cell.
+
+    The one scan for repeated givens: the reader's located error, the backends' "the
+    givens hold 5 twice in row 3" and the simplified CNF's empty clause all use it. The
+    checker (models/checker.py) deliberately does not: see its docstring.
+
+    >>> model = Model.from_puzzle(Puzzle(Geometry.for_size(4), (1, 0, 0, 1) + (0,) * 12))
+    >>> duplicate = find_duplicate(model.givens, model.groups)
+    >>> duplicate.group.name, duplicate.value, duplicate.first, duplicate.second
+    ('row 1', 1, 0, 3)
+    """
+    for group in groups:
+        seen: dict[int, int] = {}
+        for cell in group.cells:
+            value = values[cell]
+            if not value:
+                continue
+            if value in seen:
+                return Duplicate(group, value, seen[value], cell)
+            seen[value] = cell
+    return None
 
 
 def as_model(puzzle_or_model: Puzzle | Model) -> Model:

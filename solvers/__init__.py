@@ -3,7 +3,7 @@
 registry.py   names every backend and loads it lazily (a missing package says how to install it)
 result.py     Result, Status, Stats: what every backend returns, in one vocabulary
 backends/     one module per method, nothing else
-encodings/    what several backends or exports share: CNF, DIMACS, reduced domains
+encodings/    what several backends or exports share: CNF numbering and clauses, DIMACS, domains
 generate/     puzzle generation and its command
 harness/      the comparison machinery behind compare.py
 

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from models import Grid
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """How a run ended. A limit hit after a first solution still gives SOLVED (complete=False).
 
     TIMEOUT: the time limit ran out before an answer. UNKNOWN: the backend gave up for
@@ -19,9 +19,6 @@ class Status(str, Enum):
     TIMEOUT = "timeout"
     UNKNOWN = "unknown"
     ERROR = "error"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 #: What each counter means in general; a backend says what it counts in its own COUNTERS.
@@ -40,9 +37,19 @@ COUNTERS: dict[str, str] = {
 }
 
 
-@dataclass
+def _with_counters(cls: type) -> type:
+    """The class as a dataclass with one ``int | None`` field per COUNTERS entry (default None),
+    after its own fields: the counter names are written once, in COUNTERS."""
+    for name in COUNTERS:
+        cls.__annotations__[name] = "int | None"
+        setattr(cls, name, None)
+    return dataclass(cls)
+
+
+@_with_counters
 class Stats:
-    """One vocabulary for every backend (see COUNTERS); a counter a backend lacks stays None.
+    """One vocabulary for every backend: the times, then one field per COUNTERS entry
+    (``stats.nodes``, ``stats.clauses``, ...); a counter a backend lacks stays None.
 
     Times are seconds: wall_time around the whole call (filled in by the registry),
     encode_time building the model, solve_time searching.
@@ -51,20 +58,9 @@ class Stats:
     wall_time: float = 0.0
     encode_time: float | None = None
     solve_time: float | None = None
-    nodes: int | None = None
-    backtracks: int | None = None
-    propagations: int | None = None
-    conflicts: int | None = None
-    restarts: int | None = None
-    updates: int | None = None
-    lp_iterations: int | None = None
-    fixed_cells: int | None = None
-    variables: int | None = None
-    clauses: int | None = None
-    constraints: int | None = None
 
     def as_dict(self) -> dict[str, float | int]:
-        """The counters that were measured."""
+        """The times and counters that were measured."""
         return {k: v for k, v in asdict(self).items() if v is not None}
 
 

@@ -33,8 +33,4 @@ def backend(backend_name: str) -> registry.Backend:
         chosen.load()
     except registry.BackendUnavailableError as error:
         pytest.skip(str(error))
-    except ModuleNotFoundError as error:
-        if error.name != chosen.module:
-            raise
-        pytest.skip(f"backend {backend_name!r} is registered but {chosen.module} is not written yet")
     return chosen

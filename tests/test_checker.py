@@ -166,13 +166,18 @@ def test_checker_shares_no_code_with_the_model_or_solvers() -> None:
 SIZES = st.sampled_from([n for n in ALL_SIZES if n <= 16])
 
 
-@settings(max_examples=60, deadline=None)
-@given(n=SIZES, seed=st.integers(0, 2**32), data=st.data())
-def test_one_cell_changed_fails_verify(n: int, seed: int, data: st.DataObject) -> None:
+def draw_change(n: int, seed: int, data: st.DataObject) -> tuple[Geometry, tuple[int, ...], int, int]:
+    """A random valid grid, a cell of it, and a value other than the grid's there."""
     g = Geometry.for_size(n)
     grid = shuffled(g, random.Random(seed))
     cell = data.draw(st.integers(0, g.cells - 1), label="cell")
-    value = data.draw(st.integers(1, n).filter(lambda v: v != grid[cell]), label="value")
+    return g, grid, cell, data.draw(st.integers(1, n).filter(lambda v: v != grid[cell]), label="value")
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=SIZES, seed=st.integers(0, 2**32), data=st.data())
+def test_one_cell_changed_fails_verify(n: int, seed: int, data: st.DataObject) -> None:
+    g, grid, cell, value = draw_change(n, seed, data)
     verdict = verify(Puzzle(g, (0,) * g.cells), changed(grid, cell, value))
     assert not verdict.ok
     row, col = cell // n + 1, cell % n + 1
@@ -185,10 +190,7 @@ def test_one_cell_changed_fails_verify(n: int, seed: int, data: st.DataObject) -
 @settings(max_examples=40, deadline=None)
 @given(n=SIZES, seed=st.integers(0, 2**32), data=st.data())
 def test_one_given_changed_is_named(n: int, seed: int, data: st.DataObject) -> None:
-    g = Geometry.for_size(n)
-    grid = shuffled(g, random.Random(seed))
-    cell = data.draw(st.integers(0, g.cells - 1), label="cell")
-    other = data.draw(st.integers(1, n).filter(lambda v: v != grid[cell]), label="given")
+    g, grid, cell, other = draw_change(n, seed, data)
     puzzle = Puzzle(g, changed((0,) * g.cells, cell, other))
     verdict = verify(puzzle, grid)
     assert verdict.problems == (f"given {other} changed to {grid[cell]} at row {cell // n + 1}, "

@@ -56,7 +56,7 @@ def test_simplified_export_maps_every_variable_to_its_cell_and_value() -> None:
     maps = [tuple(map(int, c.split()[1:])) for c in dimacs.comments if c.startswith("map ")]
     assert len(maps) == dimacs.num_vars == cnf.num_vars
     for var, row, column, value in maps:
-        assert cnf.cell_values(var) == ((row - 1) * 9 + column - 1, value)
+        assert cnf.numbering.cell_value(var) == ((row - 1) * 9 + column - 1, value)
         assert puzzle.givens[(row - 1) * 9 + column - 1] == 0
 
 

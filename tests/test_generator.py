@@ -10,7 +10,7 @@ from collections import deque
 
 import pytest
 
-from models import Geometry, Puzzle, read_text, verify
+from models import Geometry, Model, Puzzle, read_text, verify
 from solvers.generate import generator
 from solvers.generate.cli import main as generate_main
 from solvers.generate.generator import GenerationError, Generated, generate
@@ -206,3 +206,18 @@ def test_subcommand_plugs_into_a_parser_with_subcommands(tmp_path) -> None:
     assert args.func(args) == 0
     puzzles = read_text(out.read_text()).puzzles
     assert [p.num_givens for p in puzzles] == [6, 6]
+
+
+@pytest.mark.parametrize("case", [(9, "standard", 1), (9, "jigsaw", 2), (6, "x", 3)], ids=case_id)
+@pytest.mark.parametrize("node_budget", [0, None], ids=["cpsat-check", "mrv-search"])
+def test_both_uniqueness_checks_agree_on_one_clue_more_or_less(made, case, node_budget) -> None:
+    # node_budget=0 hands every check to the CP-SAT model (cpsat.encode), None keeps it in
+    # mrv's search: both must keep a locally minimal puzzle unique and see a clue go too far.
+    result = made[case]
+    givens = list(result.puzzle.givens)
+    engine = generator._Engine(Model.from_puzzle(result.puzzle))
+    empty = tuple(c for c, v in enumerate(givens) if not v)
+    cell = next(c for c, v in enumerate(givens) if v)
+    assert generator.still_unique(engine, givens, empty, result.solution, node_budget)
+    givens[cell] = 0
+    assert not generator.still_unique(engine, givens, (cell,), result.solution, node_budget)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from models import (Geometry, Group, Model, Puzzle, RegionError, as_model, parse_puzzle,
-                    read_puzzles)
+from models import (Duplicate, Geometry, Group, Model, Puzzle, RegionError, as_model,
+                    find_duplicate, parse_puzzle, read_puzzles)
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 NINE = "6.5..3.4....94.5...2..5...3.9.8....6.........2....6.9.3...7..2...8.19....7.3..8.4"
@@ -165,3 +165,26 @@ def test_puzzle_refuses_bad_givens(givens: tuple, what: str) -> None:
 
 def test_group_is_a_plain_value() -> None:
     assert Group("row 1", (0, 1)) == Group("row 1", (0, 1))
+
+
+# cells of a 4x4 grid (0-based, reading order) holding a 1 twice, and the group that catches it first
+@pytest.mark.parametrize("cells, variant, group", [
+    ((1, 2), {}, "row 1"),
+    ((4, 12), {}, "column 1"),
+    ((0, 5), {}, "box 1"),
+    ((0, 15), {"diagonals": True}, "main diagonal"),
+    ((3, 12), {"diagonals": True}, "anti-diagonal"),
+])
+def test_find_duplicate_names_the_first_group_the_value_and_both_cells(
+        cells: tuple[int, int], variant: dict, group: str) -> None:
+    givens = [0] * 16
+    for cell in cells:
+        givens[cell] = 1
+    model = Model.from_puzzle(Puzzle(Geometry.for_size(4), tuple(givens), **variant))
+    duplicate = find_duplicate(model.givens, model.groups)
+    assert duplicate == Duplicate(next(g for g in model.groups if g.name == group), 1, *cells)
+
+
+def test_find_duplicate_is_none_without_a_repeat_and_ignores_empty_cells() -> None:
+    model = Model.from_puzzle(parse_puzzle(NINE))
+    assert find_duplicate(model.givens, model.groups) is None

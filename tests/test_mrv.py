@@ -46,10 +46,15 @@ def test_each_inference_proves_uniqueness(inference: str, name: str, index: int)
     assert result.unique is True and result.complete and verify(puzzle, result.solution).ok
 
 
-@pytest.mark.parametrize("inference", mrv.INFERENCES)
-def test_each_inference_counts_all_solutions(inference: str) -> None:
+OPTION_CHOICES = [{"inference": i} for i in mrv.INFERENCES] + \
+                 [{"value_order": v} for v in mrv.VALUE_ORDERS]
+
+
+@pytest.mark.parametrize("options", OPTION_CHOICES,
+                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_each_inference_and_value_order_counts_all_solutions(options: dict[str, str]) -> None:
     puzzle = load("special_9x9_multiple_solutions.txt")[6]  # exactly 10 solutions
-    result = mrv.solve(Model.from_puzzle(puzzle), max_solutions=100, inference=inference)
+    result = mrv.solve(Model.from_puzzle(puzzle), max_solutions=100, **options)
     assert result.complete and len(set(result.solutions)) == 10
     assert all(verify(puzzle, s).ok for s in result.solutions)
 
@@ -72,14 +77,6 @@ def test_each_value_order_finds_the_seeds_solutions(value_order: str, index: int
     puzzle, known = load("seeds.txt")[index], load("seeds.solutions.txt")[index]
     result = mrv.solve(Model.from_puzzle(puzzle), value_order=value_order)
     assert result.solution == known.givens
-
-
-@pytest.mark.parametrize("value_order", mrv.VALUE_ORDERS)
-def test_each_value_order_counts_all_solutions(value_order: str) -> None:
-    puzzle = load("special_9x9_multiple_solutions.txt")[6]  # exactly 10 solutions
-    result = mrv.solve(Model.from_puzzle(puzzle), max_solutions=100, value_order=value_order)
-    assert result.complete and len(set(result.solutions)) == 10
-    assert all(verify(puzzle, s).ok for s in result.solutions)
 
 
 def test_unknown_value_order_is_an_error_naming_the_choices() -> None:

@@ -66,7 +66,7 @@ def requirement_names(requirements: list[str]) -> set[str]:
     return {re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0].lower() for r in requirements}
 
 
-def test_pyproject_declares_the_runtime_dependencies_of_issue_2() -> None:
+def test_pyproject_declares_the_solvers_runtime_dependencies() -> None:
     project = PYPROJECT["project"]
     names = requirement_names(project["dependencies"])
     assert {"ortools", "pycosat", "tabulate"} <= names
@@ -101,3 +101,35 @@ def test_puzzles_readme_describes_every_puzzle_file() -> None:
     readme = (ROOT / "puzzles" / "README.md").read_text()
     for path in sorted((ROOT / "puzzles").glob("*.txt")):
         assert f"`{path.name}`" in readme, f"puzzles/README.md does not describe {path.name}"
+
+
+
+MAX_FUNCTION_LINES = 60
+
+
+def long_functions(paths: list[Path]) -> list[str]:
+    """'path:line name (N lines)' for every function or method over MAX_FUNCTION_LINES lines."""
+    import ast
+
+    found = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                lines = node.end_lineno - first + 1
+                if lines > MAX_FUNCTION_LINES:
+                    found.append(f"{path.name}:{first} {node.name} ({lines} lines)")
+    return found
+
+
+def test_no_function_is_over_60_lines() -> None:
+    paths = sorted((ROOT / "solvers").rglob("*.py")) + sorted((ROOT / "models").rglob("*.py"))
+    assert long_functions(paths + [ROOT / "compare.py"]) == []
+
+
+def test_the_function_length_check_finds_a_long_function(tmp_path: Path) -> None:
+    body = "".join(f"        x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES - 1))
+    source = tmp_path / "long.py"
+    source.write_text(f"def short():\n    pass\n\n\nclass C:\n    @staticmethod\n"
+                      f"    def long():\n{body}")
+    assert long_functions([source]) == [f"long.py:6 long ({MAX_FUNCTION_LINES + 1} lines)"]

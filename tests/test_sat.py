@@ -9,8 +9,8 @@ import pytest
 from models import Geometry, Model, Puzzle, parse_puzzle, verify
 from solvers import Status
 from solvers.backends import sat
-from solvers.encodings.cnf import (ENCODINGS, EncodingError, cell_value, encode, geometry_clauses,
-                         variable)
+from solvers.encodings.cnf import (ENCODINGS, EncodingError, Numbering, Renumbering, encode,
+                                   geometry_clauses)
 
 from .conftest import load
 
@@ -65,7 +65,7 @@ def test_givens_add_one_unit_clause_each_to_the_shared_geometry_clauses(encoding
         cnf = encode(model, encoding)
         assert all(a is b for a, b in zip(cnf.clauses, base))
         units = cnf.clauses[len(base):]
-        assert units == [[variable(c, v, 9)] for c, v in enumerate(model.givens) if v]
+        assert units == [[Numbering(9).var(c, v)] for c, v in enumerate(model.givens) if v]
 
 
 def test_simplified_equals_extended_on_an_empty_grid() -> None:
@@ -90,7 +90,7 @@ def test_simplified_variables_are_the_candidates_left_by_the_givens(index: int) 
     candidates = {(c, v) for c in range(81) if not givens[c] for v in range(1, 10)
                   if all(givens[p] != v for p in peers[c])}
     cnf = encode(model, "simplified")
-    assert {cnf.cell_values(var) for var in range(1, cnf.num_vars + 1)} == candidates
+    assert {cnf.numbering.cell_value(var) for var in range(1, cnf.num_vars + 1)} == candidates
     assert len(cnf.clauses) < len(encode(model, "extended").clauses) / 4
 
 
@@ -105,20 +105,34 @@ def test_pinned_sizes_for_a_top95_puzzle(encoding: str, size: tuple[int, int]) -
 
 @pytest.mark.parametrize("n", [4, 9, 16, 25])
 def test_variable_numbering_is_a_bijection_onto_1_to_n_cubed(n: int) -> None:
-    numbers = [variable(c, v, n) for c in range(n * n) for v in range(1, n + 1)]
-    assert sorted(numbers) == list(range(1, n ** 3 + 1))
-    assert all(cell_value(variable(c, v, n), n) == (c, v)
+    numbering = Numbering(n)
+    numbers = [numbering.var(c, v) for c in range(n * n) for v in range(1, n + 1)]
+    assert sorted(numbers) == list(range(1, n ** 3 + 1)) and numbering.top == n ** 3
+    assert all(numbering.cell_value(numbering.var(c, v)) == (c, v)
                for c in range(n * n) for v in range(1, n + 1))
+    assert all(list(numbering.cell_vars(c)) == [numbering.var(c, v) for v in range(1, n + 1)]
+               for c in range(n * n))
+
+
+def test_the_simplified_renumbering_is_a_bijection_between_kept_pairs_and_1_to_k() -> None:
+    givens = load("top95.txt")[0].givens
+    cnf = encode(Model.from_puzzle(load("top95.txt")[0]), "simplified")
+    numbering = cnf.numbering
+    assert isinstance(numbering, Renumbering) and numbering.renumbered
+    pairs = [numbering.cell_value(var) for var in range(1, cnf.num_vars + 1)]
+    assert [numbering.var(c, v) for c, v in pairs] == list(range(1, cnf.num_vars + 1))
+    with pytest.raises(KeyError):
+        numbering.var(*next((c, v) for c, v in enumerate(givens) if v))  # a given keeps none
 
 
 def test_decode_rejects_a_model_with_two_values_in_a_cell() -> None:
     model = Model.from_puzzle(parse_puzzle("12..34....43..21"))
     cnf = encode(model, "minimal")
     solution = sat.solve(model).solution
-    literals = [variable(c, v, 4) for c, v in enumerate(solution)]
+    literals = [cnf.numbering.var(c, v) for c, v in enumerate(solution)]
     assert cnf.decode(literals) == solution and verify(model, solution).ok
     with pytest.raises(EncodingError, match="r1c3 2 values"):
-        cnf.decode(literals + [variable(2, 4, 4)])
+        cnf.decode(literals + [cnf.numbering.var(2, 4)])
 
 
 SAMPLES = [pytest.param(load(name)[i], id=f"{name.removesuffix('.txt')}-{i}") for name, i in

@@ -21,6 +21,7 @@ placed and later taken back (to try the next value, or on return).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from models import Model
 
@@ -93,11 +94,16 @@ def _filled(grid: list[int], empties: list[int], placed: list[int]) -> tuple[int
 
 
 # The two loops below are the same search; _run_three unrolls the group loop for
-# three groups per cell (row, column, box or region), the common case.
+# three groups per cell (row, column, box or region), the common case. The copy is
+# deliberate (the unrolled loop takes about a third less time: all of hardest.txt in 0.95 s
+# against 1.47 s, side by side on 2026-11-23) and is the one pair `duplicates` is expected
+# to list; keep the two in step.
 # Each returns (nodes, whether a limit stopped it). A step at some depth takes the
 # smallest allowed value above the one placed there last (or gives up and steps back).
 
-def _run_three(cell_groups, used, placed, full, max_solutions, deadline, limit, record):
+def _run_three(cell_groups: list[tuple[int, ...]], used: list[int], placed: list[int], full: int,
+               max_solutions: int, deadline: float | None, limit: int,
+               record: Callable[[], None]) -> tuple[int, bool]:
     nodes, found, last = 1, 0, len(placed) - 1
     perf_counter = time.perf_counter
     depth = 0
@@ -135,7 +141,9 @@ def _run_three(cell_groups, used, placed, full, max_solutions, deadline, limit, 
     return nodes, False
 
 
-def _run_any(cell_groups, used, placed, full, max_solutions, deadline, limit, record):
+def _run_any(cell_groups: list[tuple[int, ...]], used: list[int], placed: list[int], full: int,
+             max_solutions: int, deadline: float | None, limit: int,
+             record: Callable[[], None]) -> tuple[int, bool]:
     nodes, found, last = 1, 0, len(placed) - 1
     perf_counter = time.perf_counter
     depth = 0

@@ -14,8 +14,10 @@ decision these rules run to a fixed point:
 A contradiction (a cell with no candidate, a group value with no place, one cell
 needing two values) ends the branch. Otherwise the search branches on the unsolved
 cell with the fewest candidates (ties: the cell whose decisions failed most often so
-far), or, when that cell has more than two, on a value left with two places in a group. The search is an explicit stack, so depth is no
-concern on 25x25, and each branch works on a copy of the candidate list.
+far), or, when that cell has more than two, on a value left with two places in a group.
+The search (:meth:`Propagator.search`, which the generator reuses with its own
+branching) is an explicit stack, so depth is no concern on 25x25, and each branch works
+on a copy of the candidate list.
 
 Counters: ``nodes`` = decisions (a value tried for a branching cell);
 ``backtracks`` = decisions undone (their branch failed, or was left after a
@@ -24,7 +26,7 @@ solution to look for more); ``propagations`` = cells fixed by the rules.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -54,36 +56,36 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
           inference: str = "locked", value_order: str = "ascending",
           node_limit: int | None = None) -> Result:
     """Solve with propagation and MRV search; count up to max_solutions solutions."""
-    if inference not in INFERENCES:
-        raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
     if value_order not in VALUE_ORDERS:
         raise ValueError(f"unknown value_order {value_order!r}; choose one of {VALUE_ORDERS}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
-    rules = _rules_for(model, inference)
-    groups = rules.groups
+    propagator = Propagator(model, inference)
     stats = Stats(nodes=0, backtracks=0, propagations=0)
-
-    cands = [rules.full] * model.num_cells
-    queue = []
-    for cell, value in enumerate(model.givens):
-        if value:
-            cands[cell] = 1 << (value - 1)
-            queue.append(cell)
-    forced = _propagate(cands, queue, (1 << len(groups)) - 1, rules)
-    if forced < 0:
+    cands, forced = propagator.start_counting(model.givens)
+    if cands is None:
         stats.solve_time = time.perf_counter() - start
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
-    stats.propagations = forced
+    groups, least_used = propagator.groups, value_order == "least-used"
 
-    solutions, limit_hit, exhausted = _search(
-        cands, rules, max_solutions, deadline, node_limit, value_order == "least-used", stats)
+    def branch(state: list[int], failures: list[int]) -> list[tuple[int, int]]:
+        return _branches(state, groups, failures, least_used)
+
+    found = propagator.search(cands, branch, max_solutions=max_solutions,
+                              node_limit=node_limit, deadline=deadline)
+    stats.nodes, stats.backtracks = found.nodes, found.backtracks
+    stats.propagations = forced + found.propagations
     stats.solve_time = time.perf_counter() - start
-    grids = [tuple(c.bit_length() for c in s) for s in solutions]
-    budget_hit = limit_hit and node_limit is not None and stats.nodes >= node_limit
+    limit_hit = found.limit_hit
+    budget_hit = limit_hit and node_limit is not None and found.nodes >= node_limit
     message = "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
-    return finish(grids, exhausted, stats, limit_hit=limit_hit and not budget_hit,
-                  budget_hit=budget_hit, message=message)
+    return finish([grid_of(s) for s in found.solutions], found.exhausted, stats,
+                  limit_hit=limit_hit and not budget_hit, budget_hit=budget_hit, message=message)
+
+
+def grid_of(cands: Sequence[int]) -> tuple[int, ...]:
+    """The grid of solved candidates (one bit per cell): bit v-1 is value v."""
+    return tuple(c.bit_length() for c in cands)
 
 
 # One intersection of group A with another group B, seen from A: the cells they share
@@ -113,11 +115,34 @@ def _rules_for(model: Model, inference: str) -> _Rules:
         intersections=_intersections(groups) if inference == "locked" else None)
 
 
-class Propagator:
-    """mrv's propagation for one model, worked out once, for other modules to reuse.
+Branch = Callable[[list[int], list[int]], list[tuple[int, int]]]
+"""Branching: from the candidates and the per-cell count of refuted decisions so far, the
+decisions to try as (cell, value bit), the first to try last (the list is popped); []
+when every cell is solved."""
 
-    Candidates are a list with one bitmask per cell (bit v-1 for value v), as in the
-    search. The generator uses this with ``inference='singles'`` for its own searches.
+
+@dataclass
+class Search:
+    """What one depth-first search found and what it cost.
+
+    ``exhausted``: the whole search space was explored (False also when the search
+    stopped at max_solutions); ``limit_hit``: the node limit or the deadline stopped it.
+    """
+
+    solutions: list[list[int]]
+    nodes: int = 0
+    backtracks: int = 0
+    propagations: int = 0
+    limit_hit: bool = False
+    exhausted: bool = True
+
+
+class Propagator:
+    """mrv's propagation and search for one model, worked out once, for others to reuse.
+
+    Candidates are a list with one bitmask per cell (bit v-1 for value v). The mrv
+    backend searches with its own branching (:func:`_branches`); the generator uses
+    ``inference='singles'`` with the fewest-candidates cell and a shuffled value order.
     """
 
     def __init__(self, model: Model, inference: str = "singles"):
@@ -126,8 +151,17 @@ class Propagator:
         self._rules = _rules_for(model, inference)
         self.full = self._rules.full
 
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The cells of each all-different group of the model."""
+        return self._rules.groups
+
     def start(self, givens: Sequence[int]) -> list[int] | None:
         """Candidates after propagating the givens, or None if they contradict each other."""
+        return self.start_counting(givens)[0]
+
+    def start_counting(self, givens: Sequence[int]) -> tuple[list[int] | None, int]:
+        """:meth:`start`, and the cells the rules fixed on the way (0 on a contradiction)."""
         rules = self._rules
         if len(givens) != len(rules.group_bits):
             raise ValueError(f"{len(givens)} givens for a grid of {len(rules.group_bits)} cells")
@@ -137,8 +171,8 @@ class Propagator:
             if value:
                 cands[cell] = 1 << (value - 1)
                 queue.append(cell)
-        dirty = (1 << len(rules.groups)) - 1
-        return cands if _propagate(cands, queue, dirty, rules) >= 0 else None
+        forced = _propagate(cands, queue, (1 << len(rules.groups)) - 1, rules)
+        return (cands, forced) if forced >= 0 else (None, 0)
 
     def propagate(self, cands: list[int], changed: Sequence[int]) -> bool:
         """Run the rules to a fixed point after ``changed`` cells lost candidates, in place.
@@ -158,6 +192,58 @@ class Propagator:
                 queue.append(cell)
             dirty |= group_bits[cell]
         return _propagate(cands, queue, dirty, rules) >= 0
+
+    def search(self, cands: list[int], branch: Branch, *, max_solutions: int = 1,
+               node_limit: int | None = None, deadline: float | None = None) -> Search:
+        """Depth-first search from propagated candidates, each decision followed by the rules.
+
+        A decision sets one cell to one value on a copy of its parent's candidates; a
+        decision the rules refute counts as a failure of its cell (``branch`` sees the
+        counts). Stops at ``max_solutions``, after ``node_limit`` decisions, or at the
+        ``deadline`` (a time.perf_counter() value, looked at every few decisions).
+        """
+        failures = [0] * len(cands)  # per cell: its decisions refuted by propagation so far
+        branches = branch(cands, failures)
+        if not branches:
+            return Search([cands])
+        found = Search([], exhausted=False)
+        # A frame: the state before branching and its untried (cell, value bit) decisions.
+        stack = [(cands, branches)]
+        nodes = backtracks = propagations = 0
+        limit = node_limit if node_limit is not None else -1
+        perf_counter, propagate, rules = time.perf_counter, _propagate, self._rules
+        group_bits = rules.group_bits
+        while stack:
+            state, untried = stack[-1]
+            if not untried:
+                stack.pop()
+                if stack:
+                    backtracks += 1  # the parent's decision that led here failed
+                continue
+            if nodes == limit or (deadline is not None and not nodes % _CLOCK_EVERY
+                                  and perf_counter() > deadline):
+                found.limit_hit = True
+                break
+            nodes += 1
+            child = state[:]
+            cell, child[cell] = untried.pop()
+            forced = propagate(child, [cell], group_bits[cell], rules)
+            if forced < 0:
+                backtracks += 1
+                failures[cell] += 1
+                continue
+            propagations += forced
+            branches = branch(child, failures)
+            if branches:
+                stack.append((child, branches))
+                continue
+            found.solutions.append(child)
+            if len(found.solutions) >= max_solutions:
+                break
+            backtracks += 1  # leave this solution to look for another
+        found.nodes, found.backtracks, found.propagations = nodes, backtracks, propagations
+        found.exhausted = not stack
+        return found
 
 
 @lru_cache(maxsize=32)
@@ -187,62 +273,6 @@ def _intersections(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[Family, .
             (tuple(family), tuple(c for c in a if not any(c in seg for seg, _ in family)))
             for family in families))
     return tuple(per_group)
-
-
-def _search(cands: list[int], rules: _Rules, max_solutions: int, deadline: float | None,
-            node_limit: int | None, least_used: bool, stats: Stats
-            ) -> tuple[list[list[int]], bool, bool]:
-    """Depth-first search from a propagated state.
-
-    Returns the solutions, whether a limit stopped the search, and whether it exhausted
-    the search space (False also when it stopped at max_solutions).
-    """
-    solutions: list[list[int]] = []
-    groups = rules.groups
-    failures = [0] * len(cands)  # per cell: its decisions refuted by propagation so far
-    branches = _branches(cands, groups, failures, least_used)
-    if not branches:
-        return [cands], False, True
-    # A frame: the state before branching and its untried (cell, value bit) decisions,
-    # the next one last.
-    stack = [(cands, branches)]
-    nodes = backtracks = propagations = 0
-    limit = node_limit if node_limit is not None else -1
-    limit_hit = False
-    perf_counter = time.perf_counter
-    propagate = _propagate
-    group_bits = rules.group_bits
-    while stack:
-        state, untried = stack[-1]
-        if not untried:
-            stack.pop()
-            if stack:
-                backtracks += 1  # the parent's decision that led here failed
-            continue
-        if nodes == limit or (deadline is not None and not nodes % _CLOCK_EVERY
-                              and perf_counter() > deadline):
-            limit_hit = True
-            break
-        nodes += 1
-        child = state[:]
-        cell, child[cell] = untried.pop()
-        forced = propagate(child, [cell], group_bits[cell], rules)
-        if forced < 0:
-            backtracks += 1
-            failures[cell] += 1
-            continue
-        propagations += forced
-        branches = _branches(child, groups, failures, least_used)
-        if branches:
-            stack.append((child, branches))
-            continue
-        solutions.append(child)
-        if len(solutions) >= max_solutions:
-            break
-        backtracks += 1  # leave this solution to look for another
-    stats.nodes, stats.backtracks = nodes, backtracks
-    stats.propagations = (stats.propagations or 0) + propagations
-    return solutions, limit_hit, not stack
 
 
 def _propagate(cands: list[int], queue: list[int], dirty: int, rules: _Rules) -> int:
@@ -386,14 +416,14 @@ def _branches(cands: list[int], groups: tuple[tuple[int, ...], ...], failures: l
     than two, a value with only two places left in some group gives a smaller branching:
     one decision per place (the value must go to exactly one of them).
     """
-    cell = _fewest_candidates(cands, failures)
+    cell = fewest_candidates(cands, failures)
     if cell < 0:
         return []
     if cands[cell].bit_count() > 2:
         places = _two_places(cands, groups)
         if places:
             return places
-    return [(cell, bit) for bit in _order(cands, cell, least_used)]
+    return [(cell, bit) for bit in ordered_bits(cands, cell, least_used)]
 
 
 def _two_places(cands: list[int], groups: tuple[tuple[int, ...], ...]) -> list[tuple[int, int]]:
@@ -413,7 +443,7 @@ def _two_places(cands: list[int], groups: tuple[tuple[int, ...], ...]) -> list[t
     return []
 
 
-def _fewest_candidates(cands: list[int], failures: list[int]) -> int:
+def fewest_candidates(cands: list[int], failures: list[int]) -> int:
     """The unsolved cell with the fewest candidates, or -1 if every cell is solved.
 
     Ties go to the cell whose decisions failed most often so far (a cheap form of
@@ -428,14 +458,22 @@ def _fewest_candidates(cands: list[int], failures: list[int]) -> int:
     return best
 
 
-def _order(cands: list[int], cell: int, least_used: bool) -> list[int]:
-    """The cell's candidate bits, the one to try first last (the list is popped)."""
+def candidate_bits(mask: int) -> list[int]:
+    """The bits of a candidate mask, lowest (value 1) first."""
     bits = []
-    m = cands[cell]
-    while m:
-        bit = m & -m
+    while mask:
+        bit = mask & -mask
         bits.append(bit)
-        m ^= bit
+        mask ^= bit
+    return bits
+
+
+def ordered_bits(cands: list[int], cell: int, least_used: bool = False) -> list[int]:
+    """The cell's candidate bits, the one to try first last (the list is popped).
+
+    Ascending values, or with ``least_used`` the values placed least often so far first.
+    """
+    bits = candidate_bits(cands[cell])
     if least_used:
         used = {bit: 0 for bit in bits}
         for c in cands:

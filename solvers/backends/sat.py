@@ -1,4 +1,4 @@
-"""The ``sat`` backend: the model as CNF (solvers/cnf.py), solved by PicoSAT through pycosat.
+"""The ``sat`` backend: the model as CNF (solvers/encodings/cnf.py), solved by PicoSAT through pycosat.
 
 Each pycosat call starts a fresh solver, so the run is:
 

@@ -18,10 +18,10 @@ minimal ``n*n + G*n*C(n,2)``, efficient ``+ n*n*C(n,2)``, extended ``+ G*n``.
 "No value twice in a group" is one binary clause per pair of cells of the group and
 value, even where two groups share the pair (a row and a box), as in the paper.
 
-Variable numbering (one function, :func:`variable`, owns it): cell c (0-based, reading
-order, c = row*n + column) holding value v (1..n) is SAT variable ``c*n + v``, so the
-variables are 1..n**3. The simplified encoding renumbers; its :class:`CNF` carries the
-table back to these standard numbers.
+Variable numbering (one object, :class:`Numbering`, owns it with its inverse): cell c
+(0-based, reading order, c = row*n + column) holding value v (1..n) is SAT variable
+``c*n + v``, so the variables are 1..n**3. The simplified encoding keeps only some of
+them, numbered 1..k: its :class:`CNF` carries a :class:`Renumbering` instead.
 
 The clauses that depend only on the encoding and the groups are built once per
 (encoding, n, groups) and shared (:func:`geometry_clauses`); a puzzle adds only one unit
@@ -29,7 +29,7 @@ clause per given. Treat the clause lists as read-only: they are shared between p
 
 >>> from models import parse_puzzle, Model
 >>> cnf = encode(Model.from_puzzle(parse_puzzle("12..34....43..21")), "efficient")
->>> (cnf.num_vars, len(cnf.clauses), variable(5, 3, 4))
+>>> (cnf.num_vars, len(cnf.clauses), cnf.numbering.var(5, 3))
 (64, 408, 23)
 """
 from __future__ import annotations
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
 
-from models import Grid, Group, Model
+from models import Grid, Group, Model, find_duplicate
 
 ENCODINGS = ("simplified", "minimal", "efficient", "extended")
 """Encoding names; the first is the default: ``simplified`` was the fastest with pycosat on
@@ -64,23 +64,78 @@ class EncodingError(ValueError):
     """An unknown encoding name, or a SAT model that does not describe a grid."""
 
 
-def variable(cell: int, value: int, n: int) -> int:
-    """The standard SAT variable for 'cell holds value': ``cell*n + value`` (1..n**3).
+class Numbering:
+    """Which SAT variable stands for 'cell holds value', and back, like PySAT's IDPool.
 
-    >>> variable(0, 1, 9), variable(80, 9, 9)
-    (1, 729)
+    The standard numbering: cell c (0-based, reading order) holding value v (1..n) is
+    variable ``c*n + v``, so the variables are 1..n**3. Every encoding, the DIMACS
+    export and decoding and the sat backend number through this object.
+
+    >>> numbering = Numbering(9)
+    >>> numbering.var(0, 1), numbering.var(80, 9), numbering.cell_value(729), numbering.top
+    (1, 729, (80, 9), 729)
     """
-    return cell * n + value
+
+    renumbered = False
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    @property
+    def top(self) -> int:
+        """The largest variable (also the number of variables)."""
+        return self.n ** 3
+
+    def var(self, cell: int, value: int) -> int:
+        """The variable for 'cell holds value'."""
+        return cell * self.n + value
+
+    def cell_value(self, var: int) -> tuple[int, int]:
+        """The (cell, value) a variable stands for: the inverse of :meth:`var`."""
+        cell, rest = divmod(var - 1, self.n)
+        return cell, rest + 1
+
+    def cell_vars(self, cell: int) -> range:
+        """One cell's variables, for values 1..n in order (so ``cell_vars(c)[v - 1]`` is var(c, v))."""
+        first = cell * self.n
+        return range(first + 1, first + self.n + 1)
+
+    def describe(self) -> str:
+        """The standard numbering in words and as a formula of row R, column C, value V."""
+        n = self.n
+        return (f"'row R, column C holds value V' (all 1..{n}) is variable "
+                f"((R-1)*{n} + (C-1))*{n} + V, from 1 (r1c1=1) to {n ** 3} (r{n}c{n}={n})")
 
 
-def cell_value(var: int, n: int) -> tuple[int, int]:
-    """The (cell, value) a standard variable stands for: the inverse of :func:`variable`.
+class Renumbering(Numbering):
+    """Only some (cell, value) pairs kept, numbered 1..k in the order they were kept.
 
-    >>> cell_value(729, 9)
-    (80, 9)
+    ``standard[k]`` is the standard variable (see :class:`Numbering`) of variable k;
+    ``standard[0]`` is unused. :meth:`var` raises KeyError for a pair that was not kept.
+
+    >>> kept = Renumbering(4, (0, 7, 12))
+    >>> kept.top, kept.var(2, 4), kept.cell_value(1)
+    (2, 2, (1, 3))
     """
-    cell, rest = divmod(var - 1, n)
-    return cell, rest + 1
+
+    renumbered = True
+
+    def __init__(self, n: int, standard: tuple[int, ...]) -> None:
+        super().__init__(n)
+        self.standard = standard
+        self._index: dict[int, int] | None = None
+
+    @property
+    def top(self) -> int:
+        return len(self.standard) - 1
+
+    def var(self, cell: int, value: int) -> int:
+        if self._index is None:
+            self._index = {s: k for k, s in enumerate(self.standard) if k}
+        return self._index[super().var(cell, value)]
+
+    def cell_value(self, var: int) -> tuple[int, int]:
+        return super().cell_value(self.standard[var])
 
 
 def check_encoding(name: str) -> str:
@@ -94,20 +149,22 @@ def check_encoding(name: str) -> str:
 class CNF:
     """A puzzle's clauses under one encoding, and how to read a model back into a grid.
 
-    ``standard[k]`` is the standard variable number (see :func:`variable`) of SAT
-    variable k, for the simplified encoding; None when the numbering is the standard one.
+    ``numbering`` maps its variables to (cell, value): the standard :class:`Numbering`,
+    or a :class:`Renumbering` for the simplified encoding.
     """
 
     encoding: str
-    n: int
     givens: Grid
     clauses: list[Clause]
-    num_vars: int
-    standard: tuple[int, ...] | None = None
+    numbering: Numbering
 
-    def cell_values(self, var: int) -> tuple[int, int]:
-        """The (cell, value) of one of this CNF's variables."""
-        return cell_value(var if self.standard is None else self.standard[var], self.n)
+    @property
+    def n(self) -> int:
+        return self.numbering.n
+
+    @property
+    def num_vars(self) -> int:
+        return self.numbering.top
 
     def decode(self, literals: Iterable[int]) -> Grid:
         """The grid a model (its true literals; false ones are ignored) describes.
@@ -115,13 +172,13 @@ class CNF:
         Given cells keep their givens; every other cell must have exactly one true value.
         """
         n, grid, counts = self.n, list(self.givens), [0] * (self.n * self.n)
-        standard = self.standard
+        top, cell_value = self.num_vars, self.numbering.cell_value
         for lit in literals:
-            if 0 < lit <= self.num_vars:
-                cell, rest = divmod((lit if standard is None else standard[lit]) - 1, n)
+            if 0 < lit <= top:
+                cell, value = cell_value(lit)
                 if self.givens[cell]:
                     continue
-                grid[cell] = rest + 1
+                grid[cell] = value
                 counts[cell] += 1
         bad = [c for c, v in enumerate(self.givens) if not v and counts[c] != 1]
         if bad:
@@ -132,10 +189,8 @@ class CNF:
 
     def blocking_clause(self, grid: Grid) -> Clause:
         """A clause that rules out this grid's values in the empty cells (and nothing else)."""
-        if self.standard is None:
-            return [-variable(c, grid[c], self.n) for c, v in enumerate(self.givens) if not v]
-        index = {s: k for k, s in enumerate(self.standard) if k}
-        return [-index[variable(c, grid[c], self.n)] for c, v in enumerate(self.givens) if not v]
+        var = self.numbering.var
+        return [-var(c, grid[c]) for c, v in enumerate(self.givens) if not v]
 
 
 def encode(model: Model, encoding: str = ENCODINGS[0]) -> CNF:
@@ -143,10 +198,10 @@ def encode(model: Model, encoding: str = ENCODINGS[0]) -> CNF:
     check_encoding(encoding)
     if encoding == "simplified":
         return _simplified(model)
-    n = model.n
-    base = geometry_clauses(encoding, n, model.groups)
-    units = [[cell * n + v] for cell, v in enumerate(model.givens) if v]
-    return CNF(encoding, n, model.givens, base + units, n * n * n)
+    numbering = Numbering(model.n)
+    base = geometry_clauses(encoding, model.n, model.groups)
+    units = [[numbering.var(cell, v)] for cell, v in enumerate(model.givens) if v]
+    return CNF(encoding, model.givens, base + units, numbering)
 
 
 @lru_cache(maxsize=GEOMETRY_CACHE_SIZE)
@@ -154,16 +209,16 @@ def geometry_clauses(encoding: str, n: int, groups: tuple[Group, ...]) -> list[C
     """The clauses of an empty grid with these groups (built once, shared: do not mutate)."""
     if encoding not in ("minimal", "efficient", "extended"):
         raise EncodingError(f"encoding {encoding!r} has no puzzle-independent clause set")
-    cells = range(n * n)
-    values = range(1, n + 1)
-    clauses = [[c * n + v for v in values] for c in cells]
+    numbering = Numbering(n)
+    table = [numbering.cell_vars(c) for c in range(n * n)]  # table[c][v - 1] = var(c, v)
+    clauses = [list(row) for row in table]
     if encoding in ("efficient", "extended"):
-        clauses += [[-(c * n + a), -(c * n + b)] for c in cells for a, b in combinations(values, 2)]
+        clauses += [[-a, -b] for row in table for a, b in combinations(row, 2)]
     for group in groups:
         pairs = list(combinations(group.cells, 2))
-        clauses += [[-(a * n + v), -(b * n + v)] for v in values for a, b in pairs]
+        clauses += [[-table[a][i], -table[b][i]] for i in range(n) for a, b in pairs]
     if encoding == "extended":
-        clauses += [[c * n + v for c in group.cells] for group in groups for v in values]
+        clauses += [[table[c][i] for c in group.cells] for group in groups for i in range(n)]
     return clauses
 
 
@@ -171,19 +226,11 @@ def _simplified(model: Model) -> CNF:
     """Kwon & Jain: the extended encoding with everything the givens decide taken out."""
     n, givens, cell_groups = model.n, model.givens, model.cell_groups
     groups = [group.cells for group in model.groups]
-    # Bitmask of the values each group already holds; a repeated given means unsatisfiable.
-    conflict = False
-    held: list[int] = []
-    for cells in groups:
-        mask = 0
-        for c in cells:
-            if givens[c]:
-                bit = 1 << givens[c]
-                conflict |= bool(mask & bit)
-                mask |= bit
-        held.append(mask)
+    # Bitmask of the values each group already holds.
+    held = [sum({1 << givens[c] for c in cells if givens[c]}) for cells in groups]
     # Number the surviving variables (free cell c, value v held by none of c's groups)
     # 1, 2, ... in reading order, and collect them per cell and per (group, value).
+    numbering = Numbering(n)
     standard = [0]
     in_group: list[list[int]] = [[] for _ in range(len(groups) * (n + 1))]
     clauses: list[Clause] = []
@@ -196,7 +243,7 @@ def _simplified(model: Model) -> CNF:
             mask |= held[g]
         row = []
         for value in open_values[mask]:
-            standard.append(c * n + value)
+            standard.append(numbering.var(c, value))
             var = len(standard) - 1
             row.append(var)
             for g in cell_groups[c]:
@@ -208,9 +255,9 @@ def _simplified(model: Model) -> CNF:
             present = in_group[g * (n + 1) + value]
             clauses.append(present)                               # the value is in the group
             clauses += [[-a, -b] for a, b in combinations(present, 2)]  # ... only once
-    if conflict:
+    if find_duplicate(givens, model.groups) is not None:
         clauses.append([])  # two equal givens in a group: the empty clause, unsatisfiable
-    return CNF("simplified", n, givens, clauses, len(standard) - 1, tuple(standard))
+    return CNF("simplified", givens, clauses, Renumbering(n, tuple(standard)))
 
 
 class _OpenValues(dict):

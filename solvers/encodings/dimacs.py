@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from models import Grid, Model, Puzzle, as_model, parse_puzzle, to_line
 
-from .cnf import CNF, DESCRIPTIONS, ENCODINGS, Clause, EncodingError, check_encoding, encode
+from .cnf import CNF, DESCRIPTIONS, ENCODINGS, Clause, EncodingError, Numbering, check_encoding, encode
 
 __all__ = ["Answer", "Dimacs", "DimacsError", "decode_model", "decode_with_cnf", "export_dimacs",
            "read_answer", "read_dimacs"]
@@ -81,20 +81,19 @@ def export_dimacs(puzzle_or_model: Puzzle | Model, encoding: str = ENCODINGS[0])
 def _header_lines(model: Model, cnf: CNF) -> list[str]:
     puzzle, n = model.puzzle, cnf.n
     lines = [
-        "c Sudoku as SAT, DIMACS CNF (sudoku-methods, solvers/dimacs.py)\n",
+        "c Sudoku as SAT, DIMACS CNF (sudoku-methods, solvers/encodings/dimacs.py)\n",
         f"c puzzle: {to_line(puzzle)}\n",
         f"c source: {puzzle.source}\n",
         f"c geometry: {puzzle.geometry.label()}, variant {puzzle.variant}, "
         f"{len(model.groups)} all-different groups, {puzzle.num_givens} givens\n",
         f"c encoding: {cnf.encoding} - {DESCRIPTIONS[cnf.encoding]}\n",
-        f"c numbering: 'row R, column C holds value V' (all 1..{n}) is variable "
-        f"((R-1)*{n} + (C-1))*{n} + V, from 1 (r1c1=1) to {n ** 3} (r{n}c{n}={n})\n",
+        f"c numbering: {Numbering(n).describe()}\n",
     ]
-    if cnf.standard is not None:
+    if cnf.numbering.renumbered:
         lines.append(f"c renumbered: only the {cnf.num_vars} variables the givens leave open are "
                      "kept, as 1..V; each line 'c map VAR ROW COLUMN VALUE' names one\n")
         for var in range(1, cnf.num_vars + 1):
-            cell, value = cnf.cell_values(var)
+            cell, value = cnf.numbering.cell_value(var)
             lines.append(f"c map {var} {cell // n + 1} {cell % n + 1} {value}\n")
     lines.append(f"p cnf {cnf.num_vars} {len(cnf.clauses)}\n")
     return lines

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 
-from models import Group, Model
+from models import Model, find_duplicate
 
 from ..result import Result, Stats, Status
 
@@ -42,28 +42,12 @@ def candidates(model: Model) -> list[tuple[int, ...]]:
     return result
 
 
-def repeated_given(model: Model) -> tuple[Group, int] | None:
-    """The first group holding the same given twice, with that value (the puzzle is then
-    unsolvable), or None."""
-    givens = model.givens
-    for group in model.groups:
-        seen: set[int] = set()
-        for cell in group.cells:
-            value = givens[cell]
-            if value in seen:
-                return group, value
-            if value:
-                seen.add(value)
-    return None
-
-
 def clash_message(model: Model) -> str:
     """'the givens hold 5 twice in row 3', or '' when no group repeats a given."""
-    repeated = repeated_given(model)
-    if repeated is None:
+    duplicate = find_duplicate(model.givens, model.groups)
+    if duplicate is None:
         return ""
-    group, value = repeated
-    return f"the givens hold {value} twice in {group.name}"
+    return f"the givens hold {duplicate.value} twice in {duplicate.group.name}"
 
 
 def contradiction(model: Model, domains: list[tuple[int, ...]]) -> str | None:

@@ -1,7 +1,7 @@
 """Puzzle generation: a random complete grid, then clues removed while the solution stays unique.
 
-1. A random complete grid comes from a depth-first search with singles propagation
-   whose value order is shuffled by a seeded ``random.Random``. The search is complete,
+1. A random complete grid comes from mrv's depth-first search (``mrv.Propagator``)
+   with singles propagation, its value order shuffled by a seeded ``random.Random``. The search is complete,
    so every valid grid of the geometry (and variant) can come out first: no fixed
    pattern is relabelled. Jigsaw grids first get random connected regions (boxes
    reshaped by random swaps of neighbouring cells); a region map that has no complete
@@ -9,7 +9,8 @@
 2. Clues are removed in a random order (or in pairs symmetric about the centre).
    A clue stays if removing it lets a second solution in. The check is one search for
    a solution that *differs* in the removed cell (its value excluded there): none means
-   still unique. Removing clues only ever adds solutions, so a clue that had to stay once
+   still unique. A search longer than CHECK_NODE_BUDGET decisions is handed to the cpsat
+   backend's integer model (``cpsat.encode``) under its solver settings. Removing clues only ever adds solutions, so a clue that had to stay once
    stays necessary: a single pass ends at a locally minimal puzzle.
 3. Every finished puzzle is checked again by the ``mrv`` backend counting to two
    solutions (through the registry), which also gives its difficulty: the decisions
@@ -34,7 +35,10 @@ from dataclasses import dataclass
 from models import Geometry, Grid, Model, Puzzle, to_line, verify
 
 from .. import registry
-from ..backends.mrv import Propagator
+from ..encodings.domains import candidates
+from ..result import Status
+from ..backends.mrv import (Propagator, candidate_bits, fewest_candidates, grid_of,
+                            ordered_bits)
 
 VARIANTS = ("standard", "x", "jigsaw")
 FILL_NODE_BUDGET = 2000      # decisions allowed to fill one grid before starting afresh
@@ -85,16 +89,17 @@ class Generated:
 # ---------------------------------------------------------------- search for the generator
 
 class _Engine:
-    """Depth-first search for one model over mrv's singles propagation (``engine.rules``).
+    """mrv's search (``Propagator.search``) over its singles propagation, for one model.
 
-    Candidates are bitmasks, bit v-1 for value v. Only naked and hidden singles run
-    between decisions, so the search is the same whatever mrv's default inference.
+    Branching is mrv's first cell with the fewest candidates (in reading order: no
+    failure-guided tie-breaks, no branching on a value's places), and values come in
+    mrv's ascending order or shuffled by the generator's ``random.Random``. Only naked
+    and hidden singles run between decisions, whatever mrv's default inference.
     """
 
     def __init__(self, model: Model):
-        self.n = model.n
-        self.groups = [g.cells for g in model.groups]
-        self.rules = Propagator(model, inference="singles")
+        self.model = model
+        self.propagator = Propagator(model, inference="singles")
 
     def search(self, cands: list[int], rng: random.Random | None,
                node_budget: int | None = None,
@@ -105,67 +110,30 @@ class _Engine:
         a cell's value in ``avoid`` is tried last (to find a different solution sooner).
         Returns (solution or None, decisions made, whether the budget ran out).
         """
-        nodes = 0
-        stack = [(cands, self._branch_cell(cands))]
-        tries: list[list[int]] = []
-        if stack[0][1] < 0:
-            return cands, 0, False
-        tries.append(self._values(cands[stack[0][1]], rng, avoid, stack[0][1]))
-        while stack:
-            state, cell = stack[-1]
-            untried = tries[-1]
-            if not untried:
-                stack.pop()
-                tries.pop()
-                continue
-            if node_budget is not None and nodes >= node_budget:
-                return None, nodes, True
-            nodes += 1
-            child = state[:]
-            child[cell] = untried.pop()
-            if not self.rules.propagate(child, [cell]):
-                continue
-            next_cell = self._branch_cell(child)
-            if next_cell < 0:
-                return child, nodes, False
-            stack.append((child, next_cell))
-            tries.append(self._values(child[next_cell], rng, avoid, next_cell))
-        return None, nodes, False
+        no_failures = [0] * len(cands)  # ties go to reading order, not to failed cells
 
-    @staticmethod
-    def _branch_cell(cands: list[int]) -> int:
-        best, fewest = -1, 1 << 30
-        for cell, c in enumerate(cands):
-            if c & (c - 1):
-                count = c.bit_count()
-                if count < fewest:
-                    best, fewest = cell, count
-                    if count == 2:
-                        break
-        return best
+        def branch(state: list[int], _failures: list[int]) -> list[tuple[int, int]]:
+            cell = fewest_candidates(state, no_failures)
+            return [] if cell < 0 else [(cell, bit) for bit in _values(state, cell, rng, avoid)]
 
-    @staticmethod
-    def _values(mask: int, rng: random.Random | None, avoid: Grid | None, cell: int) -> list[int]:
-        """The candidate bits in the order to try them, the first at the end (lists are popped)."""
-        bits = []
-        while mask:
-            bit = mask & -mask
-            bits.append(bit)
-            mask ^= bit
-        if rng is not None:
-            rng.shuffle(bits)
-        else:
-            bits.reverse()  # popped from the end: ascending order
-        if avoid is not None:
-            last = 1 << (avoid[cell] - 1)
-            if last in bits:
-                bits.remove(last)
-                bits.insert(0, last)
-        return bits
+        found = self.propagator.search(cands, branch, node_limit=node_budget)
+        solution = found.solutions[0] if found.solutions else None
+        return solution, found.nodes, found.limit_hit
 
 
-def _values_of(cands: list[int]) -> Grid:
-    return tuple(c.bit_length() for c in cands)
+def _values(cands: list[int], cell: int, rng: random.Random | None, avoid: Grid | None) -> list[int]:
+    """The cell's candidate bits in the order to try them, the first at the end (lists are popped)."""
+    if rng is None:
+        bits = ordered_bits(cands, cell)  # mrv's ascending order
+    else:
+        bits = candidate_bits(cands[cell])
+        rng.shuffle(bits)
+    if avoid is not None:
+        last = 1 << (avoid[cell] - 1)
+        if last in bits:
+            bits.remove(last)
+            bits.insert(0, last)
+    return bits
 
 
 # ---------------------------------------------------------------- complete grids
@@ -240,13 +208,13 @@ def random_solution(template: Puzzle, rng: random.Random,
     ``node_budget`` decisions (heavy tails are cut short by starting afresh).
     """
     engine = _Engine(Model.from_puzzle(template))
-    start = engine.rules.start(template.givens)
+    start = engine.propagator.start(template.givens)
     if start is None:
         return None
     for _ in range(restarts):
         solution, _, ran_out = engine.search(start, rng, node_budget)
         if solution is not None:
-            return _values_of(solution)
+            return grid_of(solution)
         if not ran_out:
             return None  # the search space is exhausted: no grid exists
     return None
@@ -286,7 +254,7 @@ def still_unique(engine: _Engine, givens: list[int], removed: tuple[int, ...],
     all-different propagation and learning settle the hard cases in a steady fraction
     of a second where plain singles search can take many seconds.
     """
-    base = engine.rules.start(tuple(givens))
+    base = engine.propagator.start(tuple(givens))
     if base is None:
         raise GenerationError("a generated grid contradicts itself")  # cannot happen for a solution
     for cell in removed:
@@ -294,7 +262,7 @@ def still_unique(engine: _Engine, givens: list[int], removed: tuple[int, ...],
         cands[cell] &= ~(1 << (solution[cell] - 1))
         if not cands[cell]:
             continue
-        if not engine.rules.propagate(cands, [cell]):
+        if not engine.propagator.propagate(cands, [cell]):
             continue
         other, _, ran_out = engine.search(cands, None, node_budget, avoid=solution)
         if other is not None:
@@ -305,22 +273,22 @@ def still_unique(engine: _Engine, givens: list[int], removed: tuple[int, ...],
 
 
 def _cpsat_finds_other(engine: _Engine, givens: list[int], cell: int, value: int) -> bool:
-    """Whether the givens have a solution with ``value`` not in ``cell`` (OR-tools CP-SAT)."""
-    from ortools.sat.python import cp_model  # a core dependency; only needed for hard checks
+    """Whether the givens have a solution with ``value`` not in ``cell``: the cpsat backend's
+    integer model (its domains without that value) under its solver settings."""
+    from ..backends import cpsat  # imports OR-tools: only needed for hard checks
 
-    model = cp_model.CpModel()
-    x = [model.NewConstant(v) if v else model.NewIntVar(1, engine.n, "") for v in givens]
-    for group in engine.groups:
-        model.AddAllDifferent([x[c] for c in group])
-    model.Add(x[cell] != value)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # deterministic, and kind to shared machines
-    status = solver.Solve(model)
-    if status == cp_model.FEASIBLE or status == cp_model.OPTIMAL:
-        return True
-    if status == cp_model.INFEASIBLE:
+    model = Model.from_puzzle(engine.model.puzzle.with_givens(tuple(givens)))
+    domains = candidates(model)
+    domains[cell] = tuple(v for v in domains[cell] if v != value)
+    if not domains[cell]:
         return False
-    raise GenerationError(f"CP-SAT gave no answer ({solver.StatusName(status)}) on a uniqueness check")
+    solver = cpsat.configured_solver()  # one worker: deterministic, and kind to shared machines
+    cp_status = solver.solve(cpsat.encode(model, "integer", domains).cp)
+    status = cpsat.translate(cp_status)
+    if status is Status.SOLVED or status is Status.UNSAT:
+        return status is Status.SOLVED
+    raise GenerationError(f"CP-SAT gave no answer ({solver.status_name(cp_status)}) "
+                          "on a uniqueness check")
 
 
 def remove_clues(full: Puzzle, rng: random.Random, *, target: int | None = None,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from models import Puzzle, to_line, verify
@@ -22,7 +22,7 @@ from .runner import Outcome
 
 
 
-class Category(str, Enum):
+class Category(StrEnum):
     """The harness's verdict on one run (like BenchExec's categories)."""
 
     CORRECT = "correct"
@@ -30,9 +30,6 @@ class Category(str, Enum):
     TIMEOUT = "timeout"
     UNKNOWN = "unknown"
     ERROR = "error"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 CATEGORIES = tuple(Category)

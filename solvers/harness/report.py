@@ -13,6 +13,7 @@ from typing import Any
 from tabulate import tabulate
 
 from .. import registry
+from ..result import Status
 from .judge import Category, Disagreement, Run
 from .records import record, run_entry
 from .scores import puzzle_scores
@@ -76,8 +77,8 @@ def _row(records: list[dict[str, Any]], unique: bool, limit: float | None,
         "set": puzzle_set(first), "file": first["file"], "n": first["n"],
         "configuration": first["configuration"], "backend": first["backend"],
         "puzzles": len({(r["file"], r["index"]) for r in records}), "runs": len(records),
-        "solved": count(status="solved", category=Category.CORRECT),
-        "unsat": count(status="unsat", category=Category.CORRECT),
+        "solved": count(status=Status.SOLVED, category=Category.CORRECT),
+        "unsat": count(status=Status.UNSAT, category=Category.CORRECT),
         "multiple": sum(len(r["solutions"]) >= 2 for r in correct) if unique else None,
         "timeouts": count(category=Category.TIMEOUT), "unknown": count(category=Category.UNKNOWN),
         "errors": count(category=Category.ERROR), "wrong": count(category=Category.WRONG),

@@ -1,0 +1,81 @@
+"""One counter vocabulary: README, `compare.py list`, the saved JSON and the backends agree."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from solvers import registry
+from solvers.result import COUNTERS, Stats
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+TIMES = {"wall_time", "encode_time", "solve_time"}
+
+
+def section(title: str) -> str:
+    """The README text from a heading with this title to the next heading of any level."""
+    return re.split(r"\n#{2,3} ", README.split(f"\n{title}\n", 1)[1], maxsplit=1)[0]
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """The cells of a Markdown table's body rows."""
+    rows = [line.strip().strip("|").split("|") for line in text.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in row] for row in rows[2:]]
+
+
+@cache
+def listed() -> dict[str, str]:
+    """`compare.py list --format json`: backend name -> its 'counters' field."""
+    done = subprocess.run([sys.executable, str(ROOT / "compare.py"), "list", "--format", "json"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return {row["backend"]: row["counters"] for row in json.loads(done.stdout)}
+
+
+def test_the_readme_layout_lists_exactly_the_vocabulary() -> None:
+    names = [row[0].strip("`") for row in table_rows(section("### Counters"))]
+    assert names == list(COUNTERS)
+
+
+def test_stats_has_one_field_per_counter_after_the_times() -> None:
+    fields = list(Stats.__dataclass_fields__)
+    assert fields[:3] == ["wall_time", "encode_time", "solve_time"]
+    assert fields[3:] == list(COUNTERS)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_the_readme_backend_table_names_the_backends_counters(name: str) -> None:
+    rows = {row[0].strip("`"): row[-1] for row in table_rows(section("## The backends"))}
+    assert name in rows, f"README's backend table has no row for {name}"
+    assert re.findall(r"`(\w+)`", rows[name]) == list(registry.get(name).counters)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_compare_list_names_the_backends_counters(name: str) -> None:
+    backend = registry.get(name)
+    if not backend.available:
+        pytest.skip(f"{name} is not installed here")
+    field = listed()[name]
+    names = [] if field == "-" else [part.split(" = ")[0] for part in field.split("; ")]
+    assert names == list(backend.counters)
+
+
+def test_saved_json_stats_use_only_the_vocabulary(tmp_path: Path) -> None:
+    puzzles = tmp_path / "one.txt"
+    puzzles.write_text("12..34....43..21\n")
+    out = tmp_path / "run.json"
+    done = subprocess.run([sys.executable, str(ROOT / "compare.py"), "run", str(puzzles),
+                           "--timeout", "20", "--jobs", "1", "--json", str(out)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    runs = json.loads(out.read_text())["runs"]
+    assert {run["solver"] for run in runs} == set(registry.available_names())
+    for run in runs:
+        counters = set(run["stats"]) - TIMES
+        assert counters <= set(registry.get(run["solver"]).counters), run["solver"]
