@@ -65,6 +65,19 @@ def test_one_plugin_runs_under_two_configurations_and_the_json_keeps_their_optio
     assert [c["configuration"] for c in saved(out)["configurations"]] == ["quick", "lazy"]
 
 
+def test_the_json_keeps_each_configurations_resolved_options(puzzles: str, tmp_path: Path) -> None:
+    from solvers import registry
+
+    if "mrv" not in registry.available_names():
+        pytest.skip("the mrv backend is not available here")
+    out = tmp_path / "run.json"
+    assert compare("run", puzzles, "--solvers", "s=mrv:inference=singles", "--json", str(out)).returncode == 0
+    (described,) = saved(out)["configurations"]
+    assert described["options"] == {"inference": "singles"}
+    assert described["resolved_options"]["inference"] == "singles"
+    assert set(described["resolved_options"]) == set(registry.get("mrv").options)
+
+
 @pytest.mark.parametrize("command", ["run", "solve", "export"])
 def test_a_bad_configuration_exits_2_in_every_command(command: str, puzzles: str) -> None:
     flag = "--solvers" if command == "run" else "--solver"
