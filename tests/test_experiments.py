@@ -65,6 +65,19 @@ def test_one_plugin_runs_under_two_configurations_and_the_json_keeps_their_optio
     assert [c["configuration"] for c in saved(out)["configurations"]] == ["quick", "lazy"]
 
 
+def test_the_json_keeps_each_configurations_resolved_options(puzzles: str, tmp_path: Path) -> None:
+    from solvers import registry
+
+    if "mrv" not in registry.available_names():
+        pytest.skip("the mrv backend is not available here")
+    out = tmp_path / "run.json"
+    assert compare("run", puzzles, "--solvers", "s=mrv:inference=singles", "--json", str(out)).returncode == 0
+    (described,) = saved(out)["configurations"]
+    assert described["options"] == {"inference": "singles"}
+    assert described["resolved_options"]["inference"] == "singles"
+    assert set(described["resolved_options"]) == set(registry.get("mrv").options)
+
+
 @pytest.mark.parametrize("command", ["run", "solve", "export"])
 def test_a_bad_configuration_exits_2_in_every_command(command: str, puzzles: str) -> None:
     flag = "--solvers" if command == "run" else "--solver"
@@ -261,7 +274,8 @@ def test_ctrl_c_saves_what_finished_as_partial_and_exits_130(puzzles: str, tmp_p
         [sys.executable, str(ROOT / "compare.py"), "run", puzzles, "--plugin", REFERENCE,
          "--plugin", SLEEPER, "--solvers", "ref,sleeper", "--jobs", "1", "--timeout", "120", "--json", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(8)  # the reference answers the first puzzle; the sleeper then holds the worker
+    _wait_for_a_worker(process.pid)
+    time.sleep(3)  # the reference answers the first puzzle; the sleeper then holds the worker
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
@@ -269,6 +283,17 @@ def test_ctrl_c_saves_what_finished_as_partial_and_exits_130(puzzles: str, tmp_p
     document = saved(out)
     assert document["partial"] is True
     assert len(document["runs"]) < 2 * len(PUZZLES)
+
+
+def _wait_for_a_worker(pid: int, patience: float = 60.0) -> None:
+    """Until the run has started a worker process (Linux: /proc), or a few seconds elsewhere."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if not children.exists():
+        time.sleep(8)
+        return
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline and not children.read_text().split():
+        time.sleep(0.1)
 
 
 def test_a_closed_pipe_ends_quietly() -> None:

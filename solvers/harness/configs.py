@@ -12,6 +12,7 @@ the same backend may appear any number of times with different options.
 """
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -161,9 +162,29 @@ def choose_one(text: str | None, plugins: dict[str, SolverRef] | None = None) ->
 
 
 def describe(ref: SolverRef) -> dict[str, Any]:
-    """How a configuration is saved with every run: label, backend, resolved options, plugin."""
+    """How a configuration is saved with every run: label, backend, the options given, the
+    options resolved (the backend's defaults with the given ones over them), plugin."""
     return {"configuration": ref.name, "backend": ref.backend or ref.name,
-            "options": dict(ref.options), "plugin": ref.plugin}
+            "options": dict(ref.options), "resolved_options": resolved_options(ref),
+            "plugin": ref.plugin}
+
+
+def resolved_options(ref: SolverRef) -> dict[str, Any]:
+    """Every option of a registered backend with the value the run uses (given or default).
+
+    >>> resolved_options(resolve("sat:encoding=minimal")[0])["encoding"]
+    'minimal'
+    """
+    if ref.plugin is not None:
+        return dict(ref.options)
+    backend = registry.get(ref.backend or ref.name)
+    try:
+        parameters = inspect.signature(backend.load()).parameters
+    except (registry.BackendUnavailableError, TypeError, ValueError):
+        return dict(ref.options)
+    defaults = {name: parameters[name].default for name in backend.options
+                if name in parameters and parameters[name].default is not inspect.Parameter.empty}
+    return {**defaults, **dict(ref.options)}
 
 
 def _ref(text: str, plugins: dict[str, SolverRef]) -> SolverRef:
