@@ -17,6 +17,9 @@ bitmasks. The search tree is the textbook one, value for value.
 Counters: ``nodes`` = calls of the textbook ``search``: the root call plus one per
 value placed (so a puzzle with no empty cell takes 1 node); ``backtracks`` = values
 placed and later taken back (to try the next value, or on return).
+
+The readable twin, ``solvers.backends.readable.backtrack`` (``impl='readable'``), is the
+recursive function above written out with a plain grid; it walks the same tree.
 """
 from __future__ import annotations
 
@@ -34,13 +37,21 @@ COUNTERS = {
 }
 OPTIONS = {
     "node_limit": "give up (status unknown, or solved and incomplete) after this many nodes",
+    "impl": "'fast' (default): bitmasks, a loop; 'readable': the recursive textbook function",
 }
+CHOICES = {"impl": ("fast", "readable")}
 _CLOCK_EVERY = 4096  # nodes between two looks at the clock (a power of two)
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          node_limit: int | None = None) -> Result:
+          node_limit: int | None = None, impl: str = "fast") -> Result:
     """Search in the textbook order; count up to max_solutions solutions."""
+    if impl == "readable":
+        from .readable import backtrack as readable  # noqa: PLC0415 - the teaching twin
+        return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
+                              node_limit=node_limit)
+    if impl != "fast":
+        raise ValueError(f"unknown backtrack impl {impl!r}; valid: fast, readable")
     start = time.perf_counter()
     stats = Stats(nodes=0, backtracks=0)
     # the textbook search never looks at givens again, so a clash there must be caught

@@ -22,6 +22,10 @@ on a copy of the candidate list.
 Counters: ``nodes`` = decisions (a value tried for a branching cell);
 ``backtracks`` = decisions undone (their branch failed, or was left after a
 solution to look for more); ``propagations`` = cells fixed by the rules.
+
+The readable twin, ``solvers.backends.readable.mrv`` (``impl='readable'``), makes the
+same decisions with sets and short functions, and adds the lower rungs of the teaching
+ladder (``inference='none'|'forward'|'naked'``, ``branching='first'``).
 """
 from __future__ import annotations
 
@@ -45,17 +49,29 @@ OPTIONS = {
     "value_order": "'ascending' (default): values 1..n; 'least-used': values placed least "
                    "often in the grid so far first (the seeds' order)",
     "node_limit": "give up (status unknown, or solved and incomplete) after this many decisions",
+    # the teaching ladder: solvers/backends/readable/mrv.py
+    "impl": "'fast' (default): bitmasks; 'readable': sets and short functions, the same decisions",
+    "branching": "'mrv' (default): fewest candidates; 'first': the first empty cell (readable only)",
 }
 VALUE_ORDERS = ("ascending", "least-used")
 INFERENCES = ("locked", "singles")
-CHOICES = {"inference": INFERENCES, "value_order": VALUE_ORDERS}
+LADDER = ("none", "forward", "naked", "singles", "locked")  # rungs below 'singles': readable only
+CHOICES = {"inference": LADDER, "value_order": VALUE_ORDERS, "impl": ("fast", "readable"),
+           "branching": ("mrv", "first")}
 _CLOCK_EVERY = 64  # decisions between two looks at the clock
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", value_order: str = "ascending",
-          node_limit: int | None = None) -> Result:
+          node_limit: int | None = None, impl: str = "fast", branching: str = "mrv") -> Result:
     """Solve with propagation and MRV search; count up to max_solutions solutions."""
+    if impl == "readable" or inference not in INFERENCES or branching != "mrv":
+        from .readable import mrv as readable  # noqa: PLC0415 - the teaching twin
+        return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
+                              inference=inference, branching=branching, value_order=value_order,
+                              node_limit=node_limit)
+    if impl != "fast":
+        raise ValueError(f"unknown mrv impl {impl!r}; valid: fast, readable")
     if value_order not in VALUE_ORDERS:
         raise ValueError(f"unknown value_order {value_order!r}; choose one of {VALUE_ORDERS}")
     start = time.perf_counter()

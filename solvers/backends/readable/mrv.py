@@ -1,0 +1,354 @@
+"""Constraint propagation and search with plain sets, as a ladder of rungs to climb in class.
+
+Read this next to Peter Norvig's essay "Solving Every Sudoku Puzzle" (norvig.com/sudoku.html):
+each cell keeps a set of candidates, placing a value removes it from the cell's peers,
+and a depth-first search tries the candidates of one cell at a time. What the search
+infers after each placement is one option, so each rung of the classic teaching
+sequence is one configuration (``inference``, from least to most):
+
+- ``none``: plain backtracking; a value may go where no peer holds it, nothing else;
+- ``forward``: forward checking; a placed value leaves its peers' candidates, and a
+  cell left with none ends the branch;
+- ``naked``: forward checking, and a cell left with one candidate is placed (naked single);
+- ``singles``: also a value with one place left in a group goes there (hidden single);
+- ``locked``: also locked candidates: when a value's places in group A all lie where A
+  meets group B, it leaves the rest of B ("pointing" and "claiming" for boxes and lines).
+
+``branching='first'`` branches on the first open cell in reading order; ``'mrv'`` on an
+open cell with the fewest candidates (ties: the cell whose decisions failed most often,
+then reading order), or, when that cell has more than two, on the first value left
+with two places in a group (one decision per place).
+
+This is the readable twin of ``solvers.backends.mrv`` (``impl='fast'``: bitmasks,
+an explicit stack, bit-parallel counting). At ``inference='singles'`` or ``'locked'``
+with ``branching='mrv'`` both make the same decisions in the same order, so they give
+the same solutions and the same ``nodes``, ``backtracks`` and ``propagations``
+(tests/test_readable.py checks this); the lower rungs and ``branching='first'`` exist
+only here. ``mrv`` with ``impl='readable'``, or with a rung only this module has, runs it.
+
+Counters: ``nodes`` = decisions (a value tried in a cell); ``backtracks`` = decisions
+undone; ``propagations`` = cells placed by a rule (naked or hidden single).
+"""
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from models import Grid, Model
+
+from ...encodings.domains import clash_message
+from ...result import Result, Stats, finish
+from ...trace import Trace
+
+INFERENCES = ("none", "forward", "naked", "singles", "locked")
+BRANCHINGS = ("first", "mrv")
+VALUE_ORDERS = ("ascending", "least-used")
+CLOCK_EVERY = 64  # decisions between two looks at the clock, as in the fast mrv
+
+
+class Contradiction(Exception):
+    """The current branch cannot hold a solution; ``why`` says how, as trace fields."""
+
+    def __init__(self, **why: object) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+class Stop(Exception):
+    """Ends the whole search from any depth: enough solutions, or a limit hit."""
+
+
+@dataclass
+class Board:
+    """One node of the search: each cell's candidates, and the values placed so far (0: open)."""
+
+    candidates: list[set[int]]
+    values: list[int]
+    pending: list[int] = field(default_factory=list)  # cells left with one candidate
+
+    def copy(self) -> Board:
+        return Board([set(c) for c in self.candidates], self.values[:])
+
+
+@dataclass
+class Branch:
+    """Where the search branches: why there, and the (cell, value) decisions in the order tried."""
+
+    rule: str  # 'first empty cell', 'fewest candidates' or 'two places'
+    cell: int
+    decisions: list[tuple[int, int]]
+    group: str | None = None  # two places: the group the value has them in
+
+
+@dataclass
+class Counts:
+    """What the search has cost so far."""
+
+    nodes: int = 0
+    backtracks: int = 0
+    propagations: int = 0
+
+
+class Solver:
+    """The rules and the search for one model, at one rung of the ladder."""
+
+    def __init__(self, model: Model, inference: str, branching: str, value_order: str,
+                 trace: Trace | None) -> None:
+        self.n = model.n
+        self.peers = model.peers
+        self.groups = [group.cells for group in model.groups]
+        self.names = [group.name for group in model.groups]
+        self.inference = INFERENCES.index(inference)  # a rung includes the ones below it
+        self.branching, self.least_used = branching, value_order == "least-used"
+        self.overlaps = overlaps(self.groups) if inference == "locked" else []
+        self.trace = trace
+        self.counts = Counts()
+        self.failures = [0] * model.num_cells  # per cell: its decisions refuted at once
+
+    def uses(self, rung: str) -> bool:
+        """Whether this solver's inference includes the rule of that rung."""
+        return self.inference >= INFERENCES.index(rung)
+
+    # --- placing values and the rules ---------------------------------------------------
+
+    def place(self, board: Board, cell: int, value: int) -> None:
+        """Put value in cell; with forward checking, remove it from the peers' candidates."""
+        board.values[cell] = value
+        board.candidates[cell] = {value}
+        if self.uses("forward"):
+            for peer in self.peers[cell]:
+                self.remove(board, peer, value)
+
+    def remove(self, board: Board, cell: int, value: int) -> None:
+        """Take value from the cell's candidates; a cell left with none is a contradiction."""
+        candidates = board.candidates[cell]
+        if value not in candidates or board.values[cell]:
+            return
+        candidates.discard(value)
+        if not candidates:
+            raise Contradiction(rule="no candidate", cell=cell)
+        if len(candidates) == 1 and self.uses("naked"):
+            board.pending.append(cell)
+
+    def propagate(self, board: Board, depth: int) -> None:
+        """Apply the rules, simplest first, until none applies (or raise Contradiction)."""
+        while True:
+            while board.pending:
+                self.naked_single(board, board.pending.pop(), depth)
+            if self.uses("singles") and self.hidden_singles(board, depth):
+                continue
+            if self.uses("locked") and self.locked_candidates(board, depth):
+                continue
+            return
+
+    def naked_single(self, board: Board, cell: int, depth: int) -> None:
+        """A cell with one candidate left takes it."""
+        if board.values[cell]:
+            return
+        (value,) = board.candidates[cell]
+        self.emit("place", depth, cell=cell, value=value, rule="naked single")
+        self.counts.propagations += 1
+        self.place(board, cell, value)
+
+    def hidden_singles(self, board: Board, depth: int) -> bool:
+        """Place every value that has one place left in a group; True if any was placed."""
+        placed = False
+        for index, group in enumerate(self.groups):
+            for value in range(1, self.n + 1):
+                if any(board.values[c] == value for c in group):
+                    continue
+                places = [c for c in group if not board.values[c] and value in board.candidates[c]]
+                if not places:
+                    raise Contradiction(rule="no place", value=value, group=self.names[index])
+                if len(places) == 1:
+                    self.emit("place", depth, cell=places[0], value=value, rule="hidden single",
+                              group=self.names[index])
+                    self.counts.propagations += 1
+                    self.place(board, places[0], value)
+                    placed = True
+        return placed
+
+    def locked_candidates(self, board: Board, depth: int) -> bool:
+        """Remove one value locked into an overlap of two groups from the rest of the second."""
+        for a, b, shared, outside in self.overlaps:
+            for value in range(1, self.n + 1):
+                places = [c for c in self.groups[a]
+                          if not board.values[c] and value in board.candidates[c]]
+                if not places or not shared.issuperset(places):
+                    continue
+                removed = [c for c in outside if not board.values[c] and value in board.candidates[c]]
+                if removed:
+                    self.emit("eliminate", depth, value=value, cells=removed,
+                              rule="locked candidates", group=self.names[a], other=self.names[b])
+                    for cell in removed:
+                        self.remove(board, cell, value)
+                    return True
+        return False
+
+    # --- choosing where to branch -------------------------------------------------------
+
+    def options(self, board: Board, cell: int) -> list[int]:
+        """The values the search may try in an open cell, in the order it tries them."""
+        if self.uses("forward"):
+            values = sorted(board.candidates[cell])
+        else:  # nothing was removed: a value is allowed where no peer holds it
+            taken = {board.values[p] for p in self.peers[cell]}
+            values = [v for v in range(1, self.n + 1) if v not in taken]
+        if self.least_used:
+            values.sort(key=lambda v: (board.values.count(v), v))
+        return values
+
+    def branch(self, board: Board) -> Branch | None:
+        """Where to branch next; None when every cell is filled."""
+        open_cells = [c for c, v in enumerate(board.values) if not v]
+        if not open_cells:
+            return None
+        if self.branching == "first":
+            cell = open_cells[0]
+            return Branch("first empty cell", cell, [(cell, v) for v in self.options(board, cell)])
+        options = {c: self.options(board, c) for c in open_cells}
+        cell = min(open_cells, key=lambda c: (len(options[c]), -self.failures[c]))
+        if len(options[cell]) > 2:
+            two = self.two_places(options)
+            if two:
+                return two
+        return Branch("fewest candidates", cell, [(cell, v) for v in options[cell]])
+
+    def two_places(self, options: dict[int, list[int]]) -> Branch | None:
+        """The first value (by group, then value) left with exactly two places in a group."""
+        for index, group in enumerate(self.groups):
+            for value in range(1, self.n + 1):
+                places = [c for c in group if c in options and value in options[c]]
+                if len(places) == 2:
+                    return Branch("two places", places[0], [(c, value) for c in places],
+                                  self.names[index])
+        return None
+
+    # --- the search ---------------------------------------------------------------------
+
+    def search(self, board: Board, depth: int, found: list[Grid], limits: Limits) -> None:
+        """Try each decision in turn, each followed by the rules; recurse on what survives."""
+        branch = self.branch(board)
+        if branch is None:
+            found.append(tuple(board.values))
+            self.emit("solved", depth, count=len(found))
+            if len(found) >= limits.max_solutions:
+                raise Stop
+            return
+        if not branch.decisions:  # only without forward checking: no value fits this cell
+            self.emit("contradiction", depth, rule="no candidate", cell=branch.cell)
+        for number, (cell, value) in enumerate(branch.decisions):
+            limits.check(self.counts.nodes)
+            self.counts.nodes += 1
+            self.emit("decide", depth + 1, cell=cell, value=value, rule=branch.rule,
+                      group=branch.group, alternatives=[list(d) for d in branch.decisions[number + 1:]])
+            child = board.copy()
+            forced = self.counts.propagations
+            try:
+                self.place(child, cell, value)
+                self.propagate(child, depth + 1)
+            except Contradiction as contradiction:
+                self.emit("contradiction", depth + 1, **contradiction.why)
+                self.failures[cell] += 1
+                self.counts.propagations = forced  # a refuted decision forced nothing
+            else:
+                self.search(child, depth + 1, found, limits)
+            self.counts.backtracks += 1
+            self.emit("backtrack", depth + 1, cell=cell, value=value)
+
+    def emit(self, kind: str, depth: int, **fields: object) -> None:
+        """Record a step when tracing."""
+        if self.trace is not None:
+            self.trace.emit(kind, depth, **fields)
+
+
+def overlaps(groups: list[tuple[int, ...]]) -> list[tuple[int, int, frozenset[int], list[int]]]:
+    """Each ordered pair of groups (A, B) sharing two cells or more: (A, B, the shared
+    cells, the cells of B outside A)."""
+    result = []
+    for a, first in enumerate(groups):
+        for b, second in enumerate(groups):
+            shared = frozenset(first).intersection(second)
+            if a != b and len(shared) >= 2:
+                result.append((a, b, shared, [c for c in second if c not in shared]))
+    return result
+
+
+class Limits:
+    """When to stop: enough solutions, the clock, or a budget of decisions."""
+
+    def __init__(self, max_solutions: int, deadline: float | None, node_limit: int | None) -> None:
+        self.max_solutions, self.deadline, self.node_limit = max_solutions, deadline, node_limit
+        self.limit_hit = self.budget_hit = False
+
+    def check(self, nodes: int) -> None:
+        """Raise Stop before the next decision if a limit is reached (same test as mrv)."""
+        if nodes == self.node_limit:
+            self.budget_hit = True
+            raise Stop
+        if self.deadline is not None and not nodes % CLOCK_EVERY and time.perf_counter() > self.deadline:
+            self.limit_hit = True
+            raise Stop
+
+
+@contextmanager
+def recursion_room(depth: int) -> Iterator[None]:
+    """Let search() recurse once per cell on the largest grids, then restore the limit."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 2 * depth + 1000))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
+          inference: str = "locked", branching: str = "mrv", value_order: str = "ascending",
+          node_limit: int | None = None, trace: Trace | None = None) -> Result:
+    """Propagate the givens, then search; count up to max_solutions solutions."""
+    for name, value, valid in (("inference", inference, INFERENCES),
+                               ("branching", branching, BRANCHINGS),
+                               ("value_order", value_order, VALUE_ORDERS)):
+        if value not in valid:
+            raise ValueError(f"unknown {name} {value!r}; choose one of {valid}")
+    start = time.perf_counter()
+    stats = Stats(nodes=0, backtracks=0, propagations=0)
+    if trace is not None:
+        trace.start(model, f"mrv:impl=readable,inference={inference},branching={branching}")
+    solver = Solver(model, inference, branching, value_order, trace)
+    board = Board([{v} if v else set(range(1, model.n + 1)) for v in model.givens],
+                  list(model.givens))
+    clash = clash_message(model)
+    try:
+        if clash:
+            raise Contradiction(rule="givens clash", message=clash)
+        for cell, value in enumerate(model.givens):
+            if value:
+                solver.place(board, cell, value)
+        solver.propagate(board, 0)
+    except Contradiction as contradiction:
+        solver.emit("contradiction", 0, **contradiction.why)
+        stats.solve_time = time.perf_counter() - start
+        return finish([], True, stats, limit_hit=False,
+                      message=clash or "the givens contradict each other")
+    stats.propagations = solver.counts.propagations
+    limits = Limits(max_solutions, None if time_limit is None else start + time_limit, node_limit)
+    found: list[Grid] = []
+    exhausted = False
+    with recursion_room(model.num_cells):
+        try:
+            solver.search(board, 0, found, limits)
+            exhausted = True
+        except Stop:
+            # a grid the givens and the rules settle alone has one solution: proved
+            exhausted = solver.counts.nodes == 0 and bool(found)
+    stats.nodes, stats.backtracks = solver.counts.nodes, solver.counts.backtracks
+    stats.propagations = solver.counts.propagations
+    stats.solve_time = time.perf_counter() - start
+    message = ("node limit reached" if limits.budget_hit
+               else "time limit reached" if limits.limit_hit else "")
+    return finish(found, exhausted, stats, limit_hit=limits.limit_hit,
+                  budget_hit=limits.budget_hit, message=message)

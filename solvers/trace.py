@@ -1,0 +1,195 @@
+"""What a searching backend did, step by step: one event schema, a recorder, and words.
+
+The readable backends (``solvers.backends.readable``: backtrack, mrv and dlx) take
+``trace=Trace()`` and append one event per step. An event is a plain dict, so it
+goes to JSON lines as it is; every event has ``kind`` and ``depth`` (the number of
+decisions on the current path). The kinds and their other keys:
+
+=============  ==============================================================
+start          n, box_rows, box_cols, givens (list), diagonals, regions (list
+               or null), solver: the puzzle, so a trace file stands alone
+place          cell, value, rule ('naked single', 'hidden single'), group
+               (hidden single: the group where the value had one place)
+eliminate      value, cells (list), rule ('locked candidates'), group (where
+               the value is locked), other (the group it is removed from)
+decide         cell, value, alternatives (list of [cell, value] still to try
+               here), rule ('first empty cell', 'fewest candidates', 'two
+               places', 'fewest rows'), group (two places: the group)
+contradiction  rule ('no candidate': cell; 'no place': value, group; 'two
+               values': cell, values; 'no row': column)
+backtrack      cell, value: the decision at this depth is taken back, with
+               everything after it
+solved         count: solutions found so far
+=============  ==============================================================
+
+Cells are numbered 0..n*n-1 in reading order; :func:`describe` names them r3c5.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from models import Model, Puzzle
+from models.symbols import symbol
+
+Event = dict[str, Any]
+
+#: Keys each kind of event must have (besides kind and depth).
+SCHEMA: dict[str, tuple[str, ...]] = {
+    "start": ("n", "box_rows", "box_cols", "givens", "diagonals", "regions", "solver"),
+    "place": ("cell", "value", "rule"),
+    "eliminate": ("value", "cells", "rule", "group", "other"),
+    "decide": ("cell", "value", "alternatives", "rule"),
+    "contradiction": ("rule",),
+    "backtrack": ("cell", "value"),
+    "solved": ("count",),
+}
+PLACE_RULES = ("naked single", "hidden single")
+DECIDE_RULES = ("first empty cell", "fewest candidates", "two places", "fewest rows")
+
+
+class TraceError(ValueError):
+    """A trace event or file that does not follow the schema; says where and what."""
+
+
+class Trace:
+    """The events of one solve, in order."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def emit(self, kind: str, depth: int, **fields: Any) -> None:
+        """Append one event."""
+        self.events.append({"kind": kind, "depth": depth, **fields})
+
+    def start(self, model: Model, solver: str) -> None:
+        """The first event: the puzzle itself."""
+        puzzle = model.puzzle
+        self.emit("start", 0, n=puzzle.n, box_rows=puzzle.geometry.box_rows,
+                  box_cols=puzzle.geometry.box_cols, givens=list(puzzle.givens),
+                  diagonals=puzzle.diagonals,
+                  regions=None if puzzle.regions is None else list(puzzle.regions), solver=solver)
+
+
+def check_event(event: Any, where: str = "event") -> Event:
+    """The event if it follows SCHEMA; TraceError naming what is missing otherwise."""
+    if not isinstance(event, dict) or event.get("kind") not in SCHEMA:
+        kinds = ", ".join(SCHEMA)
+        raise TraceError(f"{where}: not a trace event (a JSON object whose kind is one of {kinds})")
+    missing = [key for key in ("depth", *SCHEMA[event["kind"]]) if key not in event]
+    if missing:
+        raise TraceError(f"{where}: {event['kind']} event lacks {', '.join(missing)}")
+    return event
+
+
+def write_jsonl(events: Iterable[Event], out: TextIO) -> None:
+    """One JSON object per line."""
+    for event in events:
+        out.write(json.dumps(event, separators=(",", ":")) + "\n")
+
+
+def read_jsonl(path: str | Path) -> list[Event]:
+    """The events of a JSON-lines trace; TraceError with the line on a bad one."""
+    events = []
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise TraceError(f"{path}, line {number}: not JSON: {error.msg}") from None
+            events.append(check_event(event, f"{path}, line {number}"))
+    if not events or events[0]["kind"] != "start":
+        raise TraceError(f"{path}: a trace starts with a 'start' event (the puzzle)")
+    return events
+
+
+def puzzle_of(start: Event) -> Puzzle:
+    """The puzzle a start event describes."""
+    from models import Geometry  # noqa: PLC0415
+
+    regions = start["regions"]
+    return Puzzle(Geometry.of(start["box_rows"], start["box_cols"]), tuple(start["givens"]),
+                  bool(start["diagonals"]), None if regions is None else tuple(regions))
+
+
+def cell_name(cell: int, n: int) -> str:
+    """r3c5: row and column, 1-based."""
+    row, col = divmod(cell, n)
+    return f"r{row + 1}c{col + 1}"
+
+
+def _cells(cells: Iterable[int], n: int) -> str:
+    return ", ".join(cell_name(c, n) for c in cells)
+
+
+def describe(event: Event, n: int) -> str:
+    """One event in words, for a student."""
+    kind, rule = event["kind"], event.get("rule")
+    v = symbol(event["value"]) if event.get("value") else ""
+    if kind == "start":
+        return f"start: a {n}x{n} puzzle with {sum(1 for g in event['givens'] if g)} givens"
+    if kind == "place":
+        where = cell_name(event["cell"], n)
+        if rule == "hidden single":
+            return f"hidden single: {v} can go only in {where} within {event['group']}"
+        return f"naked single: {where} = {v}, its only candidate left"
+    if kind == "eliminate":
+        return (f"locked candidates: {v} in {event['group']} lies in {event['other']}, "
+                f"so removed from {_cells(event['cells'], n)}")
+    if kind == "decide":
+        return _decision(event, n, v)
+    if kind == "contradiction":
+        return "contradiction: " + _contradiction(event, n)
+    if kind == "backtrack":
+        return f"backtrack: take back {cell_name(event['cell'], n)} = {v} (depth {event['depth']})"
+    if kind == "solved":
+        return f"solved: every cell is filled (solution {event['count']})"
+    raise TraceError(f"unknown event kind {kind!r}")
+
+
+def _decision(event: Event, n: int, v: str) -> str:
+    where, rule = cell_name(event["cell"], n), event["rule"]
+    left = event["alternatives"]
+    if rule == "two places":
+        why = f"{v} has two places left in {event['group']}"
+        rest = f"; then {_cells((c for c, _ in left), n)}" if left else "; the last place"
+    else:
+        why = {"first empty cell": "the first empty cell",
+               "fewest candidates": "a cell with the fewest candidates",
+               "fewest rows": "the constraint with the fewest rows left"}.get(rule, rule)
+        rest = (f"; still to try: {', '.join(symbol(x) for _, x in left)}" if left
+                else "; no other value left here")
+        if left and any(c != event["cell"] for c, _ in left):
+            rest = "; still to try: " + ", ".join(f"{cell_name(c, n)} = {symbol(x)}" for c, x in left)
+    return f"decision at depth {event['depth']}: try {where} = {v} ({why}{rest})"
+
+
+def _contradiction(event: Event, n: int) -> str:
+    rule = event["rule"]
+    if rule == "no candidate":
+        return f"{cell_name(event['cell'], n)} has no candidate left"
+    if rule == "no place":
+        return f"{symbol(event['value'])} has no place left in {event['group']}"
+    if rule == "two values":
+        values = " and ".join(symbol(x) for x in event["values"])
+        return f"{cell_name(event['cell'], n)} is the only place for both {values}"
+    if rule == "no row":
+        return f"no row left to cover {event['column']}"
+    return str(rule)
+
+
+def numbered(events: Iterable[Event], n: int, max_steps: int | None = None) -> Iterator[str]:
+    """The events after start as numbered sentences, at most max_steps of them."""
+    number = 0
+    for event in events:
+        if event["kind"] == "start":
+            continue
+        number += 1
+        if max_steps is not None and number > max_steps:
+            return
+        indent = "  " * min(event["depth"], 20)
+        yield f"{number:>5}. {indent}{describe(event, n)}"
