@@ -15,6 +15,10 @@ True
 """
 __version__ = "0.2.0"
 
+from .script_path import unshadow_models
+
+unshadow_models()  # before anything imports models: python-sat puts a models.py in bin/
+
 from . import registry  # noqa: E402
 from .registry import Backend, BackendUnavailableError, UnknownBackendError, get
 from .result import Result, Stats, Status, finish
