@@ -15,8 +15,8 @@ eliminate      value, cells (list), rule ('locked candidates'), group (where
 decide         cell, value, alternatives (list of [cell, value] still to try
                here), rule ('first empty cell', 'fewest candidates', 'two
                places', 'fewest rows'), group (two places: the group)
-contradiction  rule ('no candidate': cell; 'no place': value, group; 'two
-               values': cell, values; 'no row': column)
+contradiction  rule ('no candidate': cell; 'no place': value, group; 'no
+               row': column (dlx); 'givens clash': message)
 backtrack      cell, value: the decision at this depth is taken back, with
                everything after it
 solved         count: solutions found so far
@@ -152,19 +152,19 @@ def describe(event: Event, n: int) -> str:
 
 
 def _decision(event: Event, n: int, v: str) -> str:
-    where, rule = cell_name(event["cell"], n), event["rule"]
-    left = event["alternatives"]
+    where, rule, left = cell_name(event["cell"], n), event["rule"], event["alternatives"]
     if rule == "two places":
         why = f"{v} has two places left in {event['group']}"
         rest = f"; then {_cells((c for c, _ in left), n)}" if left else "; the last place"
+    elif rule == "fewest rows":
+        why = f"'{event['group']}' has the fewest rows left"
+        rest = "; still to try: " + ", ".join(f"{cell_name(c, n)} = {symbol(x)}" for c, x in left) \
+            if left else "; the last row"
     else:
         why = {"first empty cell": "the first empty cell",
-               "fewest candidates": "a cell with the fewest candidates",
-               "fewest rows": "the constraint with the fewest rows left"}.get(rule, rule)
+               "fewest candidates": "a cell with the fewest candidates"}.get(rule, rule)
         rest = (f"; still to try: {', '.join(symbol(x) for _, x in left)}" if left
                 else "; no other value left here")
-        if left and any(c != event["cell"] for c, _ in left):
-            rest = "; still to try: " + ", ".join(f"{cell_name(c, n)} = {symbol(x)}" for c, x in left)
     return f"decision at depth {event['depth']}: try {where} = {v} ({why}{rest})"
 
 
@@ -174,11 +174,10 @@ def _contradiction(event: Event, n: int) -> str:
         return f"{cell_name(event['cell'], n)} has no candidate left"
     if rule == "no place":
         return f"{symbol(event['value'])} has no place left in {event['group']}"
-    if rule == "two values":
-        values = " and ".join(symbol(x) for x in event["values"])
-        return f"{cell_name(event['cell'], n)} is the only place for both {values}"
     if rule == "no row":
-        return f"no row left to cover {event['column']}"
+        return f"no row left to cover '{event['column']}'"
+    if rule == "givens clash":
+        return str(event.get("message", "the givens clash"))
     return str(rule)
 
 

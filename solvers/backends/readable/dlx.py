@@ -24,11 +24,14 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import takewhile
 
 from models import Grid, Model
+from models.symbols import symbol
 
 from ...encodings.domains import clash_message
 from ...result import Result, Stats, Status, finish
+from ...trace import Trace
 from ..dlx import CLOCK_EVERY, column_layout
 
 
@@ -61,7 +64,7 @@ class DancingLinks:
         n = model.n
         primary, rows = column_layout(n, model.num_cells, tuple(g.cells for g in model.groups))
         self.h = Column("root")
-        self.columns = [Column(f"column {k}") for k in range(len(primary))]
+        self.columns = [Column(name) for name in column_names(model)]
         for k, column in enumerate(self.columns):
             if primary[k]:  # secondary columns stay out of the header list
                 self._append_right(self.h, column)
@@ -77,6 +80,7 @@ class DancingLinks:
             self.first[(cell, value + 1)] = row[0]
         self.O: list[Node] = []  # the rows chosen so far, one per level
         self.nodes = self.updates = 0
+        self.trace: Trace | None = None  # set to record each step
 
     @staticmethod
     def _append_right(start: Node, x: Node) -> None:
@@ -149,21 +153,31 @@ class DancingLinks:
                 cell, value = r.row
                 solution[cell] = value
             found.append(tuple(solution))
+            if self.trace is not None:
+                self.trace.emit("solved", k, count=len(found))
             if len(found) >= limits.max_solutions:
                 raise Stop
             return
         c = self.choose_column()
+        if self.trace is not None and c.S == 0:
+            self.trace.emit("contradiction", k, rule="no row", column=c.N)
         self.cover(c)
         for r in self.walk(c, "D"):
             limits.check(self.nodes)
             self.nodes += 1
             self.O.append(r)  # O_k <- r
+            if self.trace is not None:
+                self.trace.emit("decide", k + 1, cell=r.row[0], value=r.row[1], rule="fewest rows",
+                                group=c.N, alternatives=[list(x.row) for x in
+                                              takewhile(lambda x: x is not c, self.walk(r, "D"))])
             for j in self.walk(r, "R"):
                 self.cover(j.C)
             self.search(k + 1, found, grid, limits)
             r = self.O.pop()
             for j in self.walk(r, "L"):
                 self.uncover(j.C)
+            if self.trace is not None:
+                self.trace.emit("backtrack", k + 1, cell=r.row[0], value=r.row[1])
         self.uncover(c)
 
 
@@ -196,15 +210,27 @@ def recursion_room(depth: int):
         sys.setrecursionlimit(old)
 
 
+def column_names(model: Model) -> list[str]:
+    """What each column of ``column_layout`` stands for, in words ('r1c2 filled', '5 in row 3')."""
+    n = model.n
+    cells = [f"r{cell // n + 1}c{cell % n + 1} filled" for cell in range(model.num_cells)]
+    return cells + [f"{symbol(v)} in {group.name}" for group in model.groups for v in range(1, n + 1)]
+
+
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          node_limit: int | None = None) -> Result:
+          node_limit: int | None = None, trace: Trace | None = None) -> Result:
     """Solve as exact cover with node objects; the same answers and counters as dlx."""
     start = time.perf_counter()
+    if trace is not None:
+        trace.start(model, "dlx:impl=readable")
     clash = clash_message(model)
     if clash:
+        if trace is not None:
+            trace.emit("contradiction", 0, rule="givens clash", message=clash)
         return Result(Status.UNSAT, [], True, Stats(nodes=0, updates=0,
                                                     solve_time=time.perf_counter() - start), clash)
     links = DancingLinks(model)
+    links.trace = trace
     for cell, value in enumerate(model.givens):
         if value:
             links.select(links.first[(cell, value)])
