@@ -19,7 +19,8 @@ from .configs import ConfigurationError
 from .plugins import PluginError
 from .report import ReportError
 
-COMMANDS = ("run", "solve", "export", "list", "report", "plot", "generate")
+COMMANDS = ("run", "solve", "export", "list", "report", "plot", "generate",
+            "ladder", "explain")  # the last ones: for teaching
 DEFAULT_COMMAND = "run"
 
 

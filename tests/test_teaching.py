@@ -1,0 +1,138 @@
+"""The teaching commands: ladder, explain (and its trace), render and replay."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from models import Model, Puzzle, verify
+from solvers.backends.readable import backtrack, dlx, mrv
+from solvers.harness.steps import final_board, replay
+from solvers.trace import SCHEMA, Trace, check_event, describe, read_jsonl
+
+from .conftest import load
+
+ROOT = Path(__file__).resolve().parent.parent
+TRACED = {"mrv": mrv, "backtrack": backtrack, "dlx": dlx}
+
+
+def compare(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run compare.py from the repository root as a user would."""
+    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT, input=stdin,
+                          capture_output=True, text=True, timeout=300)
+
+
+def traced(name: str, puzzle: Puzzle, **options) -> tuple[object, Trace]:
+    trace = Trace()
+    return TRACED[name].solve(Model.from_puzzle(puzzle), trace=trace, **options), trace
+
+
+TRACE_CASES = [pytest.param(load(name)[i], id=f"{name.removesuffix('.txt')}-{i}")
+               for name, i in (("teaching.txt", 13), ("easy50.txt", 4), ("small_6x6.txt", 0),
+                               ("small_unsat.txt", 0), ("x_sudoku.txt", 0), ("jigsaw.txt", 0))]
+
+
+@pytest.mark.parametrize("puzzle", TRACE_CASES)
+@pytest.mark.parametrize("name", TRACED)
+def test_a_trace_follows_the_schema_and_replays_to_the_answer(name: str, puzzle: Puzzle) -> None:
+    if name == "backtrack" and puzzle.variant != "standard":
+        pytest.skip("plain backtracking takes too long on this variant puzzle")
+    result, trace = traced(name, puzzle)
+    for event in trace.events:
+        check_event(event)
+        describe(event, puzzle.n)  # every event has words
+    decisions = [e for e in trace.events if e["kind"] == "decide"]
+    # backtrack's nodes count the root call too
+    assert len(decisions) == result.stats.nodes - (name == "backtrack")
+    board = final_board(trace.events)
+    if result.solutions:
+        assert tuple(board.values) == result.solutions[0]
+        assert verify(puzzle, tuple(board.values)).ok
+    else:
+        assert trace.events[-1]["kind"] in ("backtrack", "contradiction")
+
+
+def test_every_rule_of_the_top_rung_shows_in_its_trace() -> None:
+    _, trace = traced("mrv", load("teaching.txt")[0])
+    kinds = {(e["kind"], e.get("rule")) for e in trace.events}
+    assert {("place", "naked single"), ("place", "hidden single"),
+            ("eliminate", "locked candidates"), ("decide", "fewest candidates")} <= kinds
+    assert {e["kind"] for e in trace.events} == set(SCHEMA)
+
+
+def test_a_backtrack_restores_the_board_before_its_decision() -> None:
+    _, trace = traced("mrv", load("teaching.txt")[0], inference="forward", branching="first")
+    boards = {}
+    for event, board, _ in replay(trace.events):
+        if event["kind"] == "decide":
+            boards[event["depth"]] = board
+        if event["kind"] == "backtrack":
+            decided = boards.pop(event["depth"])
+            assert board.values[event["cell"]] == 0 and decided.values[event["cell"]] == event["value"]
+
+
+def test_sentences_name_rule_value_cell_and_group() -> None:
+    n = 9
+    assert describe({"kind": "place", "depth": 0, "cell": 22, "value": 7, "rule": "hidden single",
+                     "group": "box 2"}, n) == "hidden single: 7 can go only in r3c5 within box 2"
+    assert describe({"kind": "eliminate", "depth": 0, "value": 4, "cells": [45, 46],
+                     "rule": "locked candidates", "group": "box 5", "other": "row 6"}, n) == \
+        "locked candidates: 4 in box 5 lies in row 6, so removed from r6c1, r6c2"
+
+
+def test_ladder_prints_one_row_per_rung_with_fewer_decisions_up_the_ladder(tmp_path: Path) -> None:
+    path = tmp_path / "two.txt"
+    path.write_text("\n".join(to_line(p) for p in load("teaching.txt")[2:4]) + "\n")
+    done = compare("ladder", str(path), "--format", "markdown")
+    assert done.returncode == 0, done.stderr
+    rows = [line.split("|") for line in done.stdout.splitlines()[3:] if line.startswith("|")]
+    assert [r[2].strip() for r in rows[:6]] == [
+        "backtracking", "forward checking", "+ fewest candidates (MRV)", "+ naked singles",
+        "+ hidden singles", "+ locked candidates"]
+    assert all(r[4].strip() == "2/2" for r in rows)
+    decisions = [float(r[5].replace(",", "")) for r in rows[:6]]
+    assert decisions == sorted(decisions, reverse=True)
+    assert rows[6][5] == rows[5][5]  # the fast mrv makes the top rung's decisions
+
+
+def test_explain_prints_numbered_sentences_and_writes_the_trace(tmp_path: Path) -> None:
+    trace = tmp_path / "t.jsonl"
+    done = compare("explain", "puzzles/teaching.txt", "--max-steps", "40", "--trace", str(trace))
+    assert done.returncode == 0, done.stderr
+    assert "    1. " in done.stdout and "   40. " in done.stdout and "   41. " not in done.stdout
+    assert "hidden single: " in done.stdout and "decision at depth 1: try " in done.stdout
+    assert "more steps" in done.stdout and done.stdout.rstrip().endswith("+")
+    events = read_jsonl(trace)
+    assert events[0]["kind"] == "start" and events[-1]["kind"] == "solved"
+
+
+@pytest.mark.parametrize("solver", ["backtrack", "dlx", "mrv:inference=forward;branching=first"])
+def test_explain_follows_each_traced_solver(solver: str) -> None:
+    line = "1.....7.9.4...72..8.........7..1..6.3.......5.6..4..2.........8..53...7.7.2....46"
+    done = compare("explain", "-", "--solver", solver, "--max-steps", "5", stdin=line + "\n")
+    assert done.returncode == 0, done.stderr
+    assert "    5. " in done.stdout and "decision at depth" in done.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--solver", "sat"], "not 'sat'"), (["--solver", "mrv:inference=magic"], "valid"),
+    (["--puzzle", "99"], "no puzzle 99"), (["nosuch.txt"], "no such file")])
+def test_explain_refuses_bad_usage_with_exit_2(args: list[str], words: str) -> None:
+    done = compare("explain", *(args if args[0] == "nosuch.txt" else ["puzzles/teaching.txt", *args]))
+    assert done.returncode == 2 and words in done.stderr, done.stderr
+
+
+def to_line(puzzle: Puzzle) -> str:
+    from models import to_line as line  # noqa: PLC0415
+    return line(puzzle)
+
+
+def test_a_bad_trace_line_is_named(tmp_path: Path) -> None:
+    from solvers.trace import TraceError  # noqa: PLC0415
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps({"kind": "start", "depth": 0}) + "\n")
+    with pytest.raises(TraceError, match="line 1: start event lacks n"):
+        read_jsonl(path)
