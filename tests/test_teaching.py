@@ -136,3 +136,99 @@ def test_a_bad_trace_line_is_named(tmp_path: Path) -> None:
     path.write_text(json.dumps({"kind": "start", "depth": 0}) + "\n")
     with pytest.raises(TraceError, match="line 1: start event lacks n"):
         read_jsonl(path)
+
+
+# ---------------------------------------------------------------- render
+
+@pytest.mark.parametrize("name, index, solver, suffix", [
+    ("teaching.txt", 0, "mrv", "png"), ("jigsaw.txt", 0, "mrv", "svg"), ("x_sudoku.txt", 0, "dlx", "png"),
+    ("16x16_forum_samples.txt", 0, "mrv", "svg"), ("small_6x6.txt", 0, "backtrack", "png")])
+def test_render_draws_any_size_and_variant(tmp_path: Path, name: str, index: int, solver: str,
+                                           suffix: str) -> None:
+    pytest.importorskip("matplotlib", reason="render needs the plot extra")
+    out = tmp_path / f"picture.{suffix}"
+    done = compare("render", f"puzzles/{name}", "--puzzle", str(index + 1), "--solver", solver,
+                   "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    data = out.read_bytes()
+    if suffix == "png":
+        assert data.startswith(b"\x89PNG") and len(data) > 10_000
+    else:
+        text = data.decode()
+        assert "<svg" in text and "given (bold)" in text and "single" in text  # the legend
+        # a picture per cell value: every symbol of the solution appears as text
+        assert text.count("<g id=\"text_") >= load(name)[index].n ** 2
+
+
+def test_render_colours_each_filled_cell_by_how_it_was_placed() -> None:
+    _, trace = traced("mrv", load("teaching.txt")[0])
+    board = final_board(trace.events)
+    givens = load("teaching.txt")[0].givens
+    assert all((how == "given") == bool(given) for how, given in zip(board.how, givens))
+    assert {"decision", "naked single", "hidden single"} <= set(board.how)
+
+
+@pytest.mark.parametrize("output", ["out.gif", "out"])
+def test_render_refuses_a_format_it_cannot_write(tmp_path: Path, output: str) -> None:
+    done = compare("render", "puzzles/teaching.txt", "-o", str(tmp_path / output))
+    assert done.returncode == 2 and ".png or .svg" in done.stderr
+
+
+# ---------------------------------------------------------------- replay
+
+@pytest.fixture(scope="module")
+def replay_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("replay")
+    trace = folder / "t.jsonl"
+    assert compare("explain", "puzzles/teaching.txt", "--trace", str(trace)).returncode == 0
+    page = folder / "page.html"
+    done = compare("replay", str(trace), "-o", str(page))
+    assert done.returncode == 0, done.stderr
+    return page
+
+
+def test_the_replay_page_stands_alone(replay_page: Path) -> None:
+    text = replay_page.read_text()
+    assert "<script" in text and "<style>" in text
+    for outside in ("src=", "href=", "http:", "https:", "@import", "fetch("):
+        assert outside not in text, outside
+
+
+def test_replay_refuses_a_file_that_is_not_a_trace(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"kind": "place", "depth": 0, "cell": 1, "value": 2, "rule": "naked single"}\n')
+    done = compare("replay", str(bad), "-o", str(tmp_path / "p.html"))
+    assert done.returncode == 2 and "starts with a 'start' event" in done.stderr
+
+
+CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if Path(p).exists()), None)
+
+
+def browser_dom(page: Path, fragment: str, profile: Path) -> str:
+    """The page's DOM after its script ran, as headless chromium dumps it."""
+    done = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         f"--user-data-dir={profile}", "--dump-dom", f"{page.as_uri()}#{fragment}"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def grid_of(dom: str) -> str:
+    start = dom.index('<table class="grid"')
+    return dom[start:dom.index("</table>", start)]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed to load the page in")
+def test_a_browser_steps_the_page_forward_and_back(replay_page: Path, tmp_path: Path) -> None:
+    start = browser_dom(replay_page, "steps=0", tmp_path / "a")
+    seven = browser_dom(replay_page, "steps=7", tmp_path / "b")
+    back = browser_dom(replay_page, "steps=7&back=7", tmp_path / "c")
+    assert 'data-step="0"' in start and 'data-step="7"' in seven
+    assert grid_of(start).count('class="cands"') > grid_of(seven).count('class="cands"')
+    assert grid_of(seven) != grid_of(start)
+    assert grid_of(back) == grid_of(start)  # back 7 steps: the board at the start again
+    sentence = seven[seven.index('id="sentence"'):].split("<", 1)[0]
+    events = read_jsonl(replay_page.parent / "t.jsonl")
+    assert describe(events[7], 9) in sentence

@@ -20,7 +20,7 @@ from .plugins import PluginError
 from .report import ReportError
 
 COMMANDS = ("run", "solve", "export", "list", "report", "plot", "generate",
-            "ladder", "explain")  # the last ones: for teaching
+            "ladder", "explain", "render", "replay")  # the last four: for teaching
 DEFAULT_COMMAND = "run"
 
 

@@ -1,0 +1,96 @@
+"""A solved grid as a picture: givens apart from filled cells, each filled cell coloured by
+the rule (or decision) that placed it, with a legend; any size, diagonals shaded, jigsaw
+regions (and boxes) outlined. matplotlib is imported only here, when a picture is drawn.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from models.symbols import symbol
+
+from .plot import _pyplot, _save
+from .steps import Board
+
+# fill colour per way a cell got its value (colour-blind-safe Okabe-Ito tints)
+COLOURS = {
+    "given": "#ffffff",
+    "naked single": "#b9e3f7",
+    "hidden single": "#c8ecd4",
+    "decision": "#ffd9a8",
+}
+LABELS = {"given": "given (bold)", "naked single": "naked single", "hidden single": "hidden single",
+          "decision": "decision (search)"}
+DIAGONAL = "#e4e4e4"
+EMPTY = "#f7f7f7"
+
+
+def draw_board(board: Board, path: str, title: str = "") -> None:
+    """Draw the board to path (.png or .svg)."""
+    plt = _pyplot()
+    from matplotlib.patches import Patch, Rectangle  # noqa: PLC0415
+
+    model, n = board.model, board.model.n
+    size = max(4.0, min(14.0, 0.5 * n + 1.5))
+    figure, axes = plt.subplots(figsize=(size, size + 0.9))
+    axes.set_xlim(0, n)
+    axes.set_ylim(n, 0)
+    axes.set_aspect("equal")
+    axes.axis("off")
+    diagonal = _diagonal_cells(board)
+    font = max(5.0, 180.0 / n)
+    for cell, value in enumerate(board.values):
+        row, col = divmod(cell, n)
+        how = board.how[cell]
+        colour = COLOURS.get(how, EMPTY) if value else EMPTY
+        if cell in diagonal and how in ("given", ""):
+            colour = DIAGONAL
+        axes.add_patch(Rectangle((col, row), 1, 1, facecolor=colour, edgecolor="#9a9a9a",
+                                 linewidth=0.5))
+        if cell in diagonal and how not in ("given", ""):
+            axes.add_patch(Rectangle((col, row), 1, 1, facecolor="none", edgecolor="#8a8a8a",
+                                     hatch="////", linewidth=0))
+        if value:
+            axes.text(col + 0.5, row + 0.53, symbol(value), ha="center", va="center",
+                      fontsize=font, fontweight="bold" if how == "given" else "normal",
+                      color="#000000" if how == "given" else "#1f3a93")
+    _outline_regions(axes, _region_of(board), n)
+    used = [how for how in COLOURS if how in board.how]
+    handles: list[Any] = [Patch(facecolor=COLOURS[h], edgecolor="#666666", label=LABELS[h])
+                          for h in used]
+    if diagonal:
+        handles.append(Patch(facecolor=DIAGONAL, edgecolor="#666666", hatch="////",
+                             label="diagonal (X-Sudoku)"))
+    axes.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01),
+                ncol=min(len(handles), 3), frameon=False, fontsize=9)
+    if title:
+        axes.set_title(title, fontsize=10)
+    _save(figure, path)
+
+
+def _diagonal_cells(board: Board) -> set[int]:
+    n = board.model.n
+    if not board.model.puzzle.diagonals:
+        return set()
+    return {i * n + i for i in range(n)} | {i * n + n - 1 - i for i in range(n)}
+
+
+def _region_of(board: Board) -> list[int]:
+    """Per cell, its box or jigsaw region: the thick outlines."""
+    puzzle = board.model.puzzle
+    if puzzle.regions is not None:
+        return list(puzzle.regions)
+    geometry = puzzle.geometry
+    return [geometry.box_of(cell) for cell in range(geometry.cells)]
+
+
+def _outline_regions(axes: Any, region: list[int], n: int) -> None:
+    """A thick line wherever two neighbouring cells lie in different regions, and around all."""
+    thick = {"color": "#000000", "linewidth": 2.2, "solid_capstyle": "projecting"}
+    for row in range(n):
+        for col in range(n):
+            here = region[row * n + col]
+            if col + 1 < n and region[row * n + col + 1] != here:
+                axes.plot([col + 1, col + 1], [row, row + 1], **thick)
+            if row + 1 < n and region[(row + 1) * n + col] != here:
+                axes.plot([col, col + 1], [row + 1, row + 1], **thick)
+    axes.plot([0, n, n, 0, 0], [0, 0, n, n, 0], **thick)
