@@ -232,3 +232,33 @@ def test_a_browser_steps_the_page_forward_and_back(replay_page: Path, tmp_path: 
     sentence = seven[seven.index('id="sentence"'):].split("<", 1)[0]
     events = read_jsonl(replay_page.parent / "t.jsonl")
     assert describe(events[7], 9) in sentence
+
+
+def test_the_readme_ladder_table_is_what_the_ladder_computes() -> None:
+    # the README's figures come from `compare.py ladder`: decisions do not depend on the machine
+    from solvers.harness.command_ladder import RUNGS, FAST  # noqa: PLC0415
+    from solvers import registry  # noqa: PLC0415
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme[readme.index("$ python compare.py ladder --format markdown"):]
+    rows = [line.split("|") for line in block.splitlines()[4:12]]
+    for row, rung in zip(rows, RUNGS + FAST[:1]):
+        assert row[3].strip() == rung.config
+        backend = registry.get(rung.backend)
+        decisions = [backend.solve(p, **rung.options).stats.nodes for p in load("teaching.txt")]
+        assert row[5].strip() == f"{sum(decisions) / len(decisions):,.1f}", rung.name
+
+
+def test_explain_stops_a_long_search_at_its_node_budget() -> None:
+    done = compare("explain", "puzzles/top95.txt", "--solver", "backtrack:node_limit=3000",
+                   "--max-steps", "3")
+    assert done.returncode == 0, done.stderr
+    assert "unknown: " in done.stdout and "node limit reached" in done.stdout
+
+
+def test_explain_shows_why_a_puzzle_has_no_solution() -> None:
+    done = compare("explain", "puzzles/special_9x9_unsolvable.txt", "--puzzle", "2",
+                   "--solver", "mrv:inference=none;branching=mrv")
+    assert done.returncode == 0, done.stderr
+    assert "contradiction: " in done.stdout and "backtrack: take back" in done.stdout
+    assert "unsat: " in done.stdout

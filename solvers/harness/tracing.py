@@ -13,6 +13,9 @@ from ..trace import Trace
 from .common import UsageError, input_options, positive_float, positive_int, read_inputs
 
 TRACED = ("mrv", "backtrack", "dlx")  # the backends with a readable twin that emits events
+# A trace holds a few events per decision; without a budget, plain backtracking on a hard
+# puzzle would fill the memory with them before the time limit. node_limit=... overrides.
+DEFAULT_NODE_LIMIT = 100_000
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str | int]]:
@@ -38,6 +41,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str | int]]:
 def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None) -> tuple[Result, Trace]:
     """Solve with the readable twin of the backend named in spec; the result and its trace."""
     name, options = parse_spec(spec)
+    options.setdefault("node_limit", DEFAULT_NODE_LIMIT)
     module = importlib.import_module(f"solvers.backends.readable.{name}")
     trace = Trace()
     result = module.solve(Model.from_puzzle(puzzle), time_limit=time_limit, trace=trace, **options)
@@ -50,7 +54,9 @@ def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str) -> Non
                         help="a puzzle file, or '-' for standard input (the default)")
     parser.add_argument("--puzzle", type=positive_int, default=1, metavar="K",
                         help="which puzzle of the file, 1-based (default: the first)")
-    parser.add_argument("--solver", default="mrv", metavar="CONFIG", help=solver_help)
+    parser.add_argument("--solver", default="mrv", metavar="CONFIG",
+                        help=f"{solver_help}; the search stops after {DEFAULT_NODE_LIMIT:,} "
+                             "nodes unless the configuration sets node_limit")
     parser.add_argument("--timeout", type=positive_float, default=10.0, metavar="SECONDS",
                         help="stop the search after this long (default: 10)")
     input_options(parser)
