@@ -16,6 +16,8 @@ from typing import TextIO
 
 from tqdm import tqdm
 
+from models.symbols import MAX_SYMBOL_SIZE
+
 from .generator import (MEASURE_NODE_LIMIT, VARIANTS, GenerationError, check_request,
                         generate)
 
@@ -77,6 +79,9 @@ def run_generate(args: argparse.Namespace) -> int:
     """Generate and write the puzzles; the exit status (0, 1 request not met, 2 bad usage)."""
     try:
         check_request(args.size, args.givens, args.symmetric, args.variant)
+        if args.size > MAX_SYMBOL_SIZE:
+            raise ValueError(f"--size {args.size}: generate writes line format, whose symbols "
+                             f"(1-9, A-Z) go up to {MAX_SYMBOL_SIZE}x{MAX_SYMBOL_SIZE}")
         if args.count < 1 or args.tries < 1:
             raise ValueError("--count and --tries must be at least 1")
         if args.max_mrv_nodes is not None and args.max_mrv_nodes < 0:

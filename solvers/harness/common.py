@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -27,7 +28,7 @@ def bundled_puzzles() -> Path:
 
 DEFAULT_PUZZLES = bundled_puzzles() / "default.txt"
 DEFAULT_TIMEOUT = 10.0
-EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 class UsageError(Exception):
@@ -41,6 +42,9 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
                              f"(default: {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--unique", action="store_true",
                         help="ask for two solutions, to tell unique from multiple")
+    parser.add_argument("--memory-limit", type=positive_float, default=None, metavar="MB",
+                        help="address space a run may add to its worker (RLIMIT_AS); a run over "
+                             "it is judged memory-out (default: no limit)")
     parser.add_argument("--plugin", action="append", default=[], metavar="SPEC",
                         help="add your own backend: path/to/file.py:function or module:function "
                              "(NAME=SPEC to name it); may be repeated")
@@ -80,9 +84,13 @@ def picture_options(parser: argparse.ArgumentParser, csv_help: str, plot_help: s
 
 
 def positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    """A finite number above 0 (not inf, not nan)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number, not {text}")
     return value
 
 

@@ -143,6 +143,8 @@ class _Worker:
     task: int | None = None
     deadline: float = 0.0
     started: float | None = None
+    retire: bool = False
+    """Set after a memory-out: the worker's heap may be in any state, so it is not reused."""
 
 
 class _Pool:
@@ -237,7 +239,7 @@ class _Pool:
     def _wait(self) -> None:
         live = [w for w in self.slots if w is not None]
         busy = [w.deadline for w in live if w.task is not None]
-        timeout = max(0.0, min(busy) - time.monotonic()) if busy else None
+        timeout = min(3600.0, max(0.0, min(busy) - time.monotonic())) if busy else None
         wait([w.results for w in live] + [w.process.sentinel for w in live], timeout)
         for index, worker in enumerate(self.slots):
             if worker is None:
@@ -248,6 +250,9 @@ class _Pool:
                 self.slots[index] = None
             elif not worker.process.is_alive():
                 self._died(worker)
+                self.slots[index] = None
+            elif worker.retire and worker.task is None:
+                self._end(worker)
                 self.slots[index] = None
             elif worker.task is not None and time.monotonic() >= worker.deadline:
                 self._overdue(worker)
@@ -277,7 +282,9 @@ class _Pool:
             worker.started = time.monotonic()
             worker.deadline = worker.started + task.time_limit + grace_for(task.time_limit)
         elif kind == "done":
-            self._record(number, outcome_from(message.get("outcome"), task))
+            outcome = outcome_from(message.get("outcome"), task)
+            worker.retire = outcome.status == Status.MEMORY_OUT
+            self._record(number, outcome)
             worker.task = None
         else:
             raise ChannelError(f"an unexpected message {str(kind)[:40]!r}")

@@ -31,10 +31,27 @@ def isolate(parent_pid: int, token: str) -> None:
     except OSError:  # already a group leader
         pass
     os.environ[MARKER] = token
+    _drop_tracker()
     if not _death_signal():
         threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
     if os.getppid() != parent_pid:  # the parent died before the death signal was set
         os._exit(1)
+
+
+def _drop_tracker() -> None:
+    """Close the pipe to the parent's multiprocessing resource tracker, inherited by every
+    spawned process: a backend writing garbage into it would upset the tracker. A worker
+    that uses multiprocessing itself gets a tracker of its own."""
+    from multiprocessing import resource_tracker  # noqa: PLC0415
+
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    fd = getattr(tracker, "_fd", None)
+    if isinstance(fd, int):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+        tracker._fd = None
 
 
 def _death_signal() -> bool:
