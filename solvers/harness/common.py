@@ -6,12 +6,14 @@ import argparse
 import contextlib
 import math
 import os
+import select
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from models import Puzzle, PuzzleError, read_puzzles
+from models import Puzzle, PuzzleError, read_puzzles, read_stream
 
 from .configs import choose_one as one_solver, load_plugins, resolve as resolve_solvers  # noqa: F401
 from .judge import Category, Run
@@ -28,6 +30,8 @@ def bundled_puzzles() -> Path:
 
 DEFAULT_PUZZLES = bundled_puzzles() / "default.txt"
 DEFAULT_TIMEOUT = 10.0
+FIFO_NOTICE_S = 2.0
+"""Seconds a FIFO may stay silent before the user is told the run waits for it."""
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
@@ -132,20 +136,52 @@ def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzl
     puzzles: list[Puzzle] = []
     bad: list[PuzzleError] = []
     for path in paths:
-        if path != "-" and not Path(path).is_file():
-            bundled = bundled_puzzles() / Path(path).name
-            if not bundled.is_file() or str(Path(path).parent) not in (".", "puzzles"):
-                raise UsageError(f"{path}: no such file")
-            path = str(bundled)
+        path = _readable(path)
         try:
-            batch = read_puzzles(path, fmt=fmt, hex16=hex16)
-        except (OSError, UnicodeDecodeError) as error:
-            raise UsageError(f"{path}: cannot read: {error}") from None
+            if path != "-" and stat.S_ISFIFO(os.stat(path).st_mode):
+                with _open_fifo(path) as stream:
+                    batch = read_stream(stream, path, fmt=fmt, hex16=hex16)
+            else:
+                batch = read_puzzles(path, fmt=fmt, hex16=hex16)
+        except OSError as error:
+            raise UsageError(f"{path}: cannot read: {error.strerror or error}") from None
         for error in batch.errors:
             print(f"compare.py: skipped bad puzzle: {error}", file=sys.stderr)
         puzzles += batch.puzzles
         bad += batch.errors
     return puzzles, bad
+
+
+def _readable(path: str) -> str:
+    """The path to read (a bundled set's by its bare name); UsageError saying what is wrong."""
+    if path == "-":
+        return path
+    if not os.path.exists(path):
+        bundled = bundled_puzzles() / Path(path).name
+        if not bundled.is_file() or str(Path(path).parent) not in (".", "puzzles"):
+            raise UsageError(f"{path}: no such file")
+        return str(bundled)
+    if os.path.isdir(path):
+        raise UsageError(f"{path}: is a directory, not a puzzle file")
+    if not os.access(path, os.R_OK):
+        raise UsageError(f"{path}: permission denied (not readable)")
+    return path
+
+
+@contextlib.contextmanager
+def _open_fifo(path: str) -> Iterator[BinaryIO]:
+    """A FIFO (a named pipe, or <(...) process substitution) opened for reading without
+    hanging on open; says on stderr when no writer has sent anything after a while."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLHUP)
+    if not poller.poll(FIFO_NOTICE_S * 1000):
+        print(f"compare.py: {path} is a FIFO with nothing to read yet; waiting for a writer "
+              "(Ctrl-C to stop)", file=sys.stderr)
+        poller.poll()
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "rb") as stream:
+        yield stream
 
 
 def error_record(error: PuzzleError) -> dict[str, Any]:
