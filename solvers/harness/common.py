@@ -94,7 +94,7 @@ def positive_float(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a positive number, not {text!r}") from None
     if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"must be a positive finite number, not {text}")
+        raise argparse.ArgumentTypeError(f"must be a positive number (finite, above 0), not {text}")
     return value
 
 

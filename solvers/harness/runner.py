@@ -22,7 +22,7 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -144,6 +144,7 @@ class _Worker:
     deadline: float = 0.0
     started: float | None = None
     retire: bool = False
+    inbox: list[dict[str, Any]] = field(default_factory=list)
     """Set after a memory-out: the worker's heap may be in any state, so it is not reused."""
 
 
@@ -349,6 +350,47 @@ def _describe_exit(code: int | None) -> str:
         except ValueError:
             return f"killed by signal {-code}"
     return f"exit code {code}"
+
+
+def check_loads(solvers: Sequence[SolverRef], limit: float = LOAD_LIMIT) -> dict[SolverRef, str | None]:
+    """Load each configuration's backend in a worker of its own (in parallel, never in this
+    process): None for each that loads, else why it does not. Used to check plugins early."""
+    pool = _Pool(max(1, len(solvers)), None)
+    workers = [pool._spawn(f"check:{number}") for number in range(len(solvers))]
+    answers: dict[int, str | None] = {}
+    deadline = time.monotonic() + limit
+    try:
+        for worker, solver in zip(workers, solvers):
+            worker.tasks.send(("load", solver))
+        while len(answers) < len(workers) and time.monotonic() < deadline:
+            pending = [number for number in range(len(workers)) if number not in answers]
+            wait([workers[n].results for n in pending] + [workers[n].process.sentinel for n in pending],
+                 max(0.0, deadline - time.monotonic()))
+            answers.update({n: _load_answer(workers[n]) for n in pending if _answered(workers[n])})
+    finally:
+        for worker in workers:
+            pool._end(worker)
+        kill_marked(pool.token)
+    return {solver: answers.get(number, f"did not load within {limit:g} s")
+            for number, solver in enumerate(solvers)}
+
+
+def _answered(worker: _Worker) -> bool:
+    """Whether a loading worker has answered (or failed); its answer goes to worker.inbox."""
+    data, closed = read_available(worker.results.fileno())
+    try:
+        worker.inbox += worker.reader.feed(data)
+    except ChannelError as error:
+        worker.inbox = [{"kind": "loaded", "error": f"result channel: {error}"}]
+    if not worker.inbox and (closed or not worker.process.is_alive()):
+        worker.inbox = [{"kind": "loaded", "error": "the worker died while loading"}]
+    return bool(worker.inbox)
+
+
+def _load_answer(worker: _Worker) -> str | None:
+    message = worker.inbox[0]
+    error = message.get("error") if message.get("kind") == "loaded" else "an unexpected message"
+    return None if error is None else str(error)[:MESSAGE_CHARS]
 
 
 # ---------------------------------------------------------------- checking what came back

@@ -46,6 +46,9 @@ def worker_main(tasks: Connection, results: Connection, parent_pid: int, token: 
             return
         if message is None:
             return
+        if message[0] == "load":  # only load a backend (a plugin checked before a run)
+            write_frame(fd, {"kind": "loaded", "error": _load_error(message[1])})
+            continue
         number, task = message
         warmup = task.solver not in backends
         try:
@@ -67,6 +70,16 @@ def worker_main(tasks: Connection, results: Connection, parent_pid: int, token: 
                 "message": f"result could not be sent: {describe(error)}"}})
         if outcome["status"] == Status.MEMORY_OUT:
             return  # the heap may be in any state: the parent starts a new worker
+
+
+def _load_error(solver: Any) -> str | None:
+    try:
+        solver.load()
+    except BaseException as error:  # noqa: BLE001 - the user's code may fail in any way
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        return str(error) if type(error).__name__ == "PluginError" else describe(error)
+    return None
 
 
 def solve(backend: Backend, task: Any) -> dict[str, Any]:
