@@ -113,12 +113,15 @@ def grace_for(limit: float) -> float:
 
 
 def run_tasks(tasks: Iterable[Task], *, jobs: int | None = None,
-              on_outcome: Callable[[int, Outcome], None] | None = None) -> list[Outcome]:
+              on_outcome: Callable[[int, Outcome], None] | None = None,
+              fresh_plugin_workers: bool = False) -> list[Outcome]:
     """Run every task on up to ``jobs`` workers; outcomes in task order, one per task.
 
     ``tasks`` may be any iterable, read lazily (at most LOOKAHEAD ahead of the runs).
+    A plugin's worker serves that plugin only; with ``fresh_plugin_workers`` it serves
+    one task and is ended (bench/bench_isolation.py measures what that costs).
     SIGINT, SIGTERM and SIGHUP are held back while the workers are being ended."""
-    pool = _Pool(max(1, jobs or default_jobs()), on_outcome)
+    pool = _Pool(max(1, jobs or default_jobs()), on_outcome, fresh_plugin_workers)
     try:
         return pool.run(tasks)
     finally:
@@ -149,8 +152,10 @@ class _Worker:
 
 
 class _Pool:
-    def __init__(self, jobs: int, on_outcome: Callable[[int, Outcome], None] | None):
+    def __init__(self, jobs: int, on_outcome: Callable[[int, Outcome], None] | None,
+                 fresh_plugin_workers: bool = False):
         self.jobs = jobs
+        self.fresh_plugin_workers = fresh_plugin_workers
         self.on_outcome = on_outcome
         self.context = multiprocessing.get_context("spawn")
         self.token = secrets.token_hex(6)
@@ -284,7 +289,8 @@ class _Pool:
             worker.deadline = worker.started + task.time_limit + grace_for(task.time_limit)
         elif kind == "done":
             outcome = outcome_from(message.get("outcome"), task)
-            worker.retire = outcome.status == Status.MEMORY_OUT
+            worker.retire = outcome.status == Status.MEMORY_OUT or (
+                self.fresh_plugin_workers and worker.key.startswith("plugin:"))
             self._record(number, outcome)
             worker.task = None
         else:
