@@ -69,7 +69,8 @@ def read_puzzles(source: str | Path | TextIO | BinaryIO, *, fmt: str = "auto",
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if isinstance(source, (str, Path)):
         if str(source) == "-":
-            return read_stream(sys.stdin, "<stdin>", fmt=fmt, hex16=hex16)
+            stdin = sys.stdin if sys.stdin is not None else io.BytesIO()  # none: empty
+            return read_stream(stdin, "<stdin>", fmt=fmt, hex16=hex16)
         with open(source, "rb") as handle:
             return read_stream(handle, str(source), fmt=fmt, hex16=hex16)
     return read_stream(source, getattr(source, "name", "<stream>"), fmt=fmt, hex16=hex16)

@@ -159,3 +159,17 @@ def test_a_plugin_folder_never_shadows_installed_modules(puzzles: str, tmp_path:
     assert process.returncode == 0, err[-2000:]
     assert {r["configuration"]: r["solved"] for r in json.loads(out)["summary"]} == {"sat": 2, "mine": 2}
     assert not marker.exists()
+
+
+def test_workers_die_with_a_killed_compare(puzzles: str) -> None:
+    run_id = uuid.uuid4().hex
+    process = start(["run", puzzles, "--solvers", "mrv,sleeper", "--plugin",
+                     f"{ROOT / 'tests' / 'plugins' / 'planted.py'}:sleeper", "--timeout", "120",
+                     "-j", "2"], run_id, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(survivors(run_id)) < 2:
+        time.sleep(0.2)  # compare.py and its sleeping worker
+    assert len(survivors(run_id)) >= 2
+    process.kill()  # no chance to clean up: the workers must go by themselves
+    process.wait(timeout=30)
+    assert settle(run_id) == []
