@@ -194,3 +194,19 @@ def test_process_substitution_and_a_fifo_are_read(tmp_path: Path) -> None:
     out, err = process.communicate(timeout=120)
     assert process.returncode == 0, err
     assert out.splitlines()[1].split(",")[4] == "4"
+
+
+def test_the_layout_caches_stay_bounded_over_many_jigsaws() -> None:
+    import random
+
+    from models import Model, Puzzle
+    from models.geometry import Geometry
+    from models.model import CACHED_LAYOUTS, _groups_for, _tables
+    from solvers.generate.generator import random_regions
+
+    rng = random.Random(3)
+    geometry = Geometry.for_size(6)
+    for _ in range(CACHED_LAYOUTS + 40):
+        Model.from_puzzle(Puzzle(geometry, (0,) * 36, regions=random_regions(6, rng))).peers
+    assert _groups_for.cache_info().currsize == CACHED_LAYOUTS  # full, and no fuller
+    assert _tables.cache_info().currsize == CACHED_LAYOUTS
