@@ -97,8 +97,9 @@ def test_hostile_plugins_spoil_only_their_own_runs(puzzles: str, tmp_path: Path)
     assert settle(run_id) == []
 
 
-def test_sigterm_stops_the_run_keeps_what_finished_and_leaves_nothing(puzzles: str,
-                                                                      tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_ends_the_run_keeps_what_finished_and_leaves_nothing(
+        puzzles: str, tmp_path: Path, stop: signal.Signals) -> None:
     run_id = uuid.uuid4().hex
     saved = tmp_path / "partial.json"
     process = start(["run", puzzles, "--solvers", "mrv,ignores_sigterm,forks_children",
@@ -108,9 +109,9 @@ def test_sigterm_stops_the_run_keeps_what_finished_and_leaves_nothing(puzzles: s
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not any("HOSTILE_CHILD" in c for c in survivors(run_id)):
         time.sleep(0.2)  # until the forking plugin has started its children
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(stop)
     _, err = process.communicate(timeout=60)
-    assert process.returncode == 128 + signal.SIGTERM, err[-2000:]
+    assert process.returncode == 128 + stop, err[-2000:]
     document = json.loads(saved.read_text())
     assert document["partial"] is True
     assert settle(run_id) == []
