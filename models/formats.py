@@ -254,6 +254,9 @@ def _collect_block(lines: list[Line], start: int, fmt: str) -> tuple[list[Row], 
                 width = count
             elif count != width and _starts_anew(text, lines, number, fmt, count, len(rows), width):
                 break
+            elif (count == width and not len(rows) % width and fmt == "auto"
+                  and _looks_like_line(text, lines, number)):
+                break  # after whole 16x16 grids, a 16-cell line puzzle (4x4)
         rows.append((number + 1, line if isinstance(line, BadLine) else text))
         number += 1
     return rows, number
