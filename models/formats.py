@@ -19,7 +19,8 @@ import io
 import math
 import re
 import sys
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -62,14 +63,32 @@ def read_puzzles(source: str | Path | TextIO, *, fmt: str = "auto", hex16: bool 
     of other sizes in the same file are read as usual. Any line ends and a UTF-8
     byte-order mark are accepted.
     """
+    batch = Batch(_source_name(source))
+    for item in iter_puzzles(source, fmt=fmt, hex16=hex16):
+        (batch.errors if isinstance(item, PuzzleError) else batch.puzzles).append(item)
+    return batch
+
+
+def iter_puzzles(source: str | Path | TextIO, *, fmt: str = "auto",
+                 hex16: bool = False) -> Iterator[Puzzle | PuzzleError]:
+    """``read_puzzles`` lazily: each puzzle (or the located error of a bad one) as soon as
+    its lines are read, holding only the lines of the puzzle being read, so a file of
+    millions of puzzles reads in constant memory."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    if isinstance(source, (str, Path)):
-        if str(source) == "-":
-            return _read_lines(_split(sys.stdin.read()), "<stdin>", fmt, hex16)
+    name = _source_name(source)
+    if isinstance(source, (str, Path)) and str(source) != "-":
         with open(source, encoding="utf-8-sig", newline=None) as handle:
-            return _read_lines(_split(handle.read()), str(source), fmt, hex16)
-    return _read_lines(_split(source.read()), getattr(source, "name", "<stream>"), fmt, hex16)
+            yield from _parse_lines(_Lines(handle), name, fmt, hex16)
+    else:
+        handle = sys.stdin if isinstance(source, (str, Path)) else source
+        yield from _parse_lines(_Lines(handle), name, fmt, hex16)
+
+
+def _source_name(source: str | Path | TextIO) -> str:
+    if isinstance(source, (str, Path)):
+        return "<stdin>" if str(source) == "-" else str(source)
+    return getattr(source, "name", "<stream>")
 
 
 def read_text(text: str, *, name: str = "<string>", fmt: str = "auto", hex16: bool = False) -> Batch:
@@ -95,34 +114,55 @@ class _Named(io.StringIO):
         self.name = name
 
 
-def _split(text: str) -> list[str]:
-    """Lines of a text, whatever its line ends (LF, CRLF, CR), without a UTF-8 byte-order mark."""
-    return [_TRAILING_COMMENT.sub("", line) for line in text.removeprefix("\ufeff").splitlines()]
+class _Lines:
+    """The lines of a text read on demand (any line ends, no byte-order mark, trailing
+    comments cut); ``get`` past the end is None, and lines before ``forget``'s number are
+    dropped, so only the puzzle being read is held."""
+
+    def __init__(self, handle: Iterable[str]):
+        self._source = iter(handle)
+        self._kept: deque[str] = deque()
+        self._first = 0
+        self._started = False
+
+    def get(self, number: int) -> str | None:
+        while number >= self._first + len(self._kept):
+            raw = next(self._source, None)
+            if raw is None:
+                return None
+            if not self._started:
+                raw, self._started = raw.removeprefix("\ufeff"), True
+            self._kept.extend(_TRAILING_COMMENT.sub("", line) for line in raw.splitlines() or [""])
+        return self._kept[number - self._first] if number >= self._first else None
+
+    def forget(self, number: int) -> None:
+        while self._first < number and self._kept:
+            self._kept.popleft()
+            self._first += 1
 
 
-def _read_lines(lines: list[str], name: str, fmt: str, hex16: bool) -> Batch:
-    batch = Batch(name)
+def _parse_lines(lines: _Lines, name: str, fmt: str, hex16: bool) -> Iterator[Puzzle | PuzzleError]:
     number = 0  # 0-based index of the next line
     index = 0   # 0-based index of the next puzzle, good or bad
-    while number < len(lines):
-        text = lines[number].strip()
+    while (raw := lines.get(number)) is not None:
+        text = raw.strip()
+        lines.forget(number)
         if not text or text.startswith("#") or _is_border(text):
             number += 1
             continue
+        rows = [(number + 1, text)]
         try:
             if fmt == "line" or (fmt == "auto" and _looks_like_line(text, lines, number)):
-                rows = [(number + 1, text)]
                 number += 1
                 puzzle = _parse_line(text, hex16, Source(name, rows[0][0], index))
             else:
                 rows, number = _collect_grid(lines, number)
                 puzzle = _parse_grid(rows, hex16, Source(name, rows[0][0], index))
             check_duplicates(puzzle)
-            batch.puzzles.append(puzzle)
+            yield puzzle
         except PuzzleError as error:
-            batch.errors.append(error.located(file=name, line=error.line or rows[0][0], index=index))
+            yield error.located(file=name, line=error.line or rows[0][0], index=index)
         index += 1
-    return batch
 
 
 def _is_border(text: str) -> bool:
@@ -131,7 +171,7 @@ def _is_border(text: str) -> bool:
     return chars <= _BORDER_CHARS and bool(chars & _CORNERS)
 
 
-def _looks_like_line(text: str, lines: list[str], number: int) -> bool:
+def _looks_like_line(text: str, lines: _Lines, number: int) -> bool:
     """Whether the puzzle starting at lines[number] is a line puzzle rather than a grid.
 
     A line puzzle's first token has n*n cells for a valid n, or is longer than any
@@ -148,9 +188,11 @@ def _looks_like_line(text: str, lines: list[str], number: int) -> bool:
     return len(first) != 16 or not _is_compact_16x16(lines, number)
 
 
-def _is_compact_16x16(lines: list[str], start: int) -> bool:
+def _is_compact_16x16(lines: _Lines, start: int) -> bool:
     rows: list[str] = []
-    for raw in lines[start:]:
+    number = start
+    while (raw := lines.get(number)) is not None:
+        number += 1
         text = raw.strip()
         if text.startswith("#"):
             continue
@@ -209,13 +251,13 @@ def _parse_regions(value: str, geometry: Geometry) -> Grid:
     return tuple(SYMBOLS.index(ch) + 1 for ch in value)  # Puzzle checks each region's size
 
 
-def _collect_grid(lines: list[str], start: int) -> tuple[list[tuple[int, str]], int]:
+def _collect_grid(lines: _Lines, start: int) -> tuple[list[tuple[int, str]], int]:
     """The rows of one grid: as many as the first row has cells, or up to a blank line."""
     rows: list[tuple[int, str]] = []
     number = start
     wanted = None
-    while number < len(lines) and (wanted is None or len(rows) < wanted):
-        text = lines[number].strip()
+    while (raw := lines.get(number)) is not None and (wanted is None or len(rows) < wanted):
+        text = raw.strip()
         if not text:
             break
         number += 1

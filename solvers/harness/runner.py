@@ -15,8 +15,7 @@ import os
 import signal
 import time
 import traceback
-from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -93,12 +92,17 @@ def grace_for(limit: float) -> float:
     return max(1.0, 0.2 * limit)
 
 
-def run_tasks(tasks: Sequence[Task], *, jobs: int | None = None,
-              on_outcome: Callable[[int, Outcome], None] | None = None) -> list[Outcome]:
-    """Run every task on up to ``jobs`` workers; outcomes in task order, one per task."""
+def run_tasks(tasks: Iterable[Task], *, jobs: int | None = None,
+              on_outcome: Callable[[int, Outcome], None] | None = None,
+              keep: bool = True) -> list[Outcome]:
+    """Run every task on up to ``jobs`` workers; outcomes in task order, one per task.
+
+    Tasks are taken from the iterable only as workers fall free, so a generator is read
+    lazily; with ``keep=False`` outcomes go only to ``on_outcome`` (nothing is kept, the
+    list returned is empty), for sweeps too large to hold."""
     pool = _Pool(max(1, jobs or default_jobs()), on_outcome)
     try:
-        return pool.run(tasks)
+        return pool.run(tasks, keep=keep)
     finally:
         pool.close()
 
@@ -121,17 +125,34 @@ class _Pool:
         self.context = multiprocessing.get_context("spawn")
         self.workers: list[_Worker] = []
 
-    def run(self, tasks: Sequence[Task]) -> list[Outcome]:
-        outcomes: list[Outcome | None] = [None] * len(tasks)
-        pending = deque(range(len(tasks)))
-        self.tasks, self.outcomes = tasks, outcomes
-        self.workers = [self._spawn() for _ in range(min(self.jobs, len(tasks)))]
-        while pending or any(w.task is not None for w in self.workers):
+    def run(self, tasks: Iterable[Task], keep: bool = True) -> list[Outcome]:
+        """Run the tasks, pulled lazily; workers still alive from an earlier run are reused."""
+        self.source = enumerate(tasks)
+        self.tasks: dict[int, Task] = {}  # the tasks in flight, by number
+        self.outcomes: dict[int, Outcome] | None = {} if keep else None
+        self.more = True
+        while True:
             for worker in self.workers:
-                if worker.task is None and pending:
-                    self._send(worker, pending.popleft())
+                if worker.task is None:
+                    self._give(worker, self._pull())
+            while len(self.workers) < self.jobs and (following := self._pull()) is not None:
+                self.workers.append(self._spawn())
+                self._give(self.workers[-1], following)
+            if not any(w.task is not None for w in self.workers):
+                break
             self._wait()
-        return [o for o in outcomes if o is not None]
+        return [] if self.outcomes is None else [self.outcomes[n] for n in sorted(self.outcomes)]
+
+    def _pull(self) -> tuple[int, Task] | None:
+        """The next (number, task) from the source, or None when it is exhausted."""
+        following = next(self.source, None) if self.more else None
+        self.more = following is not None
+        return following
+
+    def _give(self, worker: _Worker, following: tuple[int, Task] | None) -> None:
+        if following is not None:
+            self.tasks[following[0]] = following[1]
+            self._send(worker, following[0])
 
     def close(self) -> None:
         for worker in self.workers:
@@ -214,8 +235,9 @@ class _Pool:
         self._record(number, outcome)
 
     def _record(self, number: int, outcome: Outcome) -> None:
-        outcome = enforce_limit(outcome, self.tasks[number].time_limit)
-        self.outcomes[number] = outcome
+        outcome = enforce_limit(outcome, self.tasks.pop(number).time_limit)
+        if self.outcomes is not None:
+            self.outcomes[number] = outcome
         if self.on_outcome is not None:
             self.on_outcome(number, outcome)
 
