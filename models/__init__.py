@@ -8,8 +8,8 @@
 from .checker import Verdict, verify
 from .errors import (BadCharacterError, CellCountError, DuplicateGivenError, PuzzleError,
                      RegionError, SizeError, ValueRangeError)
-from .formats import (Batch, check_duplicates, parse_puzzle, read_puzzles, read_text, to_grid,
-                      to_line, to_pretty)
+from .formats import (Batch, check_duplicates, iter_puzzles, parse_puzzle, read_puzzles, read_text,
+                      to_grid, to_line, to_pretty)
 from .geometry import Geometry, GeometryError, valid_size
 from .model import Duplicate, Group, Model, as_model, find_duplicate
 from .puzzle import Grid, Puzzle, Source
@@ -18,6 +18,6 @@ __all__ = [
     "BadCharacterError", "Batch", "CellCountError", "Duplicate", "DuplicateGivenError", "Geometry",
     "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
     "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates",
-    "find_duplicate", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",
+    "find_duplicate", "iter_puzzles", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",
     "to_pretty", "valid_size", "verify",
 ]

@@ -120,15 +120,16 @@ class _Lines:
     dropped, so only the puzzle being read is held."""
 
     def __init__(self, handle: Iterable[str]):
-        self._source = iter(handle)
+        self._source: Iterator[str] | None = iter(handle)
         self._kept: deque[str] = deque()
         self._first = 0
         self._started = False
 
     def get(self, number: int) -> str | None:
         while number >= self._first + len(self._kept):
-            raw = next(self._source, None)
-            if raw is None:
+            raw = next(self._source, None) if self._source is not None else None
+            if raw is None:  # a terminal's end (Ctrl-D) is not sticky: never read past it
+                self._source = None
                 return None
             if not self._started:
                 raw, self._started = raw.removeprefix("\ufeff"), True

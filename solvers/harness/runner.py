@@ -100,11 +100,28 @@ def run_tasks(tasks: Iterable[Task], *, jobs: int | None = None,
     Tasks are taken from the iterable only as workers fall free, so a generator is read
     lazily; with ``keep=False`` outcomes go only to ``on_outcome`` (nothing is kept, the
     list returned is empty), for sweeps too large to hold."""
-    pool = _Pool(max(1, jobs or default_jobs()), on_outcome)
+    pool = WorkerPool(jobs)
     try:
-        return pool.run(tasks, keep=keep)
+        return pool.run(tasks, on_outcome=on_outcome, keep=keep)
     finally:
         pool.close()
+
+
+class WorkerPool:
+    """run_tasks' workers kept alive between batches, so backends stay loaded (the Dask
+    executor keeps one in each Dask worker); close() ends them."""
+
+    def __init__(self, jobs: int | None = None):
+        self._pool = _Pool(max(1, jobs or default_jobs()), None)
+
+    def run(self, tasks: Iterable[Task], *, on_outcome: Callable[[int, Outcome], None] | None = None,
+            keep: bool = True) -> list[Outcome]:
+        """run_tasks on these workers."""
+        self._pool.on_outcome = on_outcome
+        return self._pool.run(tasks, keep=keep)
+
+    def close(self) -> None:
+        self._pool.close()
 
 
 # ---------------------------------------------------------------- the parent side
