@@ -16,6 +16,8 @@ from types import ModuleType
 from .. import __version__
 from .common import EXIT_OK, EXIT_USAGE, UsageError
 from .configs import ConfigurationError
+from .database import DatabaseError
+from .executors import ExecutorError
 from .plugins import PluginError
 from .report import ReportError
 
@@ -39,7 +41,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(args_list)
         return args.handler(args)
-    except (UsageError, ConfigurationError, PluginError, ReportError) as error:
+    except (UsageError, ConfigurationError, PluginError, ReportError, DatabaseError,
+            ExecutorError) as error:
         print(f"compare.py: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

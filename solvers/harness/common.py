@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from models import Puzzle, PuzzleError, read_puzzles
+from models import Puzzle, PuzzleError, iter_puzzles
 
 from .configs import choose_one as one_solver, load_plugins, resolve as resolve_solvers  # noqa: F401
 from .judge import Category, Run
@@ -94,7 +94,7 @@ def positive_int(text: str) -> int:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int) -> Iterator[Callable[[int, Outcome], None]]:
+def progress_bar(total: int | None) -> Iterator[Callable[[int, Outcome], None]]:
     """A callback for each finished run that moves a progress bar (on a terminal only)."""
     from tqdm import tqdm  # noqa: PLC0415 - only the command line shows progress
 
@@ -121,23 +121,37 @@ def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError]) -> int:
 
 def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzle], list[PuzzleError]]:
     """Every good puzzle of every path; each bad one reported on stderr with where it is."""
-    puzzles: list[Puzzle] = []
     bad: list[PuzzleError] = []
+    return list(iter_inputs(find_inputs(paths), fmt, hex16, bad)), bad
+
+
+def find_inputs(paths: Sequence[str]) -> list[str]:
+    """Each path as it will be read (a bundled collection by its name); UsageError for a
+    missing one, before anything is read."""
+    found = []
     for path in paths:
         if path != "-" and not Path(path).is_file():
             bundled = bundled_puzzles() / Path(path).name
             if not bundled.is_file() or str(Path(path).parent) not in (".", "puzzles"):
                 raise UsageError(f"{path}: no such file")
             path = str(bundled)
+        found.append(path)
+    return found
+
+
+def iter_inputs(paths: Sequence[str], fmt: str, hex16: bool, bad: list[PuzzleError]) -> Iterator[Puzzle]:
+    """The good puzzles of find_inputs' paths, read lazily; each bad one is reported on
+    stderr with where it is, and appended to ``bad``."""
+    for path in paths:
         try:
-            batch = read_puzzles(path, fmt=fmt, hex16=hex16)
+            for item in iter_puzzles(path, fmt=fmt, hex16=hex16):
+                if isinstance(item, PuzzleError):
+                    print(f"compare.py: skipped bad puzzle: {item}", file=sys.stderr)
+                    bad.append(item)
+                else:
+                    yield item
         except (OSError, UnicodeDecodeError) as error:
             raise UsageError(f"{path}: cannot read: {error}") from None
-        for error in batch.errors:
-            print(f"compare.py: skipped bad puzzle: {error}", file=sys.stderr)
-        puzzles += batch.puzzles
-        bad += batch.errors
-    return puzzles, bad
 
 
 def error_record(error: PuzzleError) -> dict[str, Any]:

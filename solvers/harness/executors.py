@@ -113,4 +113,22 @@ def describe_cluster(info: dict[str, Any]) -> str:
     """'2 Dask workers (3 threads)' from a scheduler_info() dictionary."""
     workers = info.get("workers", {})
     threads = sum(w.get("nthreads", 1) for w in workers.values())
-    return f"{len(workers)} Dask worker{'s' if len(workers) != 1 else ''} ({threads} threads)"
+    return (f"{len(workers)} Dask worker{'s' if len(workers) != 1 else ''} "
+            f"({threads} thread{'s' if threads != 1 else ''})")
+
+
+def executor_options(parser: Any) -> None:
+    """--executor and --chunk-size, for run and the bench scripts."""
+    parser.add_argument("--executor", default="local", metavar="local|dask[=ADDRESS]",
+                        help="where the runs go: local (this machine's worker processes, the "
+                             "default), dask (a Dask LocalCluster here) or dask=tcp://HOST:8786 "
+                             "(a running Dask scheduler; needs the [dist] extra)")
+    parser.add_argument("--chunk-size", type=_positive, default=DEFAULT_CHUNK, metavar="N",
+                        help=f"with Dask: tasks sent to a Dask worker at once (default: {DEFAULT_CHUNK})")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
