@@ -162,8 +162,8 @@ def open_database(path: str, *, create: bool) -> ResultsDatabase:
         raise DatabaseError(f"{path}: no such results database")
     if file.exists() and not file.is_file():
         raise DatabaseError(f"{path}: not a file")
+    connection = sqlite3.connect(path, timeout=30)
     try:
-        connection = sqlite3.connect(path, timeout=30)
         if fresh:
             connection.executescript(SCHEMA)
             with connection:
@@ -173,7 +173,10 @@ def open_database(path: str, *, create: bool) -> ResultsDatabase:
             _check_format(path, connection)
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("PRAGMA synchronous=NORMAL")
-    except sqlite3.DatabaseError as error:
+    except (sqlite3.DatabaseError, DatabaseError) as error:
+        connection.close()
+        if isinstance(error, DatabaseError):
+            raise
         raise DatabaseError(f"{path}: not a usable results database ({error})") from None
     return ResultsDatabase(path, connection)
 
