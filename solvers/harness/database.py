@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from models.symbols import SYMBOLS
+
 from ..result import COUNTERS, Status
 from .judge import Run, _puzzle_text
 from .records import COLUMNS, record
@@ -35,7 +37,7 @@ SCHEMA = f"""
 CREATE TABLE format (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE sweeps (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,
                      partial INTEGER, options TEXT NOT NULL, provenance TEXT NOT NULL);
-CREATE TABLE runs (id INTEGER PRIMARY KEY, task BLOB NOT NULL UNIQUE, outcome TEXT NOT NULL,
+CREATE TABLE runs (id INTEGER PRIMARY KEY, task BLOB NOT NULL UNIQUE, raw_solutions TEXT,
                    {", ".join(f'"{c}"' for c in RUN_COLUMNS)});
 CREATE INDEX runs_by_set ON runs (file, n, configuration, "index", repeat);
 CREATE TABLE pending (task BLOB PRIMARY KEY, outcome TEXT NOT NULL);
@@ -62,7 +64,28 @@ def outcome_text(outcome: Outcome) -> str:
     return json.dumps({"status": outcome.status.value, "solutions": [list(s) for s in outcome.solutions],
                        "complete": outcome.complete, "stats": outcome.stats, "message": outcome.message,
                        "time_s": outcome.time_s, "cpu_s": outcome.cpu_s, "warmup": outcome.warmup},
-                      default=repr)
+                      default=repr, separators=(",", ":"))
+
+
+def grid_values(text: str) -> tuple[int, ...]:
+    """A solution as judge.grid_text wrote it, back to values ('.' is 0; '?' is not a value).
+
+    >>> grid_values("12.4"), grid_values("10 25 3")
+    ((1, 2, 0, 4), (10, 25, 3))
+    """
+    if " " in text:
+        return tuple(int(token) for token in text.split())
+    return tuple(0 if ch == "." else SYMBOLS.index(ch) + 1 for ch in text)
+
+
+def raw_solutions(outcome: Outcome, run: Run) -> str | None:
+    """The backend's solutions as JSON when the run's grid texts do not give them back exactly."""
+    try:
+        if [grid_values(text) for text in run.solutions] == [tuple(s) for s in outcome.solutions]:
+            return None
+    except ValueError:
+        pass
+    return json.dumps([list(s) for s in outcome.solutions], default=repr, separators=(",", ":"))
 
 
 def outcome_from_text(text: str) -> Outcome:
@@ -100,11 +123,11 @@ class ResultsDatabase:
     def save_judged(self, sweep: int, entries: Sequence[tuple[bytes, Task, Outcome, Run]]) -> None:
         """A judged (puzzle, repetition): its runs written (replacing earlier judgements of
         the same tasks) and its pending outcomes removed, in one transaction."""
-        names = ("task", "outcome") + RUN_COLUMNS
+        names = ("task", "raw_solutions") + RUN_COLUMNS
         sql = (f"INSERT INTO runs ({', '.join(f'{chr(34)}{c}{chr(34)}' for c in names)}) "
                f"VALUES ({', '.join('?' * len(names))}) ON CONFLICT(task) DO UPDATE SET "
                + ", ".join(f'"{c}" = excluded."{c}"' for c in names[1:] if c != "sweep"))
-        rows = [(key, outcome_text(outcome), *_row_values(sweep, task, run))
+        rows = [(key, raw_solutions(outcome, run), *_row_values(sweep, task, run))
                 for key, task, outcome, run in entries]
         with self.connection:
             self.connection.executemany(sql, rows)
@@ -117,10 +140,13 @@ class ResultsDatabase:
         """Of these tasks, those recorded: key -> (judged?, outcome)."""
         marks = ", ".join("?" * len(keys))
         found: dict[bytes, tuple[bool, Outcome]] = {}
-        for judged, table in ((False, "pending"), (True, "runs")):
-            for key, text in self.connection.execute(
-                    f"SELECT task, outcome FROM {table} WHERE task IN ({marks})", list(keys)):
-                found[key] = (judged, outcome_from_text(text))
+        for key, text in self.connection.execute(
+                f"SELECT task, outcome FROM pending WHERE task IN ({marks})", list(keys)):
+            found[key] = (False, outcome_from_text(text))
+        for key, *values in self.connection.execute(
+                f"SELECT task, status, solutions, raw_solutions, complete, stats, message, time_s, "
+                f"cpu_s, warmup FROM runs WHERE task IN ({marks})", list(keys)):
+            found[key] = (True, _recorded_outcome(*values))
         return found
 
     def count_runs(self) -> int:
@@ -200,10 +226,18 @@ def _check_format(path: str, connection: sqlite3.Connection) -> None:
         raise DatabaseError(f"{path}: the database is damaged ({result[0] if result else 'no answer'})")
 
 
+def _recorded_outcome(status: str, solutions: str, raw: str | None, complete: int, stats: str,
+                      message: str, time_s: float, cpu_s: float | None, warmup: int) -> Outcome:
+    """A judged run's outcome as the backend gave it, for judging it again with new runs."""
+    grids = json.loads(raw) if raw is not None else [grid_values(t) for t in json.loads(solutions)]
+    return Outcome(Status(status), [tuple(g) for g in grids], bool(complete), json.loads(stats),
+                   message, time_s, cpu_s or 0.0, bool(warmup))
+
+
 def _row_values(sweep: int, task: Task, run: Run) -> list[Any]:
     flat = {**run.as_dict(), **record(run), "sweep": sweep, "limit_s": float(task.time_limit),
             "max_solutions": task.max_solutions}
-    return [json.dumps(flat[c], default=repr) if c in JSON_COLUMNS else
+    return [json.dumps(flat[c], default=repr, separators=(",", ":")) if c in JSON_COLUMNS else
             (str(flat[c]) if c in ("status", "category") else flat[c]) for c in RUN_COLUMNS]
 
 

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
-from .runner import Outcome, Task, WorkerPool, default_jobs, run_tasks
+from .runner import Outcome, Task, WorkerPool, default_jobs
 
 DEFAULT_CHUNK = 64
 """Tasks per Dask chunk: enough that a chunk keeps its pool busy for a while, few enough
@@ -44,19 +44,24 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """runner.run_tasks on this machine with ``jobs`` workers."""
+    """runner's pool on this machine with ``jobs`` workers, kept between run() calls."""
 
     def __init__(self, jobs: int | None = None):
         self.jobs = jobs or default_jobs()
+        self.pool = WorkerPool(self.jobs)
 
     def run(self, tasks: Iterable[Task], on_outcome: OnOutcome) -> None:
-        run_tasks(tasks, jobs=self.jobs, on_outcome=on_outcome, keep=False)
+        try:
+            self.pool.run(tasks, on_outcome=on_outcome, keep=False)
+        except BaseException:
+            self.pool.close()  # workers cut off mid-task are not reused
+            raise
 
     def describe(self) -> str:
         return f"{self.jobs} worker process{'es' if self.jobs > 1 else ''} on this machine"
 
     def close(self) -> None:
-        pass
+        self.pool.close()
 
 
 def parse_executor(text: str) -> tuple[str, str | None]:
