@@ -333,7 +333,10 @@ def to_line(puzzle: Puzzle, *, hex16: bool = False) -> str:
     """
     if puzzle.n > MAX_SYMBOL_SIZE:
         raise ValueError(f"line format has symbols up to {MAX_SYMBOL_SIZE}x{MAX_SYMBOL_SIZE}; use to_grid")
-    text = "".join(_cell_symbol(v, puzzle.n, hex16) for v in puzzle.givens)
+    if hex16:
+        text = "".join(_cell_symbol(v, puzzle.n, hex16) for v in puzzle.givens)
+    else:  # symbol(v) for every cell, by table: this runs once per judged run
+        text = "".join(map(_LINE_SYMBOLS.__getitem__, puzzle.givens))
     if puzzle.diagonals:
         text += " variant=x"
     if puzzle.regions:
@@ -353,6 +356,9 @@ def to_grid(puzzle: Puzzle, *, numbers: bool | None = None, hex16: bool = False)
     width = len(str(n)) if numbers else 1
     cells = [str(v).rjust(width) if numbers else _cell_symbol(v, n, hex16) for v in puzzle.givens]
     return "\n".join(" ".join(cells[r * n:(r + 1) * n]) for r in range(n))
+
+
+_LINE_SYMBOLS = "." + SYMBOLS
 
 
 def _cell_symbol(value: int, n: int, hex16: bool) -> str:
