@@ -142,12 +142,13 @@ class _Experiment:
         group.outcomes[position] = outcome
         group.waiting -= 1
         self.tally.finished += 1
-        self.store.arrived(group.tasks[position], outcome)
-        if self.progress is not None:
-            self.progress(number, outcome)
-        if group.waiting == 0:
+        if group.waiting:
+            self.store.arrived(group.tasks[position], outcome)
+        else:  # the last of its group: judged and stored at once
             del self.groups[serial]
             self._judge(group)
+        if self.progress is not None:
+            self.progress(number, outcome)
 
     def finish(self) -> None:
         """Judge the groups cut short with what they have."""
