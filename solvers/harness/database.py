@@ -40,6 +40,7 @@ CREATE TABLE sweeps (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEX
 CREATE TABLE runs (id INTEGER PRIMARY KEY, task BLOB NOT NULL UNIQUE, raw_solutions TEXT,
                    {", ".join(f'"{c}"' for c in RUN_COLUMNS)});
 CREATE INDEX runs_by_set ON runs (file, n, configuration, "index", repeat);
+CREATE INDEX runs_by_puzzle ON runs (file, "index", repeat);
 CREATE TABLE pending (task BLOB PRIMARY KEY, outcome TEXT NOT NULL);
 """
 

@@ -107,15 +107,14 @@ def errors(database: ResultsDatabase, selection: Selection, most: int = 11) -> l
 def disagreements(database: ResultsDatabase, selection: Selection) -> list[dict[str, Any]]:
     """Every (puzzle, repetition, limit) on which some selected run was wrong, with the claims
     of every selected run on it (the JSON document's disagreements)."""
-    same = ('w.file = runs.file AND w."index" = runs."index" AND w.repeat = runs.repeat AND '
-            'w.limit_s = runs.limit_s AND w.max_solutions = runs.max_solutions')
-    chosen = selection.and_(f"EXISTS (SELECT 1 FROM runs AS w WHERE w.category = 'wrong' AND {same})")
+    wrong = selection.and_("category = 'wrong'")
+    keys = sorted({(r["file"], r["index"], r["repeat"], r["limit_s"], r["max_solutions"])
+                   for r in database.runs(wrong.sql, wrong.params)})
     found = []
-    runs = database.runs(chosen.sql, chosen.params, order='file, "index", repeat, limit_s, id')
-    for _, group in groupby(runs, key=lambda r: (r["file"], r["index"], r["repeat"], r["limit_s"])):
-        claims = list(group)
-        if not any(c["category"] == "wrong" for c in claims):
-            continue
+    for key in keys:
+        same = selection.and_('file = ? AND "index" = ? AND repeat = ? AND limit_s = ? AND '
+                              "max_solutions = ?", key)
+        claims = list(database.runs(same.sql, same.params))
         first = claims[0]
         found.append({"file": first["file"], "index": first["index"], "line": first["line"],
                       "puzzle": first["puzzle"],
