@@ -91,6 +91,10 @@ class DaskExecutor:
             return future.result()
         except DaemonError as error:
             raise ExecutorError(str(error)) from None
+        except Exception as error:  # noqa: BLE001 - e.g. KilledWorker: Dask gave the chunk up
+            raise ExecutorError(f"a chunk of tasks failed on the Dask cluster ({type(error).__name__}: "
+                                f"{error}); with --db, the runs written so far are kept and "
+                                "--resume continues") from None
 
     def _threads(self) -> int:
         return sum(self.client.nthreads().values())
