@@ -195,13 +195,17 @@ def _runs_in(path: Path) -> int:
         return 0
 
 
-@pytest.mark.parametrize("stop", ["SIGINT", "SIGKILL"])
-def test_an_interrupted_sweep_resumed_records_every_task_exactly_once(stop: str, puzzles: str,
-                                                                      tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop, executor", [("SIGINT", "local"), ("SIGKILL", "local"),
+                                             ("SIGINT", "dask")])
+def test_an_interrupted_sweep_resumed_records_every_task_exactly_once(stop: str, executor: str,
+                                                                      puzzles: str, tmp_path: Path) -> None:
+    if executor == "dask":
+        pytest.importorskip("distributed", reason="the Dask executor needs the [dist] extra")
     db = tmp_path / "sweep.sqlite"
     sweep = [sys.executable, str(ROOT / "compare.py"), "run", puzzles, "--plugin", REFERENCE,
              "--plugin", SLOW, "--solvers", "ref,nap=slow:seconds=0.4", "--repeat", "2",
-             "--jobs", "1", "--timeout", "5", "--db", str(db)]
+             "--jobs", "1", "--timeout", "5", "--db", str(db), "--executor", executor,
+             "--chunk-size", "2"]
     process = subprocess.Popen(sweep, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while _runs_in(db) < 3 and time.monotonic() < deadline and process.poll() is None:
