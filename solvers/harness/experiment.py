@@ -200,18 +200,6 @@ def stream_experiment(puzzles: Iterable[Puzzle], solvers: Sequence[SolverRef], *
     return experiment.tally
 
 
-def run_experiment(puzzles: Sequence[Puzzle], solvers: Sequence[SolverRef], *, max_solutions: int,
-                   time_limit: float, executor: Executor, repeat: int = 1, seed: int | None = None,
-                   progress: Callable[[int, Outcome], None] | None = None) -> Results:
-    """stream_experiment keeping every run in memory; runs in (puzzle, repetition,
-    configuration) order whatever the seed."""
-    store = MemoryStore()
-    tally = stream_experiment(puzzles, solvers, max_solutions=max_solutions, time_limit=time_limit,
-                              executor=executor, store=store, repeat=repeat, seed=seed,
-                              progress=progress)
-    return store.results(tally.partial)
-
-
 def say_partial(tally: Tally) -> None:
     """Tell the user an interrupted run kept only what finished."""
     if tally.partial:
