@@ -100,18 +100,25 @@ def db_rows(path: Path) -> list[tuple]:
         return connection.execute('SELECT file, "index", configuration, repeat, category FROM runs').fetchall()
 
 
-def test_a_database_sweep_reports_as_its_json_does(puzzles: str, tmp_path: Path) -> None:
-    db, out = tmp_path / "runs.sqlite", tmp_path / "run.json"
-    done = compare("run", puzzles, "--plugin", REFERENCE, "--plugin", SLOW, "--solvers",
-                   "ref,quick=slow:seconds=0", "--repeat", "2", "--db", str(db), "--json", str(out))
-    assert done.returncode == 0, done.stderr
-    assert len(db_rows(db)) == len(PUZZLES) * 2 * 2
-    saved = json.loads(out.read_text())
+def test_a_database_sweep_is_judged_and_summarised_as_one_kept_in_memory(puzzles: str,
+                                                                         tmp_path: Path) -> None:
+    db, out = tmp_path / "runs.sqlite", tmp_path / "memory.json"
+    sweep = ["run", puzzles, "--plugin", REFERENCE, "--plugin", SLOW, "--plugin", f"gives_up="
+             f"{PLUGINS / 'timed.py'}:gives_up", "--solvers", "ref,quick=slow:seconds=0,gives_up",
+             "--repeat", "2"]
+    kept = compare(*sweep, "--json", str(out))
+    written = compare(*sweep, "--db", str(db))
+    assert kept.returncode == written.returncode == 0, kept.stderr + written.stderr
+    assert len(db_rows(db)) == len(PUZZLES) * 3 * 2
+    memory = json.loads(out.read_text())
     reported = compare("report", "--db", str(db), "--format", "json")
     assert reported.returncode == 0, reported.stderr
-    rows = json.loads(reported.stdout)["summary"]
-    assert [(r["configuration"], r["puzzles"], r["runs"], r["solved"]) for r in rows] == \
-        [(r["configuration"], r["puzzles"], r["runs"], r["solved"]) for r in saved["summary"]]
+    counts = ("set", "configuration", "puzzles", "runs", "solved", "unsat", "timeouts", "unknown",
+              "errors", "wrong")
+    assert [[row[c] for c in counts] for row in json.loads(reported.stdout)["summary"]] == \
+        [[row[c] for c in counts] for row in memory["summary"]]
+    assert {row[:4]: row[4] for row in db_rows(db)} == \
+        {(r["file"], r["index"], r["configuration"], r["repeat"]): r["category"] for r in memory["runs"]}
 
 
 @pytest.mark.parametrize("where, configurations, runs", [

@@ -133,7 +133,8 @@ def executor_options(parser: Any) -> None:
 
 
 def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
+    from argparse import ArgumentTypeError  # noqa: PLC0415
+
+    if not text.isdigit() or int(text) < 1:
+        raise ArgumentTypeError(f"must be a whole number of at least 1, not {text}")
+    return int(text)
