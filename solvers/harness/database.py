@@ -12,6 +12,7 @@ options), repetition, limit and solutions asked for: ``--resume`` skips the reco
 """
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
@@ -117,7 +118,7 @@ class ResultsDatabase:
 
     def add_pending(self, items: Iterable[tuple[bytes, Outcome]]) -> None:
         """Outcomes that arrived, before their (puzzle, repetition) is judged; committed."""
-        with self.connection:
+        with self.guarded(), self.connection:
             self.connection.executemany("INSERT OR REPLACE INTO pending VALUES (?, ?)",
                                         [(key, outcome_text(o)) for key, o in items])
 
@@ -130,7 +131,7 @@ class ResultsDatabase:
                + ", ".join(f'"{c}" = excluded."{c}"' for c in names[1:] if c != "sweep"))
         rows = [(key, raw_solutions(outcome, run), *_row_values(sweep, task, run))
                 for key, task, outcome, run in entries]
-        with self.connection:
+        with self.guarded(), self.connection:
             self.connection.executemany(sql, rows)
             self.connection.executemany("DELETE FROM pending WHERE task = ?",
                                         [(entry[0],) for entry in entries])
@@ -139,6 +140,10 @@ class ResultsDatabase:
 
     def recorded(self, keys: Sequence[bytes]) -> dict[bytes, tuple[bool, Outcome]]:
         """Of these tasks, those recorded: key -> (judged?, outcome)."""
+        with self.guarded():
+            return self._recorded(keys)
+
+    def _recorded(self, keys: Sequence[bytes]) -> dict[bytes, tuple[bool, Outcome]]:
         marks = ", ".join("?" * len(keys))
         found: dict[bytes, tuple[bool, Outcome]] = {}
         for key, text in self.connection.execute(
@@ -167,14 +172,24 @@ class ResultsDatabase:
         """Runs as the JSON document holds them (records.py's fields, then the grids and the
         judge's words), read one at a time."""
         sql = f"SELECT {', '.join(_quoted(RUN_COLUMNS))} FROM runs" + (f" WHERE {where}" if where else "")
-        for values in self.connection.execute(sql + f" ORDER BY {order}", list(params)):
-            yield _run_dict(values)
+        with self.guarded():
+            for values in self.connection.execute(sql + f" ORDER BY {order}", list(params)):
+                yield _run_dict(values)
 
     def groups(self, where: str = "", params: Sequence[Any] = ()) -> list[tuple[str, int, str]]:
         """The (file, n, configuration) sets in the order they were first written."""
         sql = ("SELECT file, n, configuration FROM runs" + (f" WHERE {where}" if where else "")
                + " GROUP BY file, n, configuration ORDER BY MIN(id)")
-        return [tuple(row) for row in self.connection.execute(sql, list(params))]
+        with self.guarded():
+            return [tuple(row) for row in self.connection.execute(sql, list(params))]
+
+    @contextlib.contextmanager
+    def guarded(self) -> Iterator[None]:
+        """SQLite's errors (a page damaged, the file locked by another writer) as DatabaseError."""
+        try:
+            yield
+        except sqlite3.DatabaseError as error:
+            raise DatabaseError(f"{self.path}: {error}") from None
 
     def close(self) -> None:
         self.connection.close()
