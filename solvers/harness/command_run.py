@@ -58,7 +58,8 @@ def experiment_options(parser: argparse.ArgumentParser) -> None:
                         help="run each (puzzle, configuration) K times; every run is recorded, "
                              "tables show the median and the spread (default: 1)")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
-                        help="shuffle the order of the runs with this seed (default: fixed order)")
+                        help="shuffle the order of the runs with this seed, within blocks of about "
+                             "10,000 runs (default: fixed order)")
     parser.add_argument("--par", type=positive_float, default=2.0, metavar="K",
                         help="PAR-K score: unsolved runs count K x the limit (default: 2)")
     parser.add_argument("--exclude-warmup", action="store_true",
