@@ -84,30 +84,39 @@ def _report(args: argparse.Namespace, old: dict[str, Any], new: dict[str, Any] |
 
 
 def report_database(args: argparse.Namespace) -> int:
-    """report --db: the selected runs of a results database, through the same views."""
+    """report --db: the selected runs of a results database, through the same views; the
+    plain summary is made run by run, the other views hold the selected runs."""
     from . import db_views  # noqa: PLC0415
     from .database import open_database  # noqa: PLC0415
 
     if args.old or args.new:
         raise UsageError("give a saved run (RUN.json) or --db FILE.sqlite, not both")
     check_output_paths({"--csv": args.csv, "--plot": args.plot, "--json": args.json}, [args.db])
+    whole = bool(args.per_puzzle or args.scores or args.pair or args.csv or args.plot or args.json)
     database = open_database(args.db, create=False)
     try:
         selection = db_views.parse_filters(args.where)
-        document = db_views.document(database, selection, par=args.par)
+        document = db_views.document(database, selection, par=args.par, runs=whole,
+                                     exclude_warmup=args.exclude_warmup)
     finally:
         database.close()
-    if not document["runs"]:
+    if not document["summary"]:
         print(f"compare.py: no runs in {args.db}" + (" match --where" if args.where else ""),
               file=sys.stderr)
     if args.json:
         write_atomic(args.json, json.dumps(document, indent=1) + "\n")
-    return _report(args, document, None)
+    if whole:
+        return _report(args, document, None)
+    print(_summary(document, [], args, rows=document["summary"]))
+    return EXIT_WRONG if any(row["wrong"] for row in document["summary"]) else EXIT_OK
 
 
-def _summary(document: dict[str, Any], runs: list[dict[str, Any]], args: argparse.Namespace) -> str:
-    rows = report.summarize(runs, unique=document.get("options", {}).get("unique", False),
-                            limit=scores.document_limit(document), par=args.par)
+def _summary(document: dict[str, Any], runs: list[dict[str, Any]], args: argparse.Namespace,
+             rows: list[dict[str, Any]] | None = None) -> str:
+    """The summary table of the runs (or of summary rows already made)."""
+    if rows is None:
+        rows = report.summarize(runs, unique=document.get("options", {}).get("unique", False),
+                                limit=scores.document_limit(document), par=args.par)
     if args.format == "json":
         return json.dumps({"summary": rows, "partial": document.get("partial", False),
                            "disagreements": document.get("disagreements", [])}, indent=2)

@@ -135,10 +135,11 @@ def limits(database: ResultsDatabase, selection: Selection) -> list[float]:
     return [row[0] for row in database.connection.execute(sql, selection.params)]
 
 
-def document(database: ResultsDatabase, selection: Selection, *, par: float = 2.0) -> dict[str, Any]:
+def document(database: ResultsDatabase, selection: Selection, *, par: float = 2.0,
+             runs: bool = True, exclude_warmup: bool = False) -> dict[str, Any]:
     """The selected runs as one saved-run document (report.py's shape): the latest sweep's
-    provenance and options, the summary, the disagreements, every run; partial when any
-    sweep was cut short."""
+    provenance and options, the summary, the disagreements, every run (none unless
+    ``runs``: the rest is made run by run); partial when any sweep was cut short."""
     sweeps = database.sweeps()
     latest = sweeps[-1] if sweeps else {"provenance": {}, "options": {}}
     found = limits(database, selection)
@@ -149,8 +150,9 @@ def document(database: ResultsDatabase, selection: Selection, *, par: float = 2.
         "kind": DOCUMENT_KIND, "version": DOCUMENT_VERSION,
         "partial": any(s["partial"] for s in sweeps), **latest["provenance"], "limit_s": limit,
         "options": options, "input_errors": [],
-        "summary": summary_rows(database, selection, unique=unique, limit=limit, par=par),
+        "summary": summary_rows(database, selection, unique=unique, limit=limit, par=par,
+                                exclude_warmup=exclude_warmup),
         "disagreements": disagreements(database, selection),
-        "runs": list(run_entries(database, selection)),
+        "runs": list(run_entries(database, selection)) if runs else [],
         "sweeps": [{k: s[k] for k in ("id", "started", "finished", "partial")} for s in sweeps],
     }
