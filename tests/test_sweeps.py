@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from models import PuzzleError, iter_puzzles, read_puzzles
+from solvers.harness.executors import ExecutorError, make_executor
 from solvers.harness.runner import SolverRef, Task, run_tasks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,6 +92,12 @@ def test_through_dask_each_planted_plugin_gets_its_category(local_and_dask, conf
 def test_a_bad_executor_is_exit_2(puzzles: str) -> None:
     done = compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--executor", "slurm")
     assert done.returncode == 2 and "--executor 'slurm'" in done.stderr, done.stderr
+
+
+def test_without_dask_the_executor_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    with pytest.raises(ExecutorError, match=r"pip install -e '\.\[dist\]'"):
+        make_executor("dask")
 
 
 # ---------------------------------------------------------------- the results database
