@@ -82,11 +82,10 @@ def grid_values(text: str) -> tuple[int, ...]:
 
 def raw_solutions(outcome: Outcome, run: Run) -> str | None:
     """The backend's solutions as JSON when the run's grid texts do not give them back exactly."""
-    try:
-        if [grid_values(text) for text in run.solutions] == [tuple(s) for s in outcome.solutions]:
-            return None
-    except ValueError:
-        pass
+    n, cells = run.n, run.n * run.n
+    if all(len(s) == cells and all(type(v) is int and 0 <= v <= n for v in s)
+           for s in outcome.solutions):
+        return None  # judge.grid_text wrote these values exactly
     return json.dumps([list(s) for s in outcome.solutions], default=repr, separators=(",", ":"))
 
 
@@ -122,9 +121,10 @@ class ResultsDatabase:
             self.connection.executemany("INSERT OR REPLACE INTO pending VALUES (?, ?)",
                                         [(key, outcome_text(o)) for key, o in items])
 
-    def save_judged(self, sweep: int, entries: Sequence[tuple[bytes, Task, Outcome, Run]]) -> None:
+    def save_judged(self, sweep: int, entries: Sequence[tuple[bytes, Task, Outcome, Run]],
+                    pending: Sequence[bytes] = ()) -> None:
         """A judged (puzzle, repetition): its runs written (replacing earlier judgements of
-        the same tasks) and its pending outcomes removed, in one transaction."""
+        the same tasks) and its ``pending`` outcomes removed, in one transaction."""
         names = ("task", "raw_solutions") + RUN_COLUMNS
         sql = (f"INSERT INTO runs ({', '.join(f'{chr(34)}{c}{chr(34)}' for c in names)}) "
                f"VALUES ({', '.join('?' * len(names))}) ON CONFLICT(task) DO UPDATE SET "
@@ -133,8 +133,9 @@ class ResultsDatabase:
                 for key, task, outcome, run in entries]
         with self.guarded(), self.connection:
             self.connection.executemany(sql, rows)
-            self.connection.executemany("DELETE FROM pending WHERE task = ?",
-                                        [(entry[0],) for entry in entries])
+            if pending:
+                self.connection.executemany("DELETE FROM pending WHERE task = ?",
+                                            [(key,) for key in pending])
 
     # ------------------------------------------------------------ reading
 
@@ -284,18 +285,24 @@ class DatabaseStore:
 
     def __init__(self, database: ResultsDatabase, sweep: int, *, resume: bool):
         self.database, self.sweep, self.resume = database, sweep, resume
+        self.pending: set[bytes] = set()  # keys in the pending table, of groups still open
 
     def recorded(self, tasks: Sequence[Task]) -> dict[int, tuple[bool, Outcome]]:
         if not self.resume:
             return {}
         keys = [task_key(task) for task in tasks]
         found = self.database.recorded(keys)
+        self.pending.update(key for key in keys if key in found and not found[key][0])
         return {position: found[key] for position, key in enumerate(keys) if key in found}
 
     def arrived(self, task: Task, outcome: Outcome) -> None:
-        self.database.add_pending([(task_key(task), outcome)])
+        key = task_key(task)
+        self.database.add_pending([(key, outcome)])
+        self.pending.add(key)
 
     def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
                runs: Sequence[Run], disagreement: object) -> None:
-        self.database.save_judged(self.sweep, [(task_key(t), t, o, r)
-                                               for t, o, r in zip(tasks, outcomes, runs)])
+        entries = [(task_key(t), t, o, r) for t, o, r in zip(tasks, outcomes, runs)]
+        written = [key for key, *_ in entries if key in self.pending]
+        self.database.save_judged(self.sweep, entries, written)
+        self.pending.difference_update(written)
