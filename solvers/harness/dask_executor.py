@@ -17,9 +17,9 @@ import multiprocessing
 from collections.abc import Iterable
 from typing import Any
 
-from .executors import (DEFAULT_CHUNK, LOCAL_CLUSTER_WORKERS, ExecutorError, OnOutcome,
+from .executors import (LOCAL_CLUSTER_WORKERS, ExecutorError, OnOutcome, chunk_size,
                         describe_cluster, numbered_chunks, run_chunk)
-from .runner import Outcome, Task
+from .runner import Outcome, Task, default_jobs
 
 CONNECT_TIMEOUT = "20s"
 DAEMON_HINT = ("start the Dask workers with DASK_DISTRIBUTED__WORKER__DAEMON=False "
@@ -36,13 +36,15 @@ def _distributed() -> Any:
 
 
 class DaskExecutor:
-    """Chunks of ``chunk`` tasks on a Dask cluster; ``jobs`` runner workers per Dask worker
-    (default: the cores of the machine the chunk lands on)."""
+    """Chunks of ``chunk`` tasks (None: sized from the runs so far, executors.chunk_size) on a
+    Dask cluster; ``jobs`` runner workers per Dask worker (default: the cores of the machine
+    the chunk lands on)."""
 
-    def __init__(self, address: str | None, *, jobs: int | None = None, chunk: int = DEFAULT_CHUNK):
+    def __init__(self, address: str | None, *, jobs: int | None = None, chunk: int | None = None):
         distributed = _distributed()
         import dask  # noqa: PLC0415
         self.address, self.jobs, self.chunk, self.cluster = address, jobs, chunk, None
+        self.seconds_per_task: float | None = None
         try:
             if address is None:
                 with dask.config.set({"distributed.worker.daemon": False}):
@@ -59,7 +61,8 @@ class DaskExecutor:
     def run(self, tasks: Iterable[Task], on_outcome: OnOutcome) -> None:
         """Keep two chunks per Dask thread in flight; hand each finished chunk's outcomes on."""
         distributed = _distributed()
-        chunks = numbered_chunks(tasks, self.chunk)
+        pool = self.jobs or max(self.client.run(default_jobs).values(), default=1)
+        chunks = numbered_chunks(tasks, lambda: self.chunk or chunk_size(self.seconds_per_task, pool))
         waiting = distributed.as_completed()
         numbers: dict[Any, list[int]] = {}
         try:
@@ -68,6 +71,7 @@ class DaskExecutor:
                     break
             for future in waiting:
                 outcomes = self._result(future)
+                self._learn(outcomes)
                 for number, outcome in zip(numbers.pop(future), outcomes):
                     on_outcome(number, outcome)
                 self._submit(chunks, waiting, numbers)
@@ -84,6 +88,13 @@ class DaskExecutor:
         numbers[future] = [number for number, _ in chunk]
         waiting.add(future)
         return True
+
+    def _learn(self, outcomes: list[Outcome]) -> None:
+        """Update the seconds a task takes (its run plus about a millisecond of harness)."""
+        if outcomes:
+            seconds = sum(o.time_s for o in outcomes) / len(outcomes) + 0.001
+            known = self.seconds_per_task
+            self.seconds_per_task = seconds if known is None else 0.7 * known + 0.3 * seconds
 
     @staticmethod
     def _result(future: Any) -> list[Outcome]:

@@ -19,9 +19,11 @@ from typing import Any, Protocol
 
 from .runner import Outcome, Task, WorkerPool, default_jobs
 
-DEFAULT_CHUNK = 64
-"""Tasks per Dask chunk: enough that a chunk keeps its pool busy for a while, few enough
-that an interruption loses little."""
+CHUNK_SECONDS = 1.0
+"""With --chunk-size auto (the default), a Dask chunk holds about this many seconds of one
+runner worker's work, judged from the runs so far: enough that Dask's cost per chunk is
+small beside it, little enough that an interruption loses little."""
+FIRST_CHUNK = 16
 LOCAL_CLUSTER_WORKERS = 1
 """Dask workers a LocalCluster gets: one, whose pool uses every core (more workers would
 each start a pool of every core and fight over them)."""
@@ -79,7 +81,7 @@ def parse_executor(text: str) -> tuple[str, str | None]:
                         "machine) or dask=SCHEDULER_ADDRESS (e.g. dask=tcp://HOST:8786)")
 
 
-def make_executor(text: str, *, jobs: int | None = None, chunk: int = DEFAULT_CHUNK) -> Executor:
+def make_executor(text: str, *, jobs: int | None = None, chunk: int | None = None) -> Executor:
     """The executor an --executor value names; ExecutorError if it cannot be had."""
     kind, address = parse_executor(text)
     if kind == "local":
@@ -90,11 +92,22 @@ def make_executor(text: str, *, jobs: int | None = None, chunk: int = DEFAULT_CH
 
 # ---------------------------------------------------------------- helpers both sides share
 
-def numbered_chunks(tasks: Iterable[Task], size: int) -> Iterator[list[tuple[int, Task]]]:
-    """(number, task) pairs in lists of up to ``size``, read lazily."""
+def numbered_chunks(tasks: Iterable[Task], size: Callable[[], int]) -> Iterator[list[tuple[int, Task]]]:
+    """(number, task) pairs in lists of up to ``size()`` (asked for each list), read lazily."""
     numbered = enumerate(tasks)
-    while chunk := list(itertools.islice(numbered, size)):
+    while chunk := list(itertools.islice(numbered, size())):
         yield chunk
+
+
+def chunk_size(seconds_per_task: float | None, jobs: int) -> int:
+    """Tasks for about CHUNK_SECONDS of each of ``jobs`` workers' time, at least two per worker.
+
+    >>> chunk_size(None, 2), chunk_size(0.0005, 2), chunk_size(3.0, 4)
+    (16, 4000, 8)
+    """
+    if seconds_per_task is None:
+        return FIRST_CHUNK
+    return max(2 * jobs, min(5000, round(CHUNK_SECONDS * jobs / max(seconds_per_task, 1e-4))))
 
 
 _POOLS = threading.local()
@@ -128,8 +141,10 @@ def executor_options(parser: Any) -> None:
                         help="where the runs go: local (this machine's worker processes, the "
                              "default), dask (a Dask LocalCluster here) or dask=tcp://HOST:8786 "
                              "(a running Dask scheduler; needs the [dist] extra)")
-    parser.add_argument("--chunk-size", type=_positive, default=DEFAULT_CHUNK, metavar="N",
-                        help=f"with Dask: tasks sent to a Dask worker at once (default: {DEFAULT_CHUNK})")
+    parser.add_argument("--chunk-size", type=_positive, default=None, metavar="N",
+                        help=f"with Dask: tasks sent to a Dask worker at once (default: about "
+                             f"{CHUNK_SECONDS:g} s of work for each of its runner workers, judged "
+                             "from the runs so far)")
 
 
 def _positive(text: str) -> int:
