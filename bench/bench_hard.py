@@ -2,6 +2,7 @@
 
     python bench/bench_hard.py [--solvers fast,mrv,sat,cpsat] [--set puzzles/forum_hardest_1106.txt]
                                [--time-limit 60] [--jobs 1] [--json OUT.json] [--first N]
+                               [--executor local|dask[=ADDRESS]]
 
 Every run asks for two solutions (so each answer proves uniqueness) in a worker process
 of the harness (solvers/harness/runner.py): the clock starts once the worker has loaded
@@ -27,7 +28,10 @@ sys.path.insert(0, str(ROOT))
 
 from models import Puzzle, read_puzzles, verify  # noqa: E402
 from solvers.harness import configs  # noqa: E402
-from solvers.harness.runner import Outcome, SolverRef, Task, run_tasks  # noqa: E402
+from solvers.harness.executors import Executor  # noqa: E402
+from solvers.harness.runner import Outcome, SolverRef, Task  # noqa: E402
+
+from common import add_executor_arguments, executor  # noqa: E402
 
 DEFAULT_SETS = ("forum_hardest_1106.txt", "25x25_gecode_frisch.txt")
 
@@ -45,7 +49,7 @@ class Run:
 
 
 def run_set(name: str, puzzles: list[Puzzle], chosen: list[configs.Configuration],
-            time_limit: float, jobs: int) -> list[Run]:
+            time_limit: float, where: Executor) -> list[Run]:
     """Every configuration on every puzzle of one set, alternating configurations."""
     refs = [SolverRef(c.label, backend=c.backend, options=c.options) for c in chosen]
     tasks = [Task(ref, puzzle, max_solutions=2, time_limit=time_limit)
@@ -67,7 +71,7 @@ def run_set(name: str, puzzles: list[Puzzle], chosen: list[configs.Configuration
             print(f"  {label:24} {name} #{position // len(refs):<4} {status:8} "
                   f"{outcome.time_s:8.3f} s", file=sys.stderr, flush=True)
 
-    run_tasks(tasks, jobs=jobs, on_outcome=record)
+    where.run(tasks, record)
     return [r for r in runs if r is not None]
 
 
@@ -100,19 +104,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=None, help="only the first N puzzles of each set")
     parser.add_argument("--json", default=None, help="save every run as JSON")
     parser.add_argument("--format", default="github", help="tabulate format (default github)")
+    add_executor_arguments(parser)
     args = parser.parse_args(argv)
     from tabulate import tabulate
 
     chosen = configs.parse(args.solvers)
     paths = [Path(p) for p in args.set] or [ROOT / "puzzles" / name for name in DEFAULT_SETS]
     runs: list[Run] = []
+    chosen_executor = executor(args, args.jobs)
     for path in paths:
         batch = read_puzzles(path)
         if batch.errors:
             print(f"{path}: {batch.errors[0]}", file=sys.stderr)
             return 2
         puzzles = list(batch.puzzles)[:args.first]
-        runs += run_set(path.name, puzzles, chosen, args.time_limit, args.jobs)
+        runs += run_set(path.name, puzzles, chosen, args.time_limit, chosen_executor)
+    chosen_executor.close()
     headers = ["set", "solver", "unique", "timeouts", "wrong/error", "mean ms", "median ms",
                "max ms", "mean nodes"]
     print(tabulate(summarise(runs, args.time_limit), headers=headers, tablefmt=args.format))

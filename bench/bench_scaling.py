@@ -20,10 +20,12 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from common import ROOT, add_configuration_arguments, configurations, exit_status
+from common import (ROOT, add_configuration_arguments, add_executor_arguments, configurations,
+                    executor, exit_status)
 from models import Puzzle, read_puzzles, verify  # noqa: E402
 from solvers import registry  # noqa: E402
-from solvers.harness.runner import Outcome, SolverRef, Task, run_tasks  # noqa: E402
+from solvers.harness.executors import Executor  # noqa: E402
+from solvers.harness.runner import Outcome, SolverRef, Task  # noqa: E402
 
 SETS = {4: "generated_4x4.txt", 9: "generated_9x9.txt", 16: "generated_16x16.txt",
         25: "generated_25x25.txt"}
@@ -44,7 +46,8 @@ class Run:
     message: str = ""
 
 
-def run_backend(ref: SolverRef, sets: dict[int, list[Puzzle]], time_limit: float) -> list[Run]:
+def run_backend(ref: SolverRef, sets: dict[int, list[Puzzle]], time_limit: float,
+                chosen: Executor) -> list[Run]:
     """Every puzzle of every size with one backend, smallest size first, one at a time in a
     worker process of the harness (killed and replaced if it overruns the limit)."""
     flat = [(size, index, puzzle) for size, puzzles in sets.items()
@@ -62,8 +65,7 @@ def run_backend(ref: SolverRef, sets: dict[int, list[Puzzle]], time_limit: float
         print(f"  {name:9} {size:2}x{size:<2} #{index:<3} {status:7} {outcome.time_s:8.3f} s",
               file=sys.stderr, flush=True)
 
-    run_tasks([Task(ref, puzzle, time_limit=time_limit) for _, _, puzzle in flat],
-              jobs=1, on_outcome=record)
+    chosen.run([Task(ref, puzzle, time_limit=time_limit) for _, _, puzzle in flat], record)
     return runs
 
 
@@ -130,6 +132,7 @@ def plot(runs: list[Run], time_limit: float, path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_configuration_arguments(parser, default="every available registered backend")
+    add_executor_arguments(parser)
     parser.add_argument("--sizes", default="4,9,16,25", help="sizes to run (default 4,9,16,25)")
     parser.add_argument("--set", action="append", default=[], metavar="SIZE=FILE",
                         help="use another puzzle file for a size (path relative to puzzles/ or absolute)")
@@ -160,8 +163,12 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.strftime("%Y-%m-%d %H:%M:%S")
     runs: list[Run] = []
-    for ref in refs:
-        runs += run_backend(ref, sets, args.time_limit)
+    chosen = executor(args, 1)  # one run at a time: the times are the backends' alone
+    try:
+        for ref in refs:
+            runs += run_backend(ref, sets, args.time_limit, chosen)
+    finally:
+        chosen.close()
     print(f"# bench_scaling {started}; backends {', '.join(names)}; limit {args.time_limit:g} s; "
           + "; ".join(f"{s}x{s}: {len(p)} from {files[s]}" for s, p in sets.items()))
     print(tabulate(summarise(runs, args.time_limit), HEADERS, tablefmt=args.format, disable_numparse=True))

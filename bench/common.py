@@ -1,7 +1,8 @@
 """What the bench scripts share with compare.py: the configuration syntax (``--solvers
 [LABEL=]BACKEND[:OPTION=VALUE;...],...`` and ``--plugin SPEC``, solvers/harness/configs.py),
 the same exit 2 on a bad configuration before anything runs, and one exit status:
-non-zero when any run was wrong or errored."""
+non-zero when any run was wrong or errored; and where the runs go (``--executor
+local|dask[=ADDRESS]``, solvers/harness/executors.py)."""
 from __future__ import annotations
 
 import argparse
@@ -13,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solvers.harness import configs  # noqa: E402
+from solvers.harness import configs, executors  # noqa: E402
 from solvers.harness.plugins import PluginError  # noqa: E402
 from solvers.harness.runner import SolverRef  # noqa: E402
 
@@ -49,3 +50,17 @@ def exit_status(statuses: Iterable[str]) -> int:
         print(f"{Path(sys.argv[0]).name}: {len(failed)} run(s) wrong or errored", file=sys.stderr)
         return 1
     return 0
+
+
+def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+    """--executor local|dask[=ADDRESS] and --chunk-size, as compare.py run has them."""
+    executors.executor_options(parser)
+
+
+def executor(args: argparse.Namespace, jobs: int | None) -> executors.Executor:
+    """The executor --executor names; exit 2 with the reason if it cannot be had."""
+    try:
+        return executors.make_executor(args.executor, jobs=jobs, chunk=args.chunk_size)
+    except executors.ExecutorError as error:
+        print(f"{Path(sys.argv[0]).name}: error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None

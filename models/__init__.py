@@ -9,7 +9,8 @@ from .checker import Verdict, verify
 from .errors import (BadCharacterError, CellCountError, DuplicateGivenError, EncodingError,
                      LayoutError, LineLengthError, PuzzleError, RegionError, SizeError,
                      ValueRangeError)
-from .formats import (Batch, check_duplicates, parse_puzzle, read_puzzles, read_stream, read_text,
+from .formats import (Batch, check_duplicates, iter_puzzles, parse_puzzle, read_puzzles, read_stream,
+                      read_text,
                       to_grid, to_line, to_pretty)
 from .geometry import Geometry, GeometryError, valid_size
 from .model import Duplicate, Group, Model, as_model, find_duplicate
@@ -20,6 +21,6 @@ __all__ = [
     "EncodingError", "Geometry", "LayoutError", "LineLengthError", "read_stream",
     "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
     "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates",
-    "find_duplicate", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",
+    "find_duplicate", "iter_puzzles", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",
     "to_pretty", "valid_size", "verify",
 ]

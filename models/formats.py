@@ -19,6 +19,7 @@ import io
 import math
 import re
 import sys
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,7 @@ from typing import BinaryIO, TextIO
 
 from .errors import (CellCountError, DuplicateGivenError, LayoutError, PuzzleError, RegionError,
                      SizeError)
-from .lines import BadLine, read_lines
+from .lines import BadLine, iter_lines
 from .geometry import MIN_SIZE, Geometry, valid_size
 from .model import Model, find_duplicate
 from .puzzle import Grid, Puzzle, Source
@@ -65,20 +66,43 @@ def read_puzzles(source: str | Path | TextIO | BinaryIO, *, fmt: str = "auto",
     byte-order mark are accepted; a line that is not UTF-8 or is too long is an error
     for its own puzzle only (lines.py). OSError if a path cannot be opened.
     """
+    return _batch(_source_name(source), iter_puzzles(source, fmt=fmt, hex16=hex16))
+
+
+def iter_puzzles(source: str | Path | TextIO | BinaryIO, *, fmt: str = "auto",
+                 hex16: bool = False, name: str | None = None) -> Iterator[Puzzle | PuzzleError]:
+    """``read_puzzles`` lazily: each puzzle (or the located error of a bad one) as soon as
+    its lines are read, holding only the lines of the puzzle being read, so a file of
+    millions of puzzles reads in constant memory. ``name`` names the source in errors
+    (default: the path, '<stdin>', or the stream's name)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    if isinstance(source, (str, Path)):
-        if str(source) == "-":
-            stdin = sys.stdin if sys.stdin is not None else io.BytesIO()  # none: empty
-            return read_stream(stdin, "<stdin>", fmt=fmt, hex16=hex16)
+    name = name or _source_name(source)
+    if isinstance(source, (str, Path)) and str(source) != "-":
         with open(source, "rb") as handle:
-            return read_stream(handle, str(source), fmt=fmt, hex16=hex16)
-    return read_stream(source, getattr(source, "name", "<stream>"), fmt=fmt, hex16=hex16)
+            yield from _parse_lines(_Lines(iter_lines(handle, name)), name, fmt, hex16)
+        return
+    if isinstance(source, (str, Path)):  # '-': standard input, empty when there is none
+        source = sys.stdin if sys.stdin is not None else io.BytesIO()
+    yield from _parse_lines(_Lines(iter_lines(source, name)), name, fmt, hex16)
 
 
 def read_stream(stream: TextIO | BinaryIO, name: str, *, fmt: str = "auto", hex16: bool = False) -> Batch:
     """Every puzzle of an open stream, named ``name`` in errors."""
-    return _read_lines(read_lines(stream, name), name, fmt, hex16)
+    return _batch(name, _parse_lines(_Lines(iter_lines(stream, name)), name, fmt, hex16))
+
+
+def _batch(name: str, items: Iterator[Puzzle | PuzzleError]) -> Batch:
+    batch = Batch(name)
+    for item in items:
+        (batch.errors if isinstance(item, PuzzleError) else batch.puzzles).append(item)
+    return batch
+
+
+def _source_name(source: str | Path | TextIO | BinaryIO) -> str:
+    if isinstance(source, (str, Path)):
+        return "<stdin>" if str(source) == "-" else str(source)
+    return getattr(source, "name", "<stream>")
 
 
 def read_text(text: str, *, name: str = "<string>", fmt: str = "auto", hex16: bool = False) -> Batch:
@@ -113,43 +137,62 @@ def _text(line: Line) -> str:
     return "" if isinstance(line, BadLine) else _TRAILING_COMMENT.sub("", line).strip()
 
 
-def _read_lines(lines: list[Line], name: str, fmt: str, hex16: bool) -> Batch:
-    batch = Batch(name)
+class _Lines:
+    """The lines of an input read on demand: ``get`` past the end is None, and lines before
+    ``forget``'s number are dropped, so only the puzzle being read is held."""
+
+    def __init__(self, lines: Iterator[Line]):
+        self._source: Iterator[Line] | None = lines
+        self._kept: deque[Line] = deque()
+        self._first = 0
+
+    def get(self, number: int) -> Line | None:
+        while number >= self._first + len(self._kept):
+            line = next(self._source, None) if self._source is not None else None
+            if line is None:  # a terminal's end (Ctrl-D) is not sticky: never read past it
+                self._source = None
+                return None
+            self._kept.append(line)
+        return self._kept[number - self._first] if number >= self._first else None
+
+    def forget(self, number: int) -> None:
+        while self._first < number and self._kept:
+            self._kept.popleft()
+            self._first += 1
+
+
+def _parse_lines(lines: _Lines, name: str, fmt: str, hex16: bool) -> Iterator[Puzzle | PuzzleError]:
     number = 0  # 0-based index of the next line
-    while number < len(lines):
-        text = _text(lines[number])
-        if isinstance(lines[number], BadLine):
-            batch.errors.append(lines[number].error.located(file=name, line=number + 1,
-                                                            index=len(batch.puzzles) + len(batch.errors)))
+    index = 0   # 0-based index of the next puzzle, good or bad
+    while (line := lines.get(number)) is not None:
+        lines.forget(number)
+        text = _text(line)
+        if isinstance(line, BadLine):
+            yield line.error.located(file=name, line=number + 1, index=index)
+            index += 1
             number += 1
         elif not text or text.startswith("#") or _is_border(text):
             number += 1
         elif fmt == "line" or (fmt == "auto" and _looks_like_line(text, lines, number)):
-            _add(batch, lambda: _parse_line(text, hex16, Source(name, number + 1, _index(batch))),
-                 number + 1)
+            yield _checked(lambda: _parse_line(text, hex16, Source(name, number + 1, index)),
+                           name, number + 1, index)
+            index += 1
             number += 1
         else:
             rows, number = _collect_block(lines, number, fmt)
-            for item in split_block(rows, hex16, name, _index(batch)):
-                if isinstance(item, PuzzleError):
-                    batch.errors.append(item)
-                else:
-                    batch.puzzles.append(item)
-    return batch
+            for item in split_block(rows, hex16, name, index):
+                yield item
+                index += 1
 
 
-def _index(batch: Batch) -> int:
-    return len(batch.puzzles) + len(batch.errors)
-
-
-def _add(batch: Batch, parse: Callable[[], Puzzle], line: int) -> None:
-    index = _index(batch)
+def _checked(parse: Callable[[], Puzzle], name: str, line: int, index: int) -> Puzzle | PuzzleError:
+    """The parsed puzzle with no repeated given, or its located error."""
     try:
         puzzle = parse()
         check_duplicates(puzzle)
-        batch.puzzles.append(puzzle)
+        return puzzle
     except PuzzleError as error:
-        batch.errors.append(error.located(file=batch.name, line=error.line or line, index=index))
+        return error.located(file=name, line=error.line or line, index=index)
 
 
 def _is_border(text: str) -> bool:
@@ -158,7 +201,7 @@ def _is_border(text: str) -> bool:
     return chars <= _BORDER_CHARS and bool(chars & _CORNERS)
 
 
-def _looks_like_line(text: str, lines: list[Line], number: int) -> bool:
+def _looks_like_line(text: str, lines: _Lines, number: int) -> bool:
     """Whether the puzzle starting at lines[number] is a line puzzle rather than a grid.
 
     A line puzzle's first token has n*n cells for a valid n, or is longer than any
@@ -175,9 +218,11 @@ def _looks_like_line(text: str, lines: list[Line], number: int) -> bool:
     return len(first) != 16 or not _is_compact_16x16(lines, number)
 
 
-def _is_compact_16x16(lines: list[Line], start: int) -> bool:
+def _is_compact_16x16(lines: _Lines, start: int) -> bool:
     rows: list[str] = []
-    for raw in lines[start:]:
+    number = start
+    while (raw := lines.get(number)) is not None:
+        number += 1
         text = _text(raw)
         if text.startswith("#"):
             continue
@@ -236,13 +281,13 @@ def _parse_regions(value: str, geometry: Geometry) -> Grid:
     return tuple(SYMBOLS.index(ch) + 1 for ch in value)  # Puzzle checks each region's size
 
 
-def _collect_block(lines: list[Line], start: int, fmt: str) -> tuple[list[Row], int]:
+def _collect_block(lines: _Lines, start: int, fmt: str) -> tuple[list[Row], int]:
     """The rows of consecutive grids: up to a blank line, or a row of another width that
     starts something new (a line puzzle, or a grid of another size after whole grids)."""
     rows: list[Row] = []
     number, width = start, None
-    while number < len(lines):
-        line, text = lines[number], _text(lines[number])
+    while (line := lines.get(number)) is not None:
+        text = _text(line)
         if not isinstance(line, BadLine):
             if not text:
                 break
@@ -262,7 +307,7 @@ def _collect_block(lines: list[Line], start: int, fmt: str) -> tuple[list[Row], 
     return rows, number
 
 
-def _starts_anew(text: str, lines: list[Line], number: int, fmt: str, count: int, done: int,
+def _starts_anew(text: str, lines: _Lines, number: int, fmt: str, count: int, done: int,
                  width: int) -> bool:
     if fmt == "auto" and _looks_like_line(text, lines, number):
         return True
@@ -377,7 +422,10 @@ def to_line(puzzle: Puzzle, *, hex16: bool = False) -> str:
     """
     if puzzle.n > MAX_SYMBOL_SIZE:
         raise ValueError(f"line format has symbols up to {MAX_SYMBOL_SIZE}x{MAX_SYMBOL_SIZE}; use to_grid")
-    text = "".join(_cell_symbol(v, puzzle.n, hex16) for v in puzzle.givens)
+    if hex16:
+        text = "".join(_cell_symbol(v, puzzle.n, hex16) for v in puzzle.givens)
+    else:  # symbol(v) for every cell, by table: this runs once per judged run
+        text = "".join(map(_LINE_SYMBOLS.__getitem__, puzzle.givens))
     if puzzle.diagonals:
         text += " variant=x"
     if puzzle.regions:
@@ -397,6 +445,9 @@ def to_grid(puzzle: Puzzle, *, numbers: bool | None = None, hex16: bool = False)
     width = len(str(n)) if numbers else 1
     cells = [str(v).rjust(width) if numbers else _cell_symbol(v, n, hex16) for v in puzzle.givens]
     return "\n".join(" ".join(cells[r * n:(r + 1) * n]) for r in range(n))
+
+
+_LINE_SYMBOLS = "." + SYMBOLS
 
 
 def _cell_symbol(value: int, n: int, hex16: bool) -> str:

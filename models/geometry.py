@@ -50,6 +50,11 @@ class Geometry:
         object.__setattr__(self, "boxes", boxes)
         object.__setattr__(self, "peers", _peers(n * n, rows + cols + boxes))
 
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        # pickled as its box shape: the units and peers are rebuilt (once per process, cached)
+        # where it is unpickled, instead of travelling with every puzzle sent to a worker
+        return _of, (self.box_rows, self.box_cols)
+
     @property
     def n(self) -> int:
         """Side length: the number of rows, columns, boxes and values."""

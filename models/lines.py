@@ -51,14 +51,17 @@ class BadLine:
 
 def read_lines(stream: object, name: str) -> list[str | BadLine]:
     """Every line of a binary or text stream: text, or a BadLine saying what is wrong."""
-    lines: list[str | BadLine] = []
+    return list(iter_lines(stream, name))
+
+
+def iter_lines(stream: object, name: str) -> Iterator[str | BadLine]:
+    """``read_lines`` lazily: each line as soon as it is read (a terminal's end is final)."""
     for number, raw in _raw_lines(_reader(stream)):
         if number == 1 and isinstance(raw, bytes):
             raw = raw.removeprefix(_BOM)
-        lines.append(_decode(raw, number, name))
+        yield _decode(raw, number, name)
         if isinstance(raw, _Long) and raw.gave_up:
-            break
-    return lines
+            return
 
 
 def _reader(stream: object) -> Callable[[int], bytes]:

@@ -17,6 +17,8 @@ from types import ModuleType
 from .. import __version__
 from .common import EXIT_INTERRUPTED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UsageError
 from .configs import ConfigurationError
+from .database import DatabaseError
+from .executors import ExecutorError
 from .plugins import PluginError
 from .report import ReportError
 from .stopping import exit_status_for, quiet_stdout, received, stop_on_signals
@@ -46,7 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = build_parser().parse_args(args_list)
             status = args.handler(args)
         return exit_status_for(status) if status == EXIT_INTERRUPTED or received else status
-    except (UsageError, ConfigurationError, PluginError, ReportError) as error:
+    except (UsageError, ConfigurationError, PluginError, ReportError, DatabaseError,
+            ExecutorError) as error:
         print(f"compare.py: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -1,6 +1,7 @@
 """``compare.py report``: tables from saved runs, without running anything again.
 
-One run:  its summary; ``--scores`` PAR-K, solved and the virtual best solver per set;
+One run (a saved JSON, or a results database: --db FILE.sqlite [--where FILTER ...]):
+          its summary; ``--scores`` PAR-K, solved and the virtual best solver per set;
           ``--per-puzzle --pivot configuration --field nodes`` one row per puzzle;
           ``--pair A,B`` configuration B against A, pair by pair.
 Two runs: the paired comparison per configuration (wins, losses, ties, geometric-mean
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from . import paired, records, report, scores, views
@@ -26,8 +28,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     rep = subparsers.add_parser("report", help="tables, scores and paired comparisons of saved runs",
                                 description=__doc__.split("\n", 2)[2],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    rep.add_argument("old", metavar="RUN.json")
+    rep.add_argument("old", nargs="?", metavar="RUN.json", help="a run saved with --json")
     rep.add_argument("new", nargs="?", metavar="NEW.json", help="a second run: compare pair by pair")
+    rep.add_argument("--db", metavar="FILE.sqlite", help="report from a results database instead")
+    rep.add_argument("--where", action="append", default=[], metavar="FILTER",
+                     help="with --db: only the runs meeting COLUMN OP VALUE (OP: = != < <= > >= "
+                          "and ~ with * wildcards; = and != take a,b,c), e.g. configuration=mrv,sat, "
+                          "time_s>0.5, category!=correct; may be repeated (all must hold)")
+    rep.add_argument("--json", metavar="OUT.json", help="with --db: save the selected runs as a "
+                                                         "saved-run JSON document")
     rep.add_argument("--format", choices=report.TABLE_FORMATS, default="table")
     rep.add_argument("--par", type=positive_float, default=2.0, metavar="K",
                      help="PAR-K: unsolved runs count K x the limit (default: 2)")
@@ -45,12 +54,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.db:
+        return report_database(args)
+    if args.where or args.json:
+        raise UsageError("--where and --json go with --db FILE.sqlite")
+    if not args.old:
+        raise UsageError("give a saved run (RUN.json) or --db FILE.sqlite")
     inputs = [args.old] + ([args.new] if args.new else [])
     check_output_paths({"--csv": args.csv, "--plot": args.plot}, inputs)
-    old = report.load_document(args.old)
-    newest = report.load_document(args.new) if args.new else old
+    return _report(args, report.load_document(args.old),
+                   report.load_document(args.new) if args.new else None)
+
+
+def _report(args: argparse.Namespace, old: dict[str, Any], new: dict[str, Any] | None) -> int:
+    newest = new or old
     runs = [r for r in newest["runs"] if not (args.exclude_warmup and r.get("warmup"))]
-    if args.new:
+    if new is not None:
         print(_two_runs(old, newest, args))
     elif args.per_puzzle:
         print(views.render(views.pivot(runs, column=args.pivot, field=args.field), args.format))
@@ -64,9 +83,40 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_WRONG if any(r["category"] == Category.WRONG for r in newest["runs"]) else EXIT_OK
 
 
-def _summary(document: dict[str, Any], runs: list[dict[str, Any]], args: argparse.Namespace) -> str:
-    rows = report.summarize(runs, unique=document.get("options", {}).get("unique", False),
-                            limit=scores.document_limit(document), par=args.par)
+def report_database(args: argparse.Namespace) -> int:
+    """report --db: the selected runs of a results database, through the same views; the
+    plain summary is made run by run, the other views hold the selected runs."""
+    from . import db_views  # noqa: PLC0415
+    from .database import open_database  # noqa: PLC0415
+
+    if args.old or args.new:
+        raise UsageError("give a saved run (RUN.json) or --db FILE.sqlite, not both")
+    check_output_paths({"--csv": args.csv, "--plot": args.plot, "--json": args.json}, [args.db])
+    whole = bool(args.per_puzzle or args.scores or args.pair or args.csv or args.plot or args.json)
+    database = open_database(args.db, create=False)
+    try:
+        selection = db_views.parse_filters(args.where)
+        document = db_views.document(database, selection, par=args.par, runs=whole,
+                                     exclude_warmup=args.exclude_warmup)
+    finally:
+        database.close()
+    if not document["summary"]:
+        print(f"compare.py: no runs in {args.db}" + (" match --where" if args.where else ""),
+              file=sys.stderr)
+    if args.json:
+        write_atomic(args.json, json.dumps(document, indent=1) + "\n")
+    if whole:
+        return _report(args, document, None)
+    print(_summary(document, [], args, rows=document["summary"]))
+    return EXIT_WRONG if any(row["wrong"] for row in document["summary"]) else EXIT_OK
+
+
+def _summary(document: dict[str, Any], runs: list[dict[str, Any]], args: argparse.Namespace,
+             rows: list[dict[str, Any]] | None = None) -> str:
+    """The summary table of the runs (or of summary rows already made)."""
+    if rows is None:
+        rows = report.summarize(runs, unique=document.get("options", {}).get("unique", False),
+                                limit=scores.document_limit(document), par=args.par)
     if args.format == "json":
         return json.dumps({"summary": rows, "partial": document.get("partial", False),
                            "disagreements": document.get("disagreements", [])}, indent=2)

@@ -2,22 +2,27 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-from models import PuzzleError
+from models import Puzzle, PuzzleError
 
 from . import records, report
-from .common import (DEFAULT_PUZZLES, EXIT_INTERRUPTED, UsageError, check_output_paths,
-                     error_record, exit_status, input_options, load_plugins, picture_options,
-                     positive_float, positive_int, progress_bar, read_inputs, resolve_solvers,
-                     shown, solving_options)
-from .experiment import Results, run_experiment, say_partial
+from .common import (DEFAULT_PUZZLES, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError, check_output_paths,
+                     error_record, exit_status, find_inputs, input_options, iter_inputs,
+                     load_plugins, picture_options, positive_float, positive_int, progress_bar,
+                     resolve_solvers, shown, solving_options)
+from .executors import Executor, executor_options, make_executor
+from .experiment import MemoryStore, Results, say_partial, stream_experiment
+from .judge import Disagreement, Run
 from .outputs import write_atomic
 from .provenance import provenance
 from .stopping import quiet_stdout
 from .runner import SolverRef, default_jobs, grace_for
+from .sweep_db import database_options, sweep_to_database
 
 NAME = "run"
 
@@ -34,7 +39,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                           "available backend and every plugin)")
     solving_options(run)
     run.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
-                     help="worker processes in parallel (default: the number of cores)")
+                     help="worker processes in parallel (default: the number of cores; with "
+                          "Dask: per Dask worker, default that machine's cores)")
+    executor_options(run)
+    database_options(run)
     experiment_options(run)
     run.add_argument("--format", choices=report.TABLE_FORMATS, default="table",
                      help="how to print the summary (default: table)")
@@ -51,7 +59,8 @@ def experiment_options(parser: argparse.ArgumentParser) -> None:
                         help="run each (puzzle, configuration) K times; every run is recorded, "
                              "tables show the median and the spread (default: 1)")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
-                        help="shuffle the order of the runs with this seed (default: fixed order)")
+                        help="shuffle the order of the runs with this seed, within blocks of about "
+                             "10,000 runs (default: fixed order)")
     parser.add_argument("--par", type=positive_float, default=2.0, metavar="K",
                         help="PAR-K score: unsolved runs count K x the limit (default: 2)")
     parser.add_argument("--exclude-warmup", action="store_true",
@@ -63,62 +72,106 @@ def run(args: argparse.Namespace) -> int:
     plugins = load_plugins(args.plugin)
     solvers = resolve_solvers(args.solvers, plugins)
     paths = args.paths or [shown(DEFAULT_PUZZLES)]
-    check_output_paths({"--json": args.json, "--csv": args.csv, "--plot": args.plot}, paths)
-    puzzles, bad = read_inputs(paths, args.fmt, args.hex)
-    if not puzzles:
-        raise UsageError("no puzzles to run" + (f" ({len(bad)} bad ones skipped)" if bad else ""))
-    jobs = args.jobs or default_jobs()
-    total = len(puzzles) * len(solvers) * args.repeat
-    with progress_bar(total) as progress:
-        results = run_experiment(puzzles, solvers, max_solutions=2 if args.unique else 1,
-                                 time_limit=args.timeout, repeat=args.repeat, jobs=jobs,
-                                 seed=args.seed, memory_limit=args.memory_limit,
-                                 progress=progress)
-    say_partial(results, total)
-    status = EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad)
+    check_output_paths({"--json": args.json, "--csv": args.csv, "--plot": args.plot,
+                        "--db": args.db}, paths)
+    if args.resume and not args.db:
+        raise UsageError("--resume continues a sweep from its database: give --db FILE.sqlite")
+    bad: list[PuzzleError] = []
+    puzzles = _first_checked(iter_inputs(find_inputs(paths), args.fmt, args.hex, bad), bad)
+    executor = make_executor(args.executor, jobs=args.jobs, chunk=args.chunk_size)
     try:
-        _print_summary(args, results, len(puzzles), solvers, jobs)
-    except BrokenPipeError:  # e.g. piped into head: the files are still saved, the status kept
+        if args.db:
+            return sweep_to_database(args, puzzles, solvers, executor, paths, bad)
+        return _sweep_in_memory(args, puzzles, solvers, executor, paths, bad)
+    finally:
+        executor.close()
+
+
+def _first_checked(puzzles: Iterator[Puzzle], bad: list[PuzzleError]) -> Iterator[Puzzle]:
+    """The puzzles, once it is sure there is at least one (UsageError otherwise)."""
+    first = next(puzzles, None)
+    if first is None:
+        raise UsageError("no puzzles to run" + (f" ({len(bad)} bad ones skipped)" if bad else ""))
+    return itertools.chain([first], puzzles)
+
+
+def _sweep_in_memory(args: argparse.Namespace, puzzles: Iterator[Puzzle], solvers: Sequence[SolverRef],
+                     executor: Executor, paths: Sequence[str], bad: list[PuzzleError]) -> int:
+    store = MemoryStore()
+    with progress_bar(None) as progress:
+        tally = stream_experiment(puzzles, solvers, max_solutions=2 if args.unique else 1,
+                                  time_limit=args.timeout, executor=executor, store=store,
+                                  repeat=args.repeat, seed=args.seed,
+                                  memory_limit=args.memory_limit, progress=progress)
+    results = store.results(tally.partial)
+    say_partial(tally)
+    count = len({(r.file, r.index) for r in results.runs})
+    rows = report.summarize(results.runs, unique=args.unique, limit=args.timeout, par=args.par,
+                            exclude_warmup=args.exclude_warmup)
+    status = EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad)
+    return show_and_save(
+        status, bad,
+        lambda: print_summary(args, rows, results.partial, results.disagreements, results.runs,
+                              _legend(count, solvers, args, executor.describe())),
+        lambda: _save(args, results, paths, solvers, executor.describe(), bad))
+
+
+def show_and_save(status: int, bad: Sequence[PuzzleError], show: Callable[[], None],
+                  save: Callable[[], None]) -> int:
+    """Print the summary, then write the files. A closed stdout (``| head``) keeps the files
+    and the status; a failed write is said, and a wrong run's status (1) outranks its (2)."""
+    try:
+        show()
+    except BrokenPipeError:
         quiet_stdout()
     if bad:
         print(f"compare.py: {len(bad)} bad puzzle(s) skipped (see above)", file=sys.stderr)
     try:
-        _save(args, results, paths, solvers, jobs, bad)
-    except OSError as error:  # a wrong run's status (1) outranks a failed write's (2)
+        save()
+    except OSError as error:
         print(f"compare.py: error: cannot save: {error}", file=sys.stderr)
         return status if status != EXIT_OK else EXIT_USAGE
     return status
 
 
-def _print_summary(args: argparse.Namespace, results: Results, count: int,
-                   solvers: Sequence[SolverRef], jobs: int) -> None:
-    rows = report.summarize(results.runs, unique=args.unique, limit=args.timeout, par=args.par,
-                            exclude_warmup=args.exclude_warmup)
+def print_summary(args: argparse.Namespace, rows: list[dict[str, Any]], partial: bool,
+                  disagreements: Sequence[Disagreement | dict[str, Any]],
+                  failures: Sequence[Run | dict[str, Any]], legend: str) -> None:
+    """The summary table (or JSON), the legend, the errors and the disagreements."""
     if args.format == "json":
-        print(json.dumps({"summary": rows, "partial": results.partial,
-                          "disagreements": [d.as_dict() for d in results.disagreements]}, indent=2))
+        print(json.dumps({"summary": rows, "partial": partial,
+                          "disagreements": [d.as_dict() if isinstance(d, Disagreement) else d
+                                            for d in disagreements]}, indent=2))
         return
     print(report.render_table(rows, args.format, par=args.par))
     if args.format != "csv":
-        print(_legend(count, solvers, args, jobs))
-    extra = "\n\n".join(t for t in (report.render_failures(results.runs),
-                                    report.render_disagreements(results.disagreements)) if t)
+        print(legend)
+    extra = "\n\n".join(t for t in (report.render_failures(failures),
+                                    report.render_disagreements(disagreements)) if t)
     if extra:
         print("\n" + extra, file=sys.stdout if args.format != "csv" else sys.stderr)
 
 
+def run_options(args: argparse.Namespace, paths: Sequence[str], solvers: Sequence[SolverRef],
+                where: str) -> dict[str, Any]:
+    """The options a run saves with its results (JSON document, database sweep)."""
+    return {"command": "run", "paths": list(paths), "solvers": [s.name for s in solvers],
+            "plugins": list(args.plugin), "timeout_s": args.timeout,
+            "kill_after_s": args.timeout + grace_for(args.timeout),
+            "jobs": args.jobs or (default_jobs() if args.executor == "local" else None),
+            "memory_limit_mb": args.memory_limit,
+            "executor": args.executor, "ran_on": where,
+            "unique": args.unique, "max_solutions": 2 if args.unique else 1,
+            "repeat": args.repeat, "seed": args.seed, "par": args.par,
+            "exclude_warmup": args.exclude_warmup, "fmt": args.fmt, "hex": args.hex}
+
+
 def _save(args: argparse.Namespace, results: Results, paths: Sequence[str],
-          solvers: Sequence[SolverRef], jobs: int, bad: Sequence[PuzzleError]) -> None:
+          solvers: Sequence[SolverRef], where: str, bad: Sequence[PuzzleError]) -> None:
     if args.json:
-        options = {"command": "run", "paths": list(paths), "solvers": [s.name for s in solvers],
-                   "plugins": list(args.plugin), "timeout_s": args.timeout,
-                   "kill_after_s": args.timeout + grace_for(args.timeout), "jobs": jobs,
-                   "memory_limit_mb": args.memory_limit,
-                   "unique": args.unique, "max_solutions": 2 if args.unique else 1,
-                   "repeat": args.repeat, "seed": args.seed, "par": args.par,
-                   "exclude_warmup": args.exclude_warmup, "fmt": args.fmt, "hex": args.hex}
         document = report.build_document(
-            results.runs, results.disagreements, options=options, partial=results.partial,
+            results.runs, results.disagreements, options=run_options(args, paths, solvers, where),
+            partial=results.partial,
             environment=provenance(solvers, limit=args.timeout, repeat=args.repeat, seed=args.seed),
             input_errors=[error_record(e) for e in bad])
         write_atomic(args.json, json.dumps(document, indent=1) + "\n")
@@ -133,11 +186,10 @@ def _save(args: argparse.Namespace, results: Results, paths: Sequence[str],
         print(f"compare.py: cactus plot written to {args.plot}", file=sys.stderr)
 
 
-def _legend(count: int, solvers: Sequence[SolverRef], args: argparse.Namespace, jobs: int) -> str:
+def _legend(count: int, solvers: Sequence[SolverRef], args: argparse.Namespace, where: str) -> str:
     repeats = f" x {args.repeat} repetitions" if args.repeat > 1 else ""
     warm = "; warm-up runs left out" if args.exclude_warmup else ""
     return (f"\n{count} puzzles x {len(solvers)} configurations{repeats}; every answer checked by "
             f"models.verify. Times in seconds per run\n(median of the repetitions per puzzle); "
             f"a run past the limit is a timeout counted at the limit; PAR-{args.par:g} counts "
-            f"unsolved runs at {args.par:g} x limit;\nlimit {args.timeout:g} s per run; {jobs} worker "
-            f"process{'es' if jobs > 1 else ''}{warm}.")
+            f"unsolved runs at {args.par:g} x limit;\nlimit {args.timeout:g} s per run; {where}{warm}.")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from models import Puzzle, PuzzleError, read_puzzles, read_stream
+from models import Puzzle, PuzzleError, iter_puzzles
 
 from .configs import choose_one as one_solver, load_plugins, resolve as resolve_solvers  # noqa: F401
 from .judge import Category, Run
@@ -106,7 +106,7 @@ def positive_int(text: str) -> int:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int) -> Iterator[Callable[[int, Outcome], None]]:
+def progress_bar(total: int | None) -> Iterator[Callable[[int, Outcome], None]]:
     """A callback for each finished run that moves a progress bar (on a terminal only)."""
     from tqdm import tqdm  # noqa: PLC0415 - only the command line shows progress
 
@@ -133,23 +133,33 @@ def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError]) -> int:
 
 def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzle], list[PuzzleError]]:
     """Every good puzzle of every path; each bad one reported on stderr with where it is."""
-    puzzles: list[Puzzle] = []
     bad: list[PuzzleError] = []
+    return list(iter_inputs(find_inputs(paths), fmt, hex16, bad)), bad
+
+
+def find_inputs(paths: Sequence[str]) -> list[str]:
+    """Each path as it will be read (a bundled collection by its name); UsageError for a
+    missing one, before anything is read."""
+    return [_readable(path) for path in paths]
+
+
+def iter_inputs(paths: Sequence[str], fmt: str, hex16: bool, bad: list[PuzzleError]) -> Iterator[Puzzle]:
+    """The good puzzles of find_inputs' paths, read lazily; each bad one is reported on
+    stderr with where it is, and appended to ``bad``."""
     for path in paths:
-        path = _readable(path)
         try:
-            if path != "-" and stat.S_ISFIFO(os.stat(path).st_mode):
-                with _open_fifo(path) as stream:
-                    batch = read_stream(stream, path, fmt=fmt, hex16=hex16)
-            else:
-                batch = read_puzzles(path, fmt=fmt, hex16=hex16)
+            with contextlib.ExitStack() as stack:
+                source: Any = path
+                if path != "-" and stat.S_ISFIFO(os.stat(path).st_mode):
+                    source = stack.enter_context(_open_fifo(path))
+                for item in iter_puzzles(source, fmt=fmt, hex16=hex16, name=None if source is path else path):
+                    if isinstance(item, PuzzleError):
+                        print(f"compare.py: skipped bad puzzle: {item}", file=sys.stderr)
+                        bad.append(item)
+                    else:
+                        yield item
         except OSError as error:
             raise UsageError(f"{path}: cannot read: {error.strerror or error}") from None
-        for error in batch.errors:
-            print(f"compare.py: skipped bad puzzle: {error}", file=sys.stderr)
-        puzzles += batch.puzzles
-        bad += batch.errors
-    return puzzles, bad
 
 
 def _readable(path: str) -> str:

@@ -1,90 +1,209 @@
-"""An experiment: puzzles x configurations x repetitions, run in workers and judged.
+"""An experiment: puzzles x configurations x repetitions, run by an executor and judged.
 
-Every repetition is kept as its own run. Each (puzzle, repetition) is judged with
-all configurations' answers together, so a wrong answer is caught by the others.
-Interrupted (Ctrl-C), the runs that finished are still judged and returned, marked
-partial.
+Puzzles are read and tasks dispatched lazily. Every repetition is kept as its own
+run. Each (puzzle, repetition) is judged with all configurations' answers together,
+so a wrong answer is caught by the others, as soon as its last run is in, and handed
+to a store (kept in memory, or written to the results database) and forgotten.
+Interrupted (Ctrl-C), the runs that finished are still judged and stored, marked partial.
 """
 from __future__ import annotations
 
+import itertools
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from models import Puzzle
 
+from .executors import Executor
 from .judge import Disagreement, Run, judge
-from .runner import Outcome, SolverRef, Task, run_tasks
+from .runner import Outcome, SolverRef, Task
+
+SHUFFLE_BLOCK = 10_000
+"""With a seed, tasks are shuffled within blocks of about this many (whole puzzles)."""
 
 
 @dataclass
 class Results:
-    """What an experiment gave: judged runs, disagreements, and whether it was cut short."""
+    """What an experiment kept in memory: judged runs, disagreements, whether it was cut short."""
 
     runs: list[Run] = field(default_factory=list)
     disagreements: list[Disagreement] = field(default_factory=list)
     partial: bool = False
 
 
-def build_tasks(puzzles: Sequence[Puzzle], solvers: Sequence[SolverRef], *, max_solutions: int,
-                time_limit: float, repeat: int = 1, memory_limit: float | None = None) -> list[Task]:
-    """One task per (puzzle, repetition, configuration), in that order."""
-    return [Task(solver, puzzle, max_solutions, time_limit, number, memory_limit)
-            for puzzle in puzzles for number in range(repeat) for solver in solvers]
+@dataclass
+class Tally:
+    """How far an experiment got: runs finished here, tasks skipped as recorded, partial."""
+
+    finished: int = 0
+    dispatched: int = 0
+    skipped: int = 0
+    partial: bool = False
 
 
-def run_experiment(puzzles: Sequence[Puzzle], solvers: Sequence[SolverRef], *,
-                   max_solutions: int, time_limit: float, repeat: int = 1, jobs: int | None = None,
-                   seed: int | None = None, memory_limit: float | None = None,
-                   progress: Callable[[int, Outcome], None] | None = None) -> Results:
-    """Run every task (in an order shuffled by seed, if given, so that drifts in the
-    machine's load spread over all configurations); on KeyboardInterrupt keep what
-    finished (Results.partial). Runs come back in build_tasks order whatever the seed."""
-    tasks = build_tasks(puzzles, solvers, max_solutions=max_solutions, time_limit=time_limit,
-                        repeat=repeat, memory_limit=memory_limit)
-    order = list(range(len(tasks)))
-    if seed is not None:
-        random.Random(seed).shuffle(order)
-    finished: dict[int, Outcome] = {}
+class Store(Protocol):
+    """Where judged runs go (and, for --resume, what is already there)."""
 
-    def collect(number: int, outcome: Outcome) -> None:
-        finished[order[number]] = outcome
-        if progress is not None:
-            progress(order[number], outcome)
+    def recorded(self, tasks: Sequence[Task]) -> dict[int, tuple[bool, Outcome]]:
+        """Of these tasks (one puzzle and repetition), those recorded: position -> (judged, outcome)."""
 
-    partial = False
-    try:
-        run_tasks([tasks[number] for number in order], jobs=jobs, on_outcome=collect)
-    except KeyboardInterrupt:
-        partial = True
-    results = judge_tasks(tasks, finished)
-    results.partial = partial
-    return results
+    def arrived(self, task: Task, outcome: Outcome) -> None:
+        """One outcome, before its (puzzle, repetition) is judged."""
+
+    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
+               runs: Sequence[Run], disagreement: Disagreement | None) -> None:
+        """One (puzzle, repetition) judged: its tasks, outcomes and runs, in configuration
+        order; serial numbers the (puzzle, repetition) pairs in reading order."""
 
 
-def judge_tasks(tasks: Sequence[Task], outcomes: dict[int, Outcome]) -> Results:
-    """Judge each (puzzle, repetition) group's finished outcomes together, in task order."""
-    groups: dict[tuple[int, int], list[int]] = {}
-    for number, task in enumerate(tasks):
-        if number in outcomes:
-            groups.setdefault((id(task.puzzle), task.repeat), []).append(number)
-    results = Results()
-    for numbers in groups.values():
-        first = tasks[numbers[0]]
-        judged, disagreement = judge(first.puzzle, [(tasks[n].solver.name, outcomes[n]) for n in numbers])
-        for run, number in zip(judged, numbers):
-            solver = tasks[number].solver
-            run.repeat, run.backend, run.options = first.repeat, solver.backend or solver.name, \
-                dict(solver.options)
-        results.runs += judged
+class MemoryStore:
+    """Keeps every judged run; ``results()`` gives them in (puzzle, repetition, configuration) order."""
+
+    def __init__(self) -> None:
+        self._runs: list[tuple[int, Run]] = []
+        self._disagreements: list[tuple[int, Disagreement]] = []
+
+    def recorded(self, tasks: Sequence[Task]) -> dict[int, tuple[bool, Outcome]]:
+        return {}
+
+    def arrived(self, task: Task, outcome: Outcome) -> None:
+        pass
+
+    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
+               runs: Sequence[Run], disagreement: Disagreement | None) -> None:
+        self._runs += [(serial, run) for run in runs]
         if disagreement is not None:
-            results.disagreements.append(disagreement)
-    return results
+            self._disagreements.append((serial, disagreement))
+
+    def results(self, partial: bool) -> Results:
+        ordered = sorted(range(len(self._runs)), key=lambda i: (self._runs[i][0], i))
+        return Results([self._runs[i][1] for i in ordered],
+                       [d for _, d in sorted(self._disagreements, key=lambda item: item[0])], partial)
 
 
-def say_partial(results: Results, total: int) -> None:
+@dataclass
+class _Group:
+    """One (puzzle, repetition): its tasks in configuration order and the outcomes so far."""
+
+    serial: int
+    tasks: list[Task]
+    outcomes: dict[int, Outcome]
+    waiting: int
+
+
+def build_tasks(puzzle: Puzzle, solvers: Sequence[SolverRef], *, max_solutions: int,
+                time_limit: float, repeat: int, memory_limit: float | None = None) -> list[Task]:
+    """The tasks of one (puzzle, repetition), one per configuration."""
+    return [Task(solver, puzzle, max_solutions, time_limit, repeat, memory_limit)
+            for solver in solvers]
+
+
+class _Experiment:
+    """The bookkeeping of one run of stream_experiment."""
+
+    def __init__(self, store: Store, progress: Callable[[int, Outcome], None] | None):
+        self.store, self.progress = store, progress
+        self.groups: dict[int, _Group] = {}
+        self.where: dict[int, tuple[int, int]] = {}  # dispatched number -> (group, position)
+        self.tally = Tally()
+        self.serials = itertools.count()
+
+    def tasks(self, groups: Iterable[list[Task]], seed: int | None) -> Iterator[Task]:
+        """The tasks to run, group after group (shuffled within blocks with a seed)."""
+        rng = random.Random(seed) if seed is not None else None
+        for block in _blocks(groups, SHUFFLE_BLOCK if rng else 1):
+            chosen = [item for tasks in block for item in self._open(tasks)]
+            if rng is not None:
+                rng.shuffle(chosen)
+            for number, (serial, position) in zip(itertools.count(self.tally.dispatched), chosen):
+                self.where[number] = (serial, position)
+                self.tally.dispatched += 1
+                yield self.groups[serial].tasks[position]
+
+    def _open(self, tasks: list[Task]) -> list[tuple[int, int]]:
+        """Register a group; (group, position) of each task still to run."""
+        known = self.store.recorded(tasks)
+        todo = [p for p in range(len(tasks)) if p not in known]
+        self.tally.skipped += len(known)
+        serial = next(self.serials)
+        group = _Group(serial, tasks, {p: outcome for p, (_, outcome) in known.items()}, len(todo))
+        if not todo:
+            if not all(judged for judged, _ in known.values()):
+                self._judge(group)  # its last outcomes arrived before an interruption
+            return []
+        self.groups[serial] = group
+        return [(serial, p) for p in todo]
+
+    def arrived(self, number: int, outcome: Outcome) -> None:
+        serial, position = self.where.pop(number)
+        group = self.groups[serial]
+        group.outcomes[position] = outcome
+        group.waiting -= 1
+        self.tally.finished += 1
+        if group.waiting:
+            self.store.arrived(group.tasks[position], outcome)
+        else:  # the last of its group: judged and stored at once
+            del self.groups[serial]
+            self._judge(group)
+        if self.progress is not None:
+            self.progress(number, outcome)
+
+    def finish(self) -> None:
+        """Judge the groups cut short with what they have."""
+        for group in self.groups.values():
+            if group.outcomes:
+                self._judge(group)
+        self.groups.clear()
+
+    def _judge(self, group: _Group) -> None:
+        positions = sorted(group.outcomes)
+        tasks = [group.tasks[p] for p in positions]
+        outcomes = [group.outcomes[p] for p in positions]
+        runs, disagreement = judge(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)])
+        for run, task in zip(runs, tasks):
+            run.repeat, run.backend, run.options = task.repeat, task.solver.backend or task.solver.name, \
+                dict(task.solver.options)
+        self.store.judged(group.serial, tasks, outcomes, runs, disagreement)
+
+
+def _blocks(groups: Iterable[list[Task]], size: int) -> Iterator[list[list[Task]]]:
+    """Whole groups in blocks of at least ``size`` tasks (the last may be smaller)."""
+    block: list[list[Task]] = []
+    count = 0
+    for tasks in groups:
+        block.append(tasks)
+        count += len(tasks)
+        if count >= size:
+            yield block
+            block, count = [], 0
+    if block:
+        yield block
+
+
+def stream_experiment(puzzles: Iterable[Puzzle], solvers: Sequence[SolverRef], *, max_solutions: int,
+                      time_limit: float, executor: Executor, store: Store, repeat: int = 1,
+                      seed: int | None = None, memory_limit: float | None = None,
+                      progress: Callable[[int, Outcome], None] | None = None) -> Tally:
+    """Run every (puzzle, repetition, configuration) not yet in the store (in an order
+    shuffled by seed, if given, so that drifts in the machine's load spread over all
+    configurations); on KeyboardInterrupt judge what finished and say so (Tally.partial)."""
+    experiment = _Experiment(store, progress)
+    groups = (build_tasks(puzzle, solvers, max_solutions=max_solutions, time_limit=time_limit,
+                          repeat=number, memory_limit=memory_limit)
+              for puzzle in puzzles for number in range(repeat))
+    try:
+        executor.run(experiment.tasks(groups, seed), experiment.arrived)
+    except KeyboardInterrupt:
+        experiment.tally.partial = True
+    experiment.finish()
+    return experiment.tally
+
+
+def say_partial(tally: Tally) -> None:
     """Tell the user an interrupted run kept only what finished."""
-    if results.partial:
-        print(f"compare.py: interrupted: {len(results.runs)} of {total} runs finished; "
-              "keeping those (marked \"partial\": true)", file=sys.stderr)
+    if tally.partial:
+        print(f"compare.py: interrupted: {tally.finished} of the {tally.dispatched} runs started "
+              "finished; keeping those (marked \"partial\": true)", file=sys.stderr)

@@ -94,12 +94,13 @@ def judge(puzzle: Puzzle, outcomes: Sequence[tuple[str, Outcome]]) -> tuple[list
     unsat_claims = [s for s, o in outcomes if o.status == Status.UNSAT]
     unique_claims = [s for s, o in outcomes if claim_of(o) == "unique solution" and not problems[s]]
     runs = []
+    text = _puzzle_text(puzzle)
     for solver, outcome in outcomes:
         category, reason = _categorise(solver, outcome, problems[solver], found,
                                        unsat_claims, unique_claims)
         runs.append(Run(
             file=puzzle.source.file, index=puzzle.source.index, line=puzzle.source.line,
-            puzzle=_puzzle_text(puzzle), size=puzzle.geometry.label().split()[0], solver=solver,
+            puzzle=text, size=puzzle.geometry.label().split()[0], solver=solver,
             status=outcome.status, solutions=[grid_text(puzzle, s) for s in outcome.solutions],
             complete=outcome.complete, time_s=outcome.time_s, stats=dict(outcome.stats),
             message=outcome.message, claim=claim_of(outcome), category=category, reason=reason,

@@ -16,7 +16,7 @@ from .runner import SolverRef, default_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("ortools", "pycosat", "python-constraint2", "python-sat", "highspy", "numba",
-            "tabulate", "tqdm", "matplotlib", "dask")
+            "tabulate", "tqdm", "matplotlib", "dask", "distributed")
 
 
 def provenance(solvers: Sequence[SolverRef], *, limit: float, repeat: int,

@@ -6,6 +6,7 @@ import io
 import json
 import math
 import statistics
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ from .. import registry
 from ..result import Status
 from .judge import Category, Disagreement, Run
 from .records import record, run_entry
-from .scores import puzzle_scores
+from .scores import run_score
 
 DOCUMENT_KIND = "sudoku-methods-run"
 DOCUMENT_VERSION = 2
@@ -45,62 +46,101 @@ def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False, lim
               par: float = 2.0, exclude_warmup: bool = False) -> list[dict[str, Any]]:
     """One row per (file, grid size, configuration), in the order they first appear; the
     columns are always SUMMARY_KEYS (None where a value does not apply)."""
-    groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, int, str], dict[int, list[dict[str, Any]]]] = {}
     for run in runs:
         data = run.as_dict() if isinstance(run, Run) else run
         if exclude_warmup and data.get("warmup"):
             continue
         flat = {**data, **record(data)}
-        groups.setdefault((flat["file"], flat["n"], flat["configuration"]), []).append(flat)
-    return [_row(records, unique, limit, par) for records in groups.values()]
+        key = (flat["file"], flat["n"], flat["configuration"])
+        groups.setdefault(key, {}).setdefault(flat["index"], []).append(flat)
+    rows = []
+    for puzzles in groups.values():
+        summary = GroupSummary(unique=unique, limit=limit, par=par)
+        for records in puzzles.values():
+            summary.add_puzzle(records)
+        rows.append(summary.row())
+    return rows
 
 
 SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs", "solved", "unsat",
                 "multiple", "timeouts", "memory_outs", "unknown", "errors", "wrong", "par", "mean_s", "median_s",
                 "spread_s", "max_s", "mean_cpu_s", "mean_nodes", "nodes_are", "mean_conflicts")
+_COUNTED = {"solved": (Status.SOLVED, Category.CORRECT), "unsat": (Status.UNSAT, Category.CORRECT),
+            "timeouts": (None, Category.TIMEOUT), "memory_outs": (None, Category.MEMORY_OUT),
+            "unknown": (None, Category.UNKNOWN),
+            "errors": (None, Category.ERROR), "wrong": (None, Category.WRONG)}
 
 
-def _row(records: list[dict[str, Any]], unique: bool, limit: float | None,
-         par: float) -> dict[str, Any]:
-    def count(**match: str) -> int:
-        return sum(all(r[k] == v for k, v in match.items()) for r in records)
+class GroupSummary:
+    """One summary row built puzzle by puzzle (each puzzle's runs of one configuration at
+    once), keeping per puzzle only its median time, spread and PAR score, so a database
+    of millions of runs is summarised in little memory."""
 
-    first = records[0]
-    correct = [r for r in records if r["category"] == Category.CORRECT]
-    per_puzzle: dict[tuple[str, int], list[float]] = {}
-    for r in records:
-        if r["category"] != Category.ERROR:
-            per_puzzle.setdefault((r["file"], r["index"]), []).append(r["time_s"])
-    times = [statistics.median(v) for v in per_puzzle.values()]
-    spreads = [max(v) - min(v) for v in per_puzzle.values() if len(v) > 1]
-    cpu = [r["cpu_s"] for r in records if r.get("cpu_s") is not None]
-    return {
-        "set": puzzle_set(first), "file": first["file"], "n": first["n"],
-        "configuration": first["configuration"], "backend": first["backend"],
-        "puzzles": len({(r["file"], r["index"]) for r in records}), "runs": len(records),
-        "solved": count(status=Status.SOLVED, category=Category.CORRECT),
-        "unsat": count(status=Status.UNSAT, category=Category.CORRECT),
-        "multiple": sum(len(r["solutions"]) >= 2 for r in correct) if unique else None,
-        "timeouts": count(category=Category.TIMEOUT),
-        "memory_outs": count(category=Category.MEMORY_OUT), "unknown": count(category=Category.UNKNOWN),
-        "errors": count(category=Category.ERROR), "wrong": count(category=Category.WRONG),
-        "par": _par(records, limit, par),
-        "mean_s": statistics.fmean(times) if times else None,
-        "median_s": statistics.median(times) if times else None,
-        "spread_s": statistics.median(spreads) if spreads else None,
-        "max_s": max(times) if times else None,
-        "mean_cpu_s": statistics.fmean(cpu) if cpu else None,
-        "mean_nodes": _mean((r.get("stats") or {}).get("nodes") for r in correct),
-        "nodes_are": node_meaning(first["backend"]),
-        "mean_conflicts": _mean((r.get("stats") or {}).get("conflicts") for r in correct),
-    }
+    def __init__(self, *, unique: bool = False, limit: float | None = None, par: float = 2.0):
+        self.unique, self.limit, self.par = unique, limit, par
+        self.first: dict[str, Any] | None = None
+        self.counts = dict.fromkeys([*_COUNTED, "runs", "puzzles", "multiple"], 0)
+        self.times, self.spreads, self.scores = array("d"), array("d"), array("d")
+        self.sums = {"cpu": [0.0, 0], "nodes": [0.0, 0], "conflicts": [0.0, 0]}
+
+    def add_puzzle(self, records: Sequence[dict[str, Any]]) -> None:
+        """Every run (repetition) of one configuration on one puzzle, as flat records."""
+        self.first = self.first or records[0]
+        self.counts["puzzles"] += 1
+        self.counts["runs"] += len(records)
+        for name, (status, category) in _COUNTED.items():
+            self.counts[name] += sum(r["category"] == category and status in (None, r["status"])
+                                     for r in records)
+        correct = [r for r in records if r["category"] == Category.CORRECT]
+        self.counts["multiple"] += sum(len(r["solutions"]) >= 2 for r in correct)
+        times = [r["time_s"] for r in records if r["category"] != Category.ERROR]
+        if times:
+            self.times.append(statistics.median(times))
+        if len(times) > 1:
+            self.spreads.append(max(times) - min(times))
+        if self.limit is not None:
+            self.scores.append(statistics.median(run_score(r, self.limit, self.par) for r in records))
+        self._add("cpu", (r.get("cpu_s") for r in records))
+        for counter in ("nodes", "conflicts"):
+            self._add(counter, ((r.get("stats") or {}).get(counter) for r in correct))
+
+    def _add(self, name: str, values: Iterable[float | int | None]) -> None:
+        for value in values:
+            if value is not None:
+                self.sums[name][0] += value
+                self.sums[name][1] += 1
+
+    def _mean(self, name: str) -> float | None:
+        total, count = self.sums[name]
+        return total / count if count else None
+
+    def row(self) -> dict[str, Any]:
+        """The summary row, SUMMARY_KEYS in order."""
+        first, counts, times = self.first or {}, self.counts, self.times
+        return {
+            "set": puzzle_set(first), "file": first["file"], "n": first["n"],
+            "configuration": first["configuration"], "backend": first["backend"],
+            "puzzles": counts["puzzles"], "runs": counts["runs"], "solved": counts["solved"],
+            "unsat": counts["unsat"], "multiple": counts["multiple"] if self.unique else None,
+            "timeouts": counts["timeouts"], "memory_outs": counts["memory_outs"],
+            "unknown": counts["unknown"],
+            "errors": counts["errors"], "wrong": counts["wrong"],
+            "par": statistics.fmean(self.scores) if self.scores else None,
+            "mean_s": statistics.fmean(times) if times else None,
+            "median_s": _median(times) if times else None,
+            "spread_s": _median(self.spreads) if self.spreads else None,
+            "max_s": max(times) if times else None, "mean_cpu_s": self._mean("cpu"),
+            "mean_nodes": self._mean("nodes"), "nodes_are": node_meaning(first["backend"]),
+            "mean_conflicts": self._mean("conflicts"),
+        }
 
 
-def _par(records: list[dict[str, Any]], limit: float | None, k: float) -> float | None:
-    if limit is None:
-        return None
-    scores = puzzle_scores(records, limit, k)
-    return statistics.fmean(scores.values()) if scores else None
+def _median(values: array) -> float:
+    """statistics.median of an array of doubles, without a list of millions of floats."""
+    import numpy  # noqa: PLC0415 - only for summaries
+
+    return float(numpy.median(numpy.frombuffer(values, dtype=numpy.float64)))
 
 
 def node_meaning(solver: str) -> str:
@@ -113,11 +153,6 @@ def node_meaning(solver: str) -> str:
     if backend is None or not backend.available:
         return ""
     return backend.counters.get("nodes", "").split(" (")[0]
-
-
-def _mean(values: Iterable[float | int | None]) -> float | None:
-    present = [v for v in values if v is not None]
-    return statistics.fmean(present) if present else None
 
 
 # ---------------------------------------------------------------- rendering

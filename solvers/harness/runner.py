@@ -39,7 +39,7 @@ from .timing import enforce_limit
 LOAD_LIMIT = 120.0
 """Seconds a new worker may take to start and import a backend before it is given up."""
 LOOKAHEAD = 64
-"""Tasks taken from the iterable ahead of the running ones (to find work for each worker)."""
+"""Tasks read ahead, at most, while looking for one an idle worker (of its key) can take."""
 MESSAGE_CHARS = 2000
 """The longest message kept from a worker."""
 
@@ -114,21 +114,40 @@ def grace_for(limit: float) -> float:
 
 def run_tasks(tasks: Iterable[Task], *, jobs: int | None = None,
               on_outcome: Callable[[int, Outcome], None] | None = None,
-              fresh_plugin_workers: bool = False) -> list[Outcome]:
+              fresh_plugin_workers: bool = False, keep: bool = True) -> list[Outcome]:
     """Run every task on up to ``jobs`` workers; outcomes in task order, one per task.
 
-    ``tasks`` may be any iterable, read lazily (at most LOOKAHEAD ahead of the runs).
-    A plugin's worker serves that plugin only; with ``fresh_plugin_workers`` it serves
-    one task and is ended (bench/bench_isolation.py measures what that costs).
-    SIGINT, SIGTERM and SIGHUP are held back while the workers are being ended."""
-    pool = _Pool(max(1, jobs or default_jobs()), on_outcome, fresh_plugin_workers)
+    ``tasks`` may be any iterable, read only as workers fall free;
+    with ``keep=False`` outcomes go only to ``on_outcome`` (nothing is kept, the list
+    returned is empty), for sweeps too large to hold. A plugin's worker serves that
+    plugin only; with ``fresh_plugin_workers`` it serves one task and is ended
+    (bench/bench_isolation.py measures what that costs)."""
+    pool = WorkerPool(jobs, fresh_plugin_workers=fresh_plugin_workers)
     try:
-        return pool.run(tasks)
+        return pool.run(tasks, on_outcome=on_outcome, keep=keep)
     finally:
+        pool.close()
+
+
+class WorkerPool:
+    """run_tasks' workers kept alive between batches, so backends stay loaded (the
+    executors keep one per sweep, and one in each Dask worker); close() ends them."""
+
+    def __init__(self, jobs: int | None = None, *, fresh_plugin_workers: bool = False):
+        self._pool = _Pool(max(1, jobs or default_jobs()), None, fresh_plugin_workers)
+
+    def run(self, tasks: Iterable[Task], *, on_outcome: Callable[[int, Outcome], None] | None = None,
+            keep: bool = True) -> list[Outcome]:
+        """run_tasks on these workers."""
+        self._pool.on_outcome = on_outcome
+        return self._pool.run(tasks, keep=keep)
+
+    def close(self) -> None:
+        """End every worker, holding back SIGINT, SIGTERM and SIGHUP meanwhile."""
         blocked = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
         old = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
         try:
-            pool.close()
+            self._pool.close()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
@@ -161,45 +180,62 @@ class _Pool:
         self.token = secrets.token_hex(6)
         self.serial = 0
         self.slots: list[_Worker | None] = [None] * jobs
-        self.tasks: dict[int, Task] = {}
-        self.outcomes: dict[int, Outcome] = {}
+        self.tasks: dict[int, Task] = {}  # read and not yet recorded, by number
+        self.outcomes: dict[int, Outcome] | None = {}
 
-    def run(self, tasks: Iterable[Task]) -> list[Outcome]:
-        source: Iterator[tuple[int, Task]] = enumerate(tasks)
+    def run(self, tasks: Iterable[Task], keep: bool = True) -> list[Outcome]:
+        """Run the tasks, read only as workers fall free; live workers of an earlier run
+        are reused."""
+        self.outcomes = {} if keep else None
+        self.source: Iterator[tuple[int, Task]] | None = enumerate(tasks)
+        self.count = 0
         waiting: list[int] = []
-        count, exhausted = 0, False
         while True:
-            while not exhausted and len(waiting) < max(LOOKAHEAD, 4 * self.jobs):
-                try:
-                    number, task = next(source)
-                except StopIteration:
-                    exhausted = True
-                    break
-                self.tasks[number], count = task, number + 1
-                waiting.append(number)
+            self._dispatch(waiting)
             if not waiting and not self._busy():
                 break
-            self._dispatch(waiting)
             self._wait()
-        return [self.outcomes[number] for number in range(count)]
+        return [] if self.outcomes is None else [self.outcomes[number] for number in range(self.count)]
 
     def _busy(self) -> list[_Worker]:
         return [w for w in self.slots if w is not None and w.task is not None]
 
+    def _pull(self) -> int | None:
+        """The number of the next task read from the source, or None when it is used up."""
+        following = next(self.source, None) if self.source is not None else None
+        if following is None:
+            self.source = None
+            return None
+        number, task = following
+        self.tasks[number], self.count = task, number + 1
+        return number
+
+    def _take(self, waiting: list[int], key: str) -> int | None:
+        """The first task of this key, waiting or read now (reading at most LOOKAHEAD
+        ahead: the others wait for a worker of their key)."""
+        match = next((n for n in waiting if self.tasks[n].key == key), None)
+        if match is not None:
+            waiting.remove(match)
+            return match
+        while len(waiting) < LOOKAHEAD and (number := self._pull()) is not None:
+            if self.tasks[number].key == key:
+                return number
+            waiting.append(number)
+        return None
+
     def _dispatch(self, waiting: list[int]) -> None:
-        """Give each idle worker the first waiting task of its key; free or idle slots of
-        other keys go to the first waiting task no worker can take."""
-        for index, worker in enumerate(self.slots):
+        """Give each idle worker the first task of its key; free or idle slots of other
+        keys go to the first waiting task no worker can take."""
+        for worker in self.slots:
             if worker is not None and worker.task is None:
-                match = next((n for n in waiting if self.tasks[n].key == worker.key), None)
+                match = self._take(waiting, worker.key)
                 if match is not None:
-                    waiting.remove(match)
                     self._send(worker, match)
         for index, worker in enumerate(self.slots):
-            if not waiting:
-                return
             if worker is None or worker.task is None:
-                number = waiting.pop(0)
+                number = waiting.pop(0) if waiting else self._pull()
+                if number is None:
+                    return
                 if worker is not None:
                     self._end(worker)
                 self.slots[index] = self._spawn(self.tasks[number].key)
@@ -337,8 +373,9 @@ class _Pool:
         worker.results.close()
 
     def _record(self, number: int, outcome: Outcome) -> None:
-        outcome = enforce_limit(outcome, self.tasks[number].time_limit)
-        self.outcomes[number] = outcome
+        outcome = enforce_limit(outcome, self.tasks.pop(number).time_limit)
+        if self.outcomes is not None:
+            self.outcomes[number] = outcome
         if self.on_outcome is not None:
             self.on_outcome(number, outcome)
 
