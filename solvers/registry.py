@@ -180,6 +180,9 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             "solvers.backends.dlx"),
     Backend("mip", "integer programming: 0-1 model solved by HiGHS, uniqueness by a no-good cut",
             "solvers.backends.mip", package="highspy", imports="highspy"),
+    Backend("pysat", "python-sat CDCL engines (CaDiCaL, Glucose, MiniSat, ...) over the CNF encodings, "
+            "warm and incremental; propagation-only modes", "solvers.backends.pysat",
+            package="python-sat", imports="pysat"),
     Backend("fast", "mrv's propagation and MRV search compiled with numba (bitmasks, flat int arrays)",
             "solvers.backends.fast", package="numba", imports="numba"),
 )}
