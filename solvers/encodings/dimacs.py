@@ -19,13 +19,14 @@ True
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from models import Grid, Model, Puzzle, as_model, parse_puzzle, to_line
 
 from .cnf import CNF, DESCRIPTIONS, ENCODINGS, Clause, EncodingError, Numbering, check_encoding, encode
 
-__all__ = ["Answer", "Dimacs", "DimacsError", "decode_model", "decode_with_cnf", "export_dimacs",
+__all__ = ["Answer", "Dimacs", "DimacsError", "cnf_text", "decode_model", "decode_with_cnf", "export_dimacs",
            "read_answer", "read_dimacs"]
 
 SATISFIABLE, UNSATISFIABLE, UNKNOWN = "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"
@@ -74,11 +75,16 @@ class Answer:
 def export_dimacs(puzzle_or_model: Puzzle | Model, encoding: str = ENCODINGS[0]) -> str:
     """The puzzle under the encoding as DIMACS CNF text, with a comment header."""
     model = as_model(puzzle_or_model)
-    cnf = encode(model, check_encoding(encoding))
-    return "".join(_header_lines(model, cnf)) + "".join(_clause_line(c) for c in cnf.clauses)
+    return cnf_text(model, encode(model, check_encoding(encoding)))
 
 
-def _header_lines(model: Model, cnf: CNF) -> list[str]:
+def cnf_text(model: Model, cnf: CNF, extra: Sequence[Clause] = ()) -> str:
+    """DIMACS text of a model's CNF, with ``extra`` clauses (such as blocking clauses) at the end."""
+    lines = _header_lines(model, cnf, len(extra))
+    return "".join(lines) + "".join(map(_clause_line, cnf.clauses)) + "".join(map(_clause_line, extra))
+
+
+def _header_lines(model: Model, cnf: CNF, extra: int = 0) -> list[str]:
     puzzle, n = model.puzzle, cnf.n
     lines = [
         "c Sudoku as SAT, DIMACS CNF (sudoku-methods, solvers/encodings/dimacs.py)\n",
@@ -95,7 +101,9 @@ def _header_lines(model: Model, cnf: CNF) -> list[str]:
         for var in range(1, cnf.num_vars + 1):
             cell, value = cnf.numbering.cell_value(var)
             lines.append(f"c map {var} {cell // n + 1} {cell % n + 1} {value}\n")
-    lines.append(f"p cnf {cnf.num_vars} {len(cnf.clauses)}\n")
+    if extra:
+        lines.append(f"c blocking: the last {extra} clauses rule out grids already found\n")
+    lines.append(f"p cnf {cnf.num_vars} {len(cnf.clauses) + extra}\n")
     return lines
 
 
