@@ -22,12 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from models import Grid, Model, Puzzle, as_model, parse_puzzle, to_line
+from models import Geometry, Grid, Model, Puzzle, as_model, parse_puzzle, to_line
+from models.symbols import MAX_SYMBOL_SIZE
 
 from .cnf import CNF, DESCRIPTIONS, ENCODINGS, Clause, EncodingError, Numbering, check_encoding, encode
 
 __all__ = ["Answer", "Dimacs", "DimacsError", "cnf_text", "decode_model", "decode_with_cnf", "export_dimacs",
-           "read_answer", "read_dimacs"]
+           "header_puzzle", "read_answer", "read_dimacs"]
 
 SATISFIABLE, UNSATISFIABLE, UNKNOWN = "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"
 _STATUS_WORDS = {"SATISFIABLE": SATISFIABLE, "SAT": SATISFIABLE,
@@ -88,7 +89,7 @@ def _header_lines(model: Model, cnf: CNF, extra: int = 0) -> list[str]:
     puzzle, n = model.puzzle, cnf.n
     lines = [
         "c Sudoku as SAT, DIMACS CNF (sudoku-methods, solvers/encodings/dimacs.py)\n",
-        f"c puzzle: {to_line(puzzle)}\n",
+        *_puzzle_lines(puzzle),
         f"c source: {puzzle.source}\n",
         f"c geometry: {puzzle.geometry.label()}, variant {puzzle.variant}, "
         f"{len(model.groups)} all-different groups, {puzzle.num_givens} givens\n",
@@ -105,6 +106,40 @@ def _header_lines(model: Model, cnf: CNF, extra: int = 0) -> list[str]:
         lines.append(f"c blocking: the last {extra} clauses rule out grids already found\n")
     lines.append(f"p cnf {cnf.num_vars} {len(cnf.clauses) + extra}\n")
     return lines
+
+
+def _puzzle_lines(puzzle: Puzzle) -> list[str]:
+    """The puzzle in the header: one line-format line up to 35x35; beyond the symbol alphabet,
+    its box shape, givens and variant as integers (0 empty), which any size can hold."""
+    if puzzle.n <= MAX_SYMBOL_SIZE:
+        return [f"c puzzle: {to_line(puzzle)}\n"]
+    geometry = puzzle.geometry
+    lines = [f"c boxes: {geometry.box_rows}x{geometry.box_cols}\n",
+             f"c givens: {' '.join(map(str, puzzle.givens))}\n"]
+    if puzzle.diagonals:
+        lines.append("c diagonals: yes\n")
+    if puzzle.regions:
+        lines.append(f"c regions: {' '.join(map(str, puzzle.regions))}\n")
+    return lines
+
+
+def header_puzzle(dimacs: Dimacs) -> Puzzle:
+    """The puzzle an exported file's comments name ('c puzzle:', or 'c boxes:' and 'c givens:')."""
+    line = dimacs.field("puzzle")
+    if line is not None:
+        return parse_puzzle(line)
+    boxes, givens = dimacs.field("boxes"), dimacs.field("givens")
+    if boxes is None or givens is None:
+        raise DimacsError("the CNF file has no 'c puzzle:' (or 'c boxes:' and 'c givens:') comment "
+                          "naming its puzzle")
+    try:
+        rows, _, cols = boxes.partition("x")
+        regions = dimacs.field("regions")
+        return Puzzle(Geometry.of(int(rows), int(cols)), tuple(int(v) for v in givens.split()),
+                      dimacs.field("diagonals") == "yes",
+                      None if regions is None else tuple(int(r) for r in regions.split()))
+    except ValueError as error:
+        raise DimacsError(f"the CNF file's puzzle comments are malformed: {error}") from None
 
 
 def _clause_line(clause: Clause) -> str:
@@ -216,10 +251,10 @@ def decode_model(text: str, puzzle_or_model: Puzzle | Model, encoding: str = ENC
 def decode_with_cnf(answer_text: str, cnf_text: str) -> Grid | None:
     """Decode an answer using only the exported CNF file it answers (puzzle and encoding from its comments)."""
     dimacs = read_dimacs(cnf_text)
-    line, encoding = dimacs.field("puzzle"), dimacs.field("encoding")
-    if line is None or encoding is None:
-        raise DimacsError("the CNF file has no 'c puzzle:' and 'c encoding:' comments to decode with")
-    puzzle = parse_puzzle(line)
+    encoding = dimacs.field("encoding")
+    if encoding is None:
+        raise DimacsError("the CNF file has no 'c encoding:' comment to decode with")
+    puzzle = header_puzzle(dimacs)
     encoding = encoding.split()[0]
     if encode(as_model(puzzle), check_encoding(encoding)).num_vars != dimacs.num_vars:
         raise DimacsError("the CNF file's variables do not match its puzzle and encoding")
