@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from models import Geometry, Grid, Model, Puzzle, as_model, parse_puzzle, to_line
+from models import Geometry, Grid, Model, Puzzle, PuzzleError, as_model, parse_puzzle, to_line
 from models.symbols import MAX_SYMBOL_SIZE
 
 from .cnf import CNF, DESCRIPTIONS, ENCODINGS, Clause, EncodingError, Numbering, check_encoding, encode
 
-__all__ = ["Answer", "Dimacs", "DimacsError", "cnf_text", "decode_model", "decode_with_cnf", "export_dimacs",
-           "header_puzzle", "read_answer", "read_dimacs"]
+__all__ = ["Answer", "Dimacs", "DimacsError", "cnf_puzzle", "cnf_text", "decode_model", "decode_with_cnf",
+           "export_dimacs", "header_puzzle", "read_answer", "read_dimacs"]
 
 SATISFIABLE, UNSATISFIABLE, UNKNOWN = "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"
 _STATUS_WORDS = {"SATISFIABLE": SATISFIABLE, "SAT": SATISFIABLE,
@@ -127,7 +127,10 @@ def header_puzzle(dimacs: Dimacs) -> Puzzle:
     """The puzzle an exported file's comments name ('c puzzle:', or 'c boxes:' and 'c givens:')."""
     line = dimacs.field("puzzle")
     if line is not None:
-        return parse_puzzle(line)
+        try:
+            return parse_puzzle(line)
+        except PuzzleError as error:
+            raise DimacsError(f"the CNF file's 'c puzzle:' comment: {error}") from None
     boxes, givens = dimacs.field("boxes"), dimacs.field("givens")
     if boxes is None or givens is None:
         raise DimacsError("the CNF file has no 'c puzzle:' (or 'c boxes:' and 'c givens:') comment "
@@ -250,12 +253,22 @@ def decode_model(text: str, puzzle_or_model: Puzzle | Model, encoding: str = ENC
 
 def decode_with_cnf(answer_text: str, cnf_text: str) -> Grid | None:
     """Decode an answer using only the exported CNF file it answers (puzzle and encoding from its comments)."""
-    dimacs = read_dimacs(cnf_text)
+    puzzle, encoding = cnf_puzzle(read_dimacs(cnf_text))
+    return decode_model(answer_text, puzzle, encoding)
+
+
+def cnf_puzzle(dimacs: Dimacs) -> tuple[Puzzle, str]:
+    """The puzzle and encoding an exported file names in its comments, checked against its header."""
     encoding = dimacs.field("encoding")
     if encoding is None:
         raise DimacsError("the CNF file has no 'c encoding:' comment to decode with")
     puzzle = header_puzzle(dimacs)
     encoding = encoding.split()[0]
-    if encode(as_model(puzzle), check_encoding(encoding)).num_vars != dimacs.num_vars:
-        raise DimacsError("the CNF file's variables do not match its puzzle and encoding")
-    return decode_model(answer_text, puzzle, encoding)
+    try:
+        num_vars = encode(as_model(puzzle), check_encoding(encoding)).num_vars
+    except EncodingError as error:
+        raise DimacsError(f"the CNF file's 'c encoding:' comment: {error}") from None
+    if num_vars != dimacs.num_vars:
+        raise DimacsError(f"the CNF file's header has {dimacs.num_vars} variables; its puzzle under "
+                          f"the {encoding} encoding has {num_vars}")
+    return puzzle, encoding

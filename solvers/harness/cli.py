@@ -19,7 +19,7 @@ from .configs import ConfigurationError
 from .plugins import PluginError
 from .report import ReportError
 
-COMMANDS = ("run", "solve", "export", "list", "report", "plot", "generate",
+COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate",
             "ladder", "explain", "render", "replay")  # the last four: for teaching
 DEFAULT_COMMAND = "run"
 
