@@ -22,7 +22,9 @@ blocking clause per grid found and the solver runs again (a fresh process each t
 
 Counters: the decisions, conflicts, propagations and restarts that the solver prints in
 its statistics (CaDiCaL, Kissat, MiniSat, Glucose and ``picosat -v`` print them; summed
-over the runs), and the exported CNF's variables and clauses.
+over the runs; one left out of a printed statistics section counts 0, as CaDiCaL omits
+zero lines), and the exported CNF's variables and clauses. A solver that prints no
+statistics leaves them unmeasured.
 """
 from __future__ import annotations
 
@@ -245,9 +247,14 @@ def _error(name: str, code: int, what: str, err: str) -> Result:
 
 
 def _add_counters(stats: Stats, output: str) -> None:
-    """Add the decisions, conflicts, propagations and restarts printed in the solver's statistics."""
-    for match in _STAT.finditer(output):
-        key = match.group(1) or match.group(4)
-        value = int(match.group(2) or match.group(3))
-        field = _STATS[key]
-        setattr(stats, field, (getattr(stats, field) or 0) + value)
+    """Add the decisions, conflicts, propagations and restarts printed in the solver's statistics.
+
+    A solver that prints statistics but leaves a counter out (CaDiCaL omits zero lines) is
+    taken to have counted none of it in that run.
+    """
+    counted = {_STATS[m.group(1) or m.group(4)]: int(m.group(2) or m.group(3))
+               for m in _STAT.finditer(output)}
+    if not counted:
+        return
+    for field in _STATS.values():
+        setattr(stats, field, (getattr(stats, field) or 0) + counted.get(field, 0))

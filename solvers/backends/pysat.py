@@ -220,11 +220,17 @@ def _session(model: Model, engine: str, encoding: str, warm: bool, purpose: str)
         cnf = CNF(encoding, model.givens, [], numbering)
         session = _Session(held.solver, cnf, givens, held.clauses + len(givens), held)
     else:
+        # Unit clauses (givens; simplified's cells with one candidate) are assumed, not loaded:
+        # propagate() reports only what follows from its assumptions, never level-0 facts.
         cnf = encode(model, encoding)
         solver = Solver(name=engine)
+        units = []
         for clause in cnf.clauses:   # one by one: an empty clause (clashing givens) must count
-            solver.add_clause(clause)
-        session = _Session(solver, cnf, [], len(cnf.clauses))
+            if len(clause) == 1:
+                units.append(clause[0])
+            else:
+                solver.add_clause(clause)
+        session = _Session(solver, cnf, units, len(cnf.clauses))
     session.stats_before = _engine_stats(session.solver)
     return session
 
@@ -395,7 +401,7 @@ def _failed_literals(solver: Solver, assumed: list[int], implied: list[int], top
     changed = True
     while changed:
         changed = False
-        assigned = {abs(lit) for lit in implied}
+        assigned = {abs(lit) for lit in implied} | {abs(lit) for lit in assumed}
         for var in range(1, top + 1):
             if var in assigned:
                 continue
@@ -408,7 +414,7 @@ def _failed_literals(solver: Solver, assumed: list[int], implied: list[int], top
                 consistent, implied = solver.propagate(assumptions=assumed)
                 if not consistent:
                     return False, implied, False
-                assigned = {abs(lit) for lit in implied}
+                assigned = {abs(lit) for lit in implied} | {abs(lit) for lit in assumed}
                 changed = True
                 break
     return True, implied, False

@@ -210,6 +210,7 @@ def read_answer(text: str) -> Answer:
     """A SAT solver's output: 's STATUS' and 'v' lines, MiniSat's result file, or bare literals."""
     status: str | None = None
     literals: list[int] = []
+    has_model = False
     for number, raw in enumerate(text.splitlines(), 1):
         words = raw.split()
         if not words or words[0] == "c":
@@ -222,12 +223,13 @@ def read_answer(text: str) -> Answer:
             continue
         tokens = words[1:] if words[0] == "v" else words
         literals += (_int(token, number) for token in tokens)
+        has_model = True  # even 'v 0': the model of a CNF without variables
     literals = [lit for lit in literals if lit != 0]
     if status is None:
-        if not literals:
+        if not has_model:
             raise DimacsError("no solver status ('s SATISFIABLE', 'SAT', ...) and no model")
         status = SATISFIABLE
-    if status == SATISFIABLE and not literals:
+    if status == SATISFIABLE and not has_model:
         raise DimacsError("the solver says SATISFIABLE but gives no model ('v' lines)")
     return Answer(status, tuple(literals))
 
