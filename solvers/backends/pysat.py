@@ -117,6 +117,11 @@ ENGINES, EXCLUDED = _engines()
 ALIASES = {alias: name for alias, name in (("cadical", "cadical195"), ("glucose", "glucose4"),
                                            ("minisat", "minisat22")) if name in ENGINES}
 DEFAULT_ENGINE = "cadical195" if "cadical195" in ENGINES else next(iter(ENGINES))
+"""The engine for search when none is named."""
+PROPAGATION_ENGINE = next((e for e in ("minisat22", "glucose4") if e in ENGINES and ENGINES[e].propagate),
+                          DEFAULT_ENGINE)
+"""The engine for inference=up|failed-literal when none is named: MiniSat's propagate() took
+about a hundredth of CaDiCaL's time per call in python-sat (bench/README.md)."""
 
 COUNTERS = {
     "nodes": "CDCL decisions (the engine's accum_stats, this puzzle's share)",
@@ -129,8 +134,8 @@ COUNTERS = {
                "(blocking clauses not counted)",
 }
 OPTIONS = {
-    "engine": f"python-sat engine (default {DEFAULT_ENGINE}); aliases "
-              + ", ".join(f"{a}={n}" for a, n in ALIASES.items()),
+    "engine": f"python-sat engine (default {DEFAULT_ENGINE}; {PROPAGATION_ENGINE} for the inference "
+              "modes); aliases " + ", ".join(f"{a}={n}" for a, n in ALIASES.items()),
     "encoding": "CNF encoding: " + "; ".join(f"{k} = {DESCRIPTIONS[k]}" for k in ENCODINGS),
     "warm": "True (default): one solver per engine, encoding and geometry per worker, givens as "
             "assumptions; False: a fresh solver per puzzle (simplified is always fresh)",
@@ -241,14 +246,17 @@ def _engine_stats(solver: Solver) -> dict[str, int]:
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          engine: str = DEFAULT_ENGINE, encoding: str = ENCODINGS[0], warm: bool = True,
+          engine: str | None = None, encoding: str = ENCODINGS[0], warm: bool = True,
           conflict_limit: int | None = None, inference: str = "none") -> Result:
     """Solve (or only propagate) with a python-sat engine; up to max_solutions grids."""
+    if engine is None:
+        engine = DEFAULT_ENGINE if inference == "none" else PROPAGATION_ENGINE
     engine = _check(engine, encoding, conflict_limit, inference)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     purpose = "search" if inference == "none" else "propagate"
-    session = _session(model, engine, encoding, warm, purpose)
+    # failed-literal probing asserts what it learns as unit clauses: always on a scratch copy
+    session = _session(model, engine, encoding, warm and inference != "failed-literal", purpose)
     stats = Stats(encode_time=time.perf_counter() - start, variables=session.cnf.num_vars,
                   clauses=session.clauses)
     began = time.perf_counter()
@@ -377,8 +385,8 @@ def _infer(session: _Session, model: Model, inference: str, deadline: float | No
     consistent, implied = solver.propagate(assumptions=assumed)
     out_of_time = False
     if consistent and inference == "failed-literal":
-        consistent, implied, out_of_time = _failed_literals(solver, assumed, implied,
-                                                            session.cnf.num_vars, deadline)
+        consistent, implied, out_of_time = _failed_literals(solver, implied, session.cnf.num_vars,
+                                                            deadline)
     if not consistent:
         stats.fixed_cells = 0
         return Result(Status.UNSAT, [], True, stats, f"{inference}: the givens lead to a conflict")
@@ -393,31 +401,44 @@ def _infer(session: _Session, model: Model, inference: str, deadline: float | No
                   f"{inference} fixed {fixed} of {open_cells} open cells; search is needed")
 
 
-def _failed_literals(solver: Solver, assumed: list[int], implied: list[int], top: int,
+def _failed_literals(solver: Solver, implied: list[int], top: int,
                      deadline: float | None) -> tuple[bool, list[int], bool]:
     """Probe both polarities of every unassigned variable; a literal whose propagation
     conflicts is asserted false; repeat until a round changes nothing.
-    Returns (consistent, implied literals, ran out of time)."""
+    Returns (consistent, implied literals, ran out of time).
+
+    The solver is this puzzle's scratch copy: what is known is added as unit clauses, so a
+    probe propagates only its own literal. A literal implied by a probe that succeeded is
+    not probed in the same round: its consequences are a subset, so it cannot fail where
+    that probe did not (the usual saving; the fixed point is the same)."""
+    facts = set(implied)
+    for literal in implied:
+        solver.add_clause([literal])
     changed = True
     while changed:
         changed = False
-        assigned = {abs(lit) for lit in implied} | {abs(lit) for lit in assumed}
+        covered: set[int] = set()
         for var in range(1, top + 1):
-            if var in assigned:
+            if var in facts or -var in facts:
                 continue
             if deadline is not None and time.perf_counter() >= deadline:
-                return True, implied, True
+                return True, list(facts), True
             for literal in (var, -var):
-                if solver.propagate(assumptions=assumed + [literal])[0]:
+                if literal in covered:
                     continue
-                assumed.append(-literal)
-                consistent, implied = solver.propagate(assumptions=assumed)
+                consistent, consequences = solver.propagate(assumptions=[literal])
+                if consistent:
+                    covered.update(consequences)
+                    continue
+                consistent, consequences = solver.propagate(assumptions=[-literal])
                 if not consistent:
-                    return False, implied, False
-                assigned = {abs(lit) for lit in implied} | {abs(lit) for lit in assumed}
-                changed = True
+                    return False, list(facts), False
+                for fact in consequences:
+                    solver.add_clause([fact])
+                facts.update(consequences)
+                covered, changed = set(), True
                 break
-    return True, implied, False
+    return True, list(facts), False
 
 
 def _fixed_grid(cnf: CNF, literals: Iterable[int]) -> tuple[Grid, int]:
