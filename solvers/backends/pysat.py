@@ -46,7 +46,7 @@ from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from models import Grid, Model, verify
 
-from ..encodings.cnf import CNF, DESCRIPTIONS, Numbering, check_encoding, encode, geometry_clauses
+from ..encodings.cnf import CNF, DESCRIPTIONS, Clause, Numbering, check_encoding, encode, geometry_clauses
 from ..result import Result, Stats, Status, finish
 
 __all__ = ["ALIASES", "CHOICES", "COUNTERS", "ENCODINGS", "ENGINES", "EXCLUDED", "OPTIONS", "solve"]
@@ -161,17 +161,37 @@ class _Warm:
 _POOL: OrderedDict[tuple, _Warm] = OrderedDict()
 
 
-def _warm(engine: str, encoding: str, model: Model, purpose: str) -> _Warm:
+def _warm(engine: str, encoding: str, model: Model, purpose: str, deadline: float | None) -> _Warm:
     """The worker's solver for this engine, encoding, geometry and purpose (search|propagate)."""
     key = (engine, encoding, model.n, model.groups, purpose)
     if key in _POOL:
         _POOL.move_to_end(key)
         return _POOL[key]
     clauses = geometry_clauses(encoding, model.n, model.groups)
-    _POOL[key] = _Warm(Solver(name=engine, bootstrap_with=clauses), model.n ** 3 + 1, len(clauses))
+    _POOL[key] = _Warm(_loaded(engine, clauses, deadline), model.n ** 3 + 1, len(clauses))
     while len(_POOL) > WARM_SOLVERS:
         _POOL.popitem(last=False)[1].solver.delete()
     return _POOL[key]
+
+
+class _OutOfTime(Exception):
+    """The time limit ran out while the clauses were being loaded."""
+
+
+LOAD_CHUNK = 50_000
+"""Clauses loaded between two looks at the clock (a 25x25 holds 752,500)."""
+
+
+def _loaded(engine: str, clauses: list[Clause], deadline: float | None) -> Solver:
+    """A solver holding the clauses, loaded in chunks so a time limit is noticed (_OutOfTime)."""
+    solver = Solver(name=engine)
+    for first in range(0, len(clauses), LOAD_CHUNK):
+        if deadline is not None and time.perf_counter() >= deadline:
+            solver.delete()
+            raise _OutOfTime
+        for clause in clauses[first:first + LOAD_CHUNK]:
+            solver.add_clause(clause)   # one by one: an empty clause (clashing givens) must count
+    return solver
 
 
 def _drop(warm: _Warm) -> None:
@@ -217,9 +237,10 @@ class _Session:
             self.solver.add_clause([-self.activation])
 
 
-def _session(model: Model, engine: str, encoding: str, warm: bool, purpose: str) -> _Session:
+def _session(model: Model, engine: str, encoding: str, warm: bool, purpose: str,
+             deadline: float | None) -> _Session:
     if warm and encoding != "simplified":
-        held = _warm(engine, encoding, model, purpose)
+        held = _warm(engine, encoding, model, purpose, deadline)
         numbering = Numbering(model.n)
         givens = [numbering.var(c, v) for c, v in enumerate(model.givens) if v]
         cnf = CNF(encoding, model.givens, [], numbering)
@@ -228,13 +249,8 @@ def _session(model: Model, engine: str, encoding: str, warm: bool, purpose: str)
         # Unit clauses (givens; simplified's cells with one candidate) are assumed, not loaded:
         # propagate() reports only what follows from its assumptions, never level-0 facts.
         cnf = encode(model, encoding)
-        solver = Solver(name=engine)
-        units = []
-        for clause in cnf.clauses:   # one by one: an empty clause (clashing givens) must count
-            if len(clause) == 1:
-                units.append(clause[0])
-            else:
-                solver.add_clause(clause)
+        units = [clause[0] for clause in cnf.clauses if len(clause) == 1]
+        solver = _loaded(engine, [clause for clause in cnf.clauses if len(clause) != 1], deadline)
         session = _Session(solver, cnf, units, len(cnf.clauses))
     session.stats_before = _engine_stats(session.solver)
     return session
@@ -256,7 +272,12 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     deadline = None if time_limit is None else start + time_limit
     purpose = "search" if inference == "none" else "propagate"
     # failed-literal probing asserts what it learns as unit clauses: always on a scratch copy
-    session = _session(model, engine, encoding, warm and inference != "failed-literal", purpose)
+    try:
+        session = _session(model, engine, encoding, warm and inference != "failed-literal", purpose,
+                           deadline)
+    except _OutOfTime:
+        return Result(Status.TIMEOUT, [], False, Stats(encode_time=time.perf_counter() - start),
+                      "time limit reached while loading the clauses")
     stats = Stats(encode_time=time.perf_counter() - start, variables=session.cnf.num_vars,
                   clauses=session.clauses)
     began = time.perf_counter()
