@@ -63,8 +63,8 @@ def test_the_warm_solver_is_reused_and_blocking_clauses_never_reach_the_next_puz
 
 @pytest.mark.parametrize("puzzle, count", [pytest.param(p, c, id=f"{c}-solutions") for p, c in MULTIPLE])
 def test_warm_and_fresh_count_the_same_solutions(puzzle: Puzzle, count: int) -> None:
-    warm = solve(puzzle, max_solutions=50)
-    fresh = solve(puzzle, max_solutions=50, warm=False)
+    warm = solve(puzzle, max_solutions=50, encoding="extended")
+    fresh = solve(puzzle, max_solutions=50, encoding="extended", warm=False)
     assert len(set(warm.solutions)) == len(set(fresh.solutions)) == count
     assert set(warm.solutions) == set(fresh.solutions)
 

@@ -51,12 +51,15 @@ from ..result import Result, Stats, Status, finish
 
 __all__ = ["ALIASES", "CHOICES", "COUNTERS", "ENCODINGS", "ENGINES", "EXCLUDED", "OPTIONS", "solve"]
 
-ENCODINGS = ("extended", "efficient", "minimal", "simplified")
-"""Encodings, the first the default: warm ``extended`` was the fastest on top95, the 1,106
-hardest and 16x16 (bench/README.md, bench_pysat.py)."""
+ENCODINGS = ("simplified", "extended", "efficient", "minimal")
+"""Encodings, the first the default. ``simplified`` (always a fresh solver) was 6-100x faster
+than every full encoding on the 16x16 samples, warm or fresh; warm ``extended`` is the
+fastest full encoding and pays off on long batches of 9x9 (bench/README.md, bench_pysat.py)."""
 INFERENCES = ("none", "up", "failed-literal")
-WARM_SOLVERS = 4
-"""Warm solvers kept per worker (a 25x25 one holds ~750,000 clauses)."""
+WARM_CLAUSES = 3_000_000
+"""Clauses the warm solvers of a worker may hold together (a 9x9 one holds 12,000, a 25x25
+one 752,500); the least recently used go first. Several configurations alternating in one
+worker (engines, encodings) each keep their solver."""
 FIRST_SLICE = 1_000
 """Conflicts in the first slice of a time-limited run on an engine that cannot be interrupted."""
 
@@ -169,7 +172,7 @@ def _warm(engine: str, encoding: str, model: Model, purpose: str, deadline: floa
         return _POOL[key]
     clauses = geometry_clauses(encoding, model.n, model.groups)
     _POOL[key] = _Warm(_loaded(engine, clauses, deadline), model.n ** 3 + 1, len(clauses))
-    while len(_POOL) > WARM_SOLVERS:
+    while len(_POOL) > 1 and sum(w.clauses for w in _POOL.values()) > WARM_CLAUSES:
         _POOL.popitem(last=False)[1].solver.delete()
     return _POOL[key]
 
