@@ -51,10 +51,10 @@ from ..result import Result, Stats, Status, finish
 
 __all__ = ["ALIASES", "CHOICES", "COUNTERS", "ENCODINGS", "ENGINES", "EXCLUDED", "OPTIONS", "solve"]
 
-ENCODINGS = ("simplified", "extended", "efficient", "minimal")
-"""Encodings, the first the default. ``simplified`` (always a fresh solver) was 6-100x faster
-than every full encoding on the 16x16 samples, warm or fresh; warm ``extended`` is the
-fastest full encoding and pays off on long batches of 9x9 (bench/README.md, bench_pysat.py)."""
+ENCODINGS = ("extended", "efficient", "minimal", "simplified")
+"""Encodings, the first the default: warm ``extended`` was the fastest on top95, the forum's
+hardest and the 16x16 samples (``simplified``, always a fresh solver, was 2-10x slower on
+16x16; minimal and efficient need thousands of conflicts there; bench/README.md)."""
 INFERENCES = ("none", "up", "failed-literal")
 WARM_CLAUSES = 3_000_000
 """Clauses the warm solvers of a worker may hold together (a 9x9 one holds 12,000, a 25x25
@@ -119,8 +119,9 @@ ENGINES, EXCLUDED = _engines()
 """The usable engines by python-sat's name, and the others with the reason they are left out."""
 ALIASES = {alias: name for alias, name in (("cadical", "cadical195"), ("glucose", "glucose4"),
                                            ("minisat", "minisat22")) if name in ENGINES}
-DEFAULT_ENGINE = "cadical195" if "cadical195" in ENGINES else next(iter(ENGINES))
-"""The engine for search when none is named."""
+DEFAULT_ENGINE = "minisat22" if "minisat22" in ENGINES else next(iter(ENGINES))
+"""The engine for search when none is named: warm MiniSat 2.2 was the fastest of CaDiCaL 1.9.5,
+Glucose 4 and MiniSat on top95, hardest and the 16x16 samples (bench/README.md)."""
 PROPAGATION_ENGINE = next((e for e in ("minisat22", "glucose4") if e in ENGINES and ENGINES[e].propagate),
                           DEFAULT_ENGINE)
 """The engine for inference=up|failed-literal when none is named: MiniSat's propagate() took
