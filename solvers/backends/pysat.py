@@ -119,9 +119,10 @@ ENGINES, EXCLUDED = _engines()
 """The usable engines by python-sat's name, and the others with the reason they are left out."""
 ALIASES = {alias: name for alias, name in (("cadical", "cadical195"), ("glucose", "glucose4"),
                                            ("minisat", "minisat22")) if name in ENGINES}
-DEFAULT_ENGINE = "minisat22" if "minisat22" in ENGINES else next(iter(ENGINES))
-"""The engine for search when none is named: warm MiniSat 2.2 was the fastest of CaDiCaL 1.9.5,
-Glucose 4 and MiniSat on top95, hardest and the 16x16 samples (bench/README.md)."""
+DEFAULT_ENGINE = "cadical195" if "cadical195" in ENGINES else next(iter(ENGINES))
+"""The engine for search when none is named: warm CaDiCaL 1.9.5 was the fastest counting to
+two on top95 and the forum's hardest (470 puzzles); MiniSat won on one of the two 16x16 sets
+and on first solutions in one run (bench/README.md: the machine was loaded, read it as close)."""
 PROPAGATION_ENGINE = next((e for e in ("minisat22", "glucose4") if e in ENGINES and ENGINES[e].propagate),
                           DEFAULT_ENGINE)
 """The engine for inference=up|failed-literal when none is named: MiniSat's propagate() took
