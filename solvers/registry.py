@@ -6,7 +6,9 @@ and may define ``ENCODINGS`` (a tuple of names, the first the default), ``OPTION
 (option name -> one-line help), ``CHOICES`` (option name -> its valid values, where
 they are few) and ``COUNTERS`` (Stats counter -> what this backend
 counts as one; the general meanings are ``result.COUNTERS``). Its third-party package is
-imported inside the module, so a missing package only disables that backend.
+imported inside the module, so a missing package only disables that backend. A module that
+needs something other than a package (an external program) may define ``unavailable()``,
+returning why it cannot run here (with the install hint) or None.
 The arguments every backend shares are checked here, once, before the backend runs.
 """
 from __future__ import annotations
@@ -35,7 +37,7 @@ class UnknownBackendError(KeyError):
 
 
 class BackendUnavailableError(ImportError):
-    """A registered backend whose package is not installed; the message says how to install it."""
+    """A registered backend whose package (or program) is missing; the message says how to install it."""
 
 
 @dataclass(frozen=True)
@@ -56,10 +58,14 @@ class Backend:
         return Backend(name, description, function=function, interruptible=False)
 
     def load(self) -> SolveFunction:
-        """The solve function; BackendUnavailableError if its package is missing."""
+        """The solve function; BackendUnavailableError if its package (or program) is missing."""
         if self.function is not None:
             return self.function
-        return self._module().solve
+        module = self._module()
+        reason = getattr(module, "unavailable", lambda: None)()
+        if reason:
+            raise BackendUnavailableError(f"backend {self.name!r} is unavailable: {reason}")
+        return module.solve
 
     def _module(self) -> ModuleType:
         try:
@@ -86,7 +92,7 @@ class Backend:
 
     @property
     def available(self) -> bool:
-        """Whether the backend's package can be imported."""
+        """Whether the backend's package can be imported (and what else it needs is there)."""
         try:
             self.load()
         except BackendUnavailableError:
@@ -180,6 +186,11 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             "solvers.backends.dlx"),
     Backend("mip", "integer programming: 0-1 model solved by HiGHS, uniqueness by a no-good cut",
             "solvers.backends.mip", package="highspy", imports="highspy"),
+    Backend("pysat", "python-sat CDCL engines (CaDiCaL, Glucose, MiniSat, ...) over the CNF encodings, "
+            "warm and incremental; propagation-only modes", "solvers.backends.pysat",
+            package="python-sat", imports="pysat"),
+    Backend("dimacs", "any external DIMACS SAT solver on PATH (kissat, cadical, minisat, picosat, "
+            "glucose, or a path), run as a killable process", "solvers.backends.dimacs"),
     Backend("fast", "mrv's propagation and MRV search compiled with numba (bitmasks, flat int arrays)",
             "solvers.backends.fast", package="numba", imports="numba"),
 )}

@@ -5,9 +5,10 @@ import pycosat
 import pytest
 
 from models import Model, Puzzle, parse_puzzle, verify
-from solvers.encodings.cnf import ENCODINGS, encode
-from solvers.encodings.dimacs import (SATISFIABLE, UNKNOWN, UNSATISFIABLE, DimacsError, decode_model,
-                            decode_with_cnf, export_dimacs, read_answer, read_dimacs)
+from solvers.encodings.cnf import ENCODINGS, Numbering, encode
+from solvers.encodings.dimacs import (SATISFIABLE, UNKNOWN, UNSATISFIABLE, Dimacs, DimacsError,
+                                      _puzzle_lines, cnf_puzzle, decode_model, decode_with_cnf,
+                                      export_dimacs, header_puzzle, read_answer, read_dimacs)
 
 from .conftest import load
 
@@ -127,3 +128,43 @@ def test_standard_dimacs_from_elsewhere_is_read() -> None:
     text = "c a comment\np cnf 3 2\n1 -3\n 0 2 3 -1 0\n%\n0\n"
     dimacs = read_dimacs(text)
     assert dimacs.clauses == [[1, -3], [2, 3, -1]] and dimacs.num_vars == 3
+
+
+# ---------------------------------------------------------------- beyond the symbol alphabet
+
+def pattern_solution(box_rows: int, box_cols: int) -> tuple[int, ...]:
+    """A valid solved grid of any box shape (the classic shifted pattern)."""
+    n = box_rows * box_cols
+    return tuple((box_cols * (r % box_rows) + r // box_rows + c) % n + 1 for r in range(n) for c in range(n))
+
+
+@pytest.mark.parametrize("box_rows, box_cols", [(6, 6), (5, 8), (7, 7)])
+def test_export_and_decode_round_trip_beyond_35x35(box_rows: int, box_cols: int) -> None:
+    # simplified keeps the files small; the full encodings of a 49x49 hold millions of clauses
+    encoding = "simplified"
+    from models import Geometry
+    solution = pattern_solution(box_rows, box_cols)
+    n = box_rows * box_cols
+    open_cells = {c for c in range(n * n) if c % 7 == 3}
+    puzzle = Puzzle(Geometry.of(box_rows, box_cols),
+                    tuple(0 if c in open_cells else v for c, v in enumerate(solution)))
+    assert verify(puzzle, solution).ok
+    text = export_dimacs(puzzle, encoding)
+    dimacs = read_dimacs(text)
+    assert cnf_puzzle(dimacs) == (puzzle, encoding)
+    cnf = encode(Model.from_puzzle(puzzle), encoding)
+    assert dimacs.header == (cnf.num_vars, len(cnf.clauses))
+    # the numbering is the alphabet-free c*n+v: the top variable names the last cell's value n
+    assert Numbering(n).var(n * n - 1, n) == n ** 3 and Numbering(n).cell_value(n ** 3) == (n * n - 1, n)
+    literals = [cnf.numbering.var(c, solution[c]) for c in sorted(open_cells)]
+    answer = "s SATISFIABLE\nv " + " ".join(map(str, literals)) + " 0\n"
+    assert decode_with_cnf(answer, text) == solution
+
+
+def test_the_header_of_a_large_variant_keeps_its_diagonals_and_regions() -> None:
+    from models import Geometry
+    geometry = Geometry.of(6, 6)
+    regions = tuple(b + 1 for c in range(36 * 36) for b, box in enumerate(geometry.boxes) if c in box)
+    puzzle = Puzzle(geometry, (0,) * (36 * 36), diagonals=True, regions=regions)
+    comments = tuple(line[2:].strip() for line in _puzzle_lines(puzzle))
+    assert header_puzzle(Dimacs(0, [], comments)) == puzzle

@@ -19,14 +19,16 @@ True
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from models import Grid, Model, Puzzle, as_model, parse_puzzle, to_line
+from models import Geometry, Grid, Model, Puzzle, PuzzleError, as_model, parse_puzzle, to_line
+from models.symbols import MAX_SYMBOL_SIZE
 
 from .cnf import CNF, DESCRIPTIONS, ENCODINGS, Clause, EncodingError, Numbering, check_encoding, encode
 
-__all__ = ["Answer", "Dimacs", "DimacsError", "decode_model", "decode_with_cnf", "export_dimacs",
-           "read_answer", "read_dimacs"]
+__all__ = ["Answer", "Dimacs", "DimacsError", "cnf_puzzle", "cnf_text", "decode_model", "decode_with_cnf",
+           "export_dimacs", "header_puzzle", "read_answer", "read_dimacs"]
 
 SATISFIABLE, UNSATISFIABLE, UNKNOWN = "SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"
 _STATUS_WORDS = {"SATISFIABLE": SATISFIABLE, "SAT": SATISFIABLE,
@@ -74,15 +76,20 @@ class Answer:
 def export_dimacs(puzzle_or_model: Puzzle | Model, encoding: str = ENCODINGS[0]) -> str:
     """The puzzle under the encoding as DIMACS CNF text, with a comment header."""
     model = as_model(puzzle_or_model)
-    cnf = encode(model, check_encoding(encoding))
-    return "".join(_header_lines(model, cnf)) + "".join(_clause_line(c) for c in cnf.clauses)
+    return cnf_text(model, encode(model, check_encoding(encoding)))
 
 
-def _header_lines(model: Model, cnf: CNF) -> list[str]:
+def cnf_text(model: Model, cnf: CNF, extra: Sequence[Clause] = ()) -> str:
+    """DIMACS text of a model's CNF, with ``extra`` clauses (such as blocking clauses) at the end."""
+    lines = _header_lines(model, cnf, len(extra))
+    return "".join(lines) + "".join(map(_clause_line, cnf.clauses)) + "".join(map(_clause_line, extra))
+
+
+def _header_lines(model: Model, cnf: CNF, extra: int = 0) -> list[str]:
     puzzle, n = model.puzzle, cnf.n
     lines = [
         "c Sudoku as SAT, DIMACS CNF (sudoku-methods, solvers/encodings/dimacs.py)\n",
-        f"c puzzle: {to_line(puzzle)}\n",
+        *_puzzle_lines(puzzle),
         f"c source: {puzzle.source}\n",
         f"c geometry: {puzzle.geometry.label()}, variant {puzzle.variant}, "
         f"{len(model.groups)} all-different groups, {puzzle.num_givens} givens\n",
@@ -95,8 +102,47 @@ def _header_lines(model: Model, cnf: CNF) -> list[str]:
         for var in range(1, cnf.num_vars + 1):
             cell, value = cnf.numbering.cell_value(var)
             lines.append(f"c map {var} {cell // n + 1} {cell % n + 1} {value}\n")
-    lines.append(f"p cnf {cnf.num_vars} {len(cnf.clauses)}\n")
+    if extra:
+        lines.append(f"c blocking: the last {extra} clauses rule out grids already found\n")
+    lines.append(f"p cnf {cnf.num_vars} {len(cnf.clauses) + extra}\n")
     return lines
+
+
+def _puzzle_lines(puzzle: Puzzle) -> list[str]:
+    """The puzzle in the header: one line-format line up to 35x35; beyond the symbol alphabet,
+    its box shape, givens and variant as integers (0 empty), which any size can hold."""
+    if puzzle.n <= MAX_SYMBOL_SIZE:
+        return [f"c puzzle: {to_line(puzzle)}\n"]
+    geometry = puzzle.geometry
+    lines = [f"c boxes: {geometry.box_rows}x{geometry.box_cols}\n",
+             f"c givens: {' '.join(map(str, puzzle.givens))}\n"]
+    if puzzle.diagonals:
+        lines.append("c diagonals: yes\n")
+    if puzzle.regions:
+        lines.append(f"c regions: {' '.join(map(str, puzzle.regions))}\n")
+    return lines
+
+
+def header_puzzle(dimacs: Dimacs) -> Puzzle:
+    """The puzzle an exported file's comments name ('c puzzle:', or 'c boxes:' and 'c givens:')."""
+    line = dimacs.field("puzzle")
+    if line is not None:
+        try:
+            return parse_puzzle(line)
+        except PuzzleError as error:
+            raise DimacsError(f"the CNF file's 'c puzzle:' comment: {error}") from None
+    boxes, givens = dimacs.field("boxes"), dimacs.field("givens")
+    if boxes is None or givens is None:
+        raise DimacsError("the CNF file has no 'c puzzle:' (or 'c boxes:' and 'c givens:') comment "
+                          "naming its puzzle")
+    try:
+        rows, _, cols = boxes.partition("x")
+        regions = dimacs.field("regions")
+        return Puzzle(Geometry.of(int(rows), int(cols)), tuple(int(v) for v in givens.split()),
+                      dimacs.field("diagonals") == "yes",
+                      None if regions is None else tuple(int(r) for r in regions.split()))
+    except ValueError as error:
+        raise DimacsError(f"the CNF file's puzzle comments are malformed: {error}") from None
 
 
 def _clause_line(clause: Clause) -> str:
@@ -164,6 +210,7 @@ def read_answer(text: str) -> Answer:
     """A SAT solver's output: 's STATUS' and 'v' lines, MiniSat's result file, or bare literals."""
     status: str | None = None
     literals: list[int] = []
+    has_model = False
     for number, raw in enumerate(text.splitlines(), 1):
         words = raw.split()
         if not words or words[0] == "c":
@@ -176,12 +223,13 @@ def read_answer(text: str) -> Answer:
             continue
         tokens = words[1:] if words[0] == "v" else words
         literals += (_int(token, number) for token in tokens)
+        has_model = True  # even 'v 0': the model of a CNF without variables
     literals = [lit for lit in literals if lit != 0]
     if status is None:
-        if not literals:
+        if not has_model:
             raise DimacsError("no solver status ('s SATISFIABLE', 'SAT', ...) and no model")
         status = SATISFIABLE
-    if status == SATISFIABLE and not literals:
+    if status == SATISFIABLE and not has_model:
         raise DimacsError("the solver says SATISFIABLE but gives no model ('v' lines)")
     return Answer(status, tuple(literals))
 
@@ -207,12 +255,22 @@ def decode_model(text: str, puzzle_or_model: Puzzle | Model, encoding: str = ENC
 
 def decode_with_cnf(answer_text: str, cnf_text: str) -> Grid | None:
     """Decode an answer using only the exported CNF file it answers (puzzle and encoding from its comments)."""
-    dimacs = read_dimacs(cnf_text)
-    line, encoding = dimacs.field("puzzle"), dimacs.field("encoding")
-    if line is None or encoding is None:
-        raise DimacsError("the CNF file has no 'c puzzle:' and 'c encoding:' comments to decode with")
-    puzzle = parse_puzzle(line)
-    encoding = encoding.split()[0]
-    if encode(as_model(puzzle), check_encoding(encoding)).num_vars != dimacs.num_vars:
-        raise DimacsError("the CNF file's variables do not match its puzzle and encoding")
+    puzzle, encoding = cnf_puzzle(read_dimacs(cnf_text))
     return decode_model(answer_text, puzzle, encoding)
+
+
+def cnf_puzzle(dimacs: Dimacs) -> tuple[Puzzle, str]:
+    """The puzzle and encoding an exported file names in its comments, checked against its header."""
+    encoding = dimacs.field("encoding")
+    if encoding is None:
+        raise DimacsError("the CNF file has no 'c encoding:' comment to decode with")
+    puzzle = header_puzzle(dimacs)
+    encoding = encoding.split()[0]
+    try:
+        num_vars = encode(as_model(puzzle), check_encoding(encoding)).num_vars
+    except EncodingError as error:
+        raise DimacsError(f"the CNF file's 'c encoding:' comment: {error}") from None
+    if num_vars != dimacs.num_vars:
+        raise DimacsError(f"the CNF file's header has {dimacs.num_vars} variables; its puzzle under "
+                          f"the {encoding} encoding has {num_vars}")
+    return puzzle, encoding

@@ -8,11 +8,14 @@ from models import Puzzle
 
 from ..encodings.cnf import ENCODINGS
 from ..encodings.dimacs import export_dimacs
+from .. import registry
 from . import configs
 from .common import EXIT_OK, EXIT_USAGE, UsageError, check_output_paths, input_options, read_inputs
 from .outputs import write_atomic
 
 NAME = "export"
+CNF_BACKENDS = ("sat", "pysat", "dimacs")
+"""The backends that solve the CNF encodings (solvers/encodings/cnf.py)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -53,17 +56,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _encoding(encoding: str | None, text: str | None) -> str | None:
-    """--encoding, or the encoding option of a configuration of the sat backend."""
+    """--encoding, or the encoding option of a configuration of a CNF backend."""
     if text is None:
         return encoding
     configuration = configs.parse_one(text)
-    if configuration.backend != "sat":
-        raise UsageError(f"export writes the sat backend's CNF; {text!r} is a {configuration.backend} "
-                         "configuration")
+    if configuration.backend not in CNF_BACKENDS:
+        raise UsageError(f"export writes the CNF of {', '.join(CNF_BACKENDS)}; {text!r} is a "
+                         f"{configuration.backend} configuration")
     chosen = configuration.options_dict.get("encoding")
     if encoding and chosen and encoding != chosen:
         raise UsageError(f"--encoding {encoding} contradicts {text!r}")
-    return encoding or chosen
+    return encoding or chosen or _default_encoding(configuration.backend)
+
+
+def _default_encoding(backend: str) -> str | None:
+    """The backend's own default encoding (pysat's is not sat's), if it can be loaded."""
+    try:
+        return registry.get(backend).encodings[0]
+    except (registry.BackendUnavailableError, IndexError):
+        return None
 
 
 def export_cnf(puzzle: Puzzle, encoding: str | None) -> str:

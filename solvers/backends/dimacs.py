@@ -1,0 +1,260 @@
+"""The ``dimacs`` backend: any external SAT solver that reads DIMACS CNF, found on PATH.
+
+The model is exported with the toolkit's own encodings (solvers/encodings/dimacs.py),
+the solver runs as a separate process on a temporary file, and its answer is read back
+through the same numbering. ``solver=`` names one of :data:`PROFILES` (looked up on
+PATH; default the first found, in that order) or gives a path to a binary; a binary
+whose name is not a profile is run as ``BINARY FILE`` and must print the
+SAT-competition ``s``/``v`` lines.
+
+The answer is translated explicitly: exit code 10 with ``s SATISFIABLE`` (or MiniSat's
+result file ``SAT`` and a model) is a model, 20 with ``s UNSATISFIABLE`` (``UNSAT``) is
+unsatisfiable, exit 0 with ``s UNKNOWN`` (``INDET``; CaDiCaL writes ``c UNKNOWN``) means
+the solver gave up under its own time limit. An exit code that contradicts the output,
+any other exit code, or output with no status is an ERROR carrying the end of the
+solver's stderr.
+
+Time limit. Where the solver has a flag for one (``-t``, ``--time=``, ``-cpu-lim=``,
+``-L``) the remaining time, rounded up to whole seconds, is passed; in every case the
+process runs in its own process group, which is killed at the limit (TIMEOUT), and dies
+with the worker that started it. More solutions: the CNF is written again with one
+blocking clause per grid found and the solver runs again (a fresh process each time).
+
+Counters: the decisions, conflicts, propagations and restarts that the solver prints in
+its statistics (CaDiCaL, Kissat, MiniSat, Glucose and ``picosat -v`` print them; summed
+over the runs; one left out of a printed statistics section counts 0, as CaDiCaL omits
+zero lines), and the exported CNF's variables and clauses. A solver that prints no
+statistics leaves them unmeasured.
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from models import Grid, Model
+
+from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, Clause, check_encoding, encode
+from ..encodings.dimacs import SATISFIABLE, UNSATISFIABLE, DimacsError, cnf_text, read_answer
+from ..result import Result, Stats, Status, finish
+
+__all__ = ["COUNTERS", "ENCODINGS", "OPTIONS", "PROFILES", "Profile", "found", "solve", "unavailable"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How to run one SAT solver: its arguments, time-limit flag, and where it writes its answer."""
+
+    name: str
+    install: str                          # how to get it
+    quiet: tuple[str, ...] = ()           # arguments before the time flag
+    time_flag: str | None = None          # '-t {}', '--time={}', ...: whole seconds
+    result_file: bool = False             # MiniSat style: BINARY [options] CNF RESULT
+
+    def command(self, binary: str, cnf: str, result: str, seconds: int | None) -> list[str]:
+        timed = self.time_flag.format(seconds).split() if self.time_flag and seconds else []
+        return [binary, *self.quiet, *timed, cnf, *([result] if self.result_file else [])]
+
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (
+    Profile("kissat", "not packaged in Debian 12: build it from https://github.com/arminbiere/kissat",
+            time_flag="--time={}"),
+    Profile("cadical", "apt-get install cadical", time_flag="-t {}"),
+    Profile("minisat", "apt-get install minisat", ("-verb=1",), "-cpu-lim={}", result_file=True),
+    Profile("picosat", "apt-get install picosat", ("-v",), "-L {}"),
+    Profile("glucose", "not packaged in Debian 12: build it from https://github.com/audemard/glucose",
+            ("-verb=1",), "-cpu-lim={}", result_file=True),
+)}
+"""The solvers this backend knows, in the order the default is looked for."""
+
+COUNTERS = {
+    "nodes": "decisions the solver reports in its statistics (summed over its runs)",
+    "conflicts": "conflicts the solver reports",
+    "propagations": "propagations the solver reports",
+    "restarts": "restarts the solver reports",
+    "variables": "CNF variables of the exported encoding",
+    "clauses": "CNF clauses of the exported encoding (blocking clauses not counted)",
+}
+OPTIONS = {
+    "solver": f"{'|'.join(PROFILES)} (looked up on PATH; default the first found) or a path to a "
+              "binary that prints 's'/'v' lines",
+    "encoding": "CNF encoding: " + "; ".join(f"{k} = {v}" for k, v in DESCRIPTIONS.items()),
+}
+STDERR_TAIL = 400
+"""Characters of the solver's stderr quoted in an ERROR."""
+_STAT = re.compile(r"^(?:c\s+)?(decisions|conflicts|propagations|restarts)\s*:\s*(\d+)"
+                   r"|^c\s+(\d+)\s+(decisions|conflicts|propagations|restarts)\s*$", re.M)
+_STATS = {"decisions": "nodes", "conflicts": "conflicts", "propagations": "propagations",
+          "restarts": "restarts"}
+OUT_OF_TIME, GAVE_UP = "out of time", "gave up"
+
+
+def found() -> dict[str, str]:
+    """The known solvers on PATH: name -> binary path, in profile order."""
+    return {name: path for name in PROFILES if (path := shutil.which(name))}
+
+
+def unavailable() -> str | None:
+    """Why this backend cannot run here (no known solver on PATH), or None if it can."""
+    if found():
+        return None
+    hints = "; ".join(f"{name}: {p.install}" for name, p in PROFILES.items())
+    return (f"no DIMACS SAT solver on PATH (looked for {', '.join(PROFILES)}). Install one ({hints}), "
+            "or pass solver=/path/to/binary")
+
+
+def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
+          solver: str | None = None, encoding: str = ENCODINGS[0]) -> Result:
+    """Solve with an external DIMACS solver; more solutions by re-solving with blocking clauses."""
+    check_encoding(encoding)
+    binary, profile = _resolve(solver)
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    cnf = encode(model, encoding)
+    stats = Stats(encode_time=time.perf_counter() - start, solve_time=0.0,
+                  variables=cnf.num_vars, clauses=len(cnf.clauses))
+    blocking: list[Clause] = []
+    solutions: list[Grid] = []
+    complete = limit_hit = budget_hit = False
+    with tempfile.TemporaryDirectory(prefix="sudoku-dimacs-") as folder:
+        while len(solutions) < max_solutions:
+            began = time.perf_counter()
+            answer = _run(binary, profile, cnf_text(model, cnf, blocking), Path(folder), deadline, stats)
+            stats.solve_time += time.perf_counter() - began
+            if isinstance(answer, Result):
+                answer.stats = stats
+                return answer
+            if answer == UNSATISFIABLE:
+                complete = True
+                break
+            if answer in (OUT_OF_TIME, GAVE_UP):
+                limit_hit, budget_hit = answer == OUT_OF_TIME, answer == GAVE_UP
+                break
+            solutions.append(cnf.decode(lit for lit in answer if lit > 0))
+            blocking.append(cnf.blocking_clause(solutions[-1]))
+    return finish(solutions, complete, stats, limit_hit=limit_hit, budget_hit=budget_hit,
+                  message="time limit reached" if limit_hit else
+                  "the solver gave up (UNKNOWN) before its limit" if budget_hit else "")
+
+
+def _resolve(solver: str | None) -> tuple[str, Profile]:
+    """The binary to run and its profile; ValueError naming what was looked for."""
+    if solver is None:
+        on_path = found()
+        if not on_path:
+            raise ValueError(unavailable())
+        name = next(iter(on_path))
+        return on_path[name], PROFILES[name]
+    if solver in PROFILES:
+        path = shutil.which(solver)
+        if path is None:
+            raise ValueError(f"solver {solver!r} is not on PATH; {PROFILES[solver].install}")
+        return path, PROFILES[solver]
+    if os.sep in solver or shutil.which(solver):
+        path = shutil.which(solver) or solver
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise ValueError(f"solver {solver!r} is not an executable file")
+        name = Path(path).name
+        return path, PROFILES.get(name, Profile(name, "given by path"))
+    raise ValueError(f"unknown solver {solver!r}; valid: {', '.join(PROFILES)} or a path to a binary")
+
+
+def _run(binary: str, profile: Profile, text: str, folder: Path, deadline: float | None,
+         stats: Stats) -> tuple[int, ...] | str | Result:
+    """One run of the solver: the model's literals, UNSATISFIABLE, OUT_OF_TIME, GAVE_UP,
+    or an ERROR Result saying what the solver did wrong."""
+    cnf_path, result_path = folder / "puzzle.cnf", folder / "result.txt"
+    cnf_path.write_text(text)
+    result_path.unlink(missing_ok=True)
+    remaining = None if deadline is None else deadline - time.perf_counter()
+    if remaining is not None and remaining <= 0:
+        return OUT_OF_TIME
+    seconds = None if remaining is None else max(1, math.ceil(remaining))
+    command = profile.command(binary, str(cnf_path), str(result_path), seconds)
+    finished = _execute(command, remaining)
+    if finished is None:
+        return OUT_OF_TIME
+    code, out, err = finished
+    _add_counters(stats, out)
+    output = result_path.read_text() if profile.result_file and result_path.exists() else out
+    return _interpret(profile.name, code, output, err, timed=seconds is not None)
+
+
+def _execute(command: list[str], timeout: float | None) -> tuple[int, str, str] | None:
+    """Run in a new process group; (exit code, stdout, stderr), or None if killed at the timeout."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               stdin=subprocess.DEVNULL, preexec_fn=_own_group)
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(process)
+        return None
+    except BaseException:
+        _kill_group(process)
+        raise
+    return process.returncode, out, err
+
+
+def _own_group() -> None:
+    """In the child: lead a new process group, and die with the parent (Linux)."""
+    os.setpgid(0, 0)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    """Kill the solver's whole process group and reap it."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.communicate()
+
+
+def _interpret(name: str, code: int, output: str, err: str, *, timed: bool) -> tuple[int, ...] | str | Result:
+    """Exit code and answer, checked against each other."""
+    try:
+        answer = read_answer(output)
+        status, literals = answer.status, answer.literals
+    except DimacsError as error:
+        if code == 0 and re.search(r"^c UNKNOWN\s*$", output, re.M):   # CaDiCaL's own time limit
+            status, literals = "UNKNOWN", ()
+        else:
+            return _error(name, code, f"unreadable answer: {error}", err)
+    expected = {SATISFIABLE: 10, UNSATISFIABLE: 20}.get(status, 0)
+    if code != expected:
+        return _error(name, code, f"exit code {code} with answer {status}", err)
+    if status == SATISFIABLE:
+        return literals
+    if status == UNSATISFIABLE:
+        return UNSATISFIABLE
+    return OUT_OF_TIME if timed else GAVE_UP
+
+
+def _error(name: str, code: int, what: str, err: str) -> Result:
+    tail = err.strip()[-STDERR_TAIL:] or "(nothing on stderr)"
+    return Result(Status.ERROR, message=f"{name} exited with code {code}: {what}; stderr: {tail}")
+
+
+def _add_counters(stats: Stats, output: str) -> None:
+    """Add the decisions, conflicts, propagations and restarts printed in the solver's statistics.
+
+    A solver that prints statistics but leaves a counter out (CaDiCaL omits zero lines) is
+    taken to have counted none of it in that run.
+    """
+    counted = {_STATS[m.group(1) or m.group(4)]: int(m.group(2) or m.group(3))
+               for m in _STAT.finditer(output)}
+    if not counted:
+        return
+    for field in _STATS.values():
+        setattr(stats, field, (getattr(stats, field) or 0) + counted.get(field, 0))
