@@ -41,6 +41,7 @@ import pickle
 import select
 import signal
 import time
+from typing import BinaryIO
 
 import pycosat
 
@@ -196,7 +197,8 @@ def _child(fd: int, clauses: list[Clause], num_vars: int, wanted: int, seconds: 
     """In the forked process: send each model of pycosat.itersolve, then None if the
     solutions ran out; end by the alarm once past the deadline, whoever stops it."""
     try:
-        signal.alarm(max(1, math.ceil(seconds) + 1))
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)  # a handler inherited from the parent
+        signal.alarm(max(1, math.ceil(seconds) + 1))   # could not stop PicoSAT's C loop
         with os.fdopen(fd, "wb") as pipe:
             for found in pycosat.itersolve(clauses, vars=num_vars):
                 _send(pipe, found)
@@ -209,7 +211,8 @@ def _child(fd: int, clauses: list[Clause], num_vars: int, wanted: int, seconds: 
         os._exit(0)
 
 
-def _send(pipe, item: object) -> None:
+def _send(pipe: BinaryIO, item: object) -> None:
+    """One pickled item, its length first."""
     data = pickle.dumps(item)
     pipe.write(len(data).to_bytes(8, "little") + data)
     pipe.flush()
