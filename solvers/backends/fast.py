@@ -213,7 +213,7 @@ def _segments(c, inter, icount, segu):
 
 
 @njit(cache=True)
-def _locked(c, queue, tail, segu, dirty, tables):
+def _locked(c, queue, tail, segu, dirty, tables, touched, only_touched):
     """One pass of locked candidates; the new tail, -1 on a contradiction.
 
     For each family of disjoint segments of a group (a box's rows, a row's boxes), the
@@ -221,10 +221,19 @@ def _locked(c, queue, tail, segu, dirty, tables):
     other group through that segment. The segments' unions are taken once, at the start
     of the pass, when every single has reached its peers; later removals only make the
     truth smaller than those unions, so what they prove stays true.
+
+    With only_touched, a family is looked at only when its group changed since the last
+    pass (touched, which only the hidden-single scan adds to; cleared at the end of the
+    pass): the cells of a family all lie in its group, so an unchanged group has nothing
+    new to give.
     """
     cgm, inter, icount, fseg, fnseg, frest, fnrest = tables[5:12]
+    fgroup = tables[14]
     _segments(c, inter, icount, segu)
     for f in range(fseg.shape[0]):
+        g = fgroup[f]
+        if only_touched and not (touched[g >> 6] >> (g & 63)) & 1:
+            continue
         once = twice = 0
         for k in range(fnseg[f]):
             m = segu[fseg[f, k] >> 1]
@@ -247,6 +256,8 @@ def _locked(c, queue, tail, segu, dirty, tables):
                 tail = _strike(c, inter[i, part], icount[i, part], drop, queue, tail, dirty, cgm)
                 if tail < 0:
                     return tail
+    if only_touched:
+        _reset(touched)
     return tail
 
 
@@ -394,7 +405,7 @@ def _propagate(c, queue, tail, dirty, segu, scratch, tables, level):
             continue
         if level == 0:
             return tail
-        tail = _locked(c, queue, tail, segu, dirty, tables)
+        tail = _locked(c, queue, tail, segu, dirty, tables, touched, level == 1)
         if tail < 0:
             return -1
         if head < tail or _any(dirty):
@@ -552,7 +563,7 @@ def _decide(stack, frames, queue, d, gcells):
 _I8, _I4, _U8 = types.int64, types.int32, types.uint8
 _TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
                             _I4[:, :, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1],
-                            _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[::1]))
+                            _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[::1], _I4[::1]))
 _KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1], _I8[::1], _I8[::1],
               _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
 
@@ -630,6 +641,7 @@ class _Tables(NamedTuple):
     fnrest: np.ndarray   # int32[families]
     cgl: np.ndarray      # int32[cells, most groups]: each cell's groups
     ncg: np.ndarray      # int32[cells]
+    fgroup: np.ndarray   # int32[families]: the group each family belongs to
 
 
 _TABLES: dict[int, tuple[object, tuple, tuple[int, int, int]]] = {}
@@ -681,8 +693,9 @@ def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> _Tabl
     for cell, indexes in enumerate(member):
         cgl[cell, :len(indexes)] = indexes
     ncg = np.array([len(m) for m in member], np.int32)
+    families = _families(groups, pairs, size)
     return _Tables(gcells, gsize, gfull, peers, npeers, cgm, inter, icount,
-                   *_families(groups, pairs, size), cgl, ncg)
+                   *families[:4], cgl, ncg, families[4])
 
 
 def _intersections(groups: tuple[tuple[int, ...], ...], size: int
@@ -706,10 +719,10 @@ def _intersections(groups: tuple[tuple[int, ...], ...], size: int
 
 
 def _families(groups: tuple[tuple[int, ...], ...], pairs: list[tuple[int, int, frozenset[int]]],
-              size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each group's intersections sorted into families of disjoint segments, and the cells
-    of the group outside each family's segments."""
-    families: list[tuple[list[int], list[int]]] = []
+              size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each group's intersections sorted into families of disjoint segments, the cells
+    of the group outside each family's segments, and the family's group."""
+    families: list[tuple[list[int], list[int], int]] = []
     for g, group in enumerate(groups):
         mine: list[list[tuple[int, frozenset[int]]]] = []
         for i, (a, b, shared) in enumerate(pairs):
@@ -724,15 +737,17 @@ def _families(groups: tuple[tuple[int, ...], ...], pairs: list[tuple[int, int, f
                 mine.append([entry])
         for family in mine:
             covered = frozenset().union(*(shared for _, shared in family))
-            families.append(([e for e, _ in family], [c for c in group if c not in covered]))
+            families.append(([e for e, _ in family], [c for c in group if c not in covered], g))
     count = max(len(families), 1)
     fseg = np.zeros((count, max([len(f[0]) for f in families] + [1])), np.int32)
     frest = np.zeros((count, size), np.int32)
     fnseg, fnrest = np.zeros(count, np.int32), np.zeros(count, np.int32)
-    for f, (entries, rest) in enumerate(families):
+    fgroup = np.zeros(count, np.int32)
+    for f, (entries, rest, g) in enumerate(families):
         fseg[f, :len(entries)], fnseg[f] = entries, len(entries)
         frest[f, :len(rest)], fnrest[f] = rest, len(rest)
-    return fseg, fnseg, frest, fnrest
+        fgroup[f] = g
+    return fseg, fnseg, frest, fnrest, fgroup
 
 
 class _Work(NamedTuple):
