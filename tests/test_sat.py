@@ -253,6 +253,15 @@ def test_a_forked_solver_finds_what_the_slices_find(monkeypatch: pytest.MonkeyPa
     assert forked.solutions == sliced.solutions and verify(model, forked.solution).ok
 
 
+def test_a_forked_solver_counts_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    # line 7 has exactly 10 solutions: the forked solver sends all ten, then the end
+    puzzle = load("special_9x9_multiple_solutions.txt")[6]
+    monkeypatch.setattr(sat, "FIRST_SLICE", 10)
+    forked = sat.solve(Model.from_puzzle(puzzle), max_solutions=50, time_limit=30)
+    assert len(forked.solutions) == len(set(forked.solutions)) == 10 and forked.complete
+    assert all(verify(puzzle, s).ok for s in forked.solutions)
+
+
 @pytest.mark.skipif(not hasattr(os, "fork") or not os.path.isdir("/proc"), reason="needs fork and /proc")
 def test_a_forked_solver_is_stopped_at_the_deadline() -> None:
     # the first 25x25 Frisch puzzle keeps PicoSAT busy far longer than half a second
