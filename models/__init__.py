@@ -6,16 +6,18 @@
 ('4x4', 8, 12)
 """
 from .checker import Verdict, verify
-from .errors import (BadCharacterError, CellCountError, DuplicateGivenError, PuzzleError,
-                     RegionError, SizeError, ValueRangeError)
-from .formats import (Batch, check_duplicates, parse_puzzle, read_puzzles, read_text, to_grid,
-                      to_line, to_pretty)
+from .errors import (BadCharacterError, CellCountError, DuplicateGivenError, EncodingError,
+                     LayoutError, LineLengthError, PuzzleError, RegionError, SizeError,
+                     ValueRangeError)
+from .formats import (Batch, check_duplicates, parse_puzzle, read_puzzles, read_stream, read_text,
+                      to_grid, to_line, to_pretty)
 from .geometry import Geometry, GeometryError, valid_size
 from .model import Duplicate, Group, Model, as_model, find_duplicate
 from .puzzle import Grid, Puzzle, Source
 
 __all__ = [
-    "BadCharacterError", "Batch", "CellCountError", "Duplicate", "DuplicateGivenError", "Geometry",
+    "BadCharacterError", "Batch", "CellCountError", "Duplicate", "DuplicateGivenError",
+    "EncodingError", "Geometry", "LayoutError", "LineLengthError", "read_stream",
     "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
     "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates",
     "find_duplicate", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",

@@ -61,3 +61,15 @@ class DuplicateGivenError(PuzzleError, kind="duplicate given"):
 
 class RegionError(PuzzleError, kind="bad region map"):
     """A jigsaw region map that is missing, of the wrong size, or with a bad region."""
+
+
+class EncodingError(PuzzleError, kind="invalid UTF-8"):
+    """A line holding bytes that are not UTF-8."""
+
+
+class LineLengthError(PuzzleError, kind="line too long"):
+    """A line longer than any puzzle needs (or an input without line ends)."""
+
+
+class LayoutError(PuzzleError, kind="grid layout"):
+    """Rows of grids that do not divide into whole grids (a row missing or extra)."""

@@ -19,13 +19,14 @@ import io
 import math
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
-from .errors import (CellCountError, DuplicateGivenError, PuzzleError, RegionError,
+from .errors import (CellCountError, DuplicateGivenError, LayoutError, PuzzleError, RegionError,
                      SizeError)
+from .lines import BadLine, read_lines
 from .geometry import MIN_SIZE, Geometry, valid_size
 from .model import Model, find_duplicate
 from .puzzle import Grid, Puzzle, Source
@@ -54,22 +55,30 @@ class Batch:
         return len(self.puzzles)
 
 
-def read_puzzles(source: str | Path | TextIO, *, fmt: str = "auto", hex16: bool = False) -> Batch:
-    """Read every puzzle from a path, '-' (stdin) or an open text file.
+def read_puzzles(source: str | Path | TextIO | BinaryIO, *, fmt: str = "auto",
+                 hex16: bool = False) -> Batch:
+    """Read every puzzle from a path, '-' (stdin) or an open text or binary file.
 
     ``fmt`` forces 'line' or 'grid' where 'auto' would guess; ``hex16`` reads 16x16
     puzzles written 0-F (value 1 written '0', so only '.' and '-' are empty); puzzles
     of other sizes in the same file are read as usual. Any line ends and a UTF-8
-    byte-order mark are accepted.
+    byte-order mark are accepted; a line that is not UTF-8 or is too long is an error
+    for its own puzzle only (lines.py). OSError if a path cannot be opened.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if isinstance(source, (str, Path)):
         if str(source) == "-":
-            return _read_lines(_split(sys.stdin.read()), "<stdin>", fmt, hex16)
-        with open(source, encoding="utf-8-sig", newline=None) as handle:
-            return _read_lines(_split(handle.read()), str(source), fmt, hex16)
-    return _read_lines(_split(source.read()), getattr(source, "name", "<stream>"), fmt, hex16)
+            stdin = sys.stdin if sys.stdin is not None else io.BytesIO()  # none: empty
+            return read_stream(stdin, "<stdin>", fmt=fmt, hex16=hex16)
+        with open(source, "rb") as handle:
+            return read_stream(handle, str(source), fmt=fmt, hex16=hex16)
+    return read_stream(source, getattr(source, "name", "<stream>"), fmt=fmt, hex16=hex16)
+
+
+def read_stream(stream: TextIO | BinaryIO, name: str, *, fmt: str = "auto", hex16: bool = False) -> Batch:
+    """Every puzzle of an open stream, named ``name`` in errors."""
+    return _read_lines(read_lines(stream, name), name, fmt, hex16)
 
 
 def read_text(text: str, *, name: str = "<string>", fmt: str = "auto", hex16: bool = False) -> Batch:
@@ -95,34 +104,52 @@ class _Named(io.StringIO):
         self.name = name
 
 
-def _split(text: str) -> list[str]:
-    """Lines of a text, whatever its line ends (LF, CRLF, CR), without a UTF-8 byte-order mark."""
-    return [_TRAILING_COMMENT.sub("", line) for line in text.removeprefix("\ufeff").splitlines()]
+Line = str | BadLine
+Row = tuple[int, Line]
+"""A grid row: its 1-based line number and its text (or why it could not be read)."""
 
 
-def _read_lines(lines: list[str], name: str, fmt: str, hex16: bool) -> Batch:
+def _text(line: Line) -> str:
+    return "" if isinstance(line, BadLine) else _TRAILING_COMMENT.sub("", line).strip()
+
+
+def _read_lines(lines: list[Line], name: str, fmt: str, hex16: bool) -> Batch:
     batch = Batch(name)
     number = 0  # 0-based index of the next line
-    index = 0   # 0-based index of the next puzzle, good or bad
     while number < len(lines):
-        text = lines[number].strip()
-        if not text or text.startswith("#") or _is_border(text):
+        text = _text(lines[number])
+        if isinstance(lines[number], BadLine):
+            batch.errors.append(lines[number].error.located(file=name, line=number + 1,
+                                                            index=len(batch.puzzles) + len(batch.errors)))
             number += 1
-            continue
-        try:
-            if fmt == "line" or (fmt == "auto" and _looks_like_line(text, lines, number)):
-                rows = [(number + 1, text)]
-                number += 1
-                puzzle = _parse_line(text, hex16, Source(name, rows[0][0], index))
-            else:
-                rows, number = _collect_grid(lines, number)
-                puzzle = _parse_grid(rows, hex16, Source(name, rows[0][0], index))
-            check_duplicates(puzzle)
-            batch.puzzles.append(puzzle)
-        except PuzzleError as error:
-            batch.errors.append(error.located(file=name, line=error.line or rows[0][0], index=index))
-        index += 1
+        elif not text or text.startswith("#") or _is_border(text):
+            number += 1
+        elif fmt == "line" or (fmt == "auto" and _looks_like_line(text, lines, number)):
+            _add(batch, lambda: _parse_line(text, hex16, Source(name, number + 1, _index(batch))),
+                 number + 1)
+            number += 1
+        else:
+            rows, number = _collect_block(lines, number, fmt)
+            for item in split_block(rows, hex16, name, _index(batch)):
+                if isinstance(item, PuzzleError):
+                    batch.errors.append(item)
+                else:
+                    batch.puzzles.append(item)
     return batch
+
+
+def _index(batch: Batch) -> int:
+    return len(batch.puzzles) + len(batch.errors)
+
+
+def _add(batch: Batch, parse: Callable[[], Puzzle], line: int) -> None:
+    index = _index(batch)
+    try:
+        puzzle = parse()
+        check_duplicates(puzzle)
+        batch.puzzles.append(puzzle)
+    except PuzzleError as error:
+        batch.errors.append(error.located(file=batch.name, line=error.line or line, index=index))
 
 
 def _is_border(text: str) -> bool:
@@ -131,7 +158,7 @@ def _is_border(text: str) -> bool:
     return chars <= _BORDER_CHARS and bool(chars & _CORNERS)
 
 
-def _looks_like_line(text: str, lines: list[str], number: int) -> bool:
+def _looks_like_line(text: str, lines: list[Line], number: int) -> bool:
     """Whether the puzzle starting at lines[number] is a line puzzle rather than a grid.
 
     A line puzzle's first token has n*n cells for a valid n, or is longer than any
@@ -148,10 +175,10 @@ def _looks_like_line(text: str, lines: list[str], number: int) -> bool:
     return len(first) != 16 or not _is_compact_16x16(lines, number)
 
 
-def _is_compact_16x16(lines: list[str], start: int) -> bool:
+def _is_compact_16x16(lines: list[Line], start: int) -> bool:
     rows: list[str] = []
     for raw in lines[start:]:
-        text = raw.strip()
+        text = _text(raw)
         if text.startswith("#"):
             continue
         if len(text) != 16 or " " in text:
@@ -209,22 +236,82 @@ def _parse_regions(value: str, geometry: Geometry) -> Grid:
     return tuple(SYMBOLS.index(ch) + 1 for ch in value)  # Puzzle checks each region's size
 
 
-def _collect_grid(lines: list[str], start: int) -> tuple[list[tuple[int, str]], int]:
-    """The rows of one grid: as many as the first row has cells, or up to a blank line."""
-    rows: list[tuple[int, str]] = []
-    number = start
-    wanted = None
-    while number < len(lines) and (wanted is None or len(rows) < wanted):
-        text = lines[number].strip()
-        if not text:
-            break
+def _collect_block(lines: list[Line], start: int, fmt: str) -> tuple[list[Row], int]:
+    """The rows of consecutive grids: up to a blank line, or a row of another width that
+    starts something new (a line puzzle, or a grid of another size after whole grids)."""
+    rows: list[Row] = []
+    number, width = start, None
+    while number < len(lines):
+        line, text = lines[number], _text(lines[number])
+        if not isinstance(line, BadLine):
+            if not text:
+                break
+            if text.startswith("#") or _is_border(text):
+                number += 1
+                continue
+            count = len(_row_tokens(text))
+            if width is None:
+                width = count
+            elif count != width and _starts_anew(text, lines, number, fmt, count, len(rows), width):
+                break
+            elif (count == width and not len(rows) % width and fmt == "auto"
+                  and _looks_like_line(text, lines, number)):
+                break  # after whole 16x16 grids, a 16-cell line puzzle (4x4)
+        rows.append((number + 1, line if isinstance(line, BadLine) else text))
         number += 1
-        if text.startswith("#") or _is_border(text):
-            continue
-        rows.append((number, text))
-        if wanted is None:
-            wanted = len(_row_tokens(text))
     return rows, number
+
+
+def _starts_anew(text: str, lines: list[Line], number: int, fmt: str, count: int, done: int,
+                 width: int) -> bool:
+    if fmt == "auto" and _looks_like_line(text, lines, number):
+        return True
+    return done % width == 0 and valid_size(count)
+
+
+def split_block(rows: list[Row], hex16: bool, name: str, index: int) -> list[Puzzle | PuzzleError]:
+    """The puzzles (or their errors) of a block of grid rows with no blank line between them.
+
+    n rows make a grid (n the first row's cells). When the rows are no whole number of
+    grids, the grids before the fault and after it are found by reading from both ends
+    (a grid that parses with no duplicate is plausible), and the rows between are one
+    LayoutError, rather than grids stitched from two puzzles.
+    """
+    first = rows[0][1]
+    n = len(_row_tokens(first)) if isinstance(first, str) else 0
+    if n == 0 or len(rows) <= n or len(rows) % n == 0:
+        step = n if n and len(rows) % n == 0 else len(rows)
+        return [_grid(rows[i:i + step], hex16, name, index + k)
+                for k, i in enumerate(range(0, len(rows), step))]
+    whole, rest = divmod(len(rows), n)
+    forward = [_grid(rows[i * n:(i + 1) * n], hex16, name, 0) for i in range(whole)]
+    backward = [_grid(rows[rest + i * n:rest + (i + 1) * n], hex16, name, 0) for i in range(whole)]
+    fits = [f for f in range(whole + 1)
+            if all(isinstance(g, Puzzle) for g in forward[:f] + backward[f:])] or list(range(whole + 1))
+    low, high = min(fits), max(fits)
+    items: list[Puzzle | PuzzleError] = [
+        _grid(rows[i * n:(i + 1) * n], hex16, name, index + i) for i in range(low)]
+    bad = rows[low * n:high * n + rest]
+    items.append(LayoutError(
+        f"{len(bad)} rows (lines {bad[0][0]}-{bad[-1][0]}) where whole grids of {n} rows were "
+        f"expected: a row missing or one too many? (put a blank line between puzzles)",
+        file=name, line=bad[0][0], index=index + low))
+    items += [_grid(rows[rest + i * n:rest + (i + 1) * n], hex16, name, index + low + 1 + i - high)
+              for i in range(high, whole)]
+    return items
+
+
+def _grid(rows: list[Row], hex16: bool, name: str, index: int) -> Puzzle | PuzzleError:
+    """One grid's puzzle, or its located error."""
+    try:
+        for line, text in rows:
+            if isinstance(text, BadLine):
+                raise text.error
+        puzzle = _parse_grid(rows, hex16, Source(name, rows[0][0], index))  # type: ignore[arg-type]
+        check_duplicates(puzzle)
+        return puzzle
+    except PuzzleError as error:
+        return error.located(file=name, line=error.line or rows[0][0], index=index)
 
 
 def _row_tokens(text: str) -> list[str]:

@@ -3,10 +3,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property, lru_cache
 
 from .geometry import Geometry
 from .puzzle import Grid, Puzzle
+
+CACHED_LAYOUTS = 256
+"""Group layouts kept in memory: every jigsaw region map is its own layout, so the cache
+is bounded (a file of 10,000 jigsaws would otherwise keep 10,000 of them)."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,7 @@ def as_model(puzzle_or_model: Puzzle | Model) -> Model:
     return Model.from_puzzle(puzzle_or_model)
 
 
-@cache
+@lru_cache(maxsize=CACHED_LAYOUTS)
 def _groups_for(box_rows: int, box_cols: int, diagonals: bool,
                 regions: Grid | None) -> tuple[Group, ...]:
     geometry = Geometry.of(box_rows, box_cols)
@@ -122,7 +126,7 @@ def _groups_for(box_rows: int, box_cols: int, diagonals: bool,
     return tuple(groups)
 
 
-@cache
+@lru_cache(maxsize=CACHED_LAYOUTS)
 def _tables(num_cells: int, groups: tuple[Group, ...]
             ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """Cell-to-group and peer tables, computed once per distinct set of groups."""

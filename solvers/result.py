@@ -12,6 +12,7 @@ class Status(StrEnum):
 
     TIMEOUT: the time limit ran out before an answer. UNKNOWN: the backend gave up for
     another reason (a node or propagation budget, a propagation-only mode that cannot finish).
+    MEMORY_OUT: the run went over its memory limit (set by the harness's --memory-limit).
     """
 
     SOLVED = "solved"
@@ -19,6 +20,7 @@ class Status(StrEnum):
     TIMEOUT = "timeout"
     UNKNOWN = "unknown"
     ERROR = "error"
+    MEMORY_OUT = "memory-out"
 
 
 #: What each counter means in general; a backend says what it counts in its own COUNTERS.

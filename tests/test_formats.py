@@ -370,3 +370,14 @@ def test_a_file_of_many_puzzles_reads_back_in_order(puzzles: list, blank: bool) 
     batch = read_text(("\n\n" if blank else "\n").join(texts))
     assert not batch.errors
     assert [p.givens for p in batch.puzzles] == [p.givens for p in written]
+
+
+@pytest.mark.parametrize("numbers", [True, False], ids=["numbers", "symbols"])
+def test_a_4x4_line_right_after_a_16x16_grid_is_its_own_puzzle(numbers: bool) -> None:
+    # Found by the fuzz above: a 16-cell line after whole 16x16 grid rows was taken for a
+    # 17th grid row and the file was called a layout fault.
+    big = some_givens(Geometry(4, 4), random.Random(0))
+    small = some_givens(Geometry(2, 2), random.Random(0))
+    batch = read_text(to_grid(big, numbers=numbers) + "\n" + to_line(small))
+    assert not batch.errors
+    assert [p.givens for p in batch.puzzles] == [big.givens, small.givens]

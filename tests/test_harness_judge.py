@@ -67,3 +67,10 @@ def test_timeouts_and_errors_keep_their_messages() -> None:
     result = categories(PUZZLE, t=Outcome("timeout", message="killed after 2.0 s"),
                         e=Outcome("error", message="RuntimeError: boom"))
     assert result == {"t": ("timeout", "killed after 2.0 s"), "e": ("error", "RuntimeError: boom")}
+
+
+def test_a_run_over_its_memory_limit_is_memory_out_not_error() -> None:
+    result = categories(PUZZLE, hog=Outcome("memory-out", message="over the memory limit of 300 MB"),
+                        good=solved(SOLUTION))
+    assert result["hog"] == ("memory-out", "over the memory limit of 300 MB")
+    assert result["good"][0] == "correct"

@@ -16,6 +16,10 @@ from typing import TextIO
 
 from tqdm import tqdm
 
+from models.symbols import MAX_SYMBOL_SIZE
+
+from ..harness.outputs import atomic_path
+
 from .generator import (MEASURE_NODE_LIMIT, VARIANTS, GenerationError, check_request,
                         generate)
 
@@ -77,6 +81,9 @@ def run_generate(args: argparse.Namespace) -> int:
     """Generate and write the puzzles; the exit status (0, 1 request not met, 2 bad usage)."""
     try:
         check_request(args.size, args.givens, args.symmetric, args.variant)
+        if args.size > MAX_SYMBOL_SIZE:
+            raise ValueError(f"--size {args.size}: generate writes line format, whose symbols "
+                             f"(1-9, A-Z) go up to {MAX_SYMBOL_SIZE}x{MAX_SYMBOL_SIZE}")
         if args.count < 1 or args.tries < 1:
             raise ValueError("--count and --tries must be at least 1")
         if args.max_mrv_nodes is not None and args.max_mrv_nodes < 0:
@@ -84,16 +91,14 @@ def run_generate(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"generate: {error}", file=sys.stderr)
         return 2
-    try:
-        out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")
+    if args.output == "-":
+        return _write_puzzles(args, sys.stdout)
+    try:  # written whole, through a temporary file renamed over the output at the end
+        with atomic_path(args.output) as temporary, open(temporary, "w", encoding="utf-8") as out:
+            return _write_puzzles(args, out)
     except OSError as error:
-        print(f"generate: cannot write {args.output}: {error}", file=sys.stderr)
+        print(f"generate: cannot write {args.output}: {error.strerror or error}", file=sys.stderr)
         return 2
-    try:
-        return _write_puzzles(args, out)
-    finally:
-        if out is not sys.stdout:
-            out.close()
 
 
 def _write_puzzles(args: argparse.Namespace, out: TextIO) -> int:

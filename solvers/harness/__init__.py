@@ -1,8 +1,13 @@
 """The comparison harness behind ``compare.py``.
 
 runner:     worker processes with a wall-clock limit enforced from outside (kill and replace)
+worker:     the worker's side: isolate, load a backend, run it, send its answer as plain data
+channel:    the untrusted result channel: size-capped JSON frames, read without blocking
+sandbox:    a session per worker, death with the parent, killing a group and its strays, RLIMIT_AS
+stopping:   SIGTERM and SIGHUP handled like Ctrl-C; exit 128+N
 timing:     wall and CPU time, and when a run is a timeout (recorded at the limit)
-judge:      verifies every answer and sorts each run into correct / wrong / timeout / error
+judge:      verifies every answer and sorts each run into correct / wrong / timeout /
+            memory-out / unknown / error
 configs:    configurations ``[LABEL=]BACKEND[:OPTION=VALUE;...]``, plugins among them
 experiment: puzzles x configurations x repetitions, run and judged (partial on Ctrl-C)
 records:    the one per-run record of the JSON and the CSV

@@ -10,14 +10,16 @@ import difflib
 import importlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from types import ModuleType
 
 from .. import __version__
-from .common import EXIT_OK, EXIT_USAGE, UsageError
+from .common import EXIT_INTERRUPTED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UsageError
 from .configs import ConfigurationError
 from .plugins import PluginError
 from .report import ReportError
+from .stopping import exit_status_for, quiet_stdout, received, stop_on_signals
 
 COMMANDS = ("run", "solve", "export", "list", "report", "plot", "generate",
             "ladder", "explain", "render", "replay")  # the last four: for teaching
@@ -30,25 +32,35 @@ def command_module(name: str) -> ModuleType:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 all right, 1 something wrong, 2 bad usage)."""
+    """Run the command line; returns the exit status (0 all right, 1 something wrong, 2 bad
+    usage or input, 3 an internal error: one line, the traceback with --debug)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args_list
+    args_list = [a for a in args_list if a != "--debug"]
     if args_list and _unknown_command(args_list[0]):
         return EXIT_USAGE
     if not args_list or args_list[0] not in (*COMMANDS, "-h", "--help", "--version"):
         args_list.insert(0, DEFAULT_COMMAND)
     try:
-        args = build_parser().parse_args(args_list)
-        return args.handler(args)
+        with stop_on_signals():
+            args = build_parser().parse_args(args_list)
+            status = args.handler(args)
+        return exit_status_for(status) if status == EXIT_INTERRUPTED or received else status
     except (UsageError, ConfigurationError, PluginError, ReportError) as error:
         print(f"compare.py: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("compare.py: interrupted", file=sys.stderr)
-        return 130
+        return exit_status_for(None)
     except BrokenPipeError:  # e.g. piped into head: stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        quiet_stdout()
         return EXIT_OK
+    except Exception as error:  # noqa: BLE001 - a bug of ours: one line, the traceback on request
+        if debug:
+            traceback.print_exc()
+        print(f"compare.py: internal error: {type(error).__name__}: {error}"
+              + ("" if debug else " (run again with --debug for the traceback)"), file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 def _unknown_command(word: str) -> bool:
@@ -70,8 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="compare.py",
         description="Run Sudoku backends side by side, verify every answer, and tabulate. "
                     "With no command, 'run' on the bundled default puzzles.",
-        epilog="Exit status: 0 nothing wrong, 1 some answer wrong, 2 bad usage or bad input.")
+        epilog="Exit status: 0 nothing wrong, 1 some answer wrong, 2 bad usage or bad input, "
+               "3 an internal error; 128+N when stopped by signal N (130 Ctrl-C, 143 SIGTERM).")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an internal error, print the traceback (anywhere on the line)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = command_module(name)

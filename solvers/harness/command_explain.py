@@ -8,7 +8,8 @@ from models import to_pretty
 
 from ..result import Status
 from ..trace import numbered, write_jsonl
-from .common import EXIT_OK, UsageError, positive_int
+from .common import EXIT_OK, UsageError, check_output_paths, positive_int
+from .outputs import atomic_path
 from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
 
 NAME = "explain"
@@ -30,6 +31,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.trace and args.trace != "-":
+        check_output_paths({"--trace": args.trace}, [args.path])
     puzzle = chosen_puzzle(args, NAME)
     result, trace = traced_solve(puzzle, args.solver, args.timeout)
     if args.trace:
@@ -60,7 +63,7 @@ def _write_trace(path: str, events: list) -> None:
         write_jsonl(events, sys.stdout)
         return
     try:
-        with open(path, "w", encoding="utf-8") as out:
+        with atomic_path(path) as temporary, open(temporary, "w", encoding="utf-8") as out:
             write_jsonl(events, out)
     except OSError as error:
         raise UsageError(f"--trace {path}: cannot write: {error}") from None

@@ -7,7 +7,7 @@ import json
 from .. import registry
 from . import report
 from .common import EXIT_OK
-from .plugins import load_backend, parse_spec
+from .configs import load_plugins
 
 NAME = "list"
 
@@ -21,9 +21,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     rows = [_backend_row(backend) for backend in registry.BACKENDS.values()]
-    for spec_text in args.plugin:
-        spec = parse_spec(spec_text)
-        rows.append(_backend_row(load_backend(spec)))
+    plugins = load_plugins(args.plugin)  # loaded in a worker, never here
+    for name, ref in plugins.items():
+        rows.append(_backend_row(registry.Backend.from_function(
+            name, _runs_in_workers, description=f"plugin {ref.plugin}")))
     if args.format == "json":
         print(json.dumps(rows, indent=2))
     elif args.format == "csv":
@@ -49,6 +50,11 @@ def _backend_row(backend: registry.Backend) -> dict[str, str]:
             "version": backend.version, "encodings": encodings, "options": options,
             "time limit": "honoured inside" if backend.interruptible else "killed from outside",
             "counters": counters, "description": backend.description}
+
+
+def _runs_in_workers(*_args: object, **_options: object) -> None:
+    """A plugin's row in the list: its code runs in worker processes only, never here."""
+    raise RuntimeError("plugins run in worker processes only")
 
 
 def option_text(backend: registry.Backend) -> str:

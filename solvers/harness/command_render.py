@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from ..result import Status
-from .common import EXIT_OK, UsageError
+from .common import EXIT_OK, UsageError, check_output_paths
+from .outputs import atomic_path
 from .steps import final_board
 from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
 
@@ -31,6 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     from .plot import PlotUnavailableError, require_matplotlib  # noqa: PLC0415
 
+    check_output_paths({"-o": args.output}, [args.path])
     suffix = Path(args.output).suffix.lower().lstrip(".")
     if suffix not in FORMATS:
         raise UsageError(f"-o {args.output}: write a .png or .svg picture, not {suffix or 'no suffix'!r}")
@@ -49,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
              f"{result.status.value}, {result.stats.nodes:,} decisions")
     from .picture import draw_board  # noqa: PLC0415
     try:
-        draw_board(board, args.output, title)
+        with atomic_path(args.output) as temporary:
+            draw_board(board, temporary, title)
     except OSError as error:
         raise UsageError(f"-o {args.output}: cannot write: {error}") from None
     print(f"wrote {args.output}")

@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 
 from ..trace import TraceError, read_jsonl
-from .common import EXIT_OK, UsageError, positive_int
+from .common import EXIT_OK, UsageError, check_output_paths, positive_int
+from .outputs import write_atomic
 from .replay_page import render_page
 
 NAME = "replay"
@@ -28,13 +29,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     if not Path(args.trace).is_file():
         raise UsageError(f"{args.trace}: no such file")
+    check_output_paths({"-o": args.output}, [args.trace])
     try:
         events = read_jsonl(args.trace)
     except (TraceError, UnicodeDecodeError) as error:
         raise UsageError(str(error)) from None
     page = render_page(events, args.max_steps, f"{Path(args.trace).name}: {events[0]['solver']}")
     try:
-        Path(args.output).write_text(page, encoding="utf-8")
+        write_atomic(args.output, page)
     except OSError as error:
         raise UsageError(f"-o {args.output}: cannot write: {error}") from None
     print(f"wrote {args.output} ({min(len(events) - 1, args.max_steps):,} steps)")

@@ -16,6 +16,7 @@ from .common import (DEFAULT_PUZZLES, EXIT_INTERRUPTED, UsageError, check_output
 from .experiment import Results, run_experiment, say_partial
 from .outputs import write_atomic
 from .provenance import provenance
+from .stopping import quiet_stdout
 from .runner import SolverRef, default_jobs, grace_for
 
 NAME = "run"
@@ -71,13 +72,22 @@ def run(args: argparse.Namespace) -> int:
     with progress_bar(total) as progress:
         results = run_experiment(puzzles, solvers, max_solutions=2 if args.unique else 1,
                                  time_limit=args.timeout, repeat=args.repeat, jobs=jobs,
-                                 seed=args.seed, progress=progress)
+                                 seed=args.seed, memory_limit=args.memory_limit,
+                                 progress=progress)
     say_partial(results, total)
-    _print_summary(args, results, len(puzzles), solvers, jobs)
+    status = EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad)
+    try:
+        _print_summary(args, results, len(puzzles), solvers, jobs)
+    except BrokenPipeError:  # e.g. piped into head: the files are still saved, the status kept
+        quiet_stdout()
     if bad:
         print(f"compare.py: {len(bad)} bad puzzle(s) skipped (see above)", file=sys.stderr)
-    _save(args, results, paths, solvers, jobs, bad)
-    return EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad)
+    try:
+        _save(args, results, paths, solvers, jobs, bad)
+    except OSError as error:  # a wrong run's status (1) outranks a failed write's (2)
+        print(f"compare.py: error: cannot save: {error}", file=sys.stderr)
+        return status if status != EXIT_OK else EXIT_USAGE
+    return status
 
 
 def _print_summary(args: argparse.Namespace, results: Results, count: int,
@@ -103,6 +113,7 @@ def _save(args: argparse.Namespace, results: Results, paths: Sequence[str],
         options = {"command": "run", "paths": list(paths), "solvers": [s.name for s in solvers],
                    "plugins": list(args.plugin), "timeout_s": args.timeout,
                    "kill_after_s": args.timeout + grace_for(args.timeout), "jobs": jobs,
+                   "memory_limit_mb": args.memory_limit,
                    "unique": args.unique, "max_solutions": 2 if args.unique else 1,
                    "repeat": args.repeat, "seed": args.seed, "par": args.par,
                    "exclude_warmup": args.exclude_warmup, "fmt": args.fmt, "hex": args.hex}

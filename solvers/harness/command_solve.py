@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
               "Ctrl-D; or give a file)", file=sys.stderr)
     puzzles, bad = read_inputs(paths, args.fmt, args.hex)
     max_solutions = 2 if args.unique else 1
-    tasks = [Task(solver, puzzle, max_solutions, args.timeout) for puzzle in puzzles]
+    tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit)
+             for puzzle in puzzles]
     outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
     wrong = False
     for number, (puzzle, outcome) in enumerate(zip(puzzles, outcomes)):
@@ -76,7 +77,7 @@ def _verdict(run: Run, outcome: Outcome, unique: bool) -> str:
     took = f"in {report.seconds(run.time_s)} s" + (f", {counters}" if counters else "")
     if run.category == Category.WRONG:
         return f"WRONG answer from {run.solver} {took}: {run.reason}"
-    if run.category in (Category.TIMEOUT, Category.UNKNOWN, Category.ERROR):
+    if run.category in (Category.TIMEOUT, Category.UNKNOWN, Category.ERROR, Category.MEMORY_OUT):
         return f"no answer from {run.solver}: {run.category}: {run.reason}"
     if run.status == Status.UNSAT:
         return f"no solution: proved by {run.solver} {took}"

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
+import select
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from models import Puzzle, PuzzleError, read_puzzles
+from models import Puzzle, PuzzleError, read_puzzles, read_stream
 
 from .configs import choose_one as one_solver, load_plugins, resolve as resolve_solvers  # noqa: F401
 from .judge import Category, Run
@@ -27,7 +30,9 @@ def bundled_puzzles() -> Path:
 
 DEFAULT_PUZZLES = bundled_puzzles() / "default.txt"
 DEFAULT_TIMEOUT = 10.0
-EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+FIFO_NOTICE_S = 2.0
+"""Seconds a FIFO may stay silent before the user is told the run waits for it."""
+EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 class UsageError(Exception):
@@ -41,6 +46,9 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
                              f"(default: {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--unique", action="store_true",
                         help="ask for two solutions, to tell unique from multiple")
+    parser.add_argument("--memory-limit", type=positive_float, default=None, metavar="MB",
+                        help="address space a run may add to its worker (RLIMIT_AS); a run over "
+                             "it is judged memory-out (default: no limit)")
     parser.add_argument("--plugin", action="append", default=[], metavar="SPEC",
                         help="add your own backend: path/to/file.py:function or module:function "
                              "(NAME=SPEC to name it); may be repeated")
@@ -80,9 +88,13 @@ def picture_options(parser: argparse.ArgumentParser, csv_help: str, plot_help: s
 
 
 def positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    """A finite number above 0 (not inf, not nan)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive number (finite, above 0), not {text}")
     return value
 
 
@@ -124,20 +136,52 @@ def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzl
     puzzles: list[Puzzle] = []
     bad: list[PuzzleError] = []
     for path in paths:
-        if path != "-" and not Path(path).is_file():
-            bundled = bundled_puzzles() / Path(path).name
-            if not bundled.is_file() or str(Path(path).parent) not in (".", "puzzles"):
-                raise UsageError(f"{path}: no such file")
-            path = str(bundled)
+        path = _readable(path)
         try:
-            batch = read_puzzles(path, fmt=fmt, hex16=hex16)
-        except (OSError, UnicodeDecodeError) as error:
-            raise UsageError(f"{path}: cannot read: {error}") from None
+            if path != "-" and stat.S_ISFIFO(os.stat(path).st_mode):
+                with _open_fifo(path) as stream:
+                    batch = read_stream(stream, path, fmt=fmt, hex16=hex16)
+            else:
+                batch = read_puzzles(path, fmt=fmt, hex16=hex16)
+        except OSError as error:
+            raise UsageError(f"{path}: cannot read: {error.strerror or error}") from None
         for error in batch.errors:
             print(f"compare.py: skipped bad puzzle: {error}", file=sys.stderr)
         puzzles += batch.puzzles
         bad += batch.errors
     return puzzles, bad
+
+
+def _readable(path: str) -> str:
+    """The path to read (a bundled set's by its bare name); UsageError saying what is wrong."""
+    if path == "-":
+        return path
+    if not os.path.exists(path):
+        bundled = bundled_puzzles() / Path(path).name
+        if not bundled.is_file() or str(Path(path).parent) not in (".", "puzzles"):
+            raise UsageError(f"{path}: no such file")
+        return str(bundled)
+    if os.path.isdir(path):
+        raise UsageError(f"{path}: is a directory, not a puzzle file")
+    if not os.access(path, os.R_OK):
+        raise UsageError(f"{path}: permission denied (not readable)")
+    return path
+
+
+@contextlib.contextmanager
+def _open_fifo(path: str) -> Iterator[BinaryIO]:
+    """A FIFO (a named pipe, or <(...) process substitution) opened for reading without
+    hanging on open; says on stderr when no writer has sent anything after a while."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLHUP)
+    if not poller.poll(FIFO_NOTICE_S * 1000):
+        print(f"compare.py: {path} is a FIFO with nothing to read yet; waiting for a writer "
+              "(Ctrl-C to stop)", file=sys.stderr)
+        poller.poll()
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "rb") as stream:
+        yield stream
 
 
 def error_record(error: PuzzleError) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import registry
-from .plugins import load_backend, parse_spec
+from .plugins import PluginError, parse_spec
 from .runner import SolverRef
 
 
@@ -108,16 +108,21 @@ def check(configuration: Configuration) -> None:
 
 
 def load_plugins(specs: Sequence[str]) -> dict[str, SolverRef]:
-    """Each --plugin spec loaded once here (to fail early) and named; workers load it again.
-    A plugin's name can then be used as BACKEND in a configuration."""
+    """Each --plugin spec named and loaded once (to fail early) in a worker process of its
+    own, never in this one; PluginError if one does not load. A plugin's name can then be
+    used as BACKEND in a configuration."""
+    from .runner import check_loads  # noqa: PLC0415 - the runner imports this module's callers
+
     plugins: dict[str, SolverRef] = {}
     for text in specs:
         spec = parse_spec(text)
-        load_backend(spec)
         if spec.name in registry.BACKENDS or spec.name in plugins:
             raise ConfigurationError(f"plugin name {spec.name!r} is already taken; "
                                      f"name it with NAME={text}")
         plugins[spec.name] = SolverRef(spec.name, plugin=text, backend=spec.name)
+    for ref, error in check_loads(list(plugins.values())).items():
+        if error is not None:
+            raise PluginError(error if error.startswith("plugin ") else f"plugin {ref.plugin!r}: {error}")
     return plugins
 
 

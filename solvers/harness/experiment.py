@@ -28,21 +28,21 @@ class Results:
 
 
 def build_tasks(puzzles: Sequence[Puzzle], solvers: Sequence[SolverRef], *, max_solutions: int,
-                time_limit: float, repeat: int = 1) -> list[Task]:
+                time_limit: float, repeat: int = 1, memory_limit: float | None = None) -> list[Task]:
     """One task per (puzzle, repetition, configuration), in that order."""
-    return [Task(solver, puzzle, max_solutions, time_limit, number)
+    return [Task(solver, puzzle, max_solutions, time_limit, number, memory_limit)
             for puzzle in puzzles for number in range(repeat) for solver in solvers]
 
 
 def run_experiment(puzzles: Sequence[Puzzle], solvers: Sequence[SolverRef], *,
                    max_solutions: int, time_limit: float, repeat: int = 1, jobs: int | None = None,
-                   seed: int | None = None,
+                   seed: int | None = None, memory_limit: float | None = None,
                    progress: Callable[[int, Outcome], None] | None = None) -> Results:
     """Run every task (in an order shuffled by seed, if given, so that drifts in the
     machine's load spread over all configurations); on KeyboardInterrupt keep what
     finished (Results.partial). Runs come back in build_tasks order whatever the seed."""
     tasks = build_tasks(puzzles, solvers, max_solutions=max_solutions, time_limit=time_limit,
-                        repeat=repeat)
+                        repeat=repeat, memory_limit=memory_limit)
     order = list(range(len(tasks)))
     if seed is not None:
         random.Random(seed).shuffle(order)

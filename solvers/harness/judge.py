@@ -7,6 +7,7 @@ wrong:   a solution that fails the independent checker (a changed given included
          a verified solution, a unique claim contradicted by two verified distinct solutions.
 timeout, unknown, error: the run gave no answer (the time limit ran out; the backend gave
          up otherwise, e.g. a work budget; the backend failed or its answer was malformed).
+memory-out: the run went over its memory limit (--memory-limit), like BenchExec's category.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ class Category(StrEnum):
     TIMEOUT = "timeout"
     UNKNOWN = "unknown"
     ERROR = "error"
+    MEMORY_OUT = "memory-out"
 
 
 CATEGORIES = tuple(Category)
@@ -152,6 +154,8 @@ def _categorise(solver: str, outcome: Outcome, problems: list[str],
         return Category.UNKNOWN, outcome.message or "gave up before an answer"
     if status == Status.ERROR:
         return Category.ERROR, outcome.message or "the backend reported an error"
+    if status == Status.MEMORY_OUT:
+        return Category.MEMORY_OUT, outcome.message or "over the memory limit"
     if status == Status.SOLVED:
         if problems:
             return Category.WRONG, "invalid solution: " + "; ".join(problems)

@@ -4,8 +4,12 @@ The function takes the same call as the built-in backends,
 ``solve(model, *, max_solutions=1, time_limit=None, **options) -> Result``.
 A spec may start with ``NAME=`` to choose the name shown in tables; otherwise the
 name is the function's, or the file's (module's) when the function is called ``solve``.
-Without ``:function`` the function ``solve`` is used. A plugin file is imported
-like a script: its folder goes on ``sys.path``, so it may import its neighbours.
+Without ``:function`` the function ``solve`` is used. A plugin file's folder is added
+at the END of ``sys.path``, so it may import its neighbours but never shadows the
+toolkit's modules or installed packages (a stray ``pycosat.py`` beside it is not used).
+
+A plugin is code that runs with the user's rights. The harness imports it only in
+worker processes of its own (runner.py), never in the process that prints results.
 """
 from __future__ import annotations
 
@@ -89,7 +93,7 @@ def _load_file(target: str):
     if module_name in sys.modules:
         return sys.modules[module_name]
     if str(path.parent) not in sys.path:
-        sys.path.insert(0, str(path.parent))
+        sys.path.append(str(path.parent))
     loader_spec = importlib.util.spec_from_file_location(module_name, path)
     if loader_spec is None or loader_spec.loader is None:
         raise PluginError(f"plugin file {target} cannot be imported as Python")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -55,7 +56,7 @@ def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False, lim
 
 
 SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs", "solved", "unsat",
-                "multiple", "timeouts", "unknown", "errors", "wrong", "par", "mean_s", "median_s",
+                "multiple", "timeouts", "memory_outs", "unknown", "errors", "wrong", "par", "mean_s", "median_s",
                 "spread_s", "max_s", "mean_cpu_s", "mean_nodes", "nodes_are", "mean_conflicts")
 
 
@@ -80,7 +81,8 @@ def _row(records: list[dict[str, Any]], unique: bool, limit: float | None,
         "solved": count(status=Status.SOLVED, category=Category.CORRECT),
         "unsat": count(status=Status.UNSAT, category=Category.CORRECT),
         "multiple": sum(len(r["solutions"]) >= 2 for r in correct) if unique else None,
-        "timeouts": count(category=Category.TIMEOUT), "unknown": count(category=Category.UNKNOWN),
+        "timeouts": count(category=Category.TIMEOUT),
+        "memory_outs": count(category=Category.MEMORY_OUT), "unknown": count(category=Category.UNKNOWN),
         "errors": count(category=Category.ERROR), "wrong": count(category=Category.WRONG),
         "par": _par(records, limit, par),
         "mean_s": statistics.fmean(times) if times else None,
@@ -122,7 +124,7 @@ def _mean(values: Iterable[float | int | None]) -> float | None:
 
 _HEADERS = {"set": "puzzle set", "configuration": "configuration", "runs": "runs", "par": "PAR",
             "spread_s": "spread s", "mean_cpu_s": "mean cpu s", "backend": "backend", "puzzles": "puzzles", "solved": "solved",
-            "unsat": "unsat", "multiple": "multiple", "timeouts": "timeouts", "errors": "errors",
+            "unsat": "unsat", "multiple": "multiple", "timeouts": "timeouts", "memory_outs": "memory-outs", "errors": "errors",
             "unknown": "unknown", "wrong": "wrong", "mean_s": "mean s", "median_s": "median s",
             "max_s": "max s", "mean_nodes": "mean nodes", "nodes_are": "nodes are",
             "mean_conflicts": "mean conflicts"}
@@ -142,6 +144,8 @@ def render_table(rows: Sequence[dict[str, Any]], fmt: str, *, par: float = 2.0) 
     hidden = {"file", "n", "backend"}
     if all(r["runs"] == r["puzzles"] for r in rows):
         hidden |= {"runs", "spread_s"}
+    if not any(r.get("memory_outs") for r in rows):  # shown only when a run went over the limit
+        hidden.add("memory_outs")
     keys = [k for k in rows[0] if k not in hidden and any(r[k] is not None for r in rows)]
     if "mean_nodes" not in keys:
         keys = [k for k in keys if k != "nodes_are"]
@@ -233,11 +237,45 @@ def load_document(path: str) -> dict[str, Any]:
         raise ReportError(f"{path}, line {error.lineno}: not JSON: {error.msg}") from error
     if not isinstance(document, dict) or document.get("kind") != DOCUMENT_KIND:
         raise ReportError(f"{path}: not a saved compare.py run (no \"kind\": \"{DOCUMENT_KIND}\")")
-    for number, run in enumerate(document.get("runs", [])):
+    runs = document.get("runs", [])
+    if not isinstance(runs, list):
+        raise ReportError(f"{path}: \"runs\" is not a list")
+    for number, run in enumerate(runs):
+        if not isinstance(run, dict):
+            raise ReportError(f"{path}: run {number} is not an object")
         missing = [k for k in RUN_KEYS + ("size",) if k not in run]
         if missing:
             raise ReportError(f"{path}: run {number} lacks {', '.join(missing)}")
+        problem = _bad_field(run)
+        if problem:
+            raise ReportError(f"{path}: run {number}: {problem}")
     return document
+
+
+_RUN_TYPES: dict[str, tuple[type, ...]] = {
+    "file": (str,), "index": (int,), "puzzle": (str,), "solver": (str,), "status": (str,),
+    "solutions": (list,), "complete": (bool,), "time_s": (int, float), "category": (str,)}
+
+
+def _bad_field(run: dict[str, Any]) -> str:
+    """What is wrong with one saved run's fields ('' when nothing); a null stats becomes {}."""
+    for key, kinds in _RUN_TYPES.items():
+        value = run[key]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            return f"{key} is {json.dumps(value)[:40]}, not {' or '.join(k.__name__ for k in kinds)}"
+    if not math.isfinite(run["time_s"]) or run["time_s"] < 0:
+        return f"time_s is {run['time_s']}, not a time"
+    if run["category"] not in tuple(Category):
+        return f"unknown category {run['category']!r}"
+    if run["stats"] is None:
+        run["stats"] = {}
+    if not isinstance(run["stats"], dict):
+        return "stats is not an object"
+    for key in ("cpu_s", "n", "line"):
+        value = run.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            return f"{key} is {json.dumps(value)[:40]}, not a number"
+    return ""
 
 
 # ---------------------------------------------------------------- two runs side by side
@@ -262,7 +300,8 @@ def compare_rows(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any
     for key in list(before) + [k for k in after if k not in before]:
         a, b = before.get(key), after.get(key)
         row: dict[str, Any] = {"set": key[0], "configuration": key[1]}
-        for column in ("puzzles", "solved", "unsat", "timeouts", "unknown", "errors", "wrong"):
+        for column in ("puzzles", "solved", "unsat", "timeouts", "memory_outs", "unknown", "errors",
+                       "wrong"):
             row[column] = f"{_get(a, column)} -> {_get(b, column)}"
         row["mean s old"] = a["mean_s"] if a else None
         row["mean s new"] = b["mean_s"] if b else None

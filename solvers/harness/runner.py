@@ -1,35 +1,47 @@
 """Runs (backend, puzzle) tasks in worker processes under a wall-clock limit enforced from outside.
 
-Each worker is a fresh interpreter (the 'spawn' start method, the same on every
-platform). A task's clock starts when its worker has loaded the backend and says
-so; the backend is given the limit itself, and a worker still busy ``grace``
-seconds after the limit is killed, its task recorded as a timeout, and a new
-worker started. A worker that dies (os._exit, a signal, a crash in a C extension)
-gives an error for its task. Either way the other tasks go on, and every outcome
-is kept in task order.
+Each worker is a fresh interpreter (the 'spawn' start method) in a session of its own
+(sandbox.py), its stdout sent to stderr. A task's clock starts when its worker has
+loaded the backend and says so; the backend is given the limit itself, and a worker
+still busy ``grace`` seconds after the limit is killed with its whole process group
+(children included), its task recorded as a timeout. A worker that dies gives an
+error for its task (memory-out under a memory limit). Either way the other tasks go
+on, and every outcome is kept in task order.
+
+Trust: the answer comes back as JSON frames (channel.py) read without blocking and
+checked here (``outcome_from``): a stalled frame runs into the limit, garbage or a
+malformed answer is an error for that run and the end of that worker. Plugins never
+share a worker with the built-in backends or with another plugin: workers are
+dedicated to one isolation key (``Task.key``).
 """
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
+import secrets
 import signal
 import time
-import traceback
-from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from models import Puzzle, as_model
+from models import Puzzle
 
 from .. import registry
 from ..registry import Backend
-from ..result import Result, Stats, Status
-from .timing import cpu_clock, enforce_limit
+from ..result import Status
+from .channel import ChannelError, FrameReader, read_available
+from .sandbox import kill_marked, kill_tree
+from .timing import enforce_limit
 
 LOAD_LIMIT = 120.0
 """Seconds a new worker may take to start and import a backend before it is given up."""
+LOOKAHEAD = 64
+"""Tasks taken from the iterable ahead of the running ones (to find work for each worker)."""
+MESSAGE_CHARS = 2000
+"""The longest message kept from a worker."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +66,8 @@ class SolverRef:
 
 @dataclass(frozen=True)
 class Task:
-    """One run: a backend on a puzzle, asked for up to max_solutions within time_limit seconds."""
+    """One run: a backend on a puzzle, asked for up to max_solutions within time_limit seconds
+    (and, if memory_limit is set, within that many MB more address space)."""
 
     solver: SolverRef
     puzzle: Puzzle
@@ -62,6 +75,12 @@ class Task:
     time_limit: float = 10.0
     repeat: int = 0
     """Which repetition of this (puzzle, configuration) this run is, from 0."""
+    memory_limit: float | None = None
+
+    @property
+    def key(self) -> str:
+        """Which workers may run this task: the built-in backends share; each plugin has its own."""
+        return "" if self.solver.plugin is None else f"plugin:{self.solver.plugin}"
 
 
 @dataclass
@@ -93,14 +112,25 @@ def grace_for(limit: float) -> float:
     return max(1.0, 0.2 * limit)
 
 
-def run_tasks(tasks: Sequence[Task], *, jobs: int | None = None,
-              on_outcome: Callable[[int, Outcome], None] | None = None) -> list[Outcome]:
-    """Run every task on up to ``jobs`` workers; outcomes in task order, one per task."""
-    pool = _Pool(max(1, jobs or default_jobs()), on_outcome)
+def run_tasks(tasks: Iterable[Task], *, jobs: int | None = None,
+              on_outcome: Callable[[int, Outcome], None] | None = None,
+              fresh_plugin_workers: bool = False) -> list[Outcome]:
+    """Run every task on up to ``jobs`` workers; outcomes in task order, one per task.
+
+    ``tasks`` may be any iterable, read lazily (at most LOOKAHEAD ahead of the runs).
+    A plugin's worker serves that plugin only; with ``fresh_plugin_workers`` it serves
+    one task and is ended (bench/bench_isolation.py measures what that costs).
+    SIGINT, SIGTERM and SIGHUP are held back while the workers are being ended."""
+    pool = _Pool(max(1, jobs or default_jobs()), on_outcome, fresh_plugin_workers)
     try:
         return pool.run(tasks)
     finally:
-        pool.close()
+        blocked = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+        try:
+            pool.close()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 # ---------------------------------------------------------------- the parent side
@@ -108,96 +138,183 @@ def run_tasks(tasks: Sequence[Task], *, jobs: int | None = None,
 @dataclass
 class _Worker:
     process: Any
-    conn: Connection
+    tasks: Connection
+    results: Connection
+    key: str
+    token: str
+    reader: FrameReader = field(default_factory=FrameReader)
     task: int | None = None
     deadline: float = 0.0
     started: float | None = None
+    retire: bool = False
+    inbox: list[dict[str, Any]] = field(default_factory=list)
+    """Set after a memory-out: the worker's heap may be in any state, so it is not reused."""
 
 
 class _Pool:
-    def __init__(self, jobs: int, on_outcome: Callable[[int, Outcome], None] | None):
+    def __init__(self, jobs: int, on_outcome: Callable[[int, Outcome], None] | None,
+                 fresh_plugin_workers: bool = False):
         self.jobs = jobs
+        self.fresh_plugin_workers = fresh_plugin_workers
         self.on_outcome = on_outcome
         self.context = multiprocessing.get_context("spawn")
-        self.workers: list[_Worker] = []
+        self.token = secrets.token_hex(6)
+        self.serial = 0
+        self.slots: list[_Worker | None] = [None] * jobs
+        self.tasks: dict[int, Task] = {}
+        self.outcomes: dict[int, Outcome] = {}
 
-    def run(self, tasks: Sequence[Task]) -> list[Outcome]:
-        outcomes: list[Outcome | None] = [None] * len(tasks)
-        pending = deque(range(len(tasks)))
-        self.tasks, self.outcomes = tasks, outcomes
-        self.workers = [self._spawn() for _ in range(min(self.jobs, len(tasks)))]
-        while pending or any(w.task is not None for w in self.workers):
-            for worker in self.workers:
-                if worker.task is None and pending:
-                    self._send(worker, pending.popleft())
+    def run(self, tasks: Iterable[Task]) -> list[Outcome]:
+        source: Iterator[tuple[int, Task]] = enumerate(tasks)
+        waiting: list[int] = []
+        count, exhausted = 0, False
+        while True:
+            while not exhausted and len(waiting) < max(LOOKAHEAD, 4 * self.jobs):
+                try:
+                    number, task = next(source)
+                except StopIteration:
+                    exhausted = True
+                    break
+                self.tasks[number], count = task, number + 1
+                waiting.append(number)
+            if not waiting and not self._busy():
+                break
+            self._dispatch(waiting)
             self._wait()
-        return [o for o in outcomes if o is not None]
+        return [self.outcomes[number] for number in range(count)]
+
+    def _busy(self) -> list[_Worker]:
+        return [w for w in self.slots if w is not None and w.task is not None]
+
+    def _dispatch(self, waiting: list[int]) -> None:
+        """Give each idle worker the first waiting task of its key; free or idle slots of
+        other keys go to the first waiting task no worker can take."""
+        for index, worker in enumerate(self.slots):
+            if worker is not None and worker.task is None:
+                match = next((n for n in waiting if self.tasks[n].key == worker.key), None)
+                if match is not None:
+                    waiting.remove(match)
+                    self._send(worker, match)
+        for index, worker in enumerate(self.slots):
+            if not waiting:
+                return
+            if worker is None or worker.task is None:
+                number = waiting.pop(0)
+                if worker is not None:
+                    self._end(worker)
+                self.slots[index] = self._spawn(self.tasks[number].key)
+                self._send(self.slots[index], number)
 
     def close(self) -> None:
-        for worker in self.workers:
-            if worker.task is None and worker.process.is_alive():
+        for worker in self.slots:
+            if worker is not None and worker.task is None and worker.process.is_alive():
                 try:
-                    worker.conn.send(None)
+                    worker.tasks.send(None)
                 except OSError:
                     pass
-        for worker in self.workers:
-            worker.process.join(timeout=1.0 if worker.task is None else 0)
-            _kill(worker)
-        self.workers = []
+        for worker in self.slots:
+            if worker is not None:
+                worker.process.join(timeout=1.0 if worker.task is None else 0)
+                self._end(worker)
+        self.slots = [None] * self.jobs
+        kill_marked(self.token)  # any stray still marked as one of this pool's
 
-    def _spawn(self) -> _Worker:
-        parent, child = self.context.Pipe()
-        process = self.context.Process(target=_worker_main, args=(child,), daemon=True)
+    def _spawn(self, key: str) -> _Worker:
+        from .worker import worker_main  # noqa: PLC0415 - the worker's module, loaded on use
+
+        self.serial += 1
+        token = f"{self.token}.{self.serial}"
+        task_reader, task_writer = self.context.Pipe(duplex=False)
+        result_reader, result_writer = self.context.Pipe(duplex=False)
+        process = self.context.Process(target=worker_main, daemon=True,
+                                       args=(task_reader, result_writer, os.getpid(), token))
         process.start()
-        child.close()
-        return _Worker(process, parent)
+        task_reader.close()
+        result_writer.close()
+        os.set_blocking(result_reader.fileno(), False)
+        return _Worker(process, task_writer, result_reader, key, token)
 
     def _send(self, worker: _Worker, number: int) -> None:
         worker.task, worker.started = number, None
         worker.deadline = time.monotonic() + LOAD_LIMIT
         try:
-            worker.conn.send((number, self.tasks[number]))
+            worker.tasks.send((number, self.tasks[number]))
         except (OSError, ValueError):  # died while idle: its death is noticed in _wait
             pass
 
     def _wait(self) -> None:
-        busy = [w.deadline for w in self.workers if w.task is not None]
-        timeout = max(0.0, min(busy) - time.monotonic()) if busy else None
-        handles = [w.conn for w in self.workers] + [w.process.sentinel for w in self.workers]
-        wait(handles, timeout)
-        for index, worker in enumerate(self.workers):
-            if not self._drain(worker) or not worker.process.is_alive():
+        live = [w for w in self.slots if w is not None]
+        busy = [w.deadline for w in live if w.task is not None]
+        timeout = min(3600.0, max(0.0, min(busy) - time.monotonic())) if busy else None
+        wait([w.results for w in live] + [w.process.sentinel for w in live], timeout)
+        for index, worker in enumerate(self.slots):
+            if worker is None:
+                continue
+            problem = self._drain(worker)
+            if problem is not None:
+                self._broken(worker, problem)
+                self.slots[index] = None
+            elif not worker.process.is_alive():
                 self._died(worker)
-                self.workers[index] = self._spawn()
+                self.slots[index] = None
+            elif worker.retire and worker.task is None:
+                self._end(worker)
+                self.slots[index] = None
             elif worker.task is not None and time.monotonic() >= worker.deadline:
                 self._overdue(worker)
-                self.workers[index] = self._spawn()
+                self.slots[index] = None
 
-    def _drain(self, worker: _Worker) -> bool:
-        """Read every message waiting from a worker; False if its pipe is closed."""
+    def _drain(self, worker: _Worker) -> str | None:
+        """Read what a worker sent; the reason the channel is broken, or None."""
+        data, closed = read_available(worker.results.fileno())
         try:
-            while worker.conn.poll():
-                message = worker.conn.recv()
-                if message[0] == "started" and message[1] == worker.task:
-                    worker.started = time.monotonic()
-                    worker.deadline = worker.started + self.tasks[worker.task].time_limit \
-                        + grace_for(self.tasks[worker.task].time_limit)
-                elif message[0] == "done" and message[1] == worker.task:
-                    self._record(worker.task, message[2])
-                    worker.task = None
-        except (EOFError, OSError):
-            return False
-        return True
+            messages = worker.reader.feed(data)
+            for message in messages:
+                self._message(worker, message)
+        except ChannelError as error:
+            return str(error)
+        if closed and worker.process.is_alive():
+            worker.process.join(timeout=1.0)
+            if worker.process.is_alive():
+                return "the worker closed its result channel"
+        return None
+
+    def _message(self, worker: _Worker, message: dict[str, Any]) -> None:
+        kind, number = message.get("kind"), message.get("task")
+        if worker.task is None or number != worker.task or isinstance(number, bool):
+            raise ChannelError(f"a message for task {number!r} while running {worker.task!r}")
+        task = self.tasks[number]
+        if kind == "started" and worker.started is None:
+            worker.started = time.monotonic()
+            worker.deadline = worker.started + task.time_limit + grace_for(task.time_limit)
+        elif kind == "done":
+            outcome = outcome_from(message.get("outcome"), task)
+            worker.retire = outcome.status == Status.MEMORY_OUT or (
+                self.fresh_plugin_workers and worker.key.startswith("plugin:"))
+            self._record(number, outcome)
+            worker.task = None
+        else:
+            raise ChannelError(f"an unexpected message {str(kind)[:40]!r}")
+
+    def _broken(self, worker: _Worker, problem: str) -> None:
+        if worker.task is not None:
+            self._record(worker.task, Outcome(Status.ERROR, message=f"result channel: {problem}",
+                                              time_s=_elapsed(worker)))
+            worker.task = None
+        self._end(worker)
 
     def _died(self, worker: _Worker) -> None:
         worker.process.join(timeout=1.0)
         if worker.task is not None:
-            code = worker.process.exitcode
-            self._record(worker.task, Outcome(
-                Status.ERROR, message=f"worker process died: {_describe_exit(code)}",
-                time_s=_elapsed(worker)))
+            task, code = self.tasks[worker.task], worker.process.exitcode
+            status = Status.ERROR
+            message = f"worker process died: {_describe_exit(code)}"
+            if task.memory_limit is not None and code is not None and code < 0:
+                status = Status.MEMORY_OUT
+                message += f" under a memory limit of {task.memory_limit:g} MB: counted as memory-out"
+            self._record(worker.task, Outcome(status, message=message, time_s=_elapsed(worker)))
             worker.task = None
-        _kill(worker)
+        self._end(worker)
 
     def _overdue(self, worker: _Worker) -> None:
         number = worker.task
@@ -206,12 +323,18 @@ class _Pool:
         if worker.started is None:
             outcome = Outcome(Status.ERROR, message=f"backend did not load within {LOAD_LIMIT:.0f} s")
         else:
-            elapsed = _elapsed(worker)
             outcome = Outcome(Status.TIMEOUT, time_s=limit,
-                              message=f"killed after {elapsed:.1f} s (limit {limit:g} s)")
+                              message=f"killed after {_elapsed(worker):.1f} s (limit {limit:g} s)")
         worker.task = None
-        _kill(worker)
+        self._end(worker)
         self._record(number, outcome)
+
+    def _end(self, worker: _Worker) -> None:
+        """Kill the worker's whole group and marked strays; close its pipes."""
+        kill_tree(worker.process.pid, worker.token)
+        worker.process.join(timeout=5.0)
+        worker.tasks.close()
+        worker.results.close()
 
     def _record(self, number: int, outcome: Outcome) -> None:
         outcome = enforce_limit(outcome, self.tasks[number].time_limit)
@@ -222,13 +345,6 @@ class _Pool:
 
 def _elapsed(worker: _Worker) -> float:
     return 0.0 if worker.started is None else time.monotonic() - worker.started
-
-
-def _kill(worker: _Worker) -> None:
-    if worker.process.is_alive():
-        worker.process.kill()
-        worker.process.join(timeout=5.0)
-    worker.conn.close()
 
 
 def _describe_exit(code: int | None) -> str:
@@ -242,80 +358,92 @@ def _describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
-# ---------------------------------------------------------------- the worker side
-
-def _worker_main(conn: Connection) -> None:
-    """Serve tasks until told to stop (None) or the parent goes away."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    backends: dict[SolverRef, Backend] = {}
-    while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
-            return
-        if message is None:
-            return
-        number, task = message
-        warmup = task.solver not in backends
-        try:
-            if warmup:
-                backends[task.solver] = task.solver.load()
-            backend = backends[task.solver]
-        except Exception as error:  # noqa: BLE001 - reported as this run's error
-            conn.send(("done", number, Outcome(Status.ERROR, message=_describe(error))))
-            continue
-        conn.send(("started", number))
-        outcome = _solve(backend, task)
-        outcome.warmup = warmup
-        try:
-            conn.send(("done", number, outcome))
-        except Exception as error:  # noqa: BLE001 - e.g. solutions that cannot be pickled
-            conn.send(("done", number, Outcome(Status.ERROR, time_s=outcome.time_s,
-                                               message=f"result could not be sent: {_describe(error)}")))
-
-
-def _solve(backend: Backend, task: Task) -> Outcome:
-    # Backend.solve's steps, but the answer is checked before anything of it is used.
-    function, model = backend.load(), as_model(task.puzzle)
-    start, cpu_start = time.perf_counter(), cpu_clock()
+def check_loads(solvers: Sequence[SolverRef], limit: float = LOAD_LIMIT) -> dict[SolverRef, str | None]:
+    """Load each configuration's backend in a worker of its own (in parallel, never in this
+    process): None for each that loads, else why it does not. Used to check plugins early."""
+    pool = _Pool(max(1, len(solvers)), None)
+    workers = [pool._spawn(f"check:{number}") for number in range(len(solvers))]
+    answers: dict[int, str | None] = {}
+    deadline = time.monotonic() + limit
     try:
-        result = function(model, max_solutions=task.max_solutions, time_limit=task.time_limit,
-                          **dict(task.solver.options))
-        if isinstance(result, Result) and isinstance(result.stats, Stats):
-            result.stats.wall_time = time.perf_counter() - start
-    except BaseException as error:  # noqa: BLE001 - a backend's failure, SystemExit included
-        if isinstance(error, KeyboardInterrupt):
-            raise
-        return Outcome(Status.ERROR, message=_describe(error, trace=True),
-                       time_s=time.perf_counter() - start, cpu_s=cpu_clock() - cpu_start)
-    outcome = _outcome(result, time.perf_counter() - start)
-    outcome.cpu_s = cpu_clock() - cpu_start
-    return outcome
+        for worker, solver in zip(workers, solvers):
+            worker.tasks.send(("load", solver))
+        while len(answers) < len(workers) and time.monotonic() < deadline:
+            pending = [number for number in range(len(workers)) if number not in answers]
+            wait([workers[n].results for n in pending] + [workers[n].process.sentinel for n in pending],
+                 max(0.0, deadline - time.monotonic()))
+            answers.update({n: _load_answer(workers[n]) for n in pending if _answered(workers[n])})
+    finally:
+        for worker in workers:
+            pool._end(worker)
+        kill_marked(pool.token)
+    return {solver: answers.get(number, f"did not load within {limit:g} s")
+            for number, solver in enumerate(solvers)}
 
 
-def _outcome(result: object, elapsed: float) -> Outcome:
-    """A backend's Result as plain data; anything that is not a proper Result is an error."""
-    if not isinstance(result, Result):
-        return Outcome(Status.ERROR, time_s=elapsed,
-                       message=f"backend returned {type(result).__name__}, not a Result")
-    if not isinstance(result.status, Status):
-        return Outcome(Status.ERROR, time_s=elapsed,
-                       message=f"backend returned unknown status {result.status!r}")
+def _answered(worker: _Worker) -> bool:
+    """Whether a loading worker has answered (or failed); its answer goes to worker.inbox."""
+    data, closed = read_available(worker.results.fileno())
     try:
-        solutions = [tuple(solution) for solution in result.solutions]
-        stats = result.stats.as_dict()
-    except Exception as error:  # noqa: BLE001 - malformed solutions or stats
-        return Outcome(Status.ERROR, time_s=elapsed,
-                       message=f"backend returned a malformed Result: {_describe(error)}")
-    return Outcome(result.status, solutions, bool(result.complete), stats,
-                   str(result.message or ""), float(stats.get("wall_time", elapsed)))
+        worker.inbox += worker.reader.feed(data)
+    except ChannelError as error:
+        worker.inbox = [{"kind": "loaded", "error": f"result channel: {error}"}]
+    if not worker.inbox and (closed or not worker.process.is_alive()):
+        worker.inbox = [{"kind": "loaded", "error": "the worker died while loading"}]
+    return bool(worker.inbox)
 
 
-def _describe(error: BaseException, trace: bool = False) -> str:
-    text = f"{type(error).__name__}: {error}"
-    if trace:
-        frames = traceback.extract_tb(error.__traceback__)
-        if frames:
-            last = frames[-1]
-            text += f" (at {os.path.basename(last.filename)}:{last.lineno} in {last.name})"
-    return text
+def _load_answer(worker: _Worker) -> str | None:
+    message = worker.inbox[0]
+    error = message.get("error") if message.get("kind") == "loaded" else "an unexpected message"
+    return None if error is None else str(error)[:MESSAGE_CHARS]
+
+
+# ---------------------------------------------------------------- checking what came back
+
+class _Malformed(ValueError):
+    pass
+
+
+def outcome_from(data: Any, task: Task) -> Outcome:
+    """The worker's answer as an Outcome, if every field is what it should be; else an
+    error naming the first thing wrong (more solutions than asked, a NaN time, ...)."""
+    try:
+        return _checked(data, task)
+    except _Malformed as problem:
+        return Outcome(Status.ERROR, message=f"malformed answer from the worker: {problem}")
+
+
+def _checked(data: Any, task: Task) -> Outcome:
+    if not isinstance(data, dict):
+        raise _Malformed(f"an answer of type {type(data).__name__}")
+    try:
+        status = Status(data.get("status"))
+    except ValueError:
+        raise _Malformed(f"unknown status {str(data.get('status'))[:40]!r}") from None
+    solutions = data.get("solutions", [])
+    if not isinstance(solutions, list) or len(solutions) > task.max_solutions:
+        raise _Malformed(f"{len(solutions) if isinstance(solutions, list) else 'no list of'} "
+                         f"solutions, at most {task.max_solutions} asked for")
+    cells = task.puzzle.geometry.cells
+    for solution in solutions:
+        if not isinstance(solution, list) or len(solution) > 4 * cells or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in solution):
+            raise _Malformed("a solution that is not a list of integers of the grid's size")
+    stats = data.get("stats", {})
+    if not isinstance(stats, dict) or not all(_time(v) for v in stats.values()):
+        raise _Malformed("stats that are not finite non-negative numbers")
+    times = {name: data.get(name, 0.0) for name in ("time_s", "cpu_s")}
+    for name, value in times.items():
+        if not _time(value):
+            raise _Malformed(f"{name} {value!r} is not a finite non-negative number")
+    complete, warmup, message = data.get("complete", False), data.get("warmup", False), data.get("message", "")
+    if not isinstance(complete, bool) or not isinstance(warmup, bool) or not isinstance(message, str):
+        raise _Malformed("complete, warmup or message of the wrong type")
+    return Outcome(status, [tuple(s) for s in solutions], complete, dict(stats),
+                   message[:MESSAGE_CHARS], float(times["time_s"]), float(times["cpu_s"]), warmup)
+
+
+def _time(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and value >= 0)

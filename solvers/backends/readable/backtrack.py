@@ -24,7 +24,7 @@ from models import Grid, Model
 from ...encodings.domains import clash_message
 from ...result import Result, Stats, finish
 from ...trace import Trace
-from .mrv import Stop, recursion_room
+from .limits import Limits, Stop, recursion_room
 
 CLOCK_EVERY = 4096  # nodes between two looks at the clock, as in the fast backtrack
 
@@ -76,23 +76,6 @@ class Backtracker:
             self.trace.emit(kind, depth, **fields)
 
 
-class Limits:
-    """When to stop: enough solutions, the clock, or a budget of nodes."""
-
-    def __init__(self, max_solutions: int, deadline: float | None, node_limit: int | None) -> None:
-        self.max_solutions, self.deadline, self.node_limit = max_solutions, deadline, node_limit
-        self.limit_hit = self.budget_hit = False
-
-    def check(self, nodes: int) -> None:
-        """Raise Stop before the next value is placed if a limit is reached (as backtrack does)."""
-        if nodes == self.node_limit:
-            self.budget_hit = True
-            raise Stop
-        if self.deadline is not None and not nodes % CLOCK_EVERY and time.perf_counter() > self.deadline:
-            self.limit_hit = True
-            raise Stop
-
-
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           node_limit: int | None = None, trace: Trace | None = None) -> Result:
     """Search in the textbook order; count up to max_solutions solutions."""
@@ -106,7 +89,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             trace.emit("contradiction", 0, rule="givens clash", message=clash)
         stats.solve_time = time.perf_counter() - start
         return finish([], True, stats, limit_hit=False, message=clash)
-    limits = Limits(max_solutions, None if time_limit is None else start + time_limit, node_limit)
+    limits = Limits(max_solutions, start, time_limit, node_limit, CLOCK_EVERY)
     backtracker = Backtracker(model, limits, trace)
     exhausted = False
     with recursion_room(model.num_cells):

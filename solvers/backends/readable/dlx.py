@@ -20,10 +20,8 @@ the same solutions in the same order with the same ``nodes`` and ``updates``
 """
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from itertools import takewhile
 
 from models import Grid, Model
@@ -32,6 +30,7 @@ from models.symbols import symbol
 from ...encodings.domains import clash_message
 from ...result import Result, Stats, Status, finish
 from ...trace import Trace
+from .limits import Limits, Stop, recursion_room
 from ..dlx import CLOCK_EVERY, column_layout
 
 
@@ -51,10 +50,6 @@ class Column(Node):
         super().__init__(None)
         self.S = 0
         self.N = name
-
-
-class Stop(Exception):
-    """Ends the whole search from any depth: enough solutions, or a limit hit."""
 
 
 class DancingLinks:
@@ -181,35 +176,6 @@ class DancingLinks:
         self.uncover(c)
 
 
-class Limits:
-    """When to stop: enough solutions, the clock, or a budget of rows tried."""
-
-    def __init__(self, max_solutions: int, deadline: float | None, node_limit: int | None) -> None:
-        self.max_solutions, self.deadline, self.node_limit = max_solutions, deadline, node_limit
-        self.limit_hit = self.budget_hit = False
-
-    def check(self, nodes: int) -> None:
-        """Raise Stop before the next row is tried if a limit is reached (same test as dlx)."""
-        if nodes == self.node_limit:
-            self.budget_hit = True
-            raise Stop
-        if (self.deadline is not None and not nodes % CLOCK_EVERY
-                and time.perf_counter() > self.deadline):
-            self.limit_hit = True
-            raise Stop
-
-
-@contextmanager
-def recursion_room(depth: int):
-    """Let search() recurse once per cell on the largest grids, then restore the limit."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, depth + 1000))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
-
-
 def column_names(model: Model) -> list[str]:
     """What each column of ``column_layout`` stands for, in words ('r1c2 filled', '5 in row 3')."""
     n = model.n
@@ -236,7 +202,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             links.select(links.first[(cell, value)])
     stats = Stats(encode_time=time.perf_counter() - start)
     begin = time.perf_counter()
-    limits = Limits(max_solutions, None if time_limit is None else start + time_limit, node_limit)
+    limits = Limits(max_solutions, start, time_limit, node_limit, CLOCK_EVERY)
     found: list[Grid] = []
     exhausted = False
     with recursion_room(model.num_cells):

@@ -31,10 +31,7 @@ undone; ``propagations`` = cells placed by a rule (naked or hidden single).
 """
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from models import Grid, Model
@@ -42,6 +39,7 @@ from models import Grid, Model
 from ...encodings.domains import clash_message
 from ...result import Result, Stats, finish
 from ...trace import Trace
+from .limits import Limits, Stop, recursion_room
 
 INFERENCES = ("none", "forward", "naked", "singles", "locked")
 BRANCHINGS = ("first", "mrv")
@@ -55,10 +53,6 @@ class Contradiction(Exception):
     def __init__(self, **why: object) -> None:
         super().__init__(why)
         self.why = why
-
-
-class Stop(Exception):
-    """Ends the whole search from any depth: enough solutions, or a limit hit."""
 
 
 @dataclass
@@ -277,34 +271,6 @@ def overlaps(groups: list[tuple[int, ...]]) -> list[tuple[int, int, frozenset[in
     return result
 
 
-class Limits:
-    """When to stop: enough solutions, the clock, or a budget of decisions."""
-
-    def __init__(self, max_solutions: int, deadline: float | None, node_limit: int | None) -> None:
-        self.max_solutions, self.deadline, self.node_limit = max_solutions, deadline, node_limit
-        self.limit_hit = self.budget_hit = False
-
-    def check(self, nodes: int) -> None:
-        """Raise Stop before the next decision if a limit is reached (same test as mrv)."""
-        if nodes == self.node_limit:
-            self.budget_hit = True
-            raise Stop
-        if self.deadline is not None and not nodes % CLOCK_EVERY and time.perf_counter() > self.deadline:
-            self.limit_hit = True
-            raise Stop
-
-
-@contextmanager
-def recursion_room(depth: int) -> Iterator[None]:
-    """Let search() recurse once per cell on the largest grids, then restore the limit."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 2 * depth + 1000))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
-
-
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", branching: str = "mrv", value_order: str = "ascending",
           node_limit: int | None = None, trace: Trace | None = None) -> Result:
@@ -335,7 +301,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         return finish([], True, stats, limit_hit=False,
                       message=clash or "the givens contradict each other")
     stats.propagations = solver.counts.propagations
-    limits = Limits(max_solutions, None if time_limit is None else start + time_limit, node_limit)
+    limits = Limits(max_solutions, start, time_limit, node_limit, CLOCK_EVERY)
     found: list[Grid] = []
     exhausted = False
     with recursion_room(model.num_cells):

@@ -1,0 +1,107 @@
+"""The runner under random faults, and its checks of what comes back.
+
+Chaos: a few hundred quick tasks of a plugin that fails at random (tests/plugins/chaos.py:
+raising, exiting, killing itself, garbage in the pipe, huge answers, NaN stats, sleeping,
+stalling mid-frame) beside the built-in mrv; every task gets exactly one outcome, the one
+its fault calls for, and mrv's runs are all solved.
+"""
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from models import Geometry, Puzzle
+from solvers.harness.runner import Outcome, SolverRef, Task, outcome_from, run_tasks
+from solvers.result import Status
+
+from .grids import shuffled
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAOS = ROOT / "tests" / "plugins" / "chaos.py"
+SEED = "7"
+STATUS_OF_FAULT = {
+    "answer": Status.SOLVED, "raise": Status.ERROR, "exit": Status.ERROR, "kill": Status.ERROR,
+    "garbage": Status.ERROR, "huge": Status.ERROR, "nan": Status.ERROR, "not_result": Status.ERROR,
+    "sleep": Status.TIMEOUT, "stall": Status.TIMEOUT,
+}
+
+
+def chaos_module():
+    sys.path.append(str(CHAOS.parent))
+    spec = importlib.util.spec_from_file_location("chaos_for_test", CHAOS)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def puzzles(count: int) -> list[Puzzle]:
+    import random
+    rng = random.Random(5)
+    geometry = Geometry.for_size(4)
+    found: dict[tuple[int, ...], Puzzle] = {}
+    while len(found) < count:
+        full = shuffled(geometry, rng)
+        givens = tuple(v if rng.random() < 0.6 else 0 for v in full)
+        found.setdefault(givens, Puzzle(geometry, givens))
+    return list(found.values())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the chaos plugin reads /proc")
+def test_chaos_every_task_has_exactly_one_outcome_and_the_right_one() -> None:
+    chaos = chaos_module()
+    plugin = SolverRef("chaos", plugin=f"{CHAOS}:solve", backend="chaos", options=(("seed", SEED),))
+    mrv = SolverRef("mrv", backend="mrv")
+    tasks = [Task(solver, puzzle, 1, 0.5) for puzzle in puzzles(160) for solver in (plugin, mrv)]
+    seen: Counter[int] = Counter()
+    outcomes = run_tasks(iter(tasks), jobs=2, on_outcome=lambda number, _outcome: seen.update([number]))
+    assert len(outcomes) == len(tasks)
+    assert seen == Counter(range(len(tasks)))
+    faults = Counter()
+    for task, outcome in zip(tasks, outcomes):
+        if task.solver is mrv:
+            assert outcome.status == Status.SOLVED, outcome
+            continue
+        fault = chaos.fault_of(task.puzzle.givens, SEED)
+        faults[fault] += 1
+        assert outcome.status == STATUS_OF_FAULT[fault], (fault, outcome)
+    assert len(faults) >= 8, faults  # most kinds of fault really happened
+
+
+# ---------------------------------------------------------------- what the parent accepts
+
+TASK = Task(SolverRef("x"), Puzzle(Geometry.for_size(4), (0,) * 16), max_solutions=2)
+GOOD = {"status": "solved", "solutions": [[1] * 16], "complete": False, "stats": {"nodes": 3},
+        "message": "", "time_s": 0.1, "cpu_s": 0.1, "warmup": False}
+
+
+@pytest.mark.parametrize("change, problem", [
+    ({"status": "fine"}, "unknown status"),
+    ({"solutions": [[1] * 16] * 3}, "3 solutions, at most 2 asked for"),
+    ({"solutions": "no"}, "no list of solutions"),
+    ({"solutions": [["1"] * 16]}, "not a list of integers"),
+    ({"solutions": [[True] * 16]}, "not a list of integers"),
+    ({"time_s": -1.0}, "time_s -1.0"),
+    ({"time_s": math.nan}, "time_s nan"),
+    ({"cpu_s": math.inf}, "cpu_s inf"),
+    ({"stats": {"nodes": -4}}, "stats"),
+    ({"stats": {"nodes": "many"}}, "stats"),
+    ({"complete": "yes"}, "wrong type"),
+])
+def test_a_malformed_answer_is_an_error_that_says_why(change: dict, problem: str) -> None:
+    outcome = outcome_from({**GOOD, **change}, TASK)
+    assert outcome.status == Status.ERROR
+    assert problem in outcome.message
+
+
+def test_a_well_formed_answer_is_taken_as_it_is() -> None:
+    assert outcome_from(GOOD, TASK) == Outcome(Status.SOLVED, [(1,) * 16], False, {"nodes": 3},
+                                               "", 0.1, 0.1, False)
+
+
+def test_garbage_is_no_answer() -> None:
+    assert outcome_from(["solved"], TASK).status == Status.ERROR
