@@ -166,7 +166,7 @@ def test_default_runs_are_repeatable(encoding: str, puzzle: Puzzle) -> None:
 
 def test_options_are_checked() -> None:
     model = Model.from_puzzle(load("top95.txt")[0])
-    with pytest.raises(ValueError, match="valid: integer, boolean"):
+    with pytest.raises(ValueError, match="valid: boolean, integer"):
         cpsat.solve(model, encoding="unary")
     with pytest.raises(ValueError, match="workers"):
         cpsat.solve(model, workers=0)

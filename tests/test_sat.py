@@ -1,6 +1,7 @@
 """The sat backend's own promises: encoding sizes, numbering, cached clauses, pycosat answers, limits."""
 from __future__ import annotations
 
+import os
 import time
 from math import comb
 
@@ -205,7 +206,7 @@ def test_a_spent_budget_is_unknown_not_a_grid(monkeypatch: pytest.MonkeyPatch) -
 
 def test_time_limit_runs_growing_slices_until_the_clock_runs_out(monkeypatch: pytest.MonkeyPatch) -> None:
     limits = fake_pycosat(monkeypatch, "UNKNOWN")
-    result = sat.solve(Model.from_puzzle(load("seeds.txt")[0]), time_limit=0.05)
+    result = sat.solve(Model.from_puzzle(load("seeds.txt")[0]), time_limit=0.05, limit_by="slices")
     assert result.status is Status.TIMEOUT and "time limit" in result.message
     assert limits[0] == sat.FIRST_SLICE and len(limits) >= 2
     assert all(a < b <= a * sat.GROWTH for a, b in zip(limits, limits[1:]))
@@ -227,8 +228,56 @@ def test_a_small_work_budget_stops_a_hard_search() -> None:
     assert sat.solve(Model.from_puzzle(puzzle), encoding="minimal").status is Status.SOLVED
 
 
+def child_processes() -> set[int]:
+    """The process ids of this process's children (Linux /proc), for leak checks."""
+    me, found = os.getpid(), set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == me:
+                        found.add(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
+@pytest.mark.parametrize("index", [0, 5])
+def test_a_forked_solver_finds_what_the_slices_find(monkeypatch: pytest.MonkeyPatch, index: int) -> None:
+    # a first slice of 10 propagations cannot settle a top95 puzzle, so the forked solver runs
+    model = Model.from_puzzle(load("top95.txt")[index])
+    sliced = sat.solve(model, max_solutions=2, time_limit=30, limit_by="slices")
+    monkeypatch.setattr(sat, "FIRST_SLICE", 10)
+    forked = sat.solve(model, max_solutions=2, time_limit=30)
+    assert forked.status is Status.SOLVED and forked.unique is True
+    assert forked.solutions == sliced.solutions and verify(model, forked.solution).ok
+
+
+def test_a_forked_solver_counts_to_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    # line 7 has exactly 10 solutions: the forked solver sends all ten, then the end
+    puzzle = load("special_9x9_multiple_solutions.txt")[6]
+    monkeypatch.setattr(sat, "FIRST_SLICE", 10)
+    forked = sat.solve(Model.from_puzzle(puzzle), max_solutions=50, time_limit=30)
+    assert len(forked.solutions) == len(set(forked.solutions)) == 10 and forked.complete
+    assert all(verify(puzzle, s).ok for s in forked.solutions)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not os.path.isdir("/proc"), reason="needs fork and /proc")
+def test_a_forked_solver_is_stopped_at_the_deadline() -> None:
+    # the first 25x25 Frisch puzzle keeps PicoSAT busy far longer than half a second
+    model = Model.from_puzzle(load("25x25_gecode_frisch.txt")[0])
+    before = child_processes()
+    began = time.perf_counter()
+    result = sat.solve(model, max_solutions=2, time_limit=0.5)
+    assert result.status in (Status.TIMEOUT, Status.SOLVED) and not result.complete
+    assert "time limit" in result.message
+    assert time.perf_counter() - began < 5
+    assert child_processes() <= before  # the solver process was killed and reaped
+
+
 @pytest.mark.parametrize("options, error", [({"encoding": "tseitin"}, EncodingError),
-                                            ({"prop_limit": 0}, ValueError)])
+                                            ({"prop_limit": 0}, ValueError),
+                                            ({"limit_by": "threads"}, ValueError)])
 def test_bad_options_are_refused(options: dict, error: type[Exception]) -> None:
     with pytest.raises(error):
         sat.solve(Model.from_puzzle(load("seeds.txt")[0]), **options)

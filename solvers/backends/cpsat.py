@@ -2,12 +2,13 @@
 
 Encodings (``encoding=``):
 
-- ``integer`` (default): one integer variable per empty cell, its domain the
-  values not given in any of its groups; a given is a constant; one
-  AllDifferent per group. Empty 9x9 grid: 81 variables, 27 constraints.
-- ``boolean``: one Boolean per (empty cell, candidate value); exactly one per
-  empty cell, and exactly one per (group, value not given in that group).
-  Empty 9x9 grid: 729 variables, 81 + 27 * 9 = 324 constraints.
+- ``boolean`` (default): one Boolean per (empty cell, candidate value); exactly
+  one per empty cell, and exactly one per (group, value not given in that group).
+  Empty 9x9 grid: 729 variables, 81 + 27 * 9 = 324 constraints. The faster of the
+  two on every bundled set measured (bench/README.md, issue 14).
+- ``integer``: one integer variable per empty cell, its domain the values not
+  given in any of its groups; a given is a constant; one AllDifferent per
+  group. Empty 9x9 grid: 81 variables, 27 constraints.
 
 Both encode exactly ``model.groups`` and ``model.givens``, so X-Sudoku and
 jigsaw need nothing special. Solver settings (measured in bench/README.md):
@@ -35,7 +36,8 @@ from models import Grid, Model
 from ..encodings.domains import candidates, given_values, reduced_or_refuted
 from ..result import Result, Stats, Status, finish
 
-ENCODINGS = ("integer", "boolean")
+ENCODINGS = ("boolean", "integer")
+"""The first is the default."""
 COUNTERS = {
     "nodes": "CP-SAT branches",
     "conflicts": "CP-SAT conflicts",
@@ -44,7 +46,7 @@ COUNTERS = {
     "constraints": "model constraints",
 }
 OPTIONS = {
-    "encoding": "integer (AllDifferent on cell values) or boolean (one-hot, exactly-one)",
+    "encoding": "boolean (default: one-hot, exactly-one) or integer (AllDifferent on cell values)",
     "workers": "number of CP-SAT search workers (default 1: fastest on 9x9 and 16x16, see bench)",
     "seed": "CP-SAT random seed (default 0, for repeatable runs)",
     "parameters": "dict of further CP-SAT SatParameters, e.g. {'cp_model_presolve': True}",

@@ -14,8 +14,9 @@ After every decision these rules run to a fixed point, as in ``mrv``:
   leaves the rest of B (and the same from B's side). With boxes this is pointing and
   claiming; written for any two groups, it also covers jigsaw regions and diagonals.
 
-The search branches on the cell with the fewest candidates or, when that cell has more
-than two, on a value left with two places in some group. Its stack is an array of
+The search branches on the cell with the fewest candidates (ties: the cell whose
+decisions failed most often so far, as in ``mrv``) or, when that cell has more than two,
+on a value left with two places in some group. Its stack is an array of
 candidate grids, one row per depth, so the kernel can stop after any decision and
 resume: it runs in chunks of decisions, and between chunks Python looks at the clock
 and the node budget. Solutions come back one at a time, so counting goes to any
@@ -40,7 +41,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
+from numba.extending import intrinsic
 
 from models import Model
 
@@ -72,6 +75,9 @@ MAX_SIZE = 63
 """The largest n: candidates are int64 bitmasks."""
 CHUNK = 4096
 """Decisions between two looks at the clock."""
+FIRST_CHUNK = 256
+"""Decisions in the first call of the kernel (it propagates the givens first); every
+call costs a dispatch of a few microseconds, so an easy puzzle should need one."""
 
 # Kernel answers.
 _EXHAUSTED, _FULL, _PAUSED, _CONTRADICTION = 0, 1, 2, 3
@@ -90,12 +96,13 @@ _KIND, _WHERE, _VALUE, _REST = 0, 1, 2, 3
 # dirty[w] bit b set: group 64 * w + b changed since the hidden-single scan last saw it.
 # cgm[cell, w]: the groups of the cell, in the same layout.
 
-@njit(cache=True)
-def _popcount(x: int) -> int:
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
+@intrinsic
+def _popcount(typingctx, x):
+    """The number of set bits of an int64, as the processor's population-count instruction."""
+    def codegen(context, builder, signature, args):
+        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(ctpop, [args[0]])
+    return types.int64(types.int64), codegen
 
 
 @njit(cache=True)
@@ -206,7 +213,7 @@ def _segments(c, inter, icount, segu):
 
 
 @njit(cache=True)
-def _locked(c, queue, tail, segu, dirty, tables):
+def _locked(c, queue, tail, segu, dirty, tables, touched, only_touched):
     """One pass of locked candidates; the new tail, -1 on a contradiction.
 
     For each family of disjoint segments of a group (a box's rows, a row's boxes), the
@@ -214,10 +221,19 @@ def _locked(c, queue, tail, segu, dirty, tables):
     other group through that segment. The segments' unions are taken once, at the start
     of the pass, when every single has reached its peers; later removals only make the
     truth smaller than those unions, so what they prove stays true.
+
+    With only_touched, a family is looked at only when its group changed since the last
+    pass (touched, which only the hidden-single scan adds to; cleared at the end of the
+    pass): the cells of a family all lie in its group, so an unchanged group has nothing
+    new to give.
     """
     cgm, inter, icount, fseg, fnseg, frest, fnrest = tables[5:12]
+    fgroup = tables[14]
     _segments(c, inter, icount, segu)
     for f in range(fseg.shape[0]):
+        g = fgroup[f]
+        if only_touched and not (touched[g >> 6] >> (g & 63)) & 1:
+            continue
         once = twice = 0
         for k in range(fnseg[f]):
             m = segu[fseg[f, k] >> 1]
@@ -240,6 +256,8 @@ def _locked(c, queue, tail, segu, dirty, tables):
                 tail = _strike(c, inter[i, part], icount[i, part], drop, queue, tail, dirty, cgm)
                 if tail < 0:
                     return tail
+    if only_touched:
+        _reset(touched)
     return tail
 
 
@@ -387,7 +405,7 @@ def _propagate(c, queue, tail, dirty, segu, scratch, tables, level):
             continue
         if level == 0:
             return tail
-        tail = _locked(c, queue, tail, segu, dirty, tables)
+        tail = _locked(c, queue, tail, segu, dirty, tables, touched, level == 1)
         if tail < 0:
             return -1
         if head < tail or _any(dirty):
@@ -402,17 +420,16 @@ def _propagate(c, queue, tail, dirty, segu, scratch, tables, level):
 
 
 @njit(cache=True)
-def _fewest(c):
-    """The unsolved cell with the fewest candidates (the first met), and their count."""
-    best, best_count = -1, 1 << 30
+def _fewest(c, failures):
+    """The unsolved cell with the fewest candidates and their count; ties go to the cell
+    whose decisions failed most often so far (as in mrv), then to the first met."""
+    best, best_count, best_failures = -1, 1 << 30, -1
     for cell in range(c.shape[0]):
         m = c[cell]
         if m & (m - 1):
             k = _popcount(m)
-            if k < best_count:
-                best, best_count = cell, k
-                if k == 2:
-                    break
+            if k < best_count or (k == best_count and failures[cell] > best_failures):
+                best, best_count, best_failures = cell, k, failures[cell]
     return best, best_count
 
 
@@ -453,7 +470,7 @@ def _choose(c, frame, tables, weights, wdeg):
     if wdeg:
         best, best_count = _weighted(c, weights, tables[12], tables[13])
     else:
-        best, best_count = _fewest(c)
+        best, best_count = _fewest(c, weights[gcells.shape[0]:])
     if best < 0:
         return False
     if best_count > 2:
@@ -546,7 +563,7 @@ def _decide(stack, frames, queue, d, gcells):
 _I8, _I4, _U8 = types.int64, types.int32, types.uint8
 _TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
                             _I4[:, :, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1],
-                            _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[::1]))
+                            _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[::1], _I4[::1]))
 _KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1], _I8[::1], _I8[::1],
               _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
 
@@ -581,12 +598,13 @@ def _kernel(givens, stack, frames, queue, dirty, segu, scratch, weights, sols, s
             code = _PAUSED
             break
         nodes += 1
-        _decide(stack, frames, queue, d, tables[0])
+        cell = _decide(stack, frames, queue, d, tables[0])
         _reset(dirty)
         _reset(scratch[:dirty.shape[0]])
         tail = _propagate(stack[d + 1], queue, 1, dirty, segu, scratch, tables, level)
         if tail < 0:
             backtracks += 1
+            weights[tables[0].shape[0] + cell] += 1  # the cell's failures break mrv's ties
             if wdeg:
                 _blame(stack[d + 1], tail, weights, tables[12], tables[13])
             continue
@@ -623,22 +641,25 @@ class _Tables(NamedTuple):
     fnrest: np.ndarray   # int32[families]
     cgl: np.ndarray      # int32[cells, most groups]: each cell's groups
     ncg: np.ndarray      # int32[cells]
+    fgroup: np.ndarray   # int32[families]: the group each family belongs to
 
 
-_TABLES: dict[int, tuple[object, tuple]] = {}
+_TABLES: dict[int, tuple[object, tuple, tuple[int, int, int]]] = {}
 
 
-def _tables_for(model: Model) -> tuple:
-    """The tables of the model's groups; the same group tuple is looked up by identity."""
+def _tables_for(model: Model) -> tuple[tuple, tuple[int, int, int]]:
+    """The tables of the model's groups and their sizes (cells, groups, intersections);
+    the same group tuple is looked up by identity, so a geometry is worked out once."""
     groups = model.groups
     hit = _TABLES.get(id(groups))
     if hit is not None and hit[0] is groups:
-        return hit[1]
+        return hit[1], hit[2]
     tables = tuple(_build(model.n, model.num_cells, tuple(g.cells for g in groups)))
     if len(_TABLES) > 64:
         _TABLES.clear()
-    _TABLES[id(groups)] = (groups, tables)
-    return tables
+    key = (model.num_cells, len(tables[0]), len(tables[6]))
+    _TABLES[id(groups)] = (groups, tables, key)
+    return tables, key
 
 
 @lru_cache(maxsize=32)
@@ -672,8 +693,9 @@ def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> _Tabl
     for cell, indexes in enumerate(member):
         cgl[cell, :len(indexes)] = indexes
     ncg = np.array([len(m) for m in member], np.int32)
+    families = _families(groups, pairs, size)
     return _Tables(gcells, gsize, gfull, peers, npeers, cgm, inter, icount,
-                   *_families(groups, pairs, size), cgl, ncg)
+                   *families[:4], cgl, ncg, families[4])
 
 
 def _intersections(groups: tuple[tuple[int, ...], ...], size: int
@@ -697,10 +719,10 @@ def _intersections(groups: tuple[tuple[int, ...], ...], size: int
 
 
 def _families(groups: tuple[tuple[int, ...], ...], pairs: list[tuple[int, int, frozenset[int]]],
-              size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each group's intersections sorted into families of disjoint segments, and the cells
-    of the group outside each family's segments."""
-    families: list[tuple[list[int], list[int]]] = []
+              size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each group's intersections sorted into families of disjoint segments, the cells
+    of the group outside each family's segments, and the family's group."""
+    families: list[tuple[list[int], list[int], int]] = []
     for g, group in enumerate(groups):
         mine: list[list[tuple[int, frozenset[int]]]] = []
         for i, (a, b, shared) in enumerate(pairs):
@@ -715,15 +737,17 @@ def _families(groups: tuple[tuple[int, ...], ...], pairs: list[tuple[int, int, f
                 mine.append([entry])
         for family in mine:
             covered = frozenset().union(*(shared for _, shared in family))
-            families.append(([e for e, _ in family], [c for c in group if c not in covered]))
+            families.append(([e for e, _ in family], [c for c in group if c not in covered], g))
     count = max(len(families), 1)
     fseg = np.zeros((count, max([len(f[0]) for f in families] + [1])), np.int32)
     frest = np.zeros((count, size), np.int32)
     fnseg, fnrest = np.zeros(count, np.int32), np.zeros(count, np.int32)
-    for f, (entries, rest) in enumerate(families):
+    fgroup = np.zeros(count, np.int32)
+    for f, (entries, rest, g) in enumerate(families):
         fseg[f, :len(entries)], fnseg[f] = entries, len(entries)
         frest[f, :len(rest)], fnrest[f] = rest, len(rest)
-    return fseg, fnseg, frest, fnrest
+        fgroup[f] = g
+    return fseg, fnseg, frest, fnrest, fgroup
 
 
 class _Work(NamedTuple):
@@ -735,21 +759,23 @@ class _Work(NamedTuple):
     dirty: np.ndarray    # int64[words]: the groups the hidden-single scan must look at
     segu: np.ndarray     # int64[pairs]: each intersection's candidates in a locked pass
     scratch: np.ndarray  # int64[words + n]: groups touched since the subsets rule ran; places
-    weights: np.ndarray  # int64[groups]: contradictions found in each group (dom/wdeg)
+    weights: np.ndarray  # int64[groups + cells]: contradictions found in each group
+                         # (dom/wdeg), then the decisions refuted at each cell
 
 
 _WORK: dict[tuple[int, int, int], _Work] = {}  # taken while in use, so calls never share
 
 
 def _work(cells: int, groups: int, pairs: int) -> _Work:
-    n = round(cells ** 0.5)
+    """Arrays for one search of this size, reused from the last one when free."""
     work = _WORK.pop((cells, groups, pairs), None)
-    if work is None:
-        work = _Work(np.empty((cells + 2, cells), np.int64), np.zeros((cells + 2, 4), np.int64),
-                     np.empty(cells + 1, np.int32), np.zeros((groups + 63) // 64, np.int64),
-                     np.zeros(pairs, np.int64), np.zeros((groups + 63) // 64 + n, np.int64),
-                     np.ones(groups, np.int64))
-    return work
+    if work is not None:
+        return work
+    n = round(cells ** 0.5)
+    return _Work(np.empty((cells + 2, cells), np.int64), np.zeros((cells + 2, 4), np.int64),
+                 np.empty(cells + 1, np.int32), np.zeros((groups + 63) // 64, np.int64),
+                 np.zeros(pairs, np.int64), np.zeros((groups + 63) // 64 + n, np.int64),
+                 np.ones(groups + cells, np.int64))
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
@@ -760,21 +786,22 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
     if branching not in BRANCHINGS:
         raise ValueError(f"unknown branching {branching!r}; choose one of {BRANCHINGS}")
-    if model.n > MAX_SIZE:
-        raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {model.n}x{model.n}")
+    n = model.n
+    if n > MAX_SIZE:
+        raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {n}x{n}")
     if node_limit is not None and node_limit < 0:
         raise ValueError(f"node_limit must be at least 0, not {node_limit}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
-    cells = model.num_cells
-    tables = _tables_for(model)
-    key = (cells, len(tables[0]), len(tables[6]))
+    tables, key = _tables_for(model)
+    cells, groups = key[0], key[1]
     work = _work(*key)
     state = np.zeros(_SLOTS, np.int64)
-    state[_LEVEL], state[_SIZE] = INFERENCES.index(inference), model.n
+    state[_LEVEL], state[_SIZE] = INFERENCES.index(inference), n
     work.scratch.fill(0)
     state[_WDEG] = branching == "wdeg"
-    work.weights.fill(1)
+    work.weights[:groups] = 1
+    work.weights[groups:] = 0
     givens = np.frombuffer(bytearray(model.givens), np.uint8)
     sols = np.empty((min(max_solutions, 64), cells), np.uint8)
     try:
@@ -797,23 +824,27 @@ def _drive(givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
            tables: tuple, max_solutions: int, deadline: float | None, node_limit: int | None
            ) -> tuple[list[tuple[int, ...]], int, bool, bool]:
     """Call the kernel in chunks of decisions; the solutions, the last kernel answer, and
-    whether the clock or the node budget stopped the search.
+    whether the clock or the node budget stopped the search. The clock is looked at before
+    every call (a deadline already past does no work).
 
     With dom/wdeg the search restarts from the givens (weights kept) each time it spends
     RESTART_BASE times the next Luby number of decisions, until a first solution is found;
     from then on the run in progress goes on to the end, so a proof stays complete.
     """
     found: list[tuple[int, ...]] = []
-    chunk = 0  # the first call only propagates the givens; then chunks grow to CHUNK
+    chunk = FIRST_CHUNK  # most 9x9 puzzles need one call; then chunks grow to CHUNK
     restart_at = RESTART_BASE * _luby(1) if state[_WDEG] else None
+    code = _PAUSED
     while True:
+        if deadline is not None and time.perf_counter() > deadline:
+            return found, code, True, False
         stop = state[_NODES] + chunk
         if node_limit is not None:
             stop = min(stop, node_limit)
         if restart_at is not None and not found:
             stop = min(stop, restart_at)
         code = _kernel(givens, *work, sols, state, tables, stop)
-        chunk = min(CHUNK, 2 * chunk or 64)
+        chunk = min(CHUNK, 2 * chunk)
         found += [tuple(row) for row in sols[:state[_FOUND]].tolist()]
         state[_FOUND] = 0
         if code in (_EXHAUSTED, _CONTRADICTION) or len(found) >= max_solutions:
@@ -827,8 +858,6 @@ def _drive(givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
             state[_RESTARTS] += 1
             state[_STARTED] = 0
             restart_at = state[_NODES] + RESTART_BASE * _luby(int(state[_RESTARTS]) + 1)
-        if deadline is not None and time.perf_counter() > deadline:
-            return found, code, True, False
 
 
 def _luby(i: int) -> int:

@@ -20,12 +20,28 @@ remaining time. PicoSAT is deterministic, so a slice no larger than the last one
 could only fail again, and the run stops there. Every slice restarts from scratch:
 at most about a third of the work is repeated, and easy puzzles need one slice.
 
+``limit_by='process'`` (the default where the system can fork) keeps the first slice
+and hands a question it does not settle to a forked process that runs
+``pycosat.itersolve`` for all the solutions still wanted: one solver, so nothing is
+repeated and the clauses it learned while finding the first grid serve the proof that
+there is no second. The parent reads the grids from a pipe and kills the process at
+the deadline (the process also sets an alarm to end itself, should the parent be killed
+first). An ended iteration means no more solutions, since it runs without a
+propagation limit; with ``prop_limit`` the run uses slices. ``limit_by='slices'``:
+slices only.
+
 pycosat reports no counters; stats hold the encoding's size and the encode and solve
 times (propagations stay unmeasured).
 """
 from __future__ import annotations
 
+import math
+import os
+import pickle
+import select
+import signal
 import time
+from typing import BinaryIO
 
 import pycosat
 
@@ -44,7 +60,12 @@ OPTIONS = {
     "encoding": "CNF encoding: " + "; ".join(f"{k} = {v}" for k, v in DESCRIPTIONS.items()),
     "prop_limit": "work budget: at most this many PicoSAT propagations per solver call "
                   "(one call per solution found); hitting it ends the run",
+    "limit_by": "how a time limit is kept when the first slice does not settle the puzzle: "
+                "'process' (default where fork exists): one solver in a forked process, "
+                "killed at the deadline; 'slices': solver calls of growing propagation limits",
 }
+LIMIT_BY = ("process", "slices")
+CHOICES = {"limit_by": LIMIT_BY}
 
 FIRST_SLICE = 100_000
 """Propagations in the first slice of a time-limited run (a top95 puzzle needs far fewer)."""
@@ -58,11 +79,16 @@ class SolverError(RuntimeError):
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          encoding: str = ENCODINGS[0], prop_limit: int | None = None) -> Result:
+          encoding: str = ENCODINGS[0], prop_limit: int | None = None,
+          limit_by: str = "process") -> Result:
     """Solve with pycosat under the chosen encoding; up to max_solutions grids."""
     check_encoding(encoding)
     if prop_limit is not None and prop_limit < 1:
         raise ValueError(f"prop_limit must be a positive number of propagations, not {prop_limit}")
+    if limit_by not in LIMIT_BY:
+        raise ValueError(f"unknown limit_by {limit_by!r}; valid: {', '.join(LIMIT_BY)}")
+    forking = (limit_by == "process" and time_limit is not None and prop_limit is None
+               and hasattr(os, "fork"))
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     cnf = encode(model, encoding)
@@ -74,7 +100,18 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     message = ""
     while len(solutions) < max_solutions:
         began = time.perf_counter()
-        answer = _solve_within(clauses, cnf.num_vars, deadline, prop_limit)
+        if forking:
+            answer = _pycosat(clauses, cnf.num_vars, FIRST_SLICE)
+            if answer == "UNKNOWN":
+                more, complete = _solve_in_process(clauses, cnf.num_vars,
+                                                   max_solutions - len(solutions), deadline)
+                stats.solve_time += time.perf_counter() - began
+                solutions += [cnf.decode(found) for found in more]
+                limit_hit = not complete and len(solutions) < max_solutions
+                message = f"time limit of {time_limit} s reached" if limit_hit else ""
+                break
+        else:
+            answer = _solve_within(clauses, cnf.num_vars, deadline, prop_limit)
         stats.solve_time += time.perf_counter() - began
         if answer == "UNSAT":
             complete = True
@@ -116,6 +153,69 @@ def _solve_within(clauses: list[Clause], num_vars: int, deadline: float | None,
             break
         limit = next_limit
     return OUT_OF_TIME
+
+
+def _solve_in_process(clauses: list[Clause], num_vars: int, wanted: int, deadline: float
+                      ) -> tuple[list[list[int]], bool]:
+    """Up to `wanted` models from one PicoSAT in a forked process, stopped at the deadline;
+    the models and whether the process saw the end of the solutions."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        os.close(read_end)
+        _child(write_end, clauses, num_vars, wanted, deadline - time.perf_counter())
+    os.close(write_end)
+    models: list[list[int]] = []
+    ended, buffer = False, b""
+    try:
+        while not ended and len(models) < wanted:
+            left = deadline - time.perf_counter()
+            if left <= 0 or not select.select([read_end], [], [], left)[0]:
+                break
+            chunk = os.read(read_end, 1 << 20)
+            if not chunk:
+                raise SolverError("the PicoSAT process ended without an answer")
+            buffer += chunk
+            while len(buffer) >= 8 and len(buffer) >= 8 + int.from_bytes(buffer[:8], "little"):
+                size = int.from_bytes(buffer[:8], "little")
+                item, buffer = pickle.loads(buffer[8:8 + size]), buffer[8 + size:]
+                if item is None:
+                    ended = True
+                else:
+                    models.append(item)
+    finally:
+        os.close(read_end)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+    return models, ended
+
+
+def _child(fd: int, clauses: list[Clause], num_vars: int, wanted: int, seconds: float) -> None:
+    """In the forked process: send each model of pycosat.itersolve, then None if the
+    solutions ran out; end by the alarm once past the deadline, whoever stops it."""
+    try:
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)  # a handler inherited from the parent
+        signal.alarm(max(1, math.ceil(seconds) + 1))   # could not stop PicoSAT's C loop
+        with os.fdopen(fd, "wb") as pipe:
+            for found in pycosat.itersolve(clauses, vars=num_vars):
+                _send(pipe, found)
+                wanted -= 1
+                if wanted == 0:
+                    break
+            else:
+                _send(pipe, None)
+    finally:
+        os._exit(0)
+
+
+def _send(pipe: BinaryIO, item: object) -> None:
+    """One pickled item, its length first."""
+    data = pickle.dumps(item)
+    pipe.write(len(data).to_bytes(8, "little") + data)
+    pipe.flush()
 
 
 def _pycosat(clauses: list[Clause], num_vars: int, prop_limit: int) -> list[int] | str:
