@@ -29,7 +29,7 @@ def draw_board(board: Board, path: str, title: str = "") -> None:
     plt = _pyplot()
     from matplotlib.patches import Patch, Rectangle  # noqa: PLC0415
 
-    model, n = board.model, board.model.n
+    n = board.model.n
     size = max(4.0, min(14.0, 0.5 * n + 1.5))
     figure, axes = plt.subplots(figsize=(size, size + 0.9))
     axes.set_xlim(0, n)
