@@ -80,16 +80,22 @@ def iter_puzzles(source: str | Path | TextIO | BinaryIO, *, fmt: str = "auto",
     name = name or _source_name(source)
     if isinstance(source, (str, Path)) and str(source) != "-":
         with open(source, "rb") as handle:
-            yield from _parse_lines(_Lines(iter_lines(handle, name)), name, fmt, hex16)
+            yield from _stream_items(handle, name, fmt, hex16)
         return
     if isinstance(source, (str, Path)):  # '-': standard input, empty when there is none
         source = sys.stdin if sys.stdin is not None else io.BytesIO()
-    yield from _parse_lines(_Lines(iter_lines(source, name)), name, fmt, hex16)
+    yield from _stream_items(source, name, fmt, hex16)
 
 
 def read_stream(stream: TextIO | BinaryIO, name: str, *, fmt: str = "auto", hex16: bool = False) -> Batch:
     """Every puzzle of an open stream, named ``name`` in errors."""
-    return _batch(name, _parse_lines(_Lines(iter_lines(stream, name)), name, fmt, hex16))
+    return _batch(name, _stream_items(stream, name, fmt, hex16))
+
+
+def _stream_items(stream: TextIO | BinaryIO, name: str, fmt: str, hex16: bool
+                  ) -> Iterator[Puzzle | PuzzleError]:
+    """The puzzles and located errors of an open stream, read line by line."""
+    return _parse_lines(_Lines(iter_lines(stream, name)), name, fmt, hex16)
 
 
 def _batch(name: str, items: Iterator[Puzzle | PuzzleError]) -> Batch:

@@ -25,14 +25,12 @@ from models.symbols import SYMBOLS
 
 from ..result import COUNTERS, Status
 from .judge import Run, _puzzle_text
-from .records import COLUMNS, record
+from .records import COLUMNS, EXTRA, record
 from .runner import Outcome, Task
 
 KIND = "sudoku-methods-results"
 VERSION = 1
-EXTRA_COLUMNS = ("puzzle", "size", "solver", "solutions", "complete", "stats", "message",
-                 "claim", "reason")
-RUN_COLUMNS = ("sweep", "limit_s", "max_solutions") + COLUMNS + EXTRA_COLUMNS
+RUN_COLUMNS = ("sweep", "limit_s", "max_solutions") + COLUMNS + EXTRA
 JSON_COLUMNS = ("options", "solutions", "stats")
 SCHEMA = f"""
 CREATE TABLE format (key TEXT PRIMARY KEY, value TEXT NOT NULL);
