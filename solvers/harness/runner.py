@@ -36,8 +36,10 @@ from .channel import ChannelError, FrameReader, read_available
 from .sandbox import kill_marked, kill_tree
 from .timing import enforce_limit
 
-LOAD_LIMIT = 120.0
-"""Seconds a new worker may take to start and import a backend before it is given up."""
+LOAD_LIMIT = 300.0
+"""Seconds a new worker may take to start and import a backend before it is given up. Generous
+because the first import of `fast` on a machine compiles its kernels: 13 s on a quiet 2-core
+machine, 132 s on the same machine at load average 8 (bench/README.md)."""
 LOOKAHEAD = 64
 """Tasks read ahead, at most, while looking for one an idle worker (of its key) can take."""
 MESSAGE_CHARS = 2000
