@@ -83,18 +83,25 @@ call costs a dispatch of a few microseconds, so an easy puzzle should need one."
 _EXHAUSTED, _FULL, _PAUSED, _CONTRADICTION = 0, 1, 2, 3
 # Slots of the state array the kernel shares with Python.
 (_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LEVEL, _FOUND, _FIXED, _STARTED, _STATUS,
- _SIZE, _WDEG, _RESTARTS) = range(12)
-_SLOTS = 12
+ _SIZE, _WDEG, _RESTARTS, _TAIL, _TOP) = range(14)
+_SLOTS = 14
 # Columns of a search frame: kind (0 a cell's values, 1 a value's places in a group),
 # the cell or group, the value bit (kind 1), the alternatives not yet tried (a bitmask
 # of values, or of positions in the group).
 _KIND, _WHERE, _VALUE, _REST = 0, 1, 2, 3
+# The tables' places in the tuple the kernels take (the fields of _Tables).
+(_GCELLS, _GSIZE, _GFULL, _PEERS, _NPEERS, _CGL, _NCG, _CPOS, _INTER, _ICOUNT, _GSEG, _NGSEG,
+ _SEGPOS, _SEGMAX) = range(14)
 
 
 # ------------------------------------------------------------------ the compiled kernels
 #
-# dirty[w] bit b set: group 64 * w + b changed since the hidden-single scan last saw it.
-# cgm[cell, w]: the groups of the cell, in the same layout.
+# A search state is two rows: c[cell], the cell's candidates (bit v for value v + 1), and
+# p[g, v], the places left to value v + 1 in group g (bit k for the group's k-th cell).
+# Every change goes through _drop, which keeps the two in step and notes the events the
+# rules react to: a cell left with one candidate goes on the queue (naked single), and a
+# value left with few places in a group (at most limit[g]) marks the group pending
+# (hidden single, or a check for locked candidates), so no rule rescans the grid.
 
 @intrinsic
 def _popcount(typingctx, x):
@@ -105,166 +112,111 @@ def _popcount(typingctx, x):
     return types.int64(types.int64), codegen
 
 
-@njit(cache=True)
-def _mark(cell, dirty, cgm):
-    for w in range(dirty.shape[0]):
-        dirty[w] |= cgm[cell, w]
+@njit(cache=True, inline='always', _nrt=False)
+def _drop(c, p, cell, bits, queue, gq, pend, touched, limit, state, tables):
+    """Remove bits (all candidates of the cell) from the cell and the cell from those
+    values' places; False when the cell is left with no candidate."""
+    m = c[cell] & ~bits
+    c[cell] = m
+    if m & (m - 1) == 0:
+        if m == 0:
+            return False
+        queue[state[_TAIL]] = cell
+        state[_TAIL] += 1
+    cgl, ncg, cpos = tables[_CGL], tables[_NCG], tables[_CPOS]
+    for j in range(ncg[cell]):
+        g = cgl[cell, j]
+        touched[g >> 6] |= 1 << (g & 63)
+        keep = ~(1 << cpos[cell, j])
+        few = limit[g]
+        rest = bits
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            v = _popcount(low - 1)
+            q = p[g, v] & keep
+            p[g, v] = q
+            if _popcount(q) <= few:
+                if pend[g] == 0:
+                    gq[state[_TOP]] = g
+                    state[_TOP] += 1
+                pend[g] |= low
+    return True
 
 
-@njit(cache=True)
-def _naked(c, queue, head, tail, peers, npeers, dirty, cgm):
-    """Remove each queued cell's value from its peers; the new tail, -1 on a contradiction."""
-    while head < tail:
+@njit(cache=True, inline='always', _nrt=False)
+def _naked(c, p, head, queue, gq, pend, touched, limit, state, tables):
+    """Remove each queued cell's value from the other cells of its groups (found through
+    the value's places, so only cells that hold it are visited); the new head, -1 on a
+    contradiction."""
+    gcells, cgl, ncg, cpos = tables[_GCELLS], tables[_CGL], tables[_NCG], tables[_CPOS]
+    while head < state[_TAIL]:
         cell = queue[head]
         head += 1
-        _mark(cell, dirty, cgm)
         bit = c[cell]
-        for k in range(npeers[cell]):
-            peer = peers[cell, k]
-            m = c[peer]
-            if m & bit:
-                m ^= bit
-                c[peer] = m
-                _mark(peer, dirty, cgm)
-                if m & (m - 1) == 0:
-                    if m == 0:
-                        return -1
-                    queue[tail] = peer
-                    tail += 1
-    return tail
-
-
-@njit(cache=True)
-def _hidden_in(c, g, queue, tail, gcells, gsize, gfull):
-    """Hidden singles in group g; the new tail, -1 on a contradiction."""
-    once = twice = solved = 0
-    for k in range(gsize[g]):
-        m = c[gcells[g, k]]
-        if m & (m - 1):
-            twice |= once & m
-            once |= m
-        else:
-            solved |= m
-    full = gfull[g]
-    if full == 0:
-        return tail  # a group smaller than n need not hold every value
-    if (once | solved) != full:
-        return -2 - g
-    hidden = once & ~twice & ~solved
-    if hidden:
-        for k in range(gsize[g]):
-            cell = gcells[g, k]
-            m = c[cell] & hidden
-            if m:
-                if m & (m - 1):
-                    return -2 - g
-                c[cell] = m
-                queue[tail] = cell
-                tail += 1
-    return tail
-
-
-@njit(cache=True)
-def _hidden(c, queue, tail, gcells, gsize, gfull, dirty, touched):
-    """Hidden singles in every dirty group (dirty cleared, added to touched); the new tail,
-    negative on a contradiction."""
-    for w in range(dirty.shape[0]):
-        bits = dirty[w]
-        dirty[w] = 0
-        touched[w] |= bits
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            tail = _hidden_in(c, 64 * w + _popcount(low - 1), queue, tail, gcells, gsize, gfull)
-            if tail < 0:
-                return tail
-    return tail
-
-
-@njit(cache=True)
-def _strike(c, cells, count, drop, queue, tail, dirty, cgm):
-    """Remove drop from the unsolved cells among cells[:count]; the new tail, -1 when a
-    cell loses its last value."""
-    for k in range(count):
-        cell = cells[k]
-        m = c[cell]
-        if m & drop and m & (m - 1):
-            m &= ~drop
-            c[cell] = m
-            _mark(cell, dirty, cgm)
-            if m & (m - 1) == 0:
-                if m == 0:
+        v = _popcount(bit - 1)
+        for j in range(ncg[cell]):
+            g = cgl[cell, j]
+            others = p[g, v] & ~(1 << cpos[cell, j])
+            while others:
+                low = others & -others
+                others ^= low
+                peer = gcells[g, _popcount(low - 1)]
+                if not _drop(c, p, peer, bit, queue, gq, pend, touched, limit, state, tables):
                     return -1
-                queue[tail] = cell
-                tail += 1
-    return tail
+    return head
 
 
-@njit(cache=True)
-def _segments(c, inter, icount, segu):
-    """segu[i] = the candidates of the unsolved cells shared by the groups of intersection i."""
-    for i in range(inter.shape[0]):
-        u = 0
-        for k in range(icount[i, 0]):
-            m = c[inter[i, 0, k]]
-            if m & (m - 1):
-                u |= m
-        segu[i] = u
-
-
-@njit(cache=True)
-def _locked(c, queue, tail, segu, dirty, tables, touched, only_touched):
-    """One pass of locked candidates; the new tail, -1 on a contradiction.
-
-    For each family of disjoint segments of a group (a box's rows, a row's boxes), the
-    values whose unsolved candidates lie in one segment only leave the rest of the
-    other group through that segment. The segments' unions are taken once, at the start
-    of the pass, when every single has reached its peers; later removals only make the
-    truth smaller than those unions, so what they prove stays true.
-
-    With only_touched, a family is looked at only when its group changed since the last
-    pass (touched, which only the hidden-single scan adds to; cleared at the end of the
-    pass): the cells of a family all lie in its group, so an unchanged group has nothing
-    new to give.
-    """
-    cgm, inter, icount, fseg, fnseg, frest, fnrest = tables[5:12]
-    fgroup = tables[14]
-    _segments(c, inter, icount, segu)
-    for f in range(fseg.shape[0]):
-        g = fgroup[f]
-        if only_touched and not (touched[g >> 6] >> (g & 63)) & 1:
+@njit(cache=True, inline='always', _nrt=False)
+def _locked(c, p, g, v, queue, gq, pend, touched, limit, state, tables):
+    """Locked candidates for value v of group g: where its places all lie in g's share
+    of another group, it leaves the rest of that group. False on a contradiction."""
+    gseg, inter, icount, segpos = tables[_GSEG], tables[_INTER], tables[_ICOUNT], tables[_SEGPOS]
+    bit = 1 << v
+    for s in range(tables[_NGSEG][g]):
+        i, side = gseg[g, s] >> 1, gseg[g, s] & 1
+        if p[g, v] & ~segpos[i, side]:
             continue
-        once = twice = 0
-        for k in range(fnseg[f]):
-            m = segu[fseg[f, k] >> 1]
-            twice |= once & m
-            once |= m
-        for k in range(fnrest[f]):
-            # Solved cells count too: one fixed by this pass still sits in the stale
-            # segment unions, and its value must not look locked into a segment.
-            m = c[frest[f, k]]
-            twice |= once & m
-            once |= m
-        locked = once & ~twice
-        if locked == 0:
-            continue
-        for k in range(fnseg[f]):
-            i, side = fseg[f, k] >> 1, fseg[f, k] & 1
-            drop = segu[i] & locked
-            if drop:
-                part = 2 - side  # this family's group is A (side 0): strike B outside A
-                tail = _strike(c, inter[i, part], icount[i, part], drop, queue, tail, dirty, cgm)
-                if tail < 0:
-                    return tail
-    if only_touched:
-        _reset(touched)
-    return tail
+        part = 2 - side  # g is A (side 0): strike B outside A
+        for k in range(icount[i, part]):
+            cell = inter[i, part, k]
+            if c[cell] & bit:
+                if not _drop(c, p, cell, bit, queue, gq, pend, touched, limit, state, tables):
+                    return False
+    return True
 
 
-@njit(cache=True)
-def _naked_subsets(c, g, queue, tail, dirty, gcells, gsize, cgm, free):
+@njit(cache=True, inline='always', _nrt=False)
+def _pending(c, p, g, queue, gq, pend, touched, limit, state, tables):
+    """The rules for the values of group g left with few places: no place is a
+    contradiction (-2 - g), one place a hidden single, a few (locked candidates) may
+    lie where g meets another group. 0, or negative on a contradiction."""
+    values = pend[g]
+    pend[g] = 0
+    while values:
+        low = values & -values
+        values ^= low
+        v = _popcount(low - 1)
+        q = p[g, v]
+        if q & (q - 1) == 0:
+            if q == 0:
+                return -2 - g
+            cell = tables[_GCELLS][g, _popcount(q - 1)]
+            m = c[cell]
+            if m != low and not _drop(c, p, cell, m ^ low, queue, gq, pend, touched, limit,
+                                      state, tables):
+                return -1
+        elif not _locked(c, p, g, v, queue, gq, pend, touched, limit, state, tables):
+            return -1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _naked_subsets(c, p, g, free, queue, gq, pend, touched, limit, state, tables):
     """Naked subsets of group g anchored at a cell: when as many unsolved cells as the
-    cell has candidates hold only those candidates, no other cell may take them."""
+    cell has candidates hold only those candidates, no other cell may take them.
+    0, or negative on a contradiction."""
+    gcells, gsize = tables[_GCELLS], tables[_GSIZE]
     for k in range(gsize[g]):
         m = c[gcells[g, k]]
         if m & (m - 1) == 0 or _popcount(m) >= free:
@@ -282,29 +234,26 @@ def _naked_subsets(c, g, queue, tail, dirty, gcells, gsize, cgm, free):
             cell = gcells[g, j]
             mj = c[cell]
             if mj & (mj - 1) and mj & ~m and mj & m:
-                mj &= ~m
-                c[cell] = mj
-                _mark(cell, dirty, cgm)
-                if mj & (mj - 1) == 0:
-                    queue[tail] = cell
-                    tail += 1
-    return tail
+                _drop(c, p, cell, mj & m, queue, gq, pend, touched, limit, state, tables)
+    return 0
 
 
-@njit(cache=True)
-def _hidden_subsets(c, g, queue, tail, dirty, places, gcells, gsize, cgm, free, n):
+@njit(cache=True, _nrt=False)
+def _hidden_subsets(c, p, g, free, spots, queue, gq, pend, touched, limit, state, tables):
     """Hidden subsets of group g anchored at a value: when as many values as the value
     has places can go only to those places, those cells take no other value.
+    0, or negative on a contradiction.
 
-    Only values not yet placed count (a cell fixed earlier in this pass may not have
-    reached its peers, so its value can still show elsewhere).
+    Only values not yet placed count; spots[v] is value v's places among the unsolved cells.
     """
+    gcells, gsize = tables[_GCELLS], tables[_GSIZE]
+    n = spots.shape[0]
     for v in range(n):
-        places[v] = 0
+        spots[v] = 0
     for k in range(gsize[g]):
         m = c[gcells[g, k]]
         if m & (m - 1) == 0:
-            places[_popcount(m - 1)] = -1  # placed: neither anchor nor member
+            spots[_popcount(m - 1)] = -1  # placed: neither anchor nor member
     for k in range(gsize[g]):
         m = c[gcells[g, k]]
         if m & (m - 1):
@@ -312,19 +261,19 @@ def _hidden_subsets(c, g, queue, tail, dirty, places, gcells, gsize, cgm, free, 
                 low = m & -m
                 m ^= low
                 v = _popcount(low - 1)
-                if places[v] >= 0:
-                    places[v] |= 1 << k
+                if spots[v] >= 0:
+                    spots[v] |= 1 << k
     for v in range(n):
-        p = places[v]
-        if p < 0:
+        here = spots[v]
+        if here < 0:
             continue
-        count = _popcount(p)
+        count = _popcount(here)
         if count < 2 or count >= free:
             continue
         values, inside = 0, 0
         for u in range(n):
-            q = places[u]
-            if q > 0 and q & ~p == 0:
+            q = spots[u]
+            if q > 0 and q & ~here == 0:
                 values |= 1 << u
                 inside += 1
         if inside > count:
@@ -332,24 +281,19 @@ def _hidden_subsets(c, g, queue, tail, dirty, places, gcells, gsize, cgm, free, 
         if inside < count:
             continue
         for k in range(gsize[g]):
-            if p >> k & 1:
+            if here >> k & 1:
                 cell = gcells[g, k]
                 m = c[cell]
                 if m & ~values:
-                    m &= values
-                    c[cell] = m
-                    _mark(cell, dirty, cgm)
-                    if m & (m - 1) == 0:
-                        queue[tail] = cell
-                        tail += 1
-    return tail
+                    _drop(c, p, cell, m & ~values, queue, gq, pend, touched, limit, state, tables)
+    return 0
 
 
-@njit(cache=True)
-def _subsets(c, queue, tail, dirty, touched, places, tables, n):
-    """Naked and hidden subsets in every touched group (touched cleared); the new tail,
-    negative on a contradiction."""
-    gcells, gsize, cgm = tables[0], tables[1], tables[5]
+@njit(cache=True, _nrt=False)
+def _subsets(c, p, queue, gq, pend, touched, spots, limit, state, tables):
+    """Naked and hidden subsets in every touched group (touched cleared as it is read);
+    0, or negative on a contradiction."""
+    gcells, gsize, gfull = tables[_GCELLS], tables[_GSIZE], tables[_GFULL]
     for w in range(touched.shape[0]):
         bits = touched[w]
         touched[w] = 0
@@ -364,62 +308,57 @@ def _subsets(c, queue, tail, dirty, touched, places, tables, n):
                     free += 1
             if free < 3:
                 continue
-            tail = _naked_subsets(c, g, queue, tail, dirty, gcells, gsize, cgm, free)
-            if tail >= 0 and tables[2][g]:  # only a group of n cells must hold every value
-                tail = _hidden_subsets(c, g, queue, tail, dirty, places, gcells, gsize, cgm,
-                                       free, n)
-            if tail < 0:
-                return tail
-    return tail
+            code = _naked_subsets(c, p, g, free, queue, gq, pend, touched, limit, state, tables)
+            if code == 0 and gfull[g]:  # only a group of n cells must hold every value
+                code = _hidden_subsets(c, p, g, free, spots, queue, gq, pend, touched, limit,
+                                       state, tables)
+            if code < 0:
+                return code
+    return 0
 
 
-@njit(cache=True)
-def _any(dirty):
-    for w in range(dirty.shape[0]):
-        if dirty[w]:
+@njit(cache=True, _nrt=False)
+def _any(words):
+    for w in range(words.shape[0]):
+        if words[w]:
             return True
     return False
 
 
-@njit(cache=True)
-def _propagate(c, queue, tail, dirty, segu, scratch, tables, level):
-    """Run the rules to a fixed point; the queue's final length, or on a contradiction
-    -1 (a cell lost its last value) or -2 - g (group g cannot hold its values).
+@njit(cache=True, _nrt=False)
+def _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, level):
+    """Run the rules to a fixed point from the queued cells and the pending groups; the
+    queue's final length (the cells fixed), or on a contradiction -1 (a cell lost its
+    last value) or -2 - g (group g has no place left for a value or too few for a subset).
 
-    queue[:tail] holds cells just fixed whose value is not yet removed from their peers;
-    dirty the groups to look at for hidden singles.
+    level 0: naked and hidden singles; 1: and locked candidates (through limit, which
+    lets a value with a few places mark its group); 2: and subsets, over the groups
+    touched since they last ran.
     """
-    gcells, gsize, gfull, peers, npeers, cgm = tables[:6]
-    words = dirty.shape[0]
-    touched, places = scratch[:words], scratch[words:]
+    words = (tables[_GSIZE].shape[0] + 63) >> 6
+    touched, spots = scratch[:words], scratch[words:]
     head = 0
     while True:
-        tail = _naked(c, queue, head, tail, peers, npeers, dirty, cgm)
-        if tail < 0:
+        head = _naked(c, p, head, queue, gq, pend, touched, limit, state, tables)
+        if head < 0:
             return -1
-        head = tail
-        tail = _hidden(c, queue, tail, gcells, gsize, gfull, dirty, touched)
-        if tail < 0:
-            return tail
-        if head < tail:
+        if state[_TOP]:
+            state[_TOP] -= 1
+            code = _pending(c, p, gq[state[_TOP]], queue, gq, pend, touched, limit, state,
+                            tables)
+            if code < 0:
+                return code
             continue
-        if level == 0:
-            return tail
-        tail = _locked(c, queue, tail, segu, dirty, tables, touched, level == 1)
-        if tail < 0:
-            return -1
-        if head < tail or _any(dirty):
-            continue
-        if level == 1:
-            return tail
-        tail = _subsets(c, queue, tail, dirty, touched, places, tables, places.shape[0])
-        if tail < 0:
-            return tail
-        if head == tail and not _any(dirty):
-            return tail
+        if level < 2:
+            return head
+        if not _any(touched):
+            return head
+        code = _subsets(c, p, queue, gq, pend, touched, spots, limit, state, tables)
+        if code < 0:
+            return code
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fewest(c, failures):
     """The unsolved cell with the fewest candidates and their count; ties go to the cell
     whose decisions failed most often so far (as in mrv), then to the first met."""
@@ -433,7 +372,7 @@ def _fewest(c, failures):
     return best, best_count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _weighted(c, weights, cgl, ncg):
     """dom/wdeg: the unsolved cell with the fewest candidates per unit of its groups'
     failure weight, and its count of candidates."""
@@ -450,7 +389,7 @@ def _weighted(c, weights, cgl, ncg):
     return best, best_count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _blame(c, code, weights, cgl, ncg):
     """Add one to the weight of the groups where a contradiction (code) was found."""
     if code <= -2:
@@ -463,77 +402,88 @@ def _blame(c, code, weights, cgl, ncg):
             return
 
 
-@njit(cache=True)
-def _choose(c, frame, tables, weights, wdeg):
+@njit(cache=True, _nrt=False)
+def _choose(c, p, frame, tables, weights, wdeg):
     """Set frame to the next branching (fewest alternatives); False if every cell is solved."""
-    gcells, gsize = tables[0], tables[1]
+    groups = tables[_GSIZE].shape[0]
     if wdeg:
-        best, best_count = _weighted(c, weights, tables[12], tables[13])
+        best, best_count = _weighted(c, weights, tables[_CGL], tables[_NCG])
     else:
-        best, best_count = _fewest(c, weights[gcells.shape[0]:])
+        best, best_count = _fewest(c, weights[groups:])
     if best < 0:
         return False
     if best_count > 2:
-        for g in range(gcells.shape[0]):
-            once = twice = thrice = 0
-            for k in range(gsize[g]):
-                m = c[gcells[g, k]]
-                if m & (m - 1):
-                    thrice |= twice & m
-                    twice |= once & m
-                    once |= m
-            two = twice & ~thrice
-            if two:
-                bit = two & -two
-                places = 0
-                for k in range(gsize[g]):
-                    if c[gcells[g, k]] & bit:
-                        places |= 1 << k
-                frame[0], frame[1], frame[2], frame[3] = 1, g, bit, places
-                return True
-    frame[0], frame[1], frame[2], frame[3] = 0, best, 0, c[best]
+        gfull = tables[_GFULL]
+        for g in range(groups):
+            if gfull[g] == 0:
+                continue  # a value need not appear in a smaller group
+            for v in range(p.shape[1]):
+                q = p[g, v]
+                rest = q & (q - 1)
+                if rest and rest & (rest - 1) == 0:
+                    frame[_KIND], frame[_WHERE], frame[_VALUE], frame[_REST] = 1, g, 1 << v, q
+                    return True
+    frame[_KIND], frame[_WHERE], frame[_VALUE], frame[_REST] = 0, best, 0, c[best]
     return True
 
 
-@njit(cache=True)
-def _reset(dirty):
-    for w in range(dirty.shape[0]):
-        dirty[w] = 0
+@njit(cache=True, _nrt=False)
+def _clear(queue, gq, pend, touched, state):
+    """Empty the queue, the pending groups and the touched marks for a new propagation."""
+    for i in range(state[_TOP]):
+        pend[gq[i]] = 0
+    state[_TOP] = 0
+    state[_TAIL] = 0
+    for w in range(touched.shape[0]):
+        touched[w] = 0
 
 
-@njit(cache=True)
-def _begin(givens, stack, frames, queue, dirty, segu, scratch, weights, state, tables):
-    """Put the givens on stack[0] and propagate them; True if a search must follow.
+@njit(cache=True, _nrt=False)
+def _begin(givens, cstack, pstack, frames, queue, gq, pend, scratch, limit, weights, state,
+           tables):
+    """Put the givens on the first rows of the stacks and propagate them; True if a search
+    must follow.
 
     state[_DEPTH] becomes 0 (search from frames[0]) or -1 (nothing left to search);
     state[_STATUS] is _CONTRADICTION if the givens contradict each other.
     """
-    c = stack[0]
-    full = (1 << state[_SIZE]) - 1
-    count = 0
+    c, p = cstack[0], pstack[0]
+    n, level = state[_SIZE], state[_LEVEL]
+    full = (1 << n) - 1
+    gsize, gfull, segmax = tables[_GSIZE], tables[_GFULL], tables[_SEGMAX]
+    for cell in range(c.shape[0]):
+        c[cell] = full
+    for g in range(gsize.shape[0]):
+        everywhere = (1 << gsize[g]) - 1
+        for v in range(n):
+            p[g, v] = everywhere
+        limit[g] = -1 if gfull[g] == 0 else segmax[g] if level else 1
+        pend[g] = 0
+    state[_TOP] = 0
+    words = (gsize.shape[0] + 63) >> 6
+    _clear(queue, gq, pend, scratch[:words], state)
+    state[_DEPTH] = -1
     for cell in range(c.shape[0]):
         if givens[cell]:
-            c[cell] = 1 << (givens[cell] - 1)
-            queue[count] = cell
-            count += 1
-        else:
-            c[cell] = full
-    for g in range(tables[0].shape[0]):
-        dirty[g >> 6] |= 1 << (g & 63)
-    tail = _propagate(c, queue, count, dirty, segu, scratch, tables, state[_LEVEL])
-    state[_DEPTH] = -1
+            bit = 1 << (givens[cell] - 1)
+            if not _drop(c, p, cell, full & ~bit, queue, gq, pend, scratch[:words], limit,
+                         state, tables):
+                state[_STATUS] = _CONTRADICTION
+                return False
+    count = state[_TAIL]
+    tail = _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, level)
     if tail < 0:
         state[_STATUS] = _CONTRADICTION
         return False
     state[_FIXED] = tail - count
     state[_PROPAGATIONS] += tail - count
-    if _choose(c, frames[0], tables, weights, state[_WDEG] != 0):
+    if _choose(c, p, frames[0], tables, weights, state[_WDEG] != 0):
         state[_DEPTH] = 0
         return True
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _record(c, sols, state):
     """Write the solved grid c as values into the next row of sols."""
     row = sols[state[_FOUND]]
@@ -542,35 +492,37 @@ def _record(c, sols, state):
     state[_FOUND] += 1
 
 
-@njit(cache=True)
-def _decide(stack, frames, queue, d, gcells):
-    """Take the next alternative of frames[d] into stack[d + 1]; the cell it fixes."""
+@njit(cache=True, _nrt=False)
+def _copy(source, target):
+    """target[:] = source, as a plain loop (a slice assignment would copy through a buffer)."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
+@njit(cache=True, _nrt=False)
+def _decide(cstack, pstack, frames, d, gcells):
+    """Copy depth d to d + 1 and take frames[d]'s next alternative; its cell and value bit."""
     rest = frames[d, _REST]
     low = rest & -rest
     frames[d, _REST] = rest ^ low
-    child = stack[d + 1]
-    child[:] = stack[d]
+    _copy(cstack[d], cstack[d + 1])
+    _copy(pstack[d].reshape(-1), pstack[d + 1].reshape(-1))
     if frames[d, _KIND] == 0:
-        cell = frames[d, _WHERE]
-        child[cell] = low
-    else:
-        cell = gcells[frames[d, _WHERE], _popcount(low - 1)]
-        child[cell] = frames[d, _VALUE]
-    queue[0] = cell
-    return cell
+        return frames[d, _WHERE], low
+    return gcells[frames[d, _WHERE], _popcount(low - 1)], frames[d, _VALUE]
 
 
 _I8, _I4, _U8 = types.int64, types.int32, types.uint8
-_TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
-                            _I4[:, :, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1],
-                            _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[::1], _I4[::1]))
-_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1], _I8[::1], _I8[::1],
-              _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
+_TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1],
+                            _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[:, :, ::1], _I4[:, ::1],
+                            _I4[:, ::1], _I4[::1], _I8[:, ::1], _I8[::1]))
+_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, :, ::1], _I8[:, ::1], _I4[::1], _I4[::1], _I8[::1],
+              _I8[::1], _I8[::1], _I8[::1], _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
 
 
-@njit(_KERNEL, cache=True)
-def _kernel(givens, stack, frames, queue, dirty, segu, scratch, weights, sols, state, tables,
-            node_stop):
+@njit(_KERNEL, cache=True, _nrt=False)
+def _kernel(givens, cstack, pstack, frames, queue, gq, pend, scratch, limit, weights, sols,
+            state, tables, node_stop):
     """Solve from the givens on the first call, then search until sols is full, node_stop
     decisions have been made in all, or the space is exhausted; resumable.
 
@@ -579,13 +531,14 @@ def _kernel(givens, stack, frames, queue, dirty, segu, scratch, weights, sols, s
     """
     if state[_STARTED] == 0:
         state[_STARTED] = 1
-        if not _begin(givens, stack, frames, queue, dirty, segu, scratch, weights, state,
-                      tables):
+        if not _begin(givens, cstack, pstack, frames, queue, gq, pend, scratch, limit,
+                      weights, state, tables):
             if state[_STATUS] == _CONTRADICTION:
                 return _CONTRADICTION
-            _record(stack[0], sols, state)
+            _record(cstack[0], sols, state)
             return _EXHAUSTED
     level, wdeg = state[_LEVEL], state[_WDEG] != 0
+    touched = scratch[:(tables[_GSIZE].shape[0] + 63) >> 6]
     d, nodes, backtracks, forced = state[_DEPTH], state[_NODES], state[_BACKTRACKS], 0
     code = _EXHAUSTED
     while d >= 0:
@@ -598,21 +551,22 @@ def _kernel(givens, stack, frames, queue, dirty, segu, scratch, weights, sols, s
             code = _PAUSED
             break
         nodes += 1
-        cell = _decide(stack, frames, queue, d, tables[0])
-        _reset(dirty)
-        _reset(scratch[:dirty.shape[0]])
-        tail = _propagate(stack[d + 1], queue, 1, dirty, segu, scratch, tables, level)
+        cell, bit = _decide(cstack, pstack, frames, d, tables[_GCELLS])
+        c, p = cstack[d + 1], pstack[d + 1]
+        _clear(queue, gq, pend, touched, state)
+        _drop(c, p, cell, c[cell] ^ bit, queue, gq, pend, touched, limit, state, tables)
+        tail = _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, level)
         if tail < 0:
             backtracks += 1
-            weights[tables[0].shape[0] + cell] += 1  # the cell's failures break mrv's ties
+            weights[tables[_GSIZE].shape[0] + cell] += 1  # the cell's failures break mrv's ties
             if wdeg:
-                _blame(stack[d + 1], tail, weights, tables[12], tables[13])
+                _blame(c, tail, weights, tables[_CGL], tables[_NCG])
             continue
         forced += tail - 1
-        if _choose(stack[d + 1], frames[d + 1], tables, weights, wdeg):
+        if _choose(c, p, frames[d + 1], tables, weights, wdeg):
             d += 1
             continue
-        _record(stack[d + 1], sols, state)
+        _record(c, sols, state)
         if state[_FOUND] == sols.shape[0]:
             code = _FULL
             break
@@ -625,30 +579,29 @@ def _kernel(givens, stack, frames, queue, dirty, segu, scratch, weights, sols, s
 # ------------------------------------------------------------------ tables and the driver
 
 class _Tables(NamedTuple):
-    """The model's groups as integer arrays, in the kernels' argument order."""
+    """The model's groups as integer arrays, in the kernels' order (the _GCELLS... indexes)."""
 
     gcells: np.ndarray   # int32[groups, size]: each group's cells
     gsize: np.ndarray    # int32[groups]
     gfull: np.ndarray    # int64[groups]: every value's bit, or 0 for a group smaller than n
     peers: np.ndarray    # int32[cells, most peers]
     npeers: np.ndarray   # int32[cells]
-    cgm: np.ndarray      # int64[cells, words]: each cell's groups as bits (group g: word g // 64)
-    inter: np.ndarray    # int32[pairs, 3, size]: shared cells, A outside B, B outside A
-    icount: np.ndarray   # int32[pairs, 3]
-    fseg: np.ndarray     # int32[families, most segments]: 2 * pair + (1 if the family's group is B)
-    fnseg: np.ndarray    # int32[families]
-    frest: np.ndarray    # int32[families, size]: the group's cells outside the family's segments
-    fnrest: np.ndarray   # int32[families]
     cgl: np.ndarray      # int32[cells, most groups]: each cell's groups
     ncg: np.ndarray      # int32[cells]
-    fgroup: np.ndarray   # int32[families]: the group each family belongs to
+    cpos: np.ndarray     # int32[cells, most groups]: the cell's place in each of those groups
+    inter: np.ndarray    # int32[pairs, 3, size]: shared cells, A outside B, B outside A
+    icount: np.ndarray   # int32[pairs, 3]
+    gseg: np.ndarray     # int32[groups, most pairs]: 2 * pair + (1 if the group is the pair's B)
+    ngseg: np.ndarray    # int32[groups]
+    segpos: np.ndarray   # int64[pairs, 2]: the shared cells' places in A, in B
+    segmax: np.ndarray   # int64[groups]: the most cells the group shares with another, or 1
 
 
 _TABLES: dict[int, tuple[object, tuple, tuple[int, int, int]]] = {}
 
 
 def _tables_for(model: Model) -> tuple[tuple, tuple[int, int, int]]:
-    """The tables of the model's groups and their sizes (cells, groups, intersections);
+    """The tables of the model's groups and their sizes (cells, groups, n);
     the same group tuple is looked up by identity, so a geometry is worked out once."""
     groups = model.groups
     hit = _TABLES.get(id(groups))
@@ -657,45 +610,38 @@ def _tables_for(model: Model) -> tuple[tuple, tuple[int, int, int]]:
     tables = tuple(_build(model.n, model.num_cells, tuple(g.cells for g in groups)))
     if len(_TABLES) > 64:
         _TABLES.clear()
-    key = (model.num_cells, len(tables[0]), len(tables[6]))
+    key = (model.num_cells, len(groups), model.n)
     _TABLES[id(groups)] = (groups, tables, key)
     return tables, key
+
+
+def _ragged(rows: list[list[int]], dtype: type, width: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of different lengths as one zero-padded array, and the lengths."""
+    table = np.zeros((len(rows), max([width, 1] + [len(r) for r in rows])), dtype)
+    for index, row in enumerate(rows):
+        table[index, :len(row)] = row
+    return table, np.array([len(r) for r in rows], np.int32)
 
 
 @lru_cache(maxsize=32)
 def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> _Tables:
     size = max(len(g) for g in groups)
-    gcells = np.zeros((len(groups), size), np.int32)
-    for index, group in enumerate(groups):
-        gcells[index, :len(group)] = group
-    gsize = np.array([len(g) for g in groups], np.int32)
+    gcells, gsize = _ragged([list(g) for g in groups], np.int32)
     gfull = np.array([(1 << n) - 1 if len(g) == n else 0 for g in groups], np.int64)
     peer_sets: list[set[int]] = [set() for _ in range(num_cells)]
-    for group in groups:
-        for cell in group:
-            peer_sets[cell].update(group)
-    most = max(len(p) for p in peer_sets) - 1
-    peers = np.zeros((num_cells, max(most, 1)), np.int32)
-    for cell, others in enumerate(peer_sets):
-        row = sorted(others - {cell})
-        peers[cell, :len(row)] = row
-    npeers = np.array([len(p) - 1 if p else 0 for p in peer_sets], np.int32)
     member: list[list[int]] = [[] for _ in range(num_cells)]
+    place: list[list[int]] = [[] for _ in range(num_cells)]
     for index, group in enumerate(groups):
-        for cell in group:
+        for k, cell in enumerate(group):
+            peer_sets[cell].update(group)
             member[cell].append(index)
-    cgm = np.zeros((num_cells, (len(groups) + 63) // 64), np.int64)
-    for cell, indexes in enumerate(member):
-        for g in indexes:
-            cgm[cell, g // 64] |= np.int64(1) << np.int64(g % 64)
+            place[cell].append(k)
+    peers, npeers = _ragged([sorted(p - {cell}) for cell, p in enumerate(peer_sets)], np.int32)
+    cgl, ncg = _ragged(member, np.int32)
+    cpos, _ = _ragged(place, np.int32)
     inter, icount, pairs = _intersections(groups, size)
-    cgl = np.zeros((num_cells, max(max(len(m) for m in member), 1)), np.int32)
-    for cell, indexes in enumerate(member):
-        cgl[cell, :len(indexes)] = indexes
-    ncg = np.array([len(m) for m in member], np.int32)
-    families = _families(groups, pairs, size)
-    return _Tables(gcells, gsize, gfull, peers, npeers, cgm, inter, icount,
-                   *families[:4], cgl, ncg, families[4])
+    return _Tables(gcells, gsize, gfull, peers, npeers, cgl, ncg, cpos, inter, icount,
+                   *_segments(groups, pairs, len(inter)))
 
 
 def _intersections(groups: tuple[tuple[int, ...], ...], size: int
@@ -718,47 +664,33 @@ def _intersections(groups: tuple[tuple[int, ...], ...], size: int
     return inter, icount, pairs
 
 
-def _families(groups: tuple[tuple[int, ...], ...], pairs: list[tuple[int, int, frozenset[int]]],
-              size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each group's intersections sorted into families of disjoint segments, the cells
-    of the group outside each family's segments, and the family's group."""
-    families: list[tuple[list[int], list[int], int]] = []
-    for g, group in enumerate(groups):
-        mine: list[list[tuple[int, frozenset[int]]]] = []
-        for i, (a, b, shared) in enumerate(pairs):
-            if g not in (a, b):
-                continue
-            entry = (2 * i + (g == b), shared)
-            for family in mine:
-                if not any(shared & other for _, other in family):
-                    family.append(entry)
-                    break
-            else:
-                mine.append([entry])
-        for family in mine:
-            covered = frozenset().union(*(shared for _, shared in family))
-            families.append(([e for e, _ in family], [c for c in group if c not in covered], g))
-    count = max(len(families), 1)
-    fseg = np.zeros((count, max([len(f[0]) for f in families] + [1])), np.int32)
-    frest = np.zeros((count, size), np.int32)
-    fnseg, fnrest = np.zeros(count, np.int32), np.zeros(count, np.int32)
-    fgroup = np.zeros(count, np.int32)
-    for f, (entries, rest, g) in enumerate(families):
-        fseg[f, :len(entries)], fnseg[f] = entries, len(entries)
-        frest[f, :len(rest)], fnrest[f] = rest, len(rest)
-        fgroup[f] = g
-    return fseg, fnseg, frest, fnrest, fgroup
+def _segments(groups: tuple[tuple[int, ...], ...], pairs: list[tuple[int, int, frozenset[int]]],
+              count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each group's shares of other groups (2 * pair + side), where the shared cells sit in
+    A and in B, and the largest share of each group (1 when it shares nothing)."""
+    mine: list[list[int]] = [[] for _ in groups]
+    segpos = np.zeros((count, 2), np.int64)
+    segmax = np.ones(len(groups), np.int64)
+    for i, (a, b, shared) in enumerate(pairs):
+        for side, g in enumerate((a, b)):
+            mine[g].append(2 * i + side)
+            segpos[i, side] = sum(1 << k for k, cell in enumerate(groups[g]) if cell in shared)
+            segmax[g] = max(segmax[g], len(shared))
+    gseg, ngseg = _ragged(mine, np.int32)
+    return gseg, ngseg, segpos, segmax
 
 
 class _Work(NamedTuple):
     """The arrays one search works in, in the kernel's argument order (after the givens)."""
 
-    stack: np.ndarray    # int64[depth, cells]: the candidates at each depth
+    cstack: np.ndarray   # int64[depth, cells]: the candidates at each depth
+    pstack: np.ndarray   # int64[depth, groups, n]: each value's places in each group, per depth
     frames: np.ndarray   # int64[depth, 4]: the branching at each depth
-    queue: np.ndarray    # int32[cells]: cells fixed, not yet removed from their peers
-    dirty: np.ndarray    # int64[words]: the groups the hidden-single scan must look at
-    segu: np.ndarray     # int64[pairs]: each intersection's candidates in a locked pass
+    queue: np.ndarray    # int32[cells + 1]: cells fixed during a propagation, in order
+    gq: np.ndarray       # int32[groups]: the groups with pending values
+    pend: np.ndarray     # int64[groups]: each group's values left with few places, to look at
     scratch: np.ndarray  # int64[words + n]: groups touched since the subsets rule ran; places
+    limit: np.ndarray    # int64[groups]: the most places that make a value pending
     weights: np.ndarray  # int64[groups + cells]: contradictions found in each group
                          # (dom/wdeg), then the decisions refuted at each cell
 
@@ -766,15 +698,16 @@ class _Work(NamedTuple):
 _WORK: dict[tuple[int, int, int], _Work] = {}  # taken while in use, so calls never share
 
 
-def _work(cells: int, groups: int, pairs: int) -> _Work:
+def _work(cells: int, groups: int, n: int) -> _Work:
     """Arrays for one search of this size, reused from the last one when free."""
-    work = _WORK.pop((cells, groups, pairs), None)
+    work = _WORK.pop((cells, groups, n), None)
     if work is not None:
         return work
-    n = round(cells ** 0.5)
-    return _Work(np.empty((cells + 2, cells), np.int64), np.zeros((cells + 2, 4), np.int64),
-                 np.empty(cells + 1, np.int32), np.zeros((groups + 63) // 64, np.int64),
-                 np.zeros(pairs, np.int64), np.zeros((groups + 63) // 64 + n, np.int64),
+    words = (groups + 63) // 64
+    return _Work(np.empty((cells + 2, cells), np.int64), np.empty((cells + 2, groups, n), np.int64),
+                 np.zeros((cells + 2, 4), np.int64), np.empty(cells + 1, np.int32),
+                 np.zeros(groups, np.int32), np.zeros(groups, np.int64),
+                 np.zeros(words + n, np.int64), np.zeros(groups, np.int64),
                  np.ones(groups + cells, np.int64))
 
 
