@@ -439,39 +439,67 @@ def _clear(queue, gq, pend, touched, state):
 
 
 @njit(cache=True, _nrt=False)
+def _place_givens(givens, c, p, queue, gq, pend, scratch, limit, state, tables):
+    """Fill c and p from the givens (queued, to reach their peers), each group's limit,
+    and the pending values; False if a given is out of range."""
+    n, level = state[_SIZE], state[_LEVEL]
+    full = (1 << n) - 1
+    gcells, gsize, gfull, segmax = tables[_GCELLS], tables[_GSIZE], tables[_GFULL], tables[_SEGMAX]
+    words = (gsize.shape[0] + 63) >> 6
+    touched, spots = scratch[:words], scratch[words:]
+    state[_TAIL] = state[_TOP] = 0
+    for cell in range(c.shape[0]):
+        value = givens[cell]
+        if value > n:
+            return False
+        c[cell] = full if value == 0 else 1 << (value - 1)
+        if value:
+            queue[state[_TAIL]] = cell
+            state[_TAIL] += 1
+    for g in range(gsize.shape[0]):
+        touched[g >> 6] |= 1 << (g & 63)  # the subsets rule looks at every group once
+        limit[g] = -1 if gfull[g] == 0 else segmax[g] if level else 1
+        pend[g] = 0
+        for v in range(n):
+            spots[v] = 0
+        given = 0
+        for k in range(gsize[g]):
+            value = givens[gcells[g, k]]
+            if value:
+                given |= 1 << k
+                spots[value - 1] |= 1 << k
+        free = ((1 << gsize[g]) - 1) & ~given
+        for v in range(n):
+            q = free | spots[v]
+            p[g, v] = q
+            if _popcount(q) <= limit[g]:
+                if pend[g] == 0:
+                    gq[state[_TOP]] = g
+                    state[_TOP] += 1
+                pend[g] |= 1 << v
+    return True
+
+
+@njit(cache=True, _nrt=False)
 def _begin(givens, cstack, pstack, frames, queue, gq, pend, scratch, limit, weights, state,
            tables):
     """Put the givens on the first rows of the stacks and propagate them; True if a search
-    must follow.
+    must follow. The first call of a run also clears the failure weights.
 
     state[_DEPTH] becomes 0 (search from frames[0]) or -1 (nothing left to search);
     state[_STATUS] is _CONTRADICTION if the givens contradict each other.
     """
     c, p = cstack[0], pstack[0]
-    n, level = state[_SIZE], state[_LEVEL]
-    full = (1 << n) - 1
-    gsize, gfull, segmax = tables[_GSIZE], tables[_GFULL], tables[_SEGMAX]
-    for cell in range(c.shape[0]):
-        c[cell] = full
-    for g in range(gsize.shape[0]):
-        everywhere = (1 << gsize[g]) - 1
-        for v in range(n):
-            p[g, v] = everywhere
-        limit[g] = -1 if gfull[g] == 0 else segmax[g] if level else 1
-        pend[g] = 0
-    state[_TOP] = 0
-    words = (gsize.shape[0] + 63) >> 6
-    _clear(queue, gq, pend, scratch[:words], state)
+    groups = tables[_GSIZE].shape[0]
+    if state[_NODES] == 0 and state[_RESTARTS] == 0:
+        for i in range(weights.shape[0]):
+            weights[i] = 1 if i < groups else 0
     state[_DEPTH] = -1
-    for cell in range(c.shape[0]):
-        if givens[cell]:
-            bit = 1 << (givens[cell] - 1)
-            if not _drop(c, p, cell, full & ~bit, queue, gq, pend, scratch[:words], limit,
-                         state, tables):
-                state[_STATUS] = _CONTRADICTION
-                return False
+    if not _place_givens(givens, c, p, queue, gq, pend, scratch, limit, state, tables):
+        state[_STATUS] = _CONTRADICTION
+        return False
     count = state[_TAIL]
-    tail = _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, level)
+    tail = _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, state[_LEVEL])
     if tail < 0:
         state[_STATUS] = _CONTRADICTION
         return False
@@ -727,14 +755,11 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     tables, key = _tables_for(model)
-    cells, groups = key[0], key[1]
+    cells = key[0]
     work = _work(*key)
     state = np.zeros(_SLOTS, np.int64)
     state[_LEVEL], state[_SIZE] = INFERENCES.index(inference), n
-    work.scratch.fill(0)
     state[_WDEG] = branching == "wdeg"
-    work.weights[:groups] = 1
-    work.weights[groups:] = 0
     givens = np.frombuffer(bytearray(model.givens), np.uint8)
     sols = np.empty((min(max_solutions, 64), cells), np.uint8)
     try:
