@@ -325,7 +325,7 @@ def _any(words):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, level):
     """Run the rules to a fixed point from the queued cells and the pending groups; the
     queue's final length (the cells fixed), or on a contradiction -1 (a cell lost its
@@ -358,7 +358,7 @@ def _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, level):
             return code
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def _fewest(c, failures):
     """The unsolved cell with the fewest candidates and their count; ties go to the cell
     whose decisions failed most often so far (as in mrv), then to the first met."""
@@ -402,7 +402,7 @@ def _blame(c, code, weights, cgl, ncg):
             return
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def _choose(c, p, frame, tables, weights, wdeg):
     """Set frame to the next branching (fewest alternatives); False if every cell is solved."""
     groups = tables[_GSIZE].shape[0]
@@ -427,7 +427,7 @@ def _choose(c, p, frame, tables, weights, wdeg):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def _clear(queue, gq, pend, touched, state):
     """Empty the queue, the pending groups and the touched marks for a new propagation."""
     for i in range(state[_TOP]):
@@ -520,14 +520,14 @@ def _record(c, sols, state):
     state[_FOUND] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def _copy(source, target):
     """target[:] = source, as a plain loop (a slice assignment would copy through a buffer)."""
     for i in range(source.shape[0]):
         target[i] = source[i]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline='always', _nrt=False)
 def _decide(cstack, pstack, frames, d, gcells):
     """Copy depth d to d + 1 and take frames[d]'s next alternative; its cell and value bit."""
     rest = frames[d, _REST]
