@@ -90,8 +90,8 @@ _SLOTS = 14
 # of values, or of positions in the group).
 _KIND, _WHERE, _VALUE, _REST = 0, 1, 2, 3
 # The tables' places in the tuple the kernels take (the fields of _Tables).
-(_GCELLS, _GSIZE, _GFULL, _PEERS, _NPEERS, _CGL, _NCG, _CPOS, _INTER, _ICOUNT, _GSEG, _NGSEG,
- _SEGPOS, _SEGMAX) = range(14)
+(_GCELLS, _GSIZE, _GFULL, _CGL, _NCG, _CPOS, _PAIRG, _GSEG, _NGSEG, _SEGPOS,
+ _SEGMAX) = range(11)
 
 
 # ------------------------------------------------------------------ the compiled kernels
@@ -171,18 +171,20 @@ def _naked(c, p, head, queue, gq, pend, touched, limit, state, tables):
 def _locked(c, p, g, v, queue, gq, pend, touched, limit, state, tables):
     """Locked candidates for value v of group g: where its places all lie in g's share
     of another group, it leaves the rest of that group. False on a contradiction."""
-    gseg, inter, icount, segpos = tables[_GSEG], tables[_INTER], tables[_ICOUNT], tables[_SEGPOS]
+    gcells, gseg, pairg, segpos = tables[_GCELLS], tables[_GSEG], tables[_PAIRG], tables[_SEGPOS]
     bit = 1 << v
     for s in range(tables[_NGSEG][g]):
         i, side = gseg[g, s] >> 1, gseg[g, s] & 1
         if p[g, v] & ~segpos[i, side]:
             continue
-        part = 2 - side  # g is A (side 0): strike B outside A
-        for k in range(icount[i, part]):
-            cell = inter[i, part, k]
-            if c[cell] & bit:
-                if not _drop(c, p, cell, bit, queue, gq, pend, touched, limit, state, tables):
-                    return False
+        other = pairg[i, 1 - side]
+        outside = p[other, v] & ~segpos[i, 1 - side]
+        while outside:
+            low = outside & -outside
+            outside ^= low
+            cell = gcells[other, _popcount(low - 1)]
+            if not _drop(c, p, cell, bit, queue, gq, pend, touched, limit, state, tables):
+                return False
     return True
 
 
@@ -542,8 +544,8 @@ def _decide(cstack, pstack, frames, d, gcells):
 
 _I8, _I4, _U8 = types.int64, types.int32, types.uint8
 _TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1],
-                            _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[:, :, ::1], _I4[:, ::1],
-                            _I4[:, ::1], _I4[::1], _I8[:, ::1], _I8[::1]))
+                            _I4[:, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
+                            _I8[::1]))
 _KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, :, ::1], _I8[:, ::1], _I4[::1], _I4[::1], _I8[::1],
               _I8[::1], _I8[::1], _I8[::1], _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
 
@@ -612,13 +614,10 @@ class _Tables(NamedTuple):
     gcells: np.ndarray   # int32[groups, size]: each group's cells
     gsize: np.ndarray    # int32[groups]
     gfull: np.ndarray    # int64[groups]: every value's bit, or 0 for a group smaller than n
-    peers: np.ndarray    # int32[cells, most peers]
-    npeers: np.ndarray   # int32[cells]
     cgl: np.ndarray      # int32[cells, most groups]: each cell's groups
     ncg: np.ndarray      # int32[cells]
     cpos: np.ndarray     # int32[cells, most groups]: the cell's place in each of those groups
-    inter: np.ndarray    # int32[pairs, 3, size]: shared cells, A outside B, B outside A
-    icount: np.ndarray   # int32[pairs, 3]
+    pairg: np.ndarray    # int32[pairs, 2]: groups A and B of each pair sharing two cells or more
     gseg: np.ndarray     # int32[groups, most pairs]: 2 * pair + (1 if the group is the pair's B)
     ngseg: np.ndarray    # int32[groups]
     segpos: np.ndarray   # int64[pairs, 2]: the shared cells' places in A, in B
@@ -653,59 +652,39 @@ def _ragged(rows: list[list[int]], dtype: type, width: int = 0) -> tuple[np.ndar
 
 @lru_cache(maxsize=32)
 def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> _Tables:
-    size = max(len(g) for g in groups)
     gcells, gsize = _ragged([list(g) for g in groups], np.int32)
     gfull = np.array([(1 << n) - 1 if len(g) == n else 0 for g in groups], np.int64)
-    peer_sets: list[set[int]] = [set() for _ in range(num_cells)]
     member: list[list[int]] = [[] for _ in range(num_cells)]
     place: list[list[int]] = [[] for _ in range(num_cells)]
     for index, group in enumerate(groups):
         for k, cell in enumerate(group):
-            peer_sets[cell].update(group)
             member[cell].append(index)
             place[cell].append(k)
-    peers, npeers = _ragged([sorted(p - {cell}) for cell, p in enumerate(peer_sets)], np.int32)
     cgl, ncg = _ragged(member, np.int32)
     cpos, _ = _ragged(place, np.int32)
-    inter, icount, pairs = _intersections(groups, size)
-    return _Tables(gcells, gsize, gfull, peers, npeers, cgl, ncg, cpos, inter, icount,
-                   *_segments(groups, pairs, len(inter)))
+    return _Tables(gcells, gsize, gfull, cgl, ncg, cpos, *_pairs(groups))
 
 
-def _intersections(groups: tuple[tuple[int, ...], ...], size: int
-                   ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int, frozenset[int]]]]:
-    """Every pair of groups sharing two cells or more: shared cells, A outside B, B outside A."""
-    rows, pairs = [], []
+def _pairs(groups: tuple[tuple[int, ...], ...]
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every pair of groups sharing two cells or more (A before B), each group's shares
+    (2 * pair + side), where the shared cells sit in A and in B, and each group's largest
+    share (1 when it shares nothing)."""
     sets = [frozenset(g) for g in groups]
-    for a in range(len(groups)):
-        for b in range(a + 1, len(groups)):
-            shared = sets[a] & sets[b]
-            if len(shared) >= 2:
-                rows.append((sorted(shared), sorted(sets[a] - shared), sorted(sets[b] - shared)))
-                pairs.append((a, b, shared))
-    inter = np.zeros((max(len(rows), 1), 3, size), np.int32)
-    icount = np.zeros((max(len(rows), 1), 3), np.int32)
-    for i, parts in enumerate(rows):
-        for j, cells in enumerate(parts):
-            inter[i, j, :len(cells)] = cells
-            icount[i, j] = len(cells)
-    return inter, icount, pairs
-
-
-def _segments(groups: tuple[tuple[int, ...], ...], pairs: list[tuple[int, int, frozenset[int]]],
-              count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each group's shares of other groups (2 * pair + side), where the shared cells sit in
-    A and in B, and the largest share of each group (1 when it shares nothing)."""
-    mine: list[list[int]] = [[] for _ in groups]
-    segpos = np.zeros((count, 2), np.int64)
+    pairs = [(a, b) for a in range(len(groups)) for b in range(a + 1, len(groups))
+             if len(sets[a] & sets[b]) >= 2]
+    pairg = np.array(pairs or [(0, 0)], np.int32)
+    segpos = np.zeros((max(len(pairs), 1), 2), np.int64)
     segmax = np.ones(len(groups), np.int64)
-    for i, (a, b, shared) in enumerate(pairs):
+    mine: list[list[int]] = [[] for _ in groups]
+    for i, (a, b) in enumerate(pairs):
+        shared = sets[a] & sets[b]
         for side, g in enumerate((a, b)):
             mine[g].append(2 * i + side)
             segpos[i, side] = sum(1 << k for k, cell in enumerate(groups[g]) if cell in shared)
             segmax[g] = max(segmax[g], len(shared))
     gseg, ngseg = _ragged(mine, np.int32)
-    return gseg, ngseg, segpos, segmax
+    return pairg, gseg, ngseg, segpos, segmax
 
 
 class _Work(NamedTuple):
