@@ -83,8 +83,8 @@ call costs a dispatch of a few microseconds, so an easy puzzle should need one."
 _EXHAUSTED, _FULL, _PAUSED, _CONTRADICTION = 0, 1, 2, 3
 # Slots of the state array the kernel shares with Python.
 (_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LEVEL, _FOUND, _FIXED, _STARTED, _STATUS,
- _SIZE, _WDEG, _RESTARTS, _TAIL, _TOP) = range(14)
-_SLOTS = 14
+ _SIZE, _WDEG, _RESTARTS, _TAIL) = range(13)
+_SLOTS = 13
 # Columns of a search frame: kind (0 a cell's values, 1 a value's places in a group),
 # the cell or group, the value bit (kind 1), the alternatives not yet tried (a bitmask
 # of values, or of positions in the group).
@@ -113,7 +113,7 @@ def _popcount(typingctx, x):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def _drop(c, p, cell, bits, queue, gq, pend, touched, limit, state, tables):
+def _drop(c, p, cell, bits, queue, waiting, pend, touched, limit, state, tables):
     """Remove bits (all candidates of the cell) from the cell and the cell from those
     values' places; False when the cell is left with no candidate."""
     m = c[cell] & ~bits
@@ -136,16 +136,14 @@ def _drop(c, p, cell, bits, queue, gq, pend, touched, limit, state, tables):
             v = _popcount(low - 1)
             q = p[g, v] & keep
             p[g, v] = q
-            if _popcount(q) <= few:
-                if pend[g] == 0:
-                    gq[state[_TOP]] = g
-                    state[_TOP] += 1
-                pend[g] |= low
+            hit = _popcount(q) <= few
+            pend[g] |= low if hit else 0
+            waiting[g >> 6] |= (1 if hit else 0) << (g & 63)
     return True
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def _naked(c, p, head, queue, gq, pend, touched, limit, state, tables):
+def _naked(c, p, head, queue, waiting, pend, touched, limit, state, tables):
     """Remove each queued cell's value from the other cells of its groups (found through
     the value's places, so only cells that hold it are visited); the new head, -1 on a
     contradiction."""
@@ -162,13 +160,13 @@ def _naked(c, p, head, queue, gq, pend, touched, limit, state, tables):
                 low = others & -others
                 others ^= low
                 peer = gcells[g, _popcount(low - 1)]
-                if not _drop(c, p, peer, bit, queue, gq, pend, touched, limit, state, tables):
+                if not _drop(c, p, peer, bit, queue, waiting, pend, touched, limit, state, tables):
                     return -1
     return head
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def _locked(c, p, g, v, queue, gq, pend, touched, limit, state, tables):
+def _locked(c, p, g, v, queue, waiting, pend, touched, limit, state, tables):
     """Locked candidates for value v of group g: where its places all lie in g's share
     of another group, it leaves the rest of that group. False on a contradiction."""
     gcells, gseg, pairg, segpos = tables[_GCELLS], tables[_GSEG], tables[_PAIRG], tables[_SEGPOS]
@@ -183,13 +181,13 @@ def _locked(c, p, g, v, queue, gq, pend, touched, limit, state, tables):
             low = outside & -outside
             outside ^= low
             cell = gcells[other, _popcount(low - 1)]
-            if not _drop(c, p, cell, bit, queue, gq, pend, touched, limit, state, tables):
+            if not _drop(c, p, cell, bit, queue, waiting, pend, touched, limit, state, tables):
                 return False
     return True
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def _pending(c, p, g, queue, gq, pend, touched, limit, state, tables):
+def _pending(c, p, g, queue, waiting, pend, touched, limit, state, tables):
     """The rules for the values of group g left with few places: no place is a
     contradiction (-2 - g), one place a hidden single, a few (locked candidates) may
     lie where g meets another group. 0, or negative on a contradiction."""
@@ -205,16 +203,16 @@ def _pending(c, p, g, queue, gq, pend, touched, limit, state, tables):
                 return -2 - g
             cell = tables[_GCELLS][g, _popcount(q - 1)]
             m = c[cell]
-            if m != low and not _drop(c, p, cell, m ^ low, queue, gq, pend, touched, limit,
+            if m != low and not _drop(c, p, cell, m ^ low, queue, waiting, pend, touched, limit,
                                       state, tables):
                 return -1
-        elif not _locked(c, p, g, v, queue, gq, pend, touched, limit, state, tables):
+        elif not _locked(c, p, g, v, queue, waiting, pend, touched, limit, state, tables):
             return -1
     return 0
 
 
 @njit(cache=True, _nrt=False)
-def _naked_subsets(c, p, g, free, queue, gq, pend, touched, limit, state, tables):
+def _naked_subsets(c, p, g, free, queue, waiting, pend, touched, limit, state, tables):
     """Naked subsets of group g anchored at a cell: when as many unsolved cells as the
     cell has candidates hold only those candidates, no other cell may take them.
     0, or negative on a contradiction."""
@@ -236,12 +234,12 @@ def _naked_subsets(c, p, g, free, queue, gq, pend, touched, limit, state, tables
             cell = gcells[g, j]
             mj = c[cell]
             if mj & (mj - 1) and mj & ~m and mj & m:
-                _drop(c, p, cell, mj & m, queue, gq, pend, touched, limit, state, tables)
+                _drop(c, p, cell, mj & m, queue, waiting, pend, touched, limit, state, tables)
     return 0
 
 
 @njit(cache=True, _nrt=False)
-def _hidden_subsets(c, p, g, free, spots, queue, gq, pend, touched, limit, state, tables):
+def _hidden_subsets(c, p, g, free, spots, queue, waiting, pend, touched, limit, state, tables):
     """Hidden subsets of group g anchored at a value: when as many values as the value
     has places can go only to those places, those cells take no other value.
     0, or negative on a contradiction.
@@ -287,12 +285,12 @@ def _hidden_subsets(c, p, g, free, spots, queue, gq, pend, touched, limit, state
                 cell = gcells[g, k]
                 m = c[cell]
                 if m & ~values:
-                    _drop(c, p, cell, m & ~values, queue, gq, pend, touched, limit, state, tables)
+                    _drop(c, p, cell, m & ~values, queue, waiting, pend, touched, limit, state, tables)
     return 0
 
 
 @njit(cache=True, _nrt=False)
-def _subsets(c, p, queue, gq, pend, touched, spots, limit, state, tables):
+def _subsets(c, p, queue, waiting, pend, touched, spots, limit, state, tables):
     """Naked and hidden subsets in every touched group (touched cleared as it is read);
     0, or negative on a contradiction."""
     gcells, gsize, gfull = tables[_GCELLS], tables[_GSIZE], tables[_GFULL]
@@ -310,9 +308,9 @@ def _subsets(c, p, queue, gq, pend, touched, spots, limit, state, tables):
                     free += 1
             if free < 3:
                 continue
-            code = _naked_subsets(c, p, g, free, queue, gq, pend, touched, limit, state, tables)
+            code = _naked_subsets(c, p, g, free, queue, waiting, pend, touched, limit, state, tables)
             if code == 0 and gfull[g]:  # only a group of n cells must hold every value
-                code = _hidden_subsets(c, p, g, free, spots, queue, gq, pend, touched, limit,
+                code = _hidden_subsets(c, p, g, free, spots, queue, waiting, pend, touched, limit,
                                        state, tables)
             if code < 0:
                 return code
@@ -328,7 +326,19 @@ def _any(words):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, level):
+def _next(waiting):
+    """The first group with pending values (its mark cleared), or -1."""
+    for w in range(waiting.shape[0]):
+        marks = waiting[w]
+        if marks:
+            low = marks & -marks
+            waiting[w] = marks ^ low
+            return 64 * w + _popcount(low - 1)
+    return -1
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level):
     """Run the rules to a fixed point from the queued cells and the pending groups; the
     queue's final length (the cells fixed), or on a contradiction -1 (a cell lost its
     last value) or -2 - g (group g has no place left for a value or too few for a subset).
@@ -341,13 +351,12 @@ def _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, level):
     touched, spots = scratch[:words], scratch[words:]
     head = 0
     while True:
-        head = _naked(c, p, head, queue, gq, pend, touched, limit, state, tables)
+        head = _naked(c, p, head, queue, waiting, pend, touched, limit, state, tables)
         if head < 0:
             return -1
-        if state[_TOP]:
-            state[_TOP] -= 1
-            code = _pending(c, p, gq[state[_TOP]], queue, gq, pend, touched, limit, state,
-                            tables)
+        g = _next(waiting)
+        if g >= 0:
+            code = _pending(c, p, g, queue, waiting, pend, touched, limit, state, tables)
             if code < 0:
                 return code
             continue
@@ -355,7 +364,7 @@ def _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, level):
             return head
         if not _any(touched):
             return head
-        code = _subsets(c, p, queue, gq, pend, touched, spots, limit, state, tables)
+        code = _subsets(c, p, queue, waiting, pend, touched, spots, limit, state, tables)
         if code < 0:
             return code
 
@@ -430,18 +439,21 @@ def _choose(c, p, frame, tables, weights, wdeg):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def _clear(queue, gq, pend, touched, state):
-    """Empty the queue, the pending groups and the touched marks for a new propagation."""
-    for i in range(state[_TOP]):
-        pend[gq[i]] = 0
-    state[_TOP] = 0
-    state[_TAIL] = 0
-    for w in range(touched.shape[0]):
+def _clear(queue, waiting, pend, touched, state):
+    """Empty the queue, the pending values and the touched marks for a new propagation."""
+    for w in range(waiting.shape[0]):
+        marks = waiting[w]
+        waiting[w] = 0
+        while marks:
+            low = marks & -marks
+            marks ^= low
+            pend[64 * w + _popcount(low - 1)] = 0
         touched[w] = 0
+    state[_TAIL] = 0
 
 
 @njit(cache=True, _nrt=False)
-def _place_givens(givens, c, p, queue, gq, pend, scratch, limit, state, tables):
+def _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tables):
     """Fill c and p from the givens (queued, to reach their peers), each group's limit,
     and the pending values; False if a given is out of range."""
     n, level = state[_SIZE], state[_LEVEL]
@@ -449,7 +461,7 @@ def _place_givens(givens, c, p, queue, gq, pend, scratch, limit, state, tables):
     gcells, gsize, gfull, segmax = tables[_GCELLS], tables[_GSIZE], tables[_GFULL], tables[_SEGMAX]
     words = (gsize.shape[0] + 63) >> 6
     touched, spots = scratch[:words], scratch[words:]
-    state[_TAIL] = state[_TOP] = 0
+    state[_TAIL] = 0
     for cell in range(c.shape[0]):
         value = givens[cell]
         if value > n:
@@ -458,6 +470,8 @@ def _place_givens(givens, c, p, queue, gq, pend, scratch, limit, state, tables):
         if value:
             queue[state[_TAIL]] = cell
             state[_TAIL] += 1
+    for w in range(words):
+        waiting[w] = 0
     for g in range(gsize.shape[0]):
         touched[g >> 6] |= 1 << (g & 63)  # the subsets rule looks at every group once
         limit[g] = -1 if gfull[g] == 0 else segmax[g] if level else 1
@@ -475,15 +489,13 @@ def _place_givens(givens, c, p, queue, gq, pend, scratch, limit, state, tables):
             q = free | spots[v]
             p[g, v] = q
             if _popcount(q) <= limit[g]:
-                if pend[g] == 0:
-                    gq[state[_TOP]] = g
-                    state[_TOP] += 1
                 pend[g] |= 1 << v
+                waiting[g >> 6] |= 1 << (g & 63)
     return True
 
 
 @njit(cache=True, _nrt=False)
-def _begin(givens, cstack, pstack, frames, queue, gq, pend, scratch, limit, weights, state,
+def _begin(givens, cstack, pstack, frames, queue, waiting, pend, scratch, limit, weights, state,
            tables):
     """Put the givens on the first rows of the stacks and propagate them; True if a search
     must follow. The first call of a run also clears the failure weights.
@@ -497,11 +509,11 @@ def _begin(givens, cstack, pstack, frames, queue, gq, pend, scratch, limit, weig
         for i in range(weights.shape[0]):
             weights[i] = 1 if i < groups else 0
     state[_DEPTH] = -1
-    if not _place_givens(givens, c, p, queue, gq, pend, scratch, limit, state, tables):
+    if not _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tables):
         state[_STATUS] = _CONTRADICTION
         return False
     count = state[_TAIL]
-    tail = _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, state[_LEVEL])
+    tail = _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, state[_LEVEL])
     if tail < 0:
         state[_STATUS] = _CONTRADICTION
         return False
@@ -546,12 +558,12 @@ _I8, _I4, _U8 = types.int64, types.int32, types.uint8
 _TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1],
                             _I4[:, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
                             _I8[::1]))
-_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, :, ::1], _I8[:, ::1], _I4[::1], _I4[::1], _I8[::1],
+_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, :, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1],
               _I8[::1], _I8[::1], _I8[::1], _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
 
 
 @njit(_KERNEL, cache=True, _nrt=False)
-def _kernel(givens, cstack, pstack, frames, queue, gq, pend, scratch, limit, weights, sols,
+def _kernel(givens, cstack, pstack, frames, queue, waiting, pend, scratch, limit, weights, sols,
             state, tables, node_stop):
     """Solve from the givens on the first call, then search until sols is full, node_stop
     decisions have been made in all, or the space is exhausted; resumable.
@@ -561,7 +573,7 @@ def _kernel(givens, cstack, pstack, frames, queue, gq, pend, scratch, limit, wei
     """
     if state[_STARTED] == 0:
         state[_STARTED] = 1
-        if not _begin(givens, cstack, pstack, frames, queue, gq, pend, scratch, limit,
+        if not _begin(givens, cstack, pstack, frames, queue, waiting, pend, scratch, limit,
                       weights, state, tables):
             if state[_STATUS] == _CONTRADICTION:
                 return _CONTRADICTION
@@ -583,9 +595,9 @@ def _kernel(givens, cstack, pstack, frames, queue, gq, pend, scratch, limit, wei
         nodes += 1
         cell, bit = _decide(cstack, pstack, frames, d, tables[_GCELLS])
         c, p = cstack[d + 1], pstack[d + 1]
-        _clear(queue, gq, pend, touched, state)
-        _drop(c, p, cell, c[cell] ^ bit, queue, gq, pend, touched, limit, state, tables)
-        tail = _propagate(c, p, queue, gq, pend, scratch, limit, state, tables, level)
+        _clear(queue, waiting, pend, touched, state)
+        _drop(c, p, cell, c[cell] ^ bit, queue, waiting, pend, touched, limit, state, tables)
+        tail = _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
         if tail < 0:
             backtracks += 1
             weights[tables[_GSIZE].shape[0] + cell] += 1  # the cell's failures break mrv's ties
@@ -694,7 +706,7 @@ class _Work(NamedTuple):
     pstack: np.ndarray   # int64[depth, groups, n]: each value's places in each group, per depth
     frames: np.ndarray   # int64[depth, 4]: the branching at each depth
     queue: np.ndarray    # int32[cells + 1]: cells fixed during a propagation, in order
-    gq: np.ndarray       # int32[groups]: the groups with pending values
+    waiting: np.ndarray  # int64[words]: bit g set when group g has pending values
     pend: np.ndarray     # int64[groups]: each group's values left with few places, to look at
     scratch: np.ndarray  # int64[words + n]: groups touched since the subsets rule ran; places
     limit: np.ndarray    # int64[groups]: the most places that make a value pending
@@ -713,7 +725,7 @@ def _work(cells: int, groups: int, n: int) -> _Work:
     words = (groups + 63) // 64
     return _Work(np.empty((cells + 2, cells), np.int64), np.empty((cells + 2, groups, n), np.int64),
                  np.zeros((cells + 2, 4), np.int64), np.empty(cells + 1, np.int32),
-                 np.zeros(groups, np.int32), np.zeros(groups, np.int64),
+                 np.zeros(words, np.int64), np.zeros(groups, np.int64),
                  np.zeros(words + n, np.int64), np.zeros(groups, np.int64),
                  np.ones(groups + cells, np.int64))
 
