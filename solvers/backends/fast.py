@@ -89,6 +89,8 @@ _SLOTS = 13
 # the cell or group, the value bit (kind 1), the alternatives not yet tried (a bitmask
 # of values, or of positions in the group).
 _KIND, _WHERE, _VALUE, _REST = 0, 1, 2, 3
+_SOLVED = 1 << 62
+"""Added to a solved cell's key in the choice of a cell (fewer than 2**40 failures assumed)."""
 # The tables' places in the tuple the kernels take (the fields of _Tables).
 (_GCELLS, _GSIZE, _GFULL, _CGL, _NCG, _CPOS, _PAIRG, _GSEG, _NGSEG, _SEGPOS,
  _SEGMAX) = range(11)
@@ -372,15 +374,20 @@ def _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
 @njit(cache=True, inline='always', _nrt=False)
 def _fewest(c, failures):
     """The unsolved cell with the fewest candidates and their count; ties go to the cell
-    whose decisions failed most often so far (as in mrv), then to the first met."""
-    best, best_count, best_failures = -1, 1 << 30, -1
+    whose decisions failed most often so far (as in mrv), then to the first met.
+
+    One key per cell orders all three (fewer candidates, more failures; solved cells
+    last), so the scan has no branch that depends on the grid.
+    """
+    best, best_key = -1, _SOLVED
     for cell in range(c.shape[0]):
-        m = c[cell]
-        if m & (m - 1):
-            k = _popcount(m)
-            if k < best_count or (k == best_count and failures[cell] > best_failures):
-                best, best_count, best_failures = cell, k, failures[cell]
-    return best, best_count
+        k = _popcount(c[cell])
+        key = (k << 40) - failures[cell] + (_SOLVED if k < 2 else 0)
+        if key < best_key:
+            best, best_key = cell, key
+    if best < 0:
+        return -1, 0
+    return best, _popcount(c[best])
 
 
 @njit(cache=True, _nrt=False)
