@@ -460,45 +460,74 @@ def _clear(queue, waiting, pend, touched, state):
 
 
 @njit(cache=True, _nrt=False)
+def _givens_by_group(givens, taken, state, tables):
+    """taken[g] = the values given in group g; False if a given is out of range or a
+    value is given twice in one group."""
+    n = state[_SIZE]
+    gcells, gsize = tables[_GCELLS], tables[_GSIZE]
+    for g in range(gsize.shape[0]):
+        seen = 0
+        for k in range(gsize[g]):
+            value = givens[gcells[g, k]]
+            if value:
+                bit = 1 << (value - 1)
+                if value > n or seen & bit:
+                    return False
+                seen |= bit
+        taken[g] = seen
+    return True
+
+
+@njit(cache=True, _nrt=False)
 def _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tables):
-    """Fill c and p from the givens (queued, to reach their peers), each group's limit,
-    and the pending values; False if a given is out of range."""
+    """Fill c from the givens (each free cell loses the values given in its groups; the
+    givens, then the free cells left with one value, go on the queue), then p, each
+    group's limit and the pending values. The number of givens, or -1 if they
+    contradict each other."""
     n, level = state[_SIZE], state[_LEVEL]
     full = (1 << n) - 1
     gcells, gsize, gfull, segmax = tables[_GCELLS], tables[_GSIZE], tables[_GFULL], tables[_SEGMAX]
+    cgl, ncg = tables[_CGL], tables[_NCG]
     words = (gsize.shape[0] + 63) >> 6
-    touched, spots = scratch[:words], scratch[words:]
-    state[_TAIL] = 0
+    touched = scratch[:words]
+    if not _givens_by_group(givens, pend, state, tables):
+        return -1
+    tail = 0
     for cell in range(c.shape[0]):
-        value = givens[cell]
-        if value > n:
-            return False
-        c[cell] = full if value == 0 else 1 << (value - 1)
-        if value:
-            queue[state[_TAIL]] = cell
-            state[_TAIL] += 1
+        if givens[cell]:
+            c[cell] = 1 << (givens[cell] - 1)
+            queue[tail] = cell
+            tail += 1
+        else:
+            taken = 0
+            for j in range(ncg[cell]):
+                taken |= pend[cgl[cell, j]]
+            c[cell] = full & ~taken
+    count = tail
+    for cell in range(c.shape[0]):
+        m = c[cell]
+        if givens[cell] == 0 and m & (m - 1) == 0:
+            if m == 0:
+                return -1
+            queue[tail] = cell
+            tail += 1
+    state[_TAIL] = tail
     for w in range(words):
         waiting[w] = 0
+        touched[w] = 0
     for g in range(gsize.shape[0]):
         touched[g >> 6] |= 1 << (g & 63)  # the subsets rule looks at every group once
         limit[g] = -1 if gfull[g] == 0 else segmax[g] if level else 1
         pend[g] = 0
         for v in range(n):
-            spots[v] = 0
-        given = 0
-        for k in range(gsize[g]):
-            value = givens[gcells[g, k]]
-            if value:
-                given |= 1 << k
-                spots[value - 1] |= 1 << k
-        free = ((1 << gsize[g]) - 1) & ~given
-        for v in range(n):
-            q = free | spots[v]
+            q = 0
+            for k in range(gsize[g]):
+                q |= ((c[gcells[g, k]] >> v) & 1) << k
             p[g, v] = q
             if _popcount(q) <= limit[g]:
                 pend[g] |= 1 << v
                 waiting[g >> 6] |= 1 << (g & 63)
-    return True
+    return count
 
 
 @njit(cache=True, _nrt=False)
@@ -516,10 +545,10 @@ def _begin(givens, cstack, pstack, frames, queue, waiting, pend, scratch, limit,
         for i in range(weights.shape[0]):
             weights[i] = 1 if i < groups else 0
     state[_DEPTH] = -1
-    if not _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tables):
+    count = _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tables)
+    if count < 0:
         state[_STATUS] = _CONTRADICTION
         return False
-    count = state[_TAIL]
     tail = _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, state[_LEVEL])
     if tail < 0:
         state[_STATUS] = _CONTRADICTION
