@@ -145,6 +145,32 @@ def _drop(c, p, cell, bits, queue, waiting, pend, touched, limit, state, tables)
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def _strike(c, p, cell, bit, v, skip, queue, waiting, pend, touched, limit, state, tables):
+    """Remove value v (its bit) from the cell, and the cell from v's places in its groups
+    but skip (the caller's group, which the caller updates); False when the cell is left
+    with no candidate."""
+    m = c[cell] & ~bit
+    c[cell] = m
+    if m & (m - 1) == 0:
+        if m == 0:
+            return False
+        queue[state[_TAIL]] = cell
+        state[_TAIL] += 1
+    cgl, ncg, cpos = tables[_CGL], tables[_NCG], tables[_CPOS]
+    for j in range(ncg[cell]):
+        g = cgl[cell, j]
+        if g == skip:
+            continue
+        touched[g >> 6] |= 1 << (g & 63)
+        q = p[g, v] & ~(1 << cpos[cell, j])
+        p[g, v] = q
+        hit = _popcount(q) <= limit[g]
+        pend[g] |= bit if hit else 0
+        waiting[g >> 6] |= (1 if hit else 0) << (g & 63)
+    return True
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def _naked(c, p, head, queue, waiting, pend, touched, limit, state, tables):
     """Remove each queued cell's value from the other cells of its groups (found through
     the value's places, so only cells that hold it are visited); the new head, -1 on a
@@ -157,12 +183,18 @@ def _naked(c, p, head, queue, waiting, pend, touched, limit, state, tables):
         v = _popcount(bit - 1)
         for j in range(ncg[cell]):
             g = cgl[cell, j]
-            others = p[g, v] & ~(1 << cpos[cell, j])
+            own = 1 << cpos[cell, j]
+            others = p[g, v] & ~own
+            if others == 0:
+                continue
+            p[g, v] = own  # the value's one place in g from now on
+            touched[g >> 6] |= 1 << (g & 63)
             while others:
                 low = others & -others
                 others ^= low
                 peer = gcells[g, _popcount(low - 1)]
-                if not _drop(c, p, peer, bit, queue, waiting, pend, touched, limit, state, tables):
+                if not _strike(c, p, peer, bit, v, g, queue, waiting, pend, touched, limit,
+                               state, tables):
                     return -1
     return head
 
@@ -183,7 +215,8 @@ def _locked(c, p, g, v, queue, waiting, pend, touched, limit, state, tables):
             low = outside & -outside
             outside ^= low
             cell = gcells[other, _popcount(low - 1)]
-            if not _drop(c, p, cell, bit, queue, waiting, pend, touched, limit, state, tables):
+            if not _strike(c, p, cell, bit, v, -1, queue, waiting, pend, touched, limit, state,
+                           tables):
                 return False
     return True
 
