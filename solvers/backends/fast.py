@@ -73,6 +73,9 @@ RESTART_BASE = 256
 """Decisions before the first restart with dom/wdeg (then times the Luby sequence)."""
 MAX_SIZE = 63
 """The largest n: candidates are int64 bitmasks."""
+MAX_SHARES = 62
+"""Shares of other groups a group may have for locked candidates to find them by bitmask
+(more: one look at each)."""
 CHUNK = 4096
 """Decisions between two looks at the clock."""
 FIRST_CHUNK = 256
@@ -93,7 +96,7 @@ _SOLVED = 1 << 62
 """Added to a solved cell's key in the choice of a cell (fewer than 2**40 failures assumed)."""
 # The tables' places in the tuple the kernels take (the fields of _Tables).
 (_GCELLS, _GSIZE, _GFULL, _CGL, _NCG, _CPOS, _PAIRG, _GSEG, _NGSEG, _SEGPOS,
- _SEGMAX) = range(11)
+ _SEGMAX, _SEGAT) = range(12)
 
 
 # ------------------------------------------------------------------ the compiled kernels
@@ -200,23 +203,50 @@ def _naked(c, p, head, queue, waiting, pend, touched, limit, state, tables):
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def _outside(c, p, g, v, s, queue, waiting, pend, touched, limit, state, tables):
+    """Value v leaves the cells of the other group of g's share s outside g; False on a
+    contradiction."""
+    gcells, gseg, pairg, segpos = tables[_GCELLS], tables[_GSEG], tables[_PAIRG], tables[_SEGPOS]
+    i, side = gseg[g, s] >> 1, gseg[g, s] & 1
+    other = pairg[i, 1 - side]
+    outside = p[other, v] & ~segpos[i, 1 - side]
+    while outside:
+        low = outside & -outside
+        outside ^= low
+        cell = gcells[other, _popcount(low - 1)]
+        if not _strike(c, p, cell, 1 << v, v, -1, queue, waiting, pend, touched, limit, state,
+                       tables):
+            return False
+    return True
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def _locked(c, p, g, v, queue, waiting, pend, touched, limit, state, tables):
     """Locked candidates for value v of group g: where its places all lie in g's share
-    of another group, it leaves the rest of that group. False on a contradiction."""
-    gcells, gseg, pairg, segpos = tables[_GCELLS], tables[_GSEG], tables[_PAIRG], tables[_SEGPOS]
-    bit = 1 << v
-    for s in range(tables[_NGSEG][g]):
-        i, side = gseg[g, s] >> 1, gseg[g, s] & 1
-        if p[g, v] & ~segpos[i, side]:
-            continue
-        other = pairg[i, 1 - side]
-        outside = p[other, v] & ~segpos[i, 1 - side]
-        while outside:
-            low = outside & -outside
-            outside ^= low
-            cell = gcells[other, _popcount(low - 1)]
-            if not _strike(c, p, cell, bit, v, -1, queue, waiting, pend, touched, limit, state,
-                           tables):
+    of another group, it leaves the rest of that group. False on a contradiction.
+
+    The shares holding every place are found by intersecting, over the places, the
+    shares each place lies in (segat), when g has at most MAX_SHARES of them.
+    """
+    gseg, segpos, segat, count = tables[_GSEG], tables[_SEGPOS], tables[_SEGAT], tables[_NGSEG][g]
+    places = p[g, v]
+    if count <= MAX_SHARES:
+        shares = (1 << count) - 1
+        rest = places
+        while rest and shares:
+            low = rest & -rest
+            rest ^= low
+            shares &= segat[g, _popcount(low - 1)]
+        while shares:
+            low = shares & -shares
+            shares ^= low
+            if not _outside(c, p, g, v, _popcount(low - 1), queue, waiting, pend, touched,
+                            limit, state, tables):
+                return False
+        return True
+    for s in range(count):
+        if places & ~segpos[gseg[g, s] >> 1, gseg[g, s] & 1] == 0:
+            if not _outside(c, p, g, v, s, queue, waiting, pend, touched, limit, state, tables):
                 return False
     return True
 
@@ -626,7 +656,7 @@ def _decide(cstack, pstack, frames, d, gcells):
 _I8, _I4, _U8 = types.int64, types.int32, types.uint8
 _TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1],
                             _I4[:, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
-                            _I8[::1]))
+                            _I8[::1], _I8[:, ::1]))
 _KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, :, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1],
               _I8[::1], _I8[::1], _I8[::1], _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
 
@@ -703,6 +733,7 @@ class _Tables(NamedTuple):
     ngseg: np.ndarray    # int32[groups]
     segpos: np.ndarray   # int64[pairs, 2]: the shared cells' places in A, in B
     segmax: np.ndarray   # int64[groups]: the most cells the group shares with another, or 1
+    segat: np.ndarray    # int64[groups, size]: bit s set where the place lies in share s
 
 
 _TABLES: dict[int, tuple[object, tuple, tuple[int, int, int]]] = {}
@@ -749,8 +780,8 @@ def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> _Tabl
 def _pairs(groups: tuple[tuple[int, ...], ...]
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every pair of groups sharing two cells or more (A before B), each group's shares
-    (2 * pair + side), where the shared cells sit in A and in B, and each group's largest
-    share (1 when it shares nothing)."""
+    (2 * pair + side), where the shared cells sit in A and in B, each group's largest
+    share (1 when it shares nothing), and the shares each place of a group lies in."""
     sets = [frozenset(g) for g in groups]
     pairs = [(a, b) for a in range(len(groups)) for b in range(a + 1, len(groups))
              if len(sets[a] & sets[b]) >= 2]
@@ -765,7 +796,13 @@ def _pairs(groups: tuple[tuple[int, ...], ...]
             segpos[i, side] = sum(1 << k for k, cell in enumerate(groups[g]) if cell in shared)
             segmax[g] = max(segmax[g], len(shared))
     gseg, ngseg = _ragged(mine, np.int32)
-    return pairg, gseg, ngseg, segpos, segmax
+    segat = np.zeros((len(groups), max(len(g) for g in groups)), np.int64)
+    for g, shares in enumerate(mine):
+        for s, entry in enumerate(shares[:MAX_SHARES]):
+            for k in range(len(groups[g])):
+                if segpos[entry >> 1, entry & 1] >> k & 1:
+                    segat[g, k] |= 1 << s
+    return pairg, gseg, ngseg, segpos, segmax, segat
 
 
 class _Work(NamedTuple):
