@@ -594,7 +594,7 @@ def _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tab
 
 
 @njit(cache=True, _nrt=False)
-def _begin(givens, cstack, pstack, frames, queue, waiting, pend, scratch, limit, weights, state,
+def _begin(givens, stack, frames, queue, waiting, pend, scratch, limit, weights, state,
            tables):
     """Put the givens on the first rows of the stacks and propagate them; True if a search
     must follow. The first call of a run also clears the failure weights.
@@ -602,7 +602,7 @@ def _begin(givens, cstack, pstack, frames, queue, waiting, pend, scratch, limit,
     state[_DEPTH] becomes 0 (search from frames[0]) or -1 (nothing left to search);
     state[_STATUS] is _CONTRADICTION if the givens contradict each other.
     """
-    c, p = cstack[0], pstack[0]
+    c, p = _rows(stack, 0, tables[_GSIZE].shape[0], state[_SIZE])
     groups = tables[_GSIZE].shape[0]
     if state[_NODES] == 0 and state[_RESTARTS] == 0:
         for i in range(weights.shape[0]):
@@ -634,6 +634,14 @@ def _record(c, sols, state):
 
 
 @njit(cache=True, inline='always', _nrt=False)
+def _rows(stack, d, groups, n):
+    """The state at depth d: the candidates c and the value places p (a view as [groups, n])."""
+    row = stack[d]
+    cells = row.shape[0] - groups * n
+    return row[:cells], row[cells:].reshape((groups, n))
+
+
+@njit(cache=True, inline='always', _nrt=False)
 def _copy(source, target):
     """target[:] = source, as a plain loop (a slice assignment would copy through a buffer)."""
     for i in range(source.shape[0]):
@@ -641,13 +649,12 @@ def _copy(source, target):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def _decide(cstack, pstack, frames, d, gcells):
+def _decide(stack, frames, d, gcells):
     """Copy depth d to d + 1 and take frames[d]'s next alternative; its cell and value bit."""
     rest = frames[d, _REST]
     low = rest & -rest
     frames[d, _REST] = rest ^ low
-    _copy(cstack[d], cstack[d + 1])
-    _copy(pstack[d].reshape(-1), pstack[d + 1].reshape(-1))
+    _copy(stack[d], stack[d + 1])
     if frames[d, _KIND] == 0:
         return frames[d, _WHERE], low
     return gcells[frames[d, _WHERE], _popcount(low - 1)], frames[d, _VALUE]
@@ -657,12 +664,12 @@ _I8, _I4, _U8 = types.int64, types.int32, types.uint8
 _TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1],
                             _I4[:, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
                             _I8[::1], _I8[:, ::1]))
-_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, :, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1],
+_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1],
               _I8[::1], _I8[::1], _I8[::1], _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
 
 
 @njit(_KERNEL, cache=True, _nrt=False)
-def _kernel(givens, cstack, pstack, frames, queue, waiting, pend, scratch, limit, weights, sols,
+def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights, sols,
             state, tables, node_stop):
     """Solve from the givens on the first call, then search until sols is full, node_stop
     decisions have been made in all, or the space is exhausted; resumable.
@@ -672,14 +679,15 @@ def _kernel(givens, cstack, pstack, frames, queue, waiting, pend, scratch, limit
     """
     if state[_STARTED] == 0:
         state[_STARTED] = 1
-        if not _begin(givens, cstack, pstack, frames, queue, waiting, pend, scratch, limit,
+        if not _begin(givens, stack, frames, queue, waiting, pend, scratch, limit,
                       weights, state, tables):
             if state[_STATUS] == _CONTRADICTION:
                 return _CONTRADICTION
-            _record(cstack[0], sols, state)
+            _record(_rows(stack, 0, tables[_GSIZE].shape[0], state[_SIZE])[0], sols, state)
             return _EXHAUSTED
-    level, wdeg = state[_LEVEL], state[_WDEG] != 0
-    touched = scratch[:(tables[_GSIZE].shape[0] + 63) >> 6]
+    level, wdeg, n = state[_LEVEL], state[_WDEG] != 0, state[_SIZE]
+    groups = tables[_GSIZE].shape[0]
+    touched = scratch[:(groups + 63) >> 6]
     d, nodes, backtracks, forced = state[_DEPTH], state[_NODES], state[_BACKTRACKS], 0
     code = _EXHAUSTED
     while d >= 0:
@@ -692,14 +700,14 @@ def _kernel(givens, cstack, pstack, frames, queue, waiting, pend, scratch, limit
             code = _PAUSED
             break
         nodes += 1
-        cell, bit = _decide(cstack, pstack, frames, d, tables[_GCELLS])
-        c, p = cstack[d + 1], pstack[d + 1]
+        cell, bit = _decide(stack, frames, d, tables[_GCELLS])
+        c, p = _rows(stack, d + 1, groups, n)
         _clear(queue, waiting, pend, touched, state)
         _drop(c, p, cell, c[cell] ^ bit, queue, waiting, pend, touched, limit, state, tables)
         tail = _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
         if tail < 0:
             backtracks += 1
-            weights[tables[_GSIZE].shape[0] + cell] += 1  # the cell's failures break mrv's ties
+            weights[groups + cell] += 1  # the cell's failures break mrv's ties
             if wdeg:
                 _blame(c, tail, weights, tables[_CGL], tables[_NCG])
             continue
@@ -808,8 +816,7 @@ def _pairs(groups: tuple[tuple[int, ...], ...]
 class _Work(NamedTuple):
     """The arrays one search works in, in the kernel's argument order (after the givens)."""
 
-    cstack: np.ndarray   # int64[depth, cells]: the candidates at each depth
-    pstack: np.ndarray   # int64[depth, groups, n]: each value's places in each group, per depth
+    stack: np.ndarray    # int64[depth, cells + groups * n]: the search state at each depth
     frames: np.ndarray   # int64[depth, 4]: the branching at each depth
     queue: np.ndarray    # int32[cells + 1]: cells fixed during a propagation, in order
     waiting: np.ndarray  # int64[words]: bit g set when group g has pending values
@@ -829,7 +836,7 @@ def _work(cells: int, groups: int, n: int) -> _Work:
     if work is not None:
         return work
     words = (groups + 63) // 64
-    return _Work(np.empty((cells + 2, cells), np.int64), np.empty((cells + 2, groups, n), np.int64),
+    return _Work(np.empty((cells + 2, cells + groups * n), np.int64),
                  np.zeros((cells + 2, 4), np.int64), np.empty(cells + 1, np.int32),
                  np.zeros(words, np.int64), np.zeros(groups, np.int64),
                  np.zeros(words + n, np.int64), np.zeros(groups, np.int64),
