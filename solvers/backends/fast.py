@@ -5,7 +5,7 @@ boxes, jigsaw regions, diagonals: whatever the model holds), so every variant is
 the same way. Each cell holds its candidates as an int64 bitmask (bit v-1 for value v),
 which serves every geometry up to 63x63; the bundled sizes go to 25x25. Beside them the
 state keeps, for each group and value, the value's places in the group as a bitmask,
-updated with every removal, so the rules react to what changed instead of rescanning:
+updated with every removal, so the rules react to what changed instead of rescanning.
 
 After every decision these rules run to a fixed point, as in ``mrv``:
 
@@ -19,8 +19,10 @@ After every decision these rules run to a fixed point, as in ``mrv``:
   claiming; written for any two groups, it also covers jigsaw regions and diagonals.
   A value is looked at when its places in A drop to the size of A's largest share.
 
-The rules' fixed point does not depend on the order they run in, so these are ``mrv``'s
-results and decisions (tests/test_fast.py compares the node counts).
+Singles and locked candidates reach the same fixed point in any order (or find a
+contradiction in any order), so the search makes ``mrv``'s decisions (tests/test_fast.py
+compares the node counts). The order does decide which group a contradiction is blamed
+on, so ``branching='wdeg'`` walks other trees than before the value places came in.
 
 The search branches on the cell with the fewest candidates (ties: the cell whose
 decisions failed most often so far, as in ``mrv``) or, when that cell has more than two,
@@ -775,9 +777,9 @@ def _tables_for(model: Model) -> tuple[tuple, tuple[int, int, int]]:
     return tables, key
 
 
-def _ragged(rows: list[list[int]], dtype: type, width: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def _ragged(rows: list[list[int]], dtype: type) -> tuple[np.ndarray, np.ndarray]:
     """Rows of different lengths as one zero-padded array, and the lengths."""
-    table = np.zeros((len(rows), max([width, 1] + [len(r) for r in rows])), dtype)
+    table = np.zeros((len(rows), max([1] + [len(r) for r in rows])), dtype)
     for index, row in enumerate(rows):
         table[index, :len(row)] = row
     return table, np.array([len(r) for r in rows], np.int32)
