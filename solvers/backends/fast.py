@@ -101,8 +101,8 @@ too) should need one; 1,024 decisions take about a millisecond on 9x9."""
 _EXHAUSTED, _FULL, _PAUSED, _CONTRADICTION = 0, 1, 2, 3
 # Slots of the state array the kernel shares with Python.
 (_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LEVEL, _FOUND, _FIXED, _STARTED, _STATUS,
- _SIZE, _WDEG, _RESTARTS, _TAIL) = range(13)
-_SLOTS = 13
+ _SIZE, _WDEG, _RESTARTS, _TAIL, _CULPRIT) = range(14)
+_SLOTS = 14
 # Columns of a search frame: kind (0 a cell's values, 1 a value's places in a group),
 # the cell or group, the value bit (kind 1), the alternatives not yet tried (a bitmask
 # of values, or of positions in the group).
@@ -135,7 +135,8 @@ def _popcount(typingctx, x):
 @njit(cache=True, inline='always', _nrt=False)
 def _drop(c, p, cell, bits, queue, waiting, pend, touched, limit, state, tables):
     """Remove bits (all candidates of the cell) from the cell and the cell from those
-    values' places; False when the cell is left with no candidate."""
+    values' places; False when the cell is left with no candidate or a full group with
+    no place for a value (that group is then state[_CULPRIT])."""
     m = c[cell] & ~bits
     c[cell] = m
     if m & (m - 1) == 0:
@@ -156,6 +157,9 @@ def _drop(c, p, cell, bits, queue, waiting, pend, touched, limit, state, tables)
             v = _popcount(low - 1)
             q = p[g, v] & keep
             p[g, v] = q
+            if q == 0 and few >= 0:  # a full group has no place left for the value
+                state[_CULPRIT] = g
+                return False
             hit = _popcount(q) <= few
             pend[g] |= low if hit else 0
             waiting[g >> 6] |= (1 if hit else 0) << (g & 63)
@@ -166,7 +170,7 @@ def _drop(c, p, cell, bits, queue, waiting, pend, touched, limit, state, tables)
 def _strike(c, p, cell, bit, v, skip, queue, waiting, pend, touched, limit, state, tables):
     """Remove value v (its bit) from the cell, and the cell from v's places in its groups
     but skip (the caller's group, which the caller updates); False when the cell is left
-    with no candidate."""
+    with no candidate or a full group with no place for v (state[_CULPRIT])."""
     m = c[cell] & ~bit
     c[cell] = m
     if m & (m - 1) == 0:
@@ -182,6 +186,9 @@ def _strike(c, p, cell, bit, v, skip, queue, waiting, pend, touched, limit, stat
         touched[g >> 6] |= 1 << (g & 63)
         q = p[g, v] & ~(1 << cpos[cell, j])
         p[g, v] = q
+        if q == 0 and limit[g] >= 0:  # a full group has no place left for the value
+            state[_CULPRIT] = g
+            return False
         hit = _popcount(q) <= limit[g]
         pend[g] |= bit if hit else 0
         waiting[g >> 6] |= (1 if hit else 0) << (g & 63)
@@ -314,7 +321,9 @@ def _naked_subsets(c, p, g, free, queue, waiting, pend, touched, limit, state, t
             cell = gcells[g, j]
             mj = c[cell]
             if mj & (mj - 1) and mj & ~m and mj & m:
-                _drop(c, p, cell, mj & m, queue, waiting, pend, touched, limit, state, tables)
+                if not _drop(c, p, cell, mj & m, queue, waiting, pend, touched, limit, state,
+                             tables):
+                    return -1
     return 0
 
 
@@ -365,7 +374,9 @@ def _hidden_subsets(c, p, g, free, spots, queue, waiting, pend, touched, limit, 
                 cell = gcells[g, k]
                 m = c[cell]
                 if m & ~values:
-                    _drop(c, p, cell, m & ~values, queue, waiting, pend, touched, limit, state, tables)
+                    if not _drop(c, p, cell, m & ~values, queue, waiting, pend, touched, limit,
+                                 state, tables):
+                        return -1
     return 0
 
 
@@ -433,12 +444,12 @@ def _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
     while True:
         head = _naked(c, p, head, queue, waiting, pend, touched, limit, state, tables)
         if head < 0:
-            return -1
+            return _failed(state)
         g = _next(waiting)
         if g >= 0:
             code = _pending(c, p, g, queue, waiting, pend, touched, limit, state, tables)
             if code < 0:
-                return code
+                return code if code < -1 else _failed(state)
             continue
         if level < 2:
             return head
@@ -446,7 +457,14 @@ def _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
             return head
         code = _subsets(c, p, queue, waiting, pend, touched, spots, limit, state, tables)
         if code < 0:
-            return code
+            return code if code < -1 else _failed(state)
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _failed(state):
+    """The code of the contradiction just found: -2 - g if group g ran out of places for
+    a value, else -1 (a cell ran out of candidates)."""
+    return -1 if state[_CULPRIT] < 0 else -2 - state[_CULPRIT]
 
 
 @njit(cache=True, inline='always', _nrt=False)
@@ -535,6 +553,7 @@ def _clear(queue, waiting, pend, touched, state):
             pend[64 * w + _popcount(low - 1)] = 0
         touched[w] = 0
     state[_TAIL] = 0
+    state[_CULPRIT] = -1
 
 
 @njit(cache=True, _nrt=False)
@@ -590,6 +609,7 @@ def _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tab
             queue[tail] = cell
             tail += 1
     state[_TAIL] = tail
+    state[_CULPRIT] = -1
     for w in range(words):
         waiting[w] = 0
         touched[w] = 0
@@ -718,8 +738,10 @@ def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights
         cell, bit = _decide(stack, frames, d, tables[_GCELLS])
         c, p = _rows(stack, d + 1, groups, n)
         _clear(queue, waiting, pend, touched, state)
-        _drop(c, p, cell, c[cell] ^ bit, queue, waiting, pend, touched, limit, state, tables)
-        tail = _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
+        if _drop(c, p, cell, c[cell] ^ bit, queue, waiting, pend, touched, limit, state, tables):
+            tail = _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
+        else:
+            tail = _failed(state)
         if tail < 0:
             backtracks += 1
             weights[groups + cell] += 1  # the cell's failures break mrv's ties
