@@ -908,9 +908,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             givens, work, sols, state, tables, max_solutions, deadline, node_limit)
     finally:
         _WORK[key] = work
-    stats = Stats(nodes=int(state[_NODES]), backtracks=int(state[_BACKTRACKS]),
-                  restarts=int(state[_RESTARTS]),
-                  propagations=int(state[_PROPAGATIONS]), fixed_cells=int(state[_FIXED]),
+    final = state.tolist()  # Python ints, read once
+    stats = Stats(nodes=final[_NODES], backtracks=final[_BACKTRACKS], restarts=final[_RESTARTS],
+                  propagations=final[_PROPAGATIONS], fixed_cells=final[_FIXED],
                   solve_time=time.perf_counter() - start)
     if code == _CONTRADICTION:
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
@@ -937,15 +937,16 @@ def _drive(givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
     while True:
         if deadline is not None and time.perf_counter() > deadline:
             return found, code, True, False
-        stop = state[_NODES] + chunk
+        stop = int(state[_NODES]) + chunk  # a Python int: a numpy one costs the dispatch more
         if node_limit is not None:
             stop = min(stop, node_limit)
         if restart_at is not None and not found:
             stop = min(stop, restart_at)
         code = _kernel(givens, *work, sols, state, tables, stop)
         chunk = min(CHUNK, 2 * chunk)
-        found += [tuple(row) for row in sols[:state[_FOUND]].tolist()]
-        state[_FOUND] = 0
+        if state[_FOUND]:
+            found += [tuple(row) for row in sols[:state[_FOUND]].tolist()]
+            state[_FOUND] = 0
         if code in (_EXHAUSTED, _CONTRADICTION) or len(found) >= max_solutions:
             return found[:max_solutions], code, False, False
         if code == _FULL:
