@@ -575,6 +575,27 @@ def _givens_by_group(givens, taken, state, tables):
     return True
 
 
+@njit(cache=True, inline='always', _nrt=False)
+def _read_places(c, p, g, n, spots, tables):
+    """p[g, v] for every value, read off the candidates of g's cells (copied to spots
+    first when they fit, so the loops over values read them from one place)."""
+    gcells, size = tables[_GCELLS], tables[_GSIZE][g]
+    if size <= spots.shape[0]:
+        for k in range(size):
+            spots[k] = c[gcells[g, k]]
+        for v in range(n):
+            q = 0
+            for k in range(size):
+                q |= ((spots[k] >> v) & 1) << k
+            p[g, v] = q
+        return
+    for v in range(n):
+        q = 0
+        for k in range(size):
+            q |= ((c[gcells[g, k]] >> v) & 1) << k
+        p[g, v] = q
+
+
 @njit(cache=True, _nrt=False)
 def _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tables):
     """Fill c from the givens (each free cell loses the values given in its groups; the
@@ -586,7 +607,7 @@ def _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tab
     gcells, gsize, gfull, segmax = tables[_GCELLS], tables[_GSIZE], tables[_GFULL], tables[_SEGMAX]
     cgl, ncg = tables[_CGL], tables[_NCG]
     words = (gsize.shape[0] + 63) >> 6
-    touched = scratch[:words]
+    touched, spots = scratch[:words], scratch[words:]
     if not _givens_by_group(givens, pend, state, tables):
         return -1
     tail = 0
@@ -617,11 +638,9 @@ def _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tab
         touched[g >> 6] |= 1 << (g & 63)  # the subsets rule looks at every group once
         limit[g] = -1 if gfull[g] == 0 else segmax[g] if level else 1
         pend[g] = 0
+        _read_places(c, p, g, n, spots, tables)
         for v in range(n):
-            q = 0
-            for k in range(gsize[g]):
-                q |= ((c[gcells[g, k]] >> v) & 1) << k
-            p[g, v] = q
+            q = p[g, v]
             if _popcount(q) <= limit[g]:
                 pend[g] |= 1 << v
                 waiting[g >> 6] |= 1 << (g & 63)
