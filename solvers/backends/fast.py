@@ -116,9 +116,10 @@ _SOLVED = 1 << 62
 
 # ------------------------------------------------------------------ the compiled kernels
 #
-# A search state is two rows: c[cell], the cell's candidates (bit v for value v + 1), and
-# p[g, v], the places left to value v + 1 in group g (bit k for the group's k-th cell).
-# Every change goes through _drop, which keeps the two in step and notes the events the
+# A search state is one row of the stack in two parts: c[cell], the cell's candidates (bit
+# v for value v + 1), and p[g, v], the places left to value v + 1 in group g (bit k for
+# the group's k-th cell). Every removal goes through _drop (any values of a cell) or
+# _strike (one value), which keep the two in step and note the events the
 # rules react to: a cell left with one candidate goes on the queue (naked single), and a
 # value left with few places in a group (at most limit[g]) marks the group pending
 # (hidden single, or a check for locked candidates), so no rule rescans the grid.
@@ -134,7 +135,7 @@ def _popcount(typingctx, x):
 
 @njit(cache=True, inline='always', _nrt=False)
 def _drop(c, p, cell, bits, queue, waiting, pend, touched, limit, state, tables):
-    """Remove bits (all candidates of the cell) from the cell and the cell from those
+    """Remove bits (each a candidate of the cell) from the cell and the cell from those
     values' places; False when the cell is left with no candidate or a full group with
     no place for a value (that group is then state[_CULPRIT])."""
     m = c[cell] & ~bits
@@ -877,7 +878,8 @@ class _Work(NamedTuple):
     queue: np.ndarray    # int32[cells + 1]: cells fixed during a propagation, in order
     waiting: np.ndarray  # int64[words]: bit g set when group g has pending values
     pend: np.ndarray     # int64[groups]: each group's values left with few places, to look at
-    scratch: np.ndarray  # int64[words + n]: groups touched since the subsets rule ran; places
+    scratch: np.ndarray  # int64[words + n]: groups touched since the subsets rule ran; a row
+                         # of n for the subsets rule and for reading a group's places
     limit: np.ndarray    # int64[groups]: the most places that make a value pending
     weights: np.ndarray  # int64[groups + cells]: contradictions found in each group
                          # (dom/wdeg), then the decisions refuted at each cell
