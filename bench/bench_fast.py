@@ -2,6 +2,7 @@
 
     python bench/bench_fast.py [--repeats 7] [--configs fast,fast:inference=singles]
                                [--set puzzles/top95.txt] [--compare mrv]
+                               [--baseline /tmp/fast_before.py]
 
 Part 1, compile: a fresh interpreter imports solvers.backends.fast twice, first with an
 empty numba cache directory (the first import on a machine: numba compiles the kernel)
@@ -15,10 +16,16 @@ busy machine's pauses are filtered out rather than averaged in; the table gives 
 mean of those per-puzzle bests, with the process CPU time per puzzle beside it (on a
 machine shared with other jobs the wall clock can exceed it). Every answer is checked
 with models.verify and must prove the puzzle unique.
+
+With --baseline FILE (an earlier fast.py copied out of the repository, e.g. with
+``git show REV:solvers/backends/fast.py > /tmp/fast_before.py``) every configuration also
+runs on that module, interleaved puzzle by puzzle in the same process, and a second table
+gives each one's time now against before (ratio now / before) and both node counts.
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import statistics
 import subprocess
@@ -48,24 +55,61 @@ def compile_times() -> tuple[float, float]:
     return times[0], times[1]
 
 
-def race(models: list[Model], chosen: list[configs.Configuration], repeats: int
+Entry = tuple[str, registry.Backend, dict]
+"""A contender: its label, the backend that runs it, its options."""
+
+
+def entries(chosen: list[configs.Configuration]) -> list[Entry]:
+    return [(c.label, registry.get(c.backend), c.options_dict) for c in chosen]
+
+
+def baseline_entries(path: Path, chosen: list[configs.Configuration]) -> list[Entry]:
+    """The fast configurations run on an earlier copy of fast.py, labelled 'before:...'.
+
+    The copy is loaded as a module of solvers.backends, so its relative imports resolve.
+    """
+    spec = importlib.util.spec_from_file_location("solvers.backends._fast_baseline", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"--baseline {path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    backend = registry.Backend.from_function("before", module.solve, "fast before the change")
+    return [(f"before:{c.label}", backend, c.options_dict) for c in chosen if c.backend == "fast"]
+
+
+def race(models: list[Model], chosen: list[Entry], repeats: int
          ) -> dict[str, tuple[list[float], float, list[int]]]:
-    """Per configuration: each puzzle's best wall time, CPU seconds in all, nodes per puzzle."""
-    best = {c.label: [float("inf")] * len(models) for c in chosen}
-    cpu = {c.label: 0.0 for c in chosen}
-    nodes: dict[str, list[int]] = {c.label: [0] * len(models) for c in chosen}
+    """Per contender: each puzzle's best wall time, CPU seconds in all, nodes per puzzle."""
+    best = {label: [float("inf")] * len(models) for label, _, _ in chosen}
+    cpu = {label: 0.0 for label, _, _ in chosen}
+    nodes: dict[str, list[int]] = {label: [0] * len(models) for label, _, _ in chosen}
     for _ in range(repeats):
         for index, model in enumerate(models):
-            for c in chosen:
-                backend = registry.get(c.backend)
+            for label, backend, options in chosen:
                 start_cpu = time.process_time()
-                result = backend.solve(model, max_solutions=2, **c.options_dict)
-                cpu[c.label] += time.process_time() - start_cpu
+                result = backend.solve(model, max_solutions=2, **options)
+                cpu[label] += time.process_time() - start_cpu
                 if not (result.unique and verify(model, result.solution).ok):
-                    raise SystemExit(f"{c.label} did not prove puzzle {index} unique: {result.status}")
-                best[c.label][index] = min(best[c.label][index], result.stats.wall_time)
-                nodes[c.label][index] = result.stats.nodes or 0
+                    raise SystemExit(f"{label} did not prove puzzle {index} unique: {result.status}")
+                best[label][index] = min(best[label][index], result.stats.wall_time)
+                nodes[label][index] = result.stats.nodes or 0
     return {label: (best[label], cpu[label] / repeats, nodes[label]) for label in best}
+
+
+def ratios(results: dict[str, dict[str, tuple[list[float], float, list[int]]]]) -> list[list]:
+    """Rows of set, configuration, ms now, ms before, now / before, nodes now and before."""
+    rows = []
+    for set_name, by_label in results.items():
+        for label, (best, _, nodes) in by_label.items():
+            before = by_label.get(f"before:{label}")
+            if before is None or label.startswith("before:"):
+                continue
+            now_ms, before_ms = 1000 * statistics.mean(best), 1000 * statistics.mean(before[0])
+            rows.append([set_name, label, f"{now_ms:.4f}", f"{before_ms:.4f}",
+                         f"{now_ms / before_ms:.2f}", f"{statistics.mean(nodes):.1f}",
+                         f"{statistics.mean(before[2]):.1f}"])
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", action="append", default=[], metavar="FILE", help="puzzle files")
     parser.add_argument("--repeats", type=int, default=7, help="runs per puzzle; the fastest counts")
     parser.add_argument("--no-compile", action="store_true", help="skip the compile-time part")
+    parser.add_argument("--baseline", type=Path, metavar="FILE",
+                        help="an earlier fast.py to race every fast configuration against")
     args = parser.parse_args(argv)
     from tabulate import tabulate
 
@@ -85,12 +131,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"import of solvers.backends.fast: {cold:.1f} s with an empty numba cache (compile), "
               f"{warm:.2f} s with the cache filled\n")
     registry.get("fast").load()
-    rows = []
+    raced = configs.parse(args.configs)
+    contenders = entries(raced) + (baseline_entries(args.baseline, raced) if args.baseline else [])
+    rows, results = [], {}
     for path in [Path(p) for p in args.set] or [ROOT / "puzzles" / s for s in DEFAULT_SETS]:
         models = [Model.from_puzzle(p) for p in read_puzzles(path).puzzles]
-        for chosen, repeats in ((configs.parse(args.configs), args.repeats),
-                                (configs.parse(args.compare) if args.compare else [], 1)):
-            for label, (best, cpu, nodes) in race(models, chosen, repeats).items():
+        for chosen, repeats in ((contenders, args.repeats),
+                                (entries(configs.parse(args.compare)) if args.compare else [], 1)):
+            timed = race(models, chosen, repeats)
+            results.setdefault(path.stem, {}).update(timed)
+            for label, (best, cpu, nodes) in timed.items():
                 rows.append([path.stem, label, len(models), f"{1000 * statistics.mean(best):.4f}",
                              f"{1000 * statistics.median(best):.4f}", f"{1000 * max(best):.3f}",
                              f"{1000 * cpu / len(models):.4f}", f"{statistics.mean(nodes):.1f}",
@@ -99,6 +149,11 @@ def main(argv: list[str] | None = None) -> int:
                                   "median ms", "max ms", "cpu ms/puzzle", "mean nodes", "runs"],
                    tablefmt="github"))
     print("\ncounting to two; wall time of the backend call, per puzzle the fastest of its runs")
+    if args.baseline:
+        print(f"\nNow against before ({args.baseline}), interleaved in this process:\n")
+        print(tabulate(ratios(results), headers=["set", "configuration", "now ms", "before ms",
+                                                 "now / before", "nodes now", "nodes before"],
+                       tablefmt="github"))
     return 0
 
 

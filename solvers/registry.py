@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -68,6 +69,9 @@ class Backend:
         return module.solve
 
     def _module(self) -> ModuleType:
+        loaded = sys.modules.get(self.module)  # every call after the first: no import machinery
+        if loaded is not None:
+            return loaded
         try:
             return importlib.import_module(self.module)
         except (ImportError, OSError) as error:

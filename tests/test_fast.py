@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("numba", reason="the fast backend needs numba: pip install numba")
 
-from models import Geometry, Model, Puzzle, verify  # noqa: E402
+from models import Geometry, Group, Model, Puzzle, verify  # noqa: E402
 from solvers import Status  # noqa: E402
 from solvers.backends import fast, mrv  # noqa: E402
 
@@ -152,3 +152,26 @@ def test_bad_options_are_refused(option: str, value: object) -> None:
 def test_the_kernel_is_compiled_when_the_module_is_imported() -> None:
     # Fixed signatures: the compile (or the cache load) is paid on import, once per process.
     assert len(fast._kernel.signatures) == 1
+
+
+@pytest.mark.parametrize("branching", fast.BRANCHINGS)
+@pytest.mark.parametrize("inference", fast.INFERENCES)
+@pytest.mark.parametrize("name, index", [("small_4x4.txt", 0), ("top95.txt", 1), ("jigsaw.txt", 0)])
+def test_a_group_smaller_than_the_grid_holds_each_value_at_most_once(
+        name: str, index: int, inference: str, branching: str) -> None:
+    # A 2-cell group is all-different but need not hold every value: no hidden single, no
+    # locked candidate and no two-place branching may treat it as a full group.
+    puzzle = load(name)[index]
+    base = Model.from_puzzle(puzzle)
+    known = mrv.solve(base).solution
+    free = [c for c in range(base.num_cells) if not puzzle.givens[c]]
+    apart = next((a, b) for a in free for b in free
+                 if a < b and b not in base.peers[a] and known[a] != known[b])
+    same = next((a, b) for a in free for b in free
+                if a < b and b not in base.peers[a] and known[a] == known[b])
+    kept = fast.solve(Model(puzzle, base.groups + (Group("pair", apart),)), max_solutions=2,
+                      inference=inference, branching=branching)
+    assert kept.unique is True and kept.solution == known
+    refuted = fast.solve(Model(puzzle, base.groups + (Group("pair", same),)), max_solutions=2,
+                         inference=inference, branching=branching)
+    assert refuted.status is Status.UNSAT and refuted.complete

@@ -3,21 +3,31 @@
 The model's groups become integer tables once per distinct set of groups (rows, columns,
 boxes, jigsaw regions, diagonals: whatever the model holds), so every variant is solved
 the same way. Each cell holds its candidates as an int64 bitmask (bit v-1 for value v),
-which serves every geometry up to 63x63; the bundled sizes go to 25x25.
+which serves every geometry up to 63x63; the bundled sizes go to 25x25. Beside them the
+state keeps, for each group and value, the value's places in the group as a bitmask,
+updated with every removal, so the rules react to what changed instead of rescanning.
 
 After every decision these rules run to a fixed point, as in ``mrv``:
 
-- naked single: a cell with one candidate removes it from all its peers;
-- hidden single: a value that only one cell of a group can take goes there;
+- naked single: a cell with one candidate removes it from all its peers (visiting only
+  the peers whose places still hold it);
+- hidden single: a value that only one cell of a group can take goes there (looked at
+  when its places in the group drop to one);
 - locked candidates (``inference='locked'``, the default): where groups A and B share
   two cells or more and a value's candidates in A all lie in the shared cells, it
   leaves the rest of B (and the same from B's side). With boxes this is pointing and
   claiming; written for any two groups, it also covers jigsaw regions and diagonals.
+  A value is looked at when its places in A drop to the size of A's largest share.
+
+Singles and locked candidates reach the same fixed point in any order (or find a
+contradiction in any order), so the search makes ``mrv``'s decisions (tests/test_fast.py
+compares the node counts). The order does decide which group a contradiction is blamed
+on, so ``branching='wdeg'`` walks other trees than before the value places came in.
 
 The search branches on the cell with the fewest candidates (ties: the cell whose
 decisions failed most often so far, as in ``mrv``) or, when that cell has more than two,
 on a value left with two places in some group. Its stack is an array of
-candidate grids, one row per depth, so the kernel can stop after any decision and
+states, one row per depth, so the kernel can stop after any decision and
 resume: it runs in chunks of decisions, and between chunks Python looks at the clock
 and the node budget. Solutions come back one at a time, so counting goes to any
 ``max_solutions``.
@@ -30,6 +40,12 @@ bench/README.md); later imports load the cache (well under a second). Numba writ
 cache beside this file, or in the user's cache directory when that is not writable
 (``NUMBA_CACHE_DIR`` overrides both).
 
+The rules' kernels are in ``_fast_kernels`` (with the state layout both modules share);
+this module chooses, copies and branches, and drives the search from Python. The kernels
+are compiled without numba's reference counting (``_nrt=False``: they allocate nothing,
+and counting the references of every array passed between them cost about 40% of the
+time) and the hot ones are inlined into the kernel.
+
 Counters: ``nodes`` = decisions; ``backtracks`` = decisions undone; ``propagations`` =
 cells fixed by the rules (givens excluded); ``fixed_cells`` = the cells the rules fix
 before the first decision.
@@ -41,13 +57,15 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
-from numba.extending import intrinsic
 
 from models import Model
 
 from ..result import Result, Stats, finish
+from ._fast_kernels import (_BACKTRACKS, _CGL, _CULPRIT, _DEPTH, _FIXED, _FOUND, _GCELLS,
+                            _GFULL, _GSIZE, _LEVEL, _NCG, _NODES, _PROPAGATIONS, _RESTARTS,
+                            _SEGMAX, _SIZE, _SLOTS, _STARTED, _STATUS, _TAIL, _WDEG, MAX_SHARES, _drop,
+                            _failed, _popcount, _propagate)
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
@@ -75,365 +93,46 @@ MAX_SIZE = 63
 """The largest n: candidates are int64 bitmasks."""
 CHUNK = 4096
 """Decisions between two looks at the clock."""
-FIRST_CHUNK = 256
+FIRST_CHUNK = 1024
 """Decisions in the first call of the kernel (it propagates the givens first); every
-call costs a dispatch of a few microseconds, so an easy puzzle should need one."""
+call costs a dispatch and a look at the clock, so most 9x9 puzzles (the 1,106 hardest
+too) should need one; 1,024 decisions take about a millisecond on 9x9."""
 
 # Kernel answers.
 _EXHAUSTED, _FULL, _PAUSED, _CONTRADICTION = 0, 1, 2, 3
-# Slots of the state array the kernel shares with Python.
-(_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LEVEL, _FOUND, _FIXED, _STARTED, _STATUS,
- _SIZE, _WDEG, _RESTARTS) = range(12)
-_SLOTS = 12
 # Columns of a search frame: kind (0 a cell's values, 1 a value's places in a group),
 # the cell or group, the value bit (kind 1), the alternatives not yet tried (a bitmask
 # of values, or of positions in the group).
 _KIND, _WHERE, _VALUE, _REST = 0, 1, 2, 3
+_SOLVED = 1 << 62
+"""Added to a solved cell's key in the choice of a cell (fewer than 2**40 failures assumed)."""
 
 
-# ------------------------------------------------------------------ the compiled kernels
+# ------------------------------------------------------------------ the search kernels
 #
-# dirty[w] bit b set: group 64 * w + b changed since the hidden-single scan last saw it.
-# cgm[cell, w]: the groups of the cell, in the same layout.
+# The rules (propagation to a fixed point over the candidates and the value places) are in
+# _fast_kernels; these choose, copy and branch.
 
-@intrinsic
-def _popcount(typingctx, x):
-    """The number of set bits of an int64, as the processor's population-count instruction."""
-    def codegen(context, builder, signature, args):
-        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
-        return builder.call(ctpop, [args[0]])
-    return types.int64(types.int64), codegen
-
-
-@njit(cache=True)
-def _mark(cell, dirty, cgm):
-    for w in range(dirty.shape[0]):
-        dirty[w] |= cgm[cell, w]
-
-
-@njit(cache=True)
-def _naked(c, queue, head, tail, peers, npeers, dirty, cgm):
-    """Remove each queued cell's value from its peers; the new tail, -1 on a contradiction."""
-    while head < tail:
-        cell = queue[head]
-        head += 1
-        _mark(cell, dirty, cgm)
-        bit = c[cell]
-        for k in range(npeers[cell]):
-            peer = peers[cell, k]
-            m = c[peer]
-            if m & bit:
-                m ^= bit
-                c[peer] = m
-                _mark(peer, dirty, cgm)
-                if m & (m - 1) == 0:
-                    if m == 0:
-                        return -1
-                    queue[tail] = peer
-                    tail += 1
-    return tail
-
-
-@njit(cache=True)
-def _hidden_in(c, g, queue, tail, gcells, gsize, gfull):
-    """Hidden singles in group g; the new tail, -1 on a contradiction."""
-    once = twice = solved = 0
-    for k in range(gsize[g]):
-        m = c[gcells[g, k]]
-        if m & (m - 1):
-            twice |= once & m
-            once |= m
-        else:
-            solved |= m
-    full = gfull[g]
-    if full == 0:
-        return tail  # a group smaller than n need not hold every value
-    if (once | solved) != full:
-        return -2 - g
-    hidden = once & ~twice & ~solved
-    if hidden:
-        for k in range(gsize[g]):
-            cell = gcells[g, k]
-            m = c[cell] & hidden
-            if m:
-                if m & (m - 1):
-                    return -2 - g
-                c[cell] = m
-                queue[tail] = cell
-                tail += 1
-    return tail
-
-
-@njit(cache=True)
-def _hidden(c, queue, tail, gcells, gsize, gfull, dirty, touched):
-    """Hidden singles in every dirty group (dirty cleared, added to touched); the new tail,
-    negative on a contradiction."""
-    for w in range(dirty.shape[0]):
-        bits = dirty[w]
-        dirty[w] = 0
-        touched[w] |= bits
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            tail = _hidden_in(c, 64 * w + _popcount(low - 1), queue, tail, gcells, gsize, gfull)
-            if tail < 0:
-                return tail
-    return tail
-
-
-@njit(cache=True)
-def _strike(c, cells, count, drop, queue, tail, dirty, cgm):
-    """Remove drop from the unsolved cells among cells[:count]; the new tail, -1 when a
-    cell loses its last value."""
-    for k in range(count):
-        cell = cells[k]
-        m = c[cell]
-        if m & drop and m & (m - 1):
-            m &= ~drop
-            c[cell] = m
-            _mark(cell, dirty, cgm)
-            if m & (m - 1) == 0:
-                if m == 0:
-                    return -1
-                queue[tail] = cell
-                tail += 1
-    return tail
-
-
-@njit(cache=True)
-def _segments(c, inter, icount, segu):
-    """segu[i] = the candidates of the unsolved cells shared by the groups of intersection i."""
-    for i in range(inter.shape[0]):
-        u = 0
-        for k in range(icount[i, 0]):
-            m = c[inter[i, 0, k]]
-            if m & (m - 1):
-                u |= m
-        segu[i] = u
-
-
-@njit(cache=True)
-def _locked(c, queue, tail, segu, dirty, tables, touched, only_touched):
-    """One pass of locked candidates; the new tail, -1 on a contradiction.
-
-    For each family of disjoint segments of a group (a box's rows, a row's boxes), the
-    values whose unsolved candidates lie in one segment only leave the rest of the
-    other group through that segment. The segments' unions are taken once, at the start
-    of the pass, when every single has reached its peers; later removals only make the
-    truth smaller than those unions, so what they prove stays true.
-
-    With only_touched, a family is looked at only when its group changed since the last
-    pass (touched, which only the hidden-single scan adds to; cleared at the end of the
-    pass): the cells of a family all lie in its group, so an unchanged group has nothing
-    new to give.
-    """
-    cgm, inter, icount, fseg, fnseg, frest, fnrest = tables[5:12]
-    fgroup = tables[14]
-    _segments(c, inter, icount, segu)
-    for f in range(fseg.shape[0]):
-        g = fgroup[f]
-        if only_touched and not (touched[g >> 6] >> (g & 63)) & 1:
-            continue
-        once = twice = 0
-        for k in range(fnseg[f]):
-            m = segu[fseg[f, k] >> 1]
-            twice |= once & m
-            once |= m
-        for k in range(fnrest[f]):
-            # Solved cells count too: one fixed by this pass still sits in the stale
-            # segment unions, and its value must not look locked into a segment.
-            m = c[frest[f, k]]
-            twice |= once & m
-            once |= m
-        locked = once & ~twice
-        if locked == 0:
-            continue
-        for k in range(fnseg[f]):
-            i, side = fseg[f, k] >> 1, fseg[f, k] & 1
-            drop = segu[i] & locked
-            if drop:
-                part = 2 - side  # this family's group is A (side 0): strike B outside A
-                tail = _strike(c, inter[i, part], icount[i, part], drop, queue, tail, dirty, cgm)
-                if tail < 0:
-                    return tail
-    if only_touched:
-        _reset(touched)
-    return tail
-
-
-@njit(cache=True)
-def _naked_subsets(c, g, queue, tail, dirty, gcells, gsize, cgm, free):
-    """Naked subsets of group g anchored at a cell: when as many unsolved cells as the
-    cell has candidates hold only those candidates, no other cell may take them."""
-    for k in range(gsize[g]):
-        m = c[gcells[g, k]]
-        if m & (m - 1) == 0 or _popcount(m) >= free:
-            continue
-        inside = 0
-        for j in range(gsize[g]):
-            mj = c[gcells[g, j]]
-            if mj & (mj - 1) and mj & ~m == 0:
-                inside += 1
-        if inside > _popcount(m):
-            return -2 - g
-        if inside < _popcount(m):
-            continue
-        for j in range(gsize[g]):
-            cell = gcells[g, j]
-            mj = c[cell]
-            if mj & (mj - 1) and mj & ~m and mj & m:
-                mj &= ~m
-                c[cell] = mj
-                _mark(cell, dirty, cgm)
-                if mj & (mj - 1) == 0:
-                    queue[tail] = cell
-                    tail += 1
-    return tail
-
-
-@njit(cache=True)
-def _hidden_subsets(c, g, queue, tail, dirty, places, gcells, gsize, cgm, free, n):
-    """Hidden subsets of group g anchored at a value: when as many values as the value
-    has places can go only to those places, those cells take no other value.
-
-    Only values not yet placed count (a cell fixed earlier in this pass may not have
-    reached its peers, so its value can still show elsewhere).
-    """
-    for v in range(n):
-        places[v] = 0
-    for k in range(gsize[g]):
-        m = c[gcells[g, k]]
-        if m & (m - 1) == 0:
-            places[_popcount(m - 1)] = -1  # placed: neither anchor nor member
-    for k in range(gsize[g]):
-        m = c[gcells[g, k]]
-        if m & (m - 1):
-            while m:
-                low = m & -m
-                m ^= low
-                v = _popcount(low - 1)
-                if places[v] >= 0:
-                    places[v] |= 1 << k
-    for v in range(n):
-        p = places[v]
-        if p < 0:
-            continue
-        count = _popcount(p)
-        if count < 2 or count >= free:
-            continue
-        values, inside = 0, 0
-        for u in range(n):
-            q = places[u]
-            if q > 0 and q & ~p == 0:
-                values |= 1 << u
-                inside += 1
-        if inside > count:
-            return -2 - g
-        if inside < count:
-            continue
-        for k in range(gsize[g]):
-            if p >> k & 1:
-                cell = gcells[g, k]
-                m = c[cell]
-                if m & ~values:
-                    m &= values
-                    c[cell] = m
-                    _mark(cell, dirty, cgm)
-                    if m & (m - 1) == 0:
-                        queue[tail] = cell
-                        tail += 1
-    return tail
-
-
-@njit(cache=True)
-def _subsets(c, queue, tail, dirty, touched, places, tables, n):
-    """Naked and hidden subsets in every touched group (touched cleared); the new tail,
-    negative on a contradiction."""
-    gcells, gsize, cgm = tables[0], tables[1], tables[5]
-    for w in range(touched.shape[0]):
-        bits = touched[w]
-        touched[w] = 0
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            g = 64 * w + _popcount(low - 1)
-            free = 0
-            for k in range(gsize[g]):
-                m = c[gcells[g, k]]
-                if m & (m - 1):
-                    free += 1
-            if free < 3:
-                continue
-            tail = _naked_subsets(c, g, queue, tail, dirty, gcells, gsize, cgm, free)
-            if tail >= 0 and tables[2][g]:  # only a group of n cells must hold every value
-                tail = _hidden_subsets(c, g, queue, tail, dirty, places, gcells, gsize, cgm,
-                                       free, n)
-            if tail < 0:
-                return tail
-    return tail
-
-
-@njit(cache=True)
-def _any(dirty):
-    for w in range(dirty.shape[0]):
-        if dirty[w]:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _propagate(c, queue, tail, dirty, segu, scratch, tables, level):
-    """Run the rules to a fixed point; the queue's final length, or on a contradiction
-    -1 (a cell lost its last value) or -2 - g (group g cannot hold its values).
-
-    queue[:tail] holds cells just fixed whose value is not yet removed from their peers;
-    dirty the groups to look at for hidden singles.
-    """
-    gcells, gsize, gfull, peers, npeers, cgm = tables[:6]
-    words = dirty.shape[0]
-    touched, places = scratch[:words], scratch[words:]
-    head = 0
-    while True:
-        tail = _naked(c, queue, head, tail, peers, npeers, dirty, cgm)
-        if tail < 0:
-            return -1
-        head = tail
-        tail = _hidden(c, queue, tail, gcells, gsize, gfull, dirty, touched)
-        if tail < 0:
-            return tail
-        if head < tail:
-            continue
-        if level == 0:
-            return tail
-        tail = _locked(c, queue, tail, segu, dirty, tables, touched, level == 1)
-        if tail < 0:
-            return -1
-        if head < tail or _any(dirty):
-            continue
-        if level == 1:
-            return tail
-        tail = _subsets(c, queue, tail, dirty, touched, places, tables, places.shape[0])
-        if tail < 0:
-            return tail
-        if head == tail and not _any(dirty):
-            return tail
-
-
-@njit(cache=True)
+@njit(cache=True, inline='always', _nrt=False)
 def _fewest(c, failures):
     """The unsolved cell with the fewest candidates and their count; ties go to the cell
-    whose decisions failed most often so far (as in mrv), then to the first met."""
-    best, best_count, best_failures = -1, 1 << 30, -1
+    whose decisions failed most often so far (as in mrv), then to the first met.
+
+    One key per cell orders all three (fewer candidates, more failures; solved cells
+    last), so the scan has no branch that depends on the grid.
+    """
+    best, best_key = -1, _SOLVED
     for cell in range(c.shape[0]):
-        m = c[cell]
-        if m & (m - 1):
-            k = _popcount(m)
-            if k < best_count or (k == best_count and failures[cell] > best_failures):
-                best, best_count, best_failures = cell, k, failures[cell]
-    return best, best_count
+        k = _popcount(c[cell])
+        key = (k << 40) - failures[cell] + (_SOLVED if k < 2 else 0)
+        if key < best_key:
+            best, best_key = cell, key
+    if best < 0:
+        return -1, 0
+    return best, _popcount(c[best])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _weighted(c, weights, cgl, ncg):
     """dom/wdeg: the unsolved cell with the fewest candidates per unit of its groups'
     failure weight, and its count of candidates."""
@@ -450,7 +149,7 @@ def _weighted(c, weights, cgl, ncg):
     return best, best_count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _blame(c, code, weights, cgl, ncg):
     """Add one to the weight of the groups where a contradiction (code) was found."""
     if code <= -2:
@@ -463,77 +162,169 @@ def _blame(c, code, weights, cgl, ncg):
             return
 
 
-@njit(cache=True)
-def _choose(c, frame, tables, weights, wdeg):
+@njit(cache=True, inline='always', _nrt=False)
+def _choose(c, p, frame, tables, weights, wdeg):
     """Set frame to the next branching (fewest alternatives); False if every cell is solved."""
-    gcells, gsize = tables[0], tables[1]
+    groups = tables[_GSIZE].shape[0]
     if wdeg:
-        best, best_count = _weighted(c, weights, tables[12], tables[13])
+        best, best_count = _weighted(c, weights, tables[_CGL], tables[_NCG])
     else:
-        best, best_count = _fewest(c, weights[gcells.shape[0]:])
+        best, best_count = _fewest(c, weights[groups:])
     if best < 0:
         return False
     if best_count > 2:
-        for g in range(gcells.shape[0]):
-            once = twice = thrice = 0
-            for k in range(gsize[g]):
-                m = c[gcells[g, k]]
-                if m & (m - 1):
-                    thrice |= twice & m
-                    twice |= once & m
-                    once |= m
-            two = twice & ~thrice
-            if two:
-                bit = two & -two
-                places = 0
-                for k in range(gsize[g]):
-                    if c[gcells[g, k]] & bit:
-                        places |= 1 << k
-                frame[0], frame[1], frame[2], frame[3] = 1, g, bit, places
-                return True
-    frame[0], frame[1], frame[2], frame[3] = 0, best, 0, c[best]
+        gfull = tables[_GFULL]
+        for g in range(groups):
+            if gfull[g] == 0:
+                continue  # a value need not appear in a smaller group
+            for v in range(p.shape[1]):
+                q = p[g, v]
+                rest = q & (q - 1)
+                if rest and rest & (rest - 1) == 0:
+                    frame[_KIND], frame[_WHERE], frame[_VALUE], frame[_REST] = 1, g, 1 << v, q
+                    return True
+    frame[_KIND], frame[_WHERE], frame[_VALUE], frame[_REST] = 0, best, 0, c[best]
     return True
 
 
-@njit(cache=True)
-def _reset(dirty):
-    for w in range(dirty.shape[0]):
-        dirty[w] = 0
+@njit(cache=True, inline='always', _nrt=False)
+def _clear(queue, waiting, pend, touched, state):
+    """Empty the queue, the pending values and the touched marks for a new propagation."""
+    for w in range(waiting.shape[0]):
+        marks = waiting[w]
+        waiting[w] = 0
+        while marks:
+            low = marks & -marks
+            marks ^= low
+            pend[64 * w + _popcount(low - 1)] = 0
+        touched[w] = 0
+    state[_TAIL] = 0
+    state[_CULPRIT] = -1
 
 
-@njit(cache=True)
-def _begin(givens, stack, frames, queue, dirty, segu, scratch, weights, state, tables):
-    """Put the givens on stack[0] and propagate them; True if a search must follow.
+@njit(cache=True, _nrt=False)
+def _givens_by_group(givens, taken, state, tables):
+    """taken[g] = the values given in group g; False if a given is out of range or a
+    value is given twice in one group."""
+    n = state[_SIZE]
+    gcells, gsize = tables[_GCELLS], tables[_GSIZE]
+    for g in range(gsize.shape[0]):
+        seen = 0
+        for k in range(gsize[g]):
+            value = givens[gcells[g, k]]
+            if value:
+                bit = 1 << (value - 1)
+                if value > n or seen & bit:
+                    return False
+                seen |= bit
+        taken[g] = seen
+    return True
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _read_places(c, p, g, n, spots, tables):
+    """p[g, v] for every value, read off the candidates of g's cells (copied to spots
+    first when they fit, so the loops over values read them from one place)."""
+    gcells, size = tables[_GCELLS], tables[_GSIZE][g]
+    if size <= spots.shape[0]:
+        for k in range(size):
+            spots[k] = c[gcells[g, k]]
+        for v in range(n):
+            q = 0
+            for k in range(size):
+                q |= ((spots[k] >> v) & 1) << k
+            p[g, v] = q
+        return
+    for v in range(n):
+        q = 0
+        for k in range(size):
+            q |= ((c[gcells[g, k]] >> v) & 1) << k
+        p[g, v] = q
+
+
+@njit(cache=True, _nrt=False)
+def _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tables):
+    """Fill c from the givens (each free cell loses the values given in its groups; the
+    givens, then the free cells left with one value, go on the queue), then p, each
+    group's limit and the pending values. The number of givens, or -1 if they
+    contradict each other."""
+    n, level = state[_SIZE], state[_LEVEL]
+    full = (1 << n) - 1
+    gsize, gfull, segmax = tables[_GSIZE], tables[_GFULL], tables[_SEGMAX]
+    cgl, ncg = tables[_CGL], tables[_NCG]
+    words = (gsize.shape[0] + 63) >> 6
+    touched, spots = scratch[:words], scratch[words:]
+    if not _givens_by_group(givens, pend, state, tables):
+        return -1
+    tail = 0
+    for cell in range(c.shape[0]):
+        if givens[cell]:
+            c[cell] = 1 << (givens[cell] - 1)
+            queue[tail] = cell
+            tail += 1
+        else:
+            taken = 0
+            for j in range(ncg[cell]):
+                taken |= pend[cgl[cell, j]]
+            c[cell] = full & ~taken
+    count = tail
+    for cell in range(c.shape[0]):
+        m = c[cell]
+        if givens[cell] == 0 and m & (m - 1) == 0:
+            if m == 0:
+                return -1
+            queue[tail] = cell
+            tail += 1
+    state[_TAIL] = tail
+    state[_CULPRIT] = -1
+    for w in range(words):
+        waiting[w] = 0
+        touched[w] = 0
+    for g in range(gsize.shape[0]):
+        touched[g >> 6] |= 1 << (g & 63)  # the subsets rule looks at every group once
+        limit[g] = -1 if gfull[g] == 0 else segmax[g] if level else 1
+        pend[g] = 0
+        _read_places(c, p, g, n, spots, tables)
+        for v in range(n):
+            q = p[g, v]
+            if _popcount(q) <= limit[g]:
+                pend[g] |= 1 << v
+                waiting[g >> 6] |= 1 << (g & 63)
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def _begin(givens, stack, frames, queue, waiting, pend, scratch, limit, weights, state,
+           tables):
+    """Put the givens on the first rows of the stacks and propagate them; True if a search
+    must follow. The first call of a run also clears the failure weights.
 
     state[_DEPTH] becomes 0 (search from frames[0]) or -1 (nothing left to search);
     state[_STATUS] is _CONTRADICTION if the givens contradict each other.
     """
-    c = stack[0]
-    full = (1 << state[_SIZE]) - 1
-    count = 0
-    for cell in range(c.shape[0]):
-        if givens[cell]:
-            c[cell] = 1 << (givens[cell] - 1)
-            queue[count] = cell
-            count += 1
-        else:
-            c[cell] = full
-    for g in range(tables[0].shape[0]):
-        dirty[g >> 6] |= 1 << (g & 63)
-    tail = _propagate(c, queue, count, dirty, segu, scratch, tables, state[_LEVEL])
+    c, p = _rows(stack, 0, tables[_GSIZE].shape[0], state[_SIZE])
+    groups = tables[_GSIZE].shape[0]
+    if state[_NODES] == 0 and state[_RESTARTS] == 0:
+        for i in range(weights.shape[0]):
+            weights[i] = 1 if i < groups else 0
     state[_DEPTH] = -1
+    count = _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tables)
+    if count < 0:
+        state[_STATUS] = _CONTRADICTION
+        return False
+    tail = _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, state[_LEVEL])
     if tail < 0:
         state[_STATUS] = _CONTRADICTION
         return False
     state[_FIXED] = tail - count
     state[_PROPAGATIONS] += tail - count
-    if _choose(c, frames[0], tables, weights, state[_WDEG] != 0):
+    if _choose(c, p, frames[0], tables, weights, state[_WDEG] != 0):
         state[_DEPTH] = 0
         return True
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _record(c, sols, state):
     """Write the solved grid c as values into the next row of sols."""
     row = sols[state[_FOUND]]
@@ -542,35 +333,44 @@ def _record(c, sols, state):
     state[_FOUND] += 1
 
 
-@njit(cache=True)
-def _decide(stack, frames, queue, d, gcells):
-    """Take the next alternative of frames[d] into stack[d + 1]; the cell it fixes."""
+@njit(cache=True, inline='always', _nrt=False)
+def _rows(stack, d, groups, n):
+    """The state at depth d: the candidates c and the value places p (a view as [groups, n])."""
+    row = stack[d]
+    cells = row.shape[0] - groups * n
+    return row[:cells], row[cells:].reshape((groups, n))
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _copy(source, target):
+    """target[:] = source, as a plain loop (a slice assignment would copy through a buffer)."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _decide(stack, frames, d, gcells):
+    """Copy depth d to d + 1 and take frames[d]'s next alternative; its cell and value bit."""
     rest = frames[d, _REST]
     low = rest & -rest
     frames[d, _REST] = rest ^ low
-    child = stack[d + 1]
-    child[:] = stack[d]
+    _copy(stack[d], stack[d + 1])
     if frames[d, _KIND] == 0:
-        cell = frames[d, _WHERE]
-        child[cell] = low
-    else:
-        cell = gcells[frames[d, _WHERE], _popcount(low - 1)]
-        child[cell] = frames[d, _VALUE]
-    queue[0] = cell
-    return cell
+        return frames[d, _WHERE], low
+    return gcells[frames[d, _WHERE], _popcount(low - 1)], frames[d, _VALUE]
 
 
 _I8, _I4, _U8 = types.int64, types.int32, types.uint8
-_TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
-                            _I4[:, :, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1],
-                            _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[::1], _I4[::1]))
-_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1], _I8[::1], _I8[::1],
-              _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
+_TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1],
+                            _I4[:, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
+                            _I8[::1], _I8[:, ::1]))
+_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1],
+              _I8[::1], _I8[::1], _I8[::1], _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
 
 
-@njit(_KERNEL, cache=True)
-def _kernel(givens, stack, frames, queue, dirty, segu, scratch, weights, sols, state, tables,
-            node_stop):
+@njit(_KERNEL, cache=True, _nrt=False)
+def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights, sols,
+            state, tables, node_stop):
     """Solve from the givens on the first call, then search until sols is full, node_stop
     decisions have been made in all, or the space is exhausted; resumable.
 
@@ -579,13 +379,15 @@ def _kernel(givens, stack, frames, queue, dirty, segu, scratch, weights, sols, s
     """
     if state[_STARTED] == 0:
         state[_STARTED] = 1
-        if not _begin(givens, stack, frames, queue, dirty, segu, scratch, weights, state,
-                      tables):
+        if not _begin(givens, stack, frames, queue, waiting, pend, scratch, limit,
+                      weights, state, tables):
             if state[_STATUS] == _CONTRADICTION:
                 return _CONTRADICTION
-            _record(stack[0], sols, state)
+            _record(_rows(stack, 0, tables[_GSIZE].shape[0], state[_SIZE])[0], sols, state)
             return _EXHAUSTED
-    level, wdeg = state[_LEVEL], state[_WDEG] != 0
+    level, wdeg, n = state[_LEVEL], state[_WDEG] != 0, state[_SIZE]
+    groups = tables[_GSIZE].shape[0]
+    touched = scratch[:(groups + 63) >> 6]
     d, nodes, backtracks, forced = state[_DEPTH], state[_NODES], state[_BACKTRACKS], 0
     code = _EXHAUSTED
     while d >= 0:
@@ -598,21 +400,24 @@ def _kernel(givens, stack, frames, queue, dirty, segu, scratch, weights, sols, s
             code = _PAUSED
             break
         nodes += 1
-        cell = _decide(stack, frames, queue, d, tables[0])
-        _reset(dirty)
-        _reset(scratch[:dirty.shape[0]])
-        tail = _propagate(stack[d + 1], queue, 1, dirty, segu, scratch, tables, level)
+        cell, bit = _decide(stack, frames, d, tables[_GCELLS])
+        c, p = _rows(stack, d + 1, groups, n)
+        _clear(queue, waiting, pend, touched, state)
+        if _drop(c, p, cell, c[cell] ^ bit, queue, waiting, pend, touched, limit, state, tables):
+            tail = _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
+        else:
+            tail = _failed(state)
         if tail < 0:
             backtracks += 1
-            weights[tables[0].shape[0] + cell] += 1  # the cell's failures break mrv's ties
+            weights[groups + cell] += 1  # the cell's failures break mrv's ties
             if wdeg:
-                _blame(stack[d + 1], tail, weights, tables[12], tables[13])
+                _blame(c, tail, weights, tables[_CGL], tables[_NCG])
             continue
         forced += tail - 1
-        if _choose(stack[d + 1], frames[d + 1], tables, weights, wdeg):
+        if _choose(c, p, frames[d + 1], tables, weights, wdeg):
             d += 1
             continue
-        _record(stack[d + 1], sols, state)
+        _record(c, sols, state)
         if state[_FOUND] == sols.shape[0]:
             code = _FULL
             break
@@ -625,30 +430,27 @@ def _kernel(givens, stack, frames, queue, dirty, segu, scratch, weights, sols, s
 # ------------------------------------------------------------------ tables and the driver
 
 class _Tables(NamedTuple):
-    """The model's groups as integer arrays, in the kernels' argument order."""
+    """The model's groups as integer arrays, in the kernels' order (the _GCELLS... indexes)."""
 
     gcells: np.ndarray   # int32[groups, size]: each group's cells
     gsize: np.ndarray    # int32[groups]
     gfull: np.ndarray    # int64[groups]: every value's bit, or 0 for a group smaller than n
-    peers: np.ndarray    # int32[cells, most peers]
-    npeers: np.ndarray   # int32[cells]
-    cgm: np.ndarray      # int64[cells, words]: each cell's groups as bits (group g: word g // 64)
-    inter: np.ndarray    # int32[pairs, 3, size]: shared cells, A outside B, B outside A
-    icount: np.ndarray   # int32[pairs, 3]
-    fseg: np.ndarray     # int32[families, most segments]: 2 * pair + (1 if the family's group is B)
-    fnseg: np.ndarray    # int32[families]
-    frest: np.ndarray    # int32[families, size]: the group's cells outside the family's segments
-    fnrest: np.ndarray   # int32[families]
     cgl: np.ndarray      # int32[cells, most groups]: each cell's groups
     ncg: np.ndarray      # int32[cells]
-    fgroup: np.ndarray   # int32[families]: the group each family belongs to
+    cpos: np.ndarray     # int32[cells, most groups]: the cell's place in each of those groups
+    pairg: np.ndarray    # int32[pairs, 2]: groups A and B of each pair sharing two cells or more
+    gseg: np.ndarray     # int32[groups, most pairs]: 2 * pair + (1 if the group is the pair's B)
+    ngseg: np.ndarray    # int32[groups]
+    segpos: np.ndarray   # int64[pairs, 2]: the shared cells' places in A, in B
+    segmax: np.ndarray   # int64[groups]: the most cells the group shares with another, or 1
+    segat: np.ndarray    # int64[groups, size]: bit s set where the place lies in share s
 
 
 _TABLES: dict[int, tuple[object, tuple, tuple[int, int, int]]] = {}
 
 
 def _tables_for(model: Model) -> tuple[tuple, tuple[int, int, int]]:
-    """The tables of the model's groups and their sizes (cells, groups, intersections);
+    """The tables of the model's groups and their sizes (cells, groups, n);
     the same group tuple is looked up by identity, so a geometry is worked out once."""
     groups = model.groups
     hit = _TABLES.get(id(groups))
@@ -657,108 +459,73 @@ def _tables_for(model: Model) -> tuple[tuple, tuple[int, int, int]]:
     tables = tuple(_build(model.n, model.num_cells, tuple(g.cells for g in groups)))
     if len(_TABLES) > 64:
         _TABLES.clear()
-    key = (model.num_cells, len(tables[0]), len(tables[6]))
+    key = (model.num_cells, len(groups), model.n)
     _TABLES[id(groups)] = (groups, tables, key)
     return tables, key
 
 
+def _ragged(rows: list[list[int]], dtype: type) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of different lengths as one zero-padded array, and the lengths."""
+    table = np.zeros((len(rows), max([1] + [len(r) for r in rows])), dtype)
+    for index, row in enumerate(rows):
+        table[index, :len(row)] = row
+    return table, np.array([len(r) for r in rows], np.int32)
+
+
 @lru_cache(maxsize=32)
 def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> _Tables:
-    size = max(len(g) for g in groups)
-    gcells = np.zeros((len(groups), size), np.int32)
-    for index, group in enumerate(groups):
-        gcells[index, :len(group)] = group
-    gsize = np.array([len(g) for g in groups], np.int32)
+    gcells, gsize = _ragged([list(g) for g in groups], np.int32)
     gfull = np.array([(1 << n) - 1 if len(g) == n else 0 for g in groups], np.int64)
-    peer_sets: list[set[int]] = [set() for _ in range(num_cells)]
-    for group in groups:
-        for cell in group:
-            peer_sets[cell].update(group)
-    most = max(len(p) for p in peer_sets) - 1
-    peers = np.zeros((num_cells, max(most, 1)), np.int32)
-    for cell, others in enumerate(peer_sets):
-        row = sorted(others - {cell})
-        peers[cell, :len(row)] = row
-    npeers = np.array([len(p) - 1 if p else 0 for p in peer_sets], np.int32)
     member: list[list[int]] = [[] for _ in range(num_cells)]
+    place: list[list[int]] = [[] for _ in range(num_cells)]
     for index, group in enumerate(groups):
-        for cell in group:
+        for k, cell in enumerate(group):
             member[cell].append(index)
-    cgm = np.zeros((num_cells, (len(groups) + 63) // 64), np.int64)
-    for cell, indexes in enumerate(member):
-        for g in indexes:
-            cgm[cell, g // 64] |= np.int64(1) << np.int64(g % 64)
-    inter, icount, pairs = _intersections(groups, size)
-    cgl = np.zeros((num_cells, max(max(len(m) for m in member), 1)), np.int32)
-    for cell, indexes in enumerate(member):
-        cgl[cell, :len(indexes)] = indexes
-    ncg = np.array([len(m) for m in member], np.int32)
-    families = _families(groups, pairs, size)
-    return _Tables(gcells, gsize, gfull, peers, npeers, cgm, inter, icount,
-                   *families[:4], cgl, ncg, families[4])
+            place[cell].append(k)
+    cgl, ncg = _ragged(member, np.int32)
+    cpos, _ = _ragged(place, np.int32)
+    return _Tables(gcells, gsize, gfull, cgl, ncg, cpos, *_pairs(groups))
 
 
-def _intersections(groups: tuple[tuple[int, ...], ...], size: int
-                   ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int, frozenset[int]]]]:
-    """Every pair of groups sharing two cells or more: shared cells, A outside B, B outside A."""
-    rows, pairs = [], []
+def _pairs(groups: tuple[tuple[int, ...], ...]
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every pair of groups sharing two cells or more (A before B), each group's shares
+    (2 * pair + side), where the shared cells sit in A and in B, each group's largest
+    share (1 when it shares nothing), and the shares each place of a group lies in."""
     sets = [frozenset(g) for g in groups]
-    for a in range(len(groups)):
-        for b in range(a + 1, len(groups)):
-            shared = sets[a] & sets[b]
-            if len(shared) >= 2:
-                rows.append((sorted(shared), sorted(sets[a] - shared), sorted(sets[b] - shared)))
-                pairs.append((a, b, shared))
-    inter = np.zeros((max(len(rows), 1), 3, size), np.int32)
-    icount = np.zeros((max(len(rows), 1), 3), np.int32)
-    for i, parts in enumerate(rows):
-        for j, cells in enumerate(parts):
-            inter[i, j, :len(cells)] = cells
-            icount[i, j] = len(cells)
-    return inter, icount, pairs
-
-
-def _families(groups: tuple[tuple[int, ...], ...], pairs: list[tuple[int, int, frozenset[int]]],
-              size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each group's intersections sorted into families of disjoint segments, the cells
-    of the group outside each family's segments, and the family's group."""
-    families: list[tuple[list[int], list[int], int]] = []
-    for g, group in enumerate(groups):
-        mine: list[list[tuple[int, frozenset[int]]]] = []
-        for i, (a, b, shared) in enumerate(pairs):
-            if g not in (a, b):
-                continue
-            entry = (2 * i + (g == b), shared)
-            for family in mine:
-                if not any(shared & other for _, other in family):
-                    family.append(entry)
-                    break
-            else:
-                mine.append([entry])
-        for family in mine:
-            covered = frozenset().union(*(shared for _, shared in family))
-            families.append(([e for e, _ in family], [c for c in group if c not in covered], g))
-    count = max(len(families), 1)
-    fseg = np.zeros((count, max([len(f[0]) for f in families] + [1])), np.int32)
-    frest = np.zeros((count, size), np.int32)
-    fnseg, fnrest = np.zeros(count, np.int32), np.zeros(count, np.int32)
-    fgroup = np.zeros(count, np.int32)
-    for f, (entries, rest, g) in enumerate(families):
-        fseg[f, :len(entries)], fnseg[f] = entries, len(entries)
-        frest[f, :len(rest)], fnrest[f] = rest, len(rest)
-        fgroup[f] = g
-    return fseg, fnseg, frest, fnrest, fgroup
+    pairs = [(a, b) for a in range(len(groups)) for b in range(a + 1, len(groups))
+             if len(sets[a] & sets[b]) >= 2]
+    pairg = np.array(pairs or [(0, 0)], np.int32)
+    segpos = np.zeros((max(len(pairs), 1), 2), np.int64)
+    segmax = np.ones(len(groups), np.int64)
+    mine: list[list[int]] = [[] for _ in groups]
+    for i, (a, b) in enumerate(pairs):
+        shared = sets[a] & sets[b]
+        for side, g in enumerate((a, b)):
+            mine[g].append(2 * i + side)
+            segpos[i, side] = sum(1 << k for k, cell in enumerate(groups[g]) if cell in shared)
+            segmax[g] = max(segmax[g], len(shared))
+    gseg, ngseg = _ragged(mine, np.int32)
+    segat = np.zeros((len(groups), max(len(g) for g in groups)), np.int64)
+    for g, shares in enumerate(mine):
+        for s, entry in enumerate(shares[:MAX_SHARES]):
+            for k in range(len(groups[g])):
+                if segpos[entry >> 1, entry & 1] >> k & 1:
+                    segat[g, k] |= 1 << s
+    return pairg, gseg, ngseg, segpos, segmax, segat
 
 
 class _Work(NamedTuple):
     """The arrays one search works in, in the kernel's argument order (after the givens)."""
 
-    stack: np.ndarray    # int64[depth, cells]: the candidates at each depth
+    stack: np.ndarray    # int64[depth, cells + groups * n]: the search state at each depth
     frames: np.ndarray   # int64[depth, 4]: the branching at each depth
-    queue: np.ndarray    # int32[cells]: cells fixed, not yet removed from their peers
-    dirty: np.ndarray    # int64[words]: the groups the hidden-single scan must look at
-    segu: np.ndarray     # int64[pairs]: each intersection's candidates in a locked pass
-    scratch: np.ndarray  # int64[words + n]: groups touched since the subsets rule ran; places
+    queue: np.ndarray    # int32[cells + 1]: cells fixed during a propagation, in order
+    waiting: np.ndarray  # int64[words]: bit g set when group g has pending values
+    pend: np.ndarray     # int64[groups]: each group's values left with few places, to look at
+    scratch: np.ndarray  # int64[words + n]: groups touched since the subsets rule ran; a row
+                         # of n for the subsets rule and for reading a group's places
+    limit: np.ndarray    # int64[groups]: the most places that make a value pending
     weights: np.ndarray  # int64[groups + cells]: contradictions found in each group
                          # (dom/wdeg), then the decisions refuted at each cell
 
@@ -766,15 +533,16 @@ class _Work(NamedTuple):
 _WORK: dict[tuple[int, int, int], _Work] = {}  # taken while in use, so calls never share
 
 
-def _work(cells: int, groups: int, pairs: int) -> _Work:
+def _work(cells: int, groups: int, n: int) -> _Work:
     """Arrays for one search of this size, reused from the last one when free."""
-    work = _WORK.pop((cells, groups, pairs), None)
+    work = _WORK.pop((cells, groups, n), None)
     if work is not None:
         return work
-    n = round(cells ** 0.5)
-    return _Work(np.empty((cells + 2, cells), np.int64), np.zeros((cells + 2, 4), np.int64),
-                 np.empty(cells + 1, np.int32), np.zeros((groups + 63) // 64, np.int64),
-                 np.zeros(pairs, np.int64), np.zeros((groups + 63) // 64 + n, np.int64),
+    words = (groups + 63) // 64
+    return _Work(np.empty((cells + 2, cells + groups * n), np.int64),
+                 np.zeros((cells + 2, 4), np.int64), np.empty(cells + 1, np.int32),
+                 np.zeros(words, np.int64), np.zeros(groups, np.int64),
+                 np.zeros(words + n, np.int64), np.zeros(groups, np.int64),
                  np.ones(groups + cells, np.int64))
 
 
@@ -794,14 +562,11 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     tables, key = _tables_for(model)
-    cells, groups = key[0], key[1]
+    cells = key[0]
     work = _work(*key)
     state = np.zeros(_SLOTS, np.int64)
     state[_LEVEL], state[_SIZE] = INFERENCES.index(inference), n
-    work.scratch.fill(0)
     state[_WDEG] = branching == "wdeg"
-    work.weights[:groups] = 1
-    work.weights[groups:] = 0
     givens = np.frombuffer(bytearray(model.givens), np.uint8)
     sols = np.empty((min(max_solutions, 64), cells), np.uint8)
     try:
@@ -809,9 +574,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             givens, work, sols, state, tables, max_solutions, deadline, node_limit)
     finally:
         _WORK[key] = work
-    stats = Stats(nodes=int(state[_NODES]), backtracks=int(state[_BACKTRACKS]),
-                  restarts=int(state[_RESTARTS]),
-                  propagations=int(state[_PROPAGATIONS]), fixed_cells=int(state[_FIXED]),
+    final = state.tolist()  # Python ints, read once
+    stats = Stats(nodes=final[_NODES], backtracks=final[_BACKTRACKS], restarts=final[_RESTARTS],
+                  propagations=final[_PROPAGATIONS], fixed_cells=final[_FIXED],
                   solve_time=time.perf_counter() - start)
     if code == _CONTRADICTION:
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
@@ -838,15 +603,16 @@ def _drive(givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
     while True:
         if deadline is not None and time.perf_counter() > deadline:
             return found, code, True, False
-        stop = state[_NODES] + chunk
+        stop = int(state[_NODES]) + chunk  # a Python int: a numpy one costs the dispatch more
         if node_limit is not None:
             stop = min(stop, node_limit)
         if restart_at is not None and not found:
             stop = min(stop, restart_at)
         code = _kernel(givens, *work, sols, state, tables, stop)
         chunk = min(CHUNK, 2 * chunk)
-        found += [tuple(row) for row in sols[:state[_FOUND]].tolist()]
-        state[_FOUND] = 0
+        if state[_FOUND]:
+            found += [tuple(row) for row in sols[:state[_FOUND]].tolist()]
+            state[_FOUND] = 0
         if code in (_EXHAUSTED, _CONTRADICTION) or len(found) >= max_solutions:
             return found[:max_solutions], code, False, False
         if code == _FULL:

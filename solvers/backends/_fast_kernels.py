@@ -1,0 +1,374 @@
+"""The propagation kernels of the ``fast`` backend: its rules run to a fixed point.
+
+A search state is one row of fast's stack in two parts: c[cell], the cell's candidates
+(bit v for value v + 1), and p[g, v], the places left to value v + 1 in group g (bit k
+for the group's k-th cell). Every removal goes through _drop (any values of a cell) or
+_strike (one value), which keep the two in step and note the events the rules react to:
+a cell left with one candidate goes on the queue (naked single), and a value left with
+few places in a group (at most limit[g]) marks the group pending (hidden single, or a
+check for locked candidates), so no rule rescans the grid. The state slots and table
+indexes below are the layout fast.py shares with these kernels.
+
+Compiled without numba's reference counting (``_nrt=False``: nothing here allocates) and
+mostly inlined into fast's kernel.
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+MAX_SHARES = 62
+"""Shares of other groups a group may have for locked candidates to find them by bitmask
+(more: one look at each)."""
+# Slots of the state array the kernel shares with Python.
+(_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LEVEL, _FOUND, _FIXED, _STARTED, _STATUS,
+ _SIZE, _WDEG, _RESTARTS, _TAIL, _CULPRIT) = range(14)
+_SLOTS = 14
+# The tables' places in the tuple the kernels take (the fields of _Tables).
+(_GCELLS, _GSIZE, _GFULL, _CGL, _NCG, _CPOS, _PAIRG, _GSEG, _NGSEG, _SEGPOS,
+ _SEGMAX, _SEGAT) = range(12)
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """The number of set bits of an int64, as the processor's population-count instruction."""
+    def codegen(context, builder, signature, args):
+        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(ctpop, [args[0]])
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _drop(c, p, cell, bits, queue, waiting, pend, touched, limit, state, tables):
+    """Remove bits (each a candidate of the cell) from the cell and the cell from those
+    values' places; False when the cell is left with no candidate or a full group with
+    no place for a value (that group is then state[_CULPRIT])."""
+    m = c[cell] & ~bits
+    c[cell] = m
+    if m & (m - 1) == 0:
+        if m == 0:
+            return False
+        queue[state[_TAIL]] = cell
+        state[_TAIL] += 1
+    cgl, ncg, cpos = tables[_CGL], tables[_NCG], tables[_CPOS]
+    for j in range(ncg[cell]):
+        g = cgl[cell, j]
+        touched[g >> 6] |= 1 << (g & 63)
+        keep = ~(1 << cpos[cell, j])
+        few = limit[g]
+        rest = bits
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            v = _popcount(low - 1)
+            q = p[g, v] & keep
+            p[g, v] = q
+            if q == 0 and few >= 0:  # a full group has no place left for the value
+                state[_CULPRIT] = g
+                return False
+            hit = _popcount(q) <= few
+            pend[g] |= low if hit else 0
+            waiting[g >> 6] |= (1 if hit else 0) << (g & 63)
+    return True
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _strike(c, p, cell, bit, v, skip, queue, waiting, pend, touched, limit, state, tables):
+    """Remove value v (its bit) from the cell, and the cell from v's places in its groups
+    but skip (the caller's group, which the caller updates); False when the cell is left
+    with no candidate or a full group with no place for v (state[_CULPRIT])."""
+    m = c[cell] & ~bit
+    c[cell] = m
+    if m & (m - 1) == 0:
+        if m == 0:
+            return False
+        queue[state[_TAIL]] = cell
+        state[_TAIL] += 1
+    cgl, ncg, cpos = tables[_CGL], tables[_NCG], tables[_CPOS]
+    for j in range(ncg[cell]):
+        g = cgl[cell, j]
+        if g == skip:
+            continue
+        touched[g >> 6] |= 1 << (g & 63)
+        q = p[g, v] & ~(1 << cpos[cell, j])
+        p[g, v] = q
+        if q == 0 and limit[g] >= 0:  # a full group has no place left for the value
+            state[_CULPRIT] = g
+            return False
+        hit = _popcount(q) <= limit[g]
+        pend[g] |= bit if hit else 0
+        waiting[g >> 6] |= (1 if hit else 0) << (g & 63)
+    return True
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _naked(c, p, head, queue, waiting, pend, touched, limit, state, tables):
+    """Remove each queued cell's value from the other cells of its groups (found through
+    the value's places, so only cells that hold it are visited); the new head, -1 on a
+    contradiction."""
+    gcells, cgl, ncg, cpos = tables[_GCELLS], tables[_CGL], tables[_NCG], tables[_CPOS]
+    while head < state[_TAIL]:
+        cell = queue[head]
+        head += 1
+        bit = c[cell]
+        v = _popcount(bit - 1)
+        for j in range(ncg[cell]):
+            g = cgl[cell, j]
+            own = 1 << cpos[cell, j]
+            others = p[g, v] & ~own
+            if others == 0:
+                continue
+            p[g, v] = own  # the value's one place in g from now on
+            touched[g >> 6] |= 1 << (g & 63)
+            while others:
+                low = others & -others
+                others ^= low
+                peer = gcells[g, _popcount(low - 1)]
+                if not _strike(c, p, peer, bit, v, g, queue, waiting, pend, touched, limit,
+                               state, tables):
+                    return -1
+    return head
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _outside(c, p, g, v, s, queue, waiting, pend, touched, limit, state, tables):
+    """Value v leaves the cells of the other group of g's share s outside g; False on a
+    contradiction."""
+    gcells, gseg, pairg, segpos = tables[_GCELLS], tables[_GSEG], tables[_PAIRG], tables[_SEGPOS]
+    i, side = gseg[g, s] >> 1, gseg[g, s] & 1
+    other = pairg[i, 1 - side]
+    outside = p[other, v] & ~segpos[i, 1 - side]
+    while outside:
+        low = outside & -outside
+        outside ^= low
+        cell = gcells[other, _popcount(low - 1)]
+        if not _strike(c, p, cell, 1 << v, v, -1, queue, waiting, pend, touched, limit, state,
+                       tables):
+            return False
+    return True
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _locked(c, p, g, v, queue, waiting, pend, touched, limit, state, tables):
+    """Locked candidates for value v of group g: where its places all lie in g's share
+    of another group, it leaves the rest of that group. False on a contradiction.
+
+    The shares holding every place are found by intersecting, over the places, the
+    shares each place lies in (segat), when g has at most MAX_SHARES of them.
+    """
+    gseg, segpos, segat, count = tables[_GSEG], tables[_SEGPOS], tables[_SEGAT], tables[_NGSEG][g]
+    places = p[g, v]
+    if count <= MAX_SHARES:
+        shares = (1 << count) - 1
+        rest = places
+        while rest and shares:
+            low = rest & -rest
+            rest ^= low
+            shares &= segat[g, _popcount(low - 1)]
+        while shares:
+            low = shares & -shares
+            shares ^= low
+            if not _outside(c, p, g, v, _popcount(low - 1), queue, waiting, pend, touched,
+                            limit, state, tables):
+                return False
+        return True
+    for s in range(count):
+        if places & ~segpos[gseg[g, s] >> 1, gseg[g, s] & 1] == 0:
+            if not _outside(c, p, g, v, s, queue, waiting, pend, touched, limit, state, tables):
+                return False
+    return True
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _pending(c, p, g, queue, waiting, pend, touched, limit, state, tables):
+    """The rules for the values of group g left with few places: no place is a
+    contradiction (-2 - g), one place a hidden single, a few (locked candidates) may
+    lie where g meets another group. 0, or negative on a contradiction."""
+    values = pend[g]
+    pend[g] = 0
+    while values:
+        low = values & -values
+        values ^= low
+        v = _popcount(low - 1)
+        q = p[g, v]
+        if q & (q - 1) == 0:
+            if q == 0:
+                return -2 - g
+            cell = tables[_GCELLS][g, _popcount(q - 1)]
+            m = c[cell]
+            if m != low and not _drop(c, p, cell, m ^ low, queue, waiting, pend, touched, limit,
+                                      state, tables):
+                return -1
+        elif not _locked(c, p, g, v, queue, waiting, pend, touched, limit, state, tables):
+            return -1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _naked_subsets(c, p, g, free, queue, waiting, pend, touched, limit, state, tables):
+    """Naked subsets of group g anchored at a cell: when as many unsolved cells as the
+    cell has candidates hold only those candidates, no other cell may take them.
+    0, or negative on a contradiction."""
+    gcells, gsize = tables[_GCELLS], tables[_GSIZE]
+    for k in range(gsize[g]):
+        m = c[gcells[g, k]]
+        if m & (m - 1) == 0 or _popcount(m) >= free:
+            continue
+        inside = 0
+        for j in range(gsize[g]):
+            mj = c[gcells[g, j]]
+            if mj & (mj - 1) and mj & ~m == 0:
+                inside += 1
+        if inside > _popcount(m):
+            return -2 - g
+        if inside < _popcount(m):
+            continue
+        for j in range(gsize[g]):
+            cell = gcells[g, j]
+            mj = c[cell]
+            if mj & (mj - 1) and mj & ~m and mj & m:
+                if not _drop(c, p, cell, mj & m, queue, waiting, pend, touched, limit, state,
+                             tables):
+                    return -1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _hidden_subsets(c, p, g, free, spots, queue, waiting, pend, touched, limit, state, tables):
+    """Hidden subsets of group g anchored at a value: when as many values as the value
+    has places can go only to those places, those cells take no other value.
+    0, or negative on a contradiction.
+
+    Only values not yet placed count; spots[v] is value v's places among the unsolved cells.
+    """
+    gcells, gsize = tables[_GCELLS], tables[_GSIZE]
+    n = spots.shape[0]
+    for v in range(n):
+        spots[v] = 0
+    for k in range(gsize[g]):
+        m = c[gcells[g, k]]
+        if m & (m - 1) == 0:
+            spots[_popcount(m - 1)] = -1  # placed: neither anchor nor member
+    for k in range(gsize[g]):
+        m = c[gcells[g, k]]
+        if m & (m - 1):
+            while m:
+                low = m & -m
+                m ^= low
+                v = _popcount(low - 1)
+                if spots[v] >= 0:
+                    spots[v] |= 1 << k
+    for v in range(n):
+        here = spots[v]
+        if here < 0:
+            continue
+        count = _popcount(here)
+        if count < 2 or count >= free:
+            continue
+        values, inside = 0, 0
+        for u in range(n):
+            q = spots[u]
+            if q > 0 and q & ~here == 0:
+                values |= 1 << u
+                inside += 1
+        if inside > count:
+            return -2 - g
+        if inside < count:
+            continue
+        for k in range(gsize[g]):
+            if here >> k & 1:
+                cell = gcells[g, k]
+                m = c[cell]
+                if m & ~values:
+                    if not _drop(c, p, cell, m & ~values, queue, waiting, pend, touched, limit,
+                                 state, tables):
+                        return -1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _subsets(c, p, queue, waiting, pend, touched, spots, limit, state, tables):
+    """Naked and hidden subsets in every touched group (touched cleared as it is read);
+    0, or negative on a contradiction."""
+    gcells, gsize, gfull = tables[_GCELLS], tables[_GSIZE], tables[_GFULL]
+    for w in range(touched.shape[0]):
+        bits = touched[w]
+        touched[w] = 0
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            g = 64 * w + _popcount(low - 1)
+            free = 0
+            for k in range(gsize[g]):
+                m = c[gcells[g, k]]
+                if m & (m - 1):
+                    free += 1
+            if free < 3:
+                continue
+            code = _naked_subsets(c, p, g, free, queue, waiting, pend, touched, limit, state, tables)
+            if code == 0 and gfull[g]:  # only a group of n cells must hold every value
+                code = _hidden_subsets(c, p, g, free, spots, queue, waiting, pend, touched, limit,
+                                       state, tables)
+            if code < 0:
+                return code
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _any(words):
+    for w in range(words.shape[0]):
+        if words[w]:
+            return True
+    return False
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _next(waiting):
+    """The first group with pending values (its mark cleared), or -1."""
+    for w in range(waiting.shape[0]):
+        marks = waiting[w]
+        if marks:
+            low = marks & -marks
+            waiting[w] = marks ^ low
+            return 64 * w + _popcount(low - 1)
+    return -1
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level):
+    """Run the rules to a fixed point from the queued cells and the pending groups; the
+    queue's final length (the cells fixed), or on a contradiction -1 (a cell lost its
+    last value) or -2 - g (group g has no place left for a value or too few for a subset).
+
+    level 0: naked and hidden singles; 1: and locked candidates (through limit, which
+    lets a value with a few places mark its group); 2: and subsets, over the groups
+    touched since they last ran.
+    """
+    words = (tables[_GSIZE].shape[0] + 63) >> 6
+    touched, spots = scratch[:words], scratch[words:]
+    head = 0
+    while True:
+        head = _naked(c, p, head, queue, waiting, pend, touched, limit, state, tables)
+        if head < 0:
+            return _failed(state)
+        g = _next(waiting)
+        if g >= 0:
+            code = _pending(c, p, g, queue, waiting, pend, touched, limit, state, tables)
+            if code < 0:
+                return code if code < -1 else _failed(state)
+            continue
+        if level < 2:
+            return head
+        if not _any(touched):
+            return head
+        code = _subsets(c, p, queue, waiting, pend, touched, spots, limit, state, tables)
+        if code < 0:
+            return code if code < -1 else _failed(state)
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _failed(state):
+    """The code of the contradiction just found: -2 - g if group g ran out of places for
+    a value, else -1 (a cell ran out of candidates)."""
+    return -1 if state[_CULPRIT] < 0 else -2 - state[_CULPRIT]
