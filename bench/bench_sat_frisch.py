@@ -283,7 +283,8 @@ def _child(fd: int, clauses: list[Clause], top: int, limit: float, fresh: bool) 
             if isinstance(first, list):
                 say("solution", first)
                 second = pycosat.solve(clauses + [[-x for x in first if x > 0]], vars=top)
-                say("solution", second) if isinstance(second, list) else None
+                if isinstance(second, list):
+                    say("solution", second)
             say("end", [])
         else:
             found = 0
