@@ -1,0 +1,717 @@
+"""Conflict-driven clause learning for ``fast`` (``learning='conflicts'``): numba kernels.
+
+The puzzle is read in the direct encoding: one Boolean variable per (cell, value),
+``var = cell * n + value - 1``, and one exactly-one constraint per cell (over its values)
+and per (group, value) (over the group's cells; at-most-one only for a group smaller
+than n). These constraints are propagated natively, each with a lazy explanation:
+
+- a variable set true sets the others of its constraints false (naked single, and the
+  value leaving the peers); the reason of each is the one true variable;
+- a constraint with every member false but one sets that one true (a cell with one
+  candidate left, a hidden single); the reason is the constraint's other members;
+- a constraint with every member false is a conflict.
+
+On a conflict the first-UIP clause is learnt (literals ``cell=value`` / ``cell!=value``),
+locally minimised, stored with its LBD and propagated with two watched literals; the
+search jumps back to the clause's second-highest level. Branching is VSIDS over the
+variables, deciding ``cell=value`` (phase: true); restarts follow the Luby sequence and
+at a restart the worse half of the learnt clauses (by LBD, then length) is dropped
+when there are more than a growing bound. A solution is recorded and blocked by the
+clause of its decisions' negations (kept for good), so counting goes on to any
+``max_solutions``; a conflict at level 0 ends the search (complete).
+
+The kernel runs in chunks of decisions and can be resumed, as ``fast``'s is; Python
+looks at the clock and the node budget between chunks, and grows the clause store when
+the kernel asks for room.
+"""
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, types
+
+from models import Model
+
+from ..result import Result, Stats, finish
+
+RESTART_UNIT = 100
+"""Conflicts before the first restart (then times the Luby sequence)."""
+FIRST_LEARNT_BOUND = 4000
+"""Learnt clauses kept before the first reduction; the bound grows by a tenth each time."""
+CHUNK = 4096
+"""Decisions between two looks at the clock."""
+
+# Kernel answers (the same codes as fast's kernel, plus a request for room).
+EXHAUSTED, FULL, PAUSED, CONTRADICTION, GROW = 0, 1, 2, 3, 4
+# Reason kinds.
+_DECISION, _AMO, _ALO, _CLAUSE = 0, 1, 2, 3
+# Rows of the int8 variable table and of the int32 variable table.
+_VALUE, _KIND, _SEEN = 0, 1, 2
+_LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP = range(9)
+# Slots of the int64 state array.
+(_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
+ _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
+ _LIVE, _STAMP, _SIZE) = range(23)
+_SLOTS = 23
+# Slots of the float state array.
+_INC = 0
+
+
+# ------------------------------------------------------------------ assignment and heap
+
+@njit(cache=True)
+def _lit_value(lit, vb):
+    """1 true, 0 false, -1 unassigned; lit = 2 * var (var true) or 2 * var + 1 (var false)."""
+    v = vb[_VALUE, lit >> 1]
+    if v < 0:
+        return -1
+    return v ^ (lit & 1)
+
+
+@njit(cache=True)
+def _assign(lit, kind, rid, vb, vi, cons, st):
+    """Make lit true at the current level with its reason; count it in its constraints."""
+    vcons, nvcons, ntrue, nfalse = cons[3], cons[4], cons[5], cons[6]
+    var = lit >> 1
+    val = 1 - (lit & 1)
+    vb[_VALUE, var] = val
+    vb[_KIND, var] = kind
+    vi[_RID, var] = rid
+    vi[_LEVEL, var] = st[_DLEVEL]
+    vi[_TRAIL, st[_TLEN]] = var
+    st[_TLEN] += 1
+    for j in range(nvcons[var]):
+        if val:
+            ntrue[vcons[var, j]] += 1
+        else:
+            nfalse[vcons[var, j]] += 1
+
+
+@njit(cache=True)
+def _heap_up(heap, hpos, act, i):
+    var = heap[i]
+    while i > 0:
+        parent = (i - 1) >> 1
+        if act[heap[parent]] >= act[var]:
+            break
+        heap[i] = heap[parent]
+        hpos[heap[i]] = i
+        i = parent
+    heap[i] = var
+    hpos[var] = i
+
+
+@njit(cache=True)
+def _heap_down(heap, hpos, act, i, size):
+    var = heap[i]
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and act[heap[child + 1]] > act[heap[child]]:
+            child += 1
+        if act[heap[child]] <= act[var]:
+            break
+        heap[i] = heap[child]
+        hpos[heap[i]] = i
+        i = child
+    heap[i] = var
+    hpos[var] = i
+
+
+@njit(cache=True)
+def _heap_insert(var, vi, act, st):
+    size = st[_HSIZE]
+    vi[_HEAP, size] = var
+    vi[_HPOS, var] = size
+    st[_HSIZE] = size + 1
+    _heap_up(vi[_HEAP], vi[_HPOS], act, size)
+
+
+@njit(cache=True)
+def _heap_pop(vi, act, st):
+    heap, hpos = vi[_HEAP], vi[_HPOS]
+    top = heap[0]
+    size = st[_HSIZE] - 1
+    st[_HSIZE] = size
+    hpos[top] = -1
+    if size > 0:
+        heap[0] = heap[size]
+        hpos[heap[0]] = 0
+        _heap_down(heap, hpos, act, 0, size)
+    return top
+
+
+@njit(cache=True)
+def _bump(var, vi, act, fst):
+    act[var] += fst[_INC]
+    if act[var] > 1e100:
+        for k in range(act.shape[0]):
+            act[k] *= 1e-100
+        fst[_INC] *= 1e-100
+    if vi[_HPOS, var] >= 0:
+        _heap_up(vi[_HEAP], vi[_HPOS], act, vi[_HPOS, var])
+
+
+@njit(cache=True)
+def _backjump(level, vb, vi, act, cons, st):
+    """Undo every assignment above level."""
+    if st[_DLEVEL] <= level:
+        return
+    vcons, nvcons, ntrue, nfalse = cons[3], cons[4], cons[5], cons[6]
+    stop = vi[_TLIM, level]
+    for i in range(st[_TLEN] - 1, stop - 1, -1):
+        var = vi[_TRAIL, i]
+        val = vb[_VALUE, var]
+        for j in range(nvcons[var]):
+            if val:
+                ntrue[vcons[var, j]] -= 1
+            else:
+                nfalse[vcons[var, j]] -= 1
+        vb[_VALUE, var] = -1
+        if vi[_HPOS, var] < 0:
+            _heap_insert(var, vi, act, st)
+    st[_BACKTRACKS] += st[_DLEVEL] - level
+    st[_TLEN] = stop
+    st[_QHEAD] = stop
+    st[_DLEVEL] = level
+
+
+# ------------------------------------------------------------------ propagation
+
+@njit(cache=True)
+def _conflict(kind, rid, var, st):
+    st[_CKIND], st[_CID], st[_CVAR] = kind, rid, var
+    return True
+
+
+@njit(cache=True)
+def _constraints(x, vb, vi, cons, st):
+    """The exactly-one constraints of the variable x just assigned; True on a conflict."""
+    cmem, csize, calo, vcons, nvcons, ntrue, nfalse = cons
+    if vb[_VALUE, x] == 1:
+        for j in range(nvcons[x]):
+            k = vcons[x, j]
+            for i in range(csize[k]):
+                y = cmem[k, i]
+                if y == x:
+                    continue
+                vy = vb[_VALUE, y]
+                if vy == 1:
+                    return _conflict(_AMO, x, y, st)
+                if vy < 0:
+                    _assign(2 * y + 1, _AMO, x, vb, vi, cons, st)
+        return False
+    for j in range(nvcons[x]):
+        k = vcons[x, j]
+        if calo[k] == 0 or ntrue[k] > 0:
+            continue
+        if nfalse[k] == csize[k]:
+            return _conflict(_ALO, k, -1, st)
+        if nfalse[k] == csize[k] - 1:
+            for i in range(csize[k]):
+                y = cmem[k, i]
+                if vb[_VALUE, y] < 0:
+                    _assign(2 * y, _ALO, k, vb, vi, cons, st)
+                    st[_PROPS] += 1
+                    break
+    return False
+
+
+@njit(cache=True)
+def _watches(false_lit, vb, vi, cons, db, st):
+    """The learnt clauses watching false_lit, which just became false; True on a conflict."""
+    clits, cinfo, whead, wnext = db
+    prev = -1
+    e = whead[false_lit]
+    while e >= 0:
+        nxt = wnext[e]
+        c, w = e >> 1, e & 1
+        start, length = cinfo[c, 0], cinfo[c, 1]
+        other = clits[start + 1 - w]
+        if _lit_value(other, vb) == 1:
+            prev, e = e, nxt
+            continue
+        moved = False
+        for i in range(2, length):
+            lit = clits[start + i]
+            if _lit_value(lit, vb) != 0:
+                clits[start + i] = clits[start + w]
+                clits[start + w] = lit
+                if prev < 0:
+                    whead[false_lit] = nxt
+                else:
+                    wnext[prev] = nxt
+                wnext[e] = whead[lit]
+                whead[lit] = e
+                moved = True
+                break
+        if moved:
+            e = nxt
+            continue
+        if _lit_value(other, vb) == 0:
+            return _conflict(_CLAUSE, c, -1, st)
+        _assign(other, _CLAUSE, c, vb, vi, cons, st)
+        if (other & 1) == 0:
+            st[_PROPS] += 1
+        prev, e = e, nxt
+    return False
+
+
+@njit(cache=True)
+def _propagate(vb, vi, cons, db, st):
+    """Process the trail from its queue head to a fixed point; True on a conflict."""
+    while st[_QHEAD] < st[_TLEN]:
+        x = vi[_TRAIL, st[_QHEAD]]
+        st[_QHEAD] += 1
+        if _constraints(x, vb, vi, cons, st):
+            return True
+        if _watches(2 * x + vb[_VALUE, x], vb, vi, cons, db, st):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ conflict analysis
+
+@njit(cache=True)
+def _reason(kind, rid, skip, cons, db, buf):
+    """The variables of a reason (or conflict) other than skip, into buf; their count."""
+    if kind == _AMO:
+        buf[0] = rid
+        return 1
+    count = 0
+    if kind == _ALO:
+        cmem, csize = cons[0], cons[1]
+        for i in range(csize[rid]):
+            y = cmem[rid, i]
+            if y != skip:
+                buf[count] = y
+                count += 1
+    elif kind == _CLAUSE:
+        clits, cinfo = db[0], db[1]
+        start = cinfo[rid, 0]
+        for i in range(cinfo[rid, 1]):
+            y = clits[start + i] >> 1
+            if y != skip:
+                buf[count] = y
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def _analyze(vb, vi, act, cons, db, st, fst):
+    """The first-UIP clause of the conflict in st into vi[_LEARNT] (asserting literal first,
+    a literal of the jump level second); its length."""
+    seen, level, trail, learnt, buf = vb[_SEEN], vi[_LEVEL], vi[_TRAIL], vi[_LEARNT], vi[_BUF]
+    here = st[_DLEVEL]
+    count = _reason(st[_CKIND], st[_CID], -1, cons, db, buf)
+    if st[_CKIND] == _AMO:
+        buf[count] = st[_CVAR]
+        count += 1
+    size, path, i = 1, 0, st[_TLEN] - 1
+    while True:
+        for j in range(count):
+            y = buf[j]
+            if seen[y] == 0 and level[y] > 0:
+                seen[y] = 1
+                _bump(y, vi, act, fst)
+                if level[y] >= here:
+                    path += 1
+                else:
+                    learnt[size] = 2 * y + vb[_VALUE, y]
+                    size += 1
+        while seen[trail[i]] == 0:
+            i -= 1
+        p = trail[i]
+        i -= 1
+        seen[p] = 0
+        path -= 1
+        if path == 0:
+            break
+        count = _reason(vb[_KIND, p], vi[_RID, p], p, cons, db, buf)
+    learnt[0] = 2 * p + vb[_VALUE, p]
+    return _minimise(size, vb, vi, cons, db)
+
+
+@njit(cache=True)
+def _minimise(size, vb, vi, cons, db):
+    """Drop the literals whose reason lies wholly in the clause (or at level 0); clear the
+    marks; put a literal of the highest remaining level second. The new length."""
+    seen, level, learnt, buf, keep = vb[_SEEN], vi[_LEVEL], vi[_LEARNT], vi[_BUF], vi[_KEEP]
+    for j in range(size):
+        keep[j] = learnt[j]
+    out = 1
+    for j in range(1, size):
+        y = learnt[j] >> 1
+        redundant = vb[_KIND, y] != _DECISION
+        if redundant:
+            count = _reason(vb[_KIND, y], vi[_RID, y], y, cons, db, buf)
+            for k in range(count):
+                z = buf[k]
+                if seen[z] == 0 and level[z] > 0:
+                    redundant = False
+                    break
+        if not redundant:
+            learnt[out] = learnt[j]
+            out += 1
+    for j in range(1, size):
+        seen[keep[j] >> 1] = 0
+    best = 1
+    for j in range(2, out):
+        if level[learnt[j] >> 1] > level[learnt[best] >> 1]:
+            best = j
+    if out > 1:
+        learnt[1], learnt[best] = learnt[best], learnt[1]
+    return out
+
+
+@njit(cache=True)
+def _lbd(size, vi, stamps, st):
+    """The number of distinct decision levels among the learnt clause's literals."""
+    st[_STAMP] += 1
+    distinct = 0
+    for j in range(size):
+        lv = vi[_LEVEL, vi[_LEARNT, j] >> 1]
+        if stamps[lv] != st[_STAMP]:
+            stamps[lv] = st[_STAMP]
+            distinct += 1
+    return distinct
+
+
+@njit(cache=True)
+def _store(lits, size, lbd, db, st):
+    """Add a clause of two literals or more, watching its first two; its index."""
+    clits, cinfo, whead, wnext = db
+    c, start = st[_NCL], st[_USED]
+    for j in range(size):
+        clits[start + j] = lits[j]
+    cinfo[c, 0], cinfo[c, 1], cinfo[c, 2] = start, size, lbd
+    wnext[2 * c] = whead[lits[0]]
+    whead[lits[0]] = 2 * c
+    wnext[2 * c + 1] = whead[lits[1]]
+    whead[lits[1]] = 2 * c + 1
+    st[_NCL] = c + 1
+    st[_USED] = start + size
+    if lbd > 0:
+        st[_LIVE] += 1
+    return c
+
+
+@njit(cache=True)
+def _learn(size, lbd, vb, vi, act, cons, db, st):
+    """Jump back to the learnt clause's second level and assert its first literal."""
+    learnt = vi[_LEARNT]
+    if size == 1:
+        _backjump(0, vb, vi, act, cons, st)
+        _assign(learnt[0], _DECISION, -1, vb, vi, cons, st)
+    else:
+        _backjump(vi[_LEVEL, learnt[1] >> 1], vb, vi, act, cons, st)
+        c = _store(learnt, size, lbd, db, st)
+        _assign(learnt[0], _CLAUSE, c, vb, vi, cons, st)
+    st[_LEARNED] += 1
+    if (learnt[0] & 1) == 0:
+        st[_PROPS] += 1
+
+
+# ------------------------------------------------------------------ restarts, reduction
+
+@njit(cache=True)
+def _luby(i):
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while (1 << k) - 1 != i:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+@njit(cache=True)
+def _reduce(db, st):
+    """At level 0: keep the better half of the learnt clauses (lower LBD, then shorter),
+    every clause of LBD 2 or less and every blocking clause (LBD 0); rebuild the watches."""
+    clits, cinfo, whead, wnext = db
+    count = st[_NCL]
+    key = np.empty(count, np.int64)
+    for c in range(count):
+        key[c] = cinfo[c, 2] * (1 << 32) + cinfo[c, 1]
+    order = np.argsort(key)
+    learnt = 0
+    for c in range(count):
+        if cinfo[c, 2] > 2:
+            learnt += 1
+    drop = np.zeros(count, np.uint8)
+    dropped = 0
+    for j in range(count - 1, -1, -1):
+        c = order[j]
+        if dropped >= learnt // 2:
+            break
+        if cinfo[c, 2] > 2:
+            drop[c] = 1
+            dropped += 1
+    whead[:] = -1
+    kept, used = 0, 0
+    for c in range(count):
+        if drop[c]:
+            continue
+        start, size = cinfo[c, 0], cinfo[c, 1]
+        for j in range(size):
+            clits[used + j] = clits[start + j]
+        cinfo[kept, 0], cinfo[kept, 1], cinfo[kept, 2] = used, size, cinfo[c, 2]
+        for w in range(2):
+            lit = clits[used + w]
+            wnext[2 * kept + w] = whead[lit]
+            whead[lit] = 2 * kept + w
+        kept += 1
+        used += size
+    st[_NCL], st[_USED] = kept, used
+    st[_LIVE] = 0
+    for c in range(kept):
+        if cinfo[c, 2] > 0:
+            st[_LIVE] += 1
+
+
+@njit(cache=True)
+def _restart(vb, vi, act, cons, db, st):
+    st[_RESTARTS] += 1
+    _backjump(0, vb, vi, act, cons, st)
+    if st[_LIVE] > st[_BOUND]:
+        _reduce(db, st)
+        st[_BOUND] += st[_BOUND] // 10
+    st[_NEXT_RESTART] = st[_CONFLICTS] + RESTART_UNIT * _luby(st[_RESTARTS] + 1)
+
+
+# ------------------------------------------------------------------ the search
+
+@njit(cache=True)
+def _begin(givens, vb, vi, act, cons, db, st):
+    """Assign the givens at level 0 and propagate; False if they contradict each other."""
+    n = st[_SIZE]
+    for cell in range(givens.shape[0]):
+        if givens[cell]:
+            lit = 2 * (cell * n + givens[cell] - 1)
+            if _lit_value(lit, vb) == 0:
+                return False
+            if _lit_value(lit, vb) < 0:
+                _assign(lit, _DECISION, -1, vb, vi, cons, st)
+    props = st[_PROPS]
+    if _propagate(vb, vi, cons, db, st):
+        return False
+    st[_FIXED] = st[_PROPS] - props
+    return True
+
+
+@njit(cache=True)
+def _record(vb, sols, st):
+    """Write the full assignment as values into the next row of sols."""
+    n = st[_SIZE]
+    row = sols[st[_FOUND]]
+    for cell in range(row.shape[0]):
+        for v in range(n):
+            if vb[_VALUE, cell * n + v] == 1:
+                row[cell] = v + 1
+                break
+    st[_FOUND] += 1
+
+
+@njit(cache=True)
+def _block(vb, vi, act, cons, db, st):
+    """Exclude the solution just found by the clause of its decisions' negations; False
+    if it had no decision (then nothing else is left)."""
+    top = st[_DLEVEL]
+    if top == 0:
+        return False
+    learnt = vi[_LEARNT]
+    for j in range(top):
+        var = vi[_TRAIL, vi[_TLIM, top - 1 - j]]
+        learnt[j] = 2 * var + vb[_VALUE, var]
+    if top == 1:
+        _backjump(0, vb, vi, act, cons, st)
+        _assign(learnt[0], _DECISION, -1, vb, vi, cons, st)
+    else:
+        _backjump(top - 1, vb, vi, act, cons, st)
+        c = _store(learnt, top, 0, db, st)
+        _assign(learnt[0], _CLAUSE, c, vb, vi, cons, st)
+    return True
+
+
+@njit(cache=True)
+def _decide(vb, vi, act, cons, st):
+    """Set the unassigned variable of highest activity true at a new level; False if every
+    variable is assigned."""
+    while st[_HSIZE] > 0:
+        var = _heap_pop(vi, act, st)
+        if vb[_VALUE, var] < 0:
+            st[_NODES] += 1
+            vi[_TLIM, st[_DLEVEL]] = st[_TLEN]
+            st[_DLEVEL] += 1
+            _assign(2 * var, _DECISION, -1, vb, vi, cons, st)
+            return True
+    return False
+
+
+@njit(cache=True)
+def _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
+    """Learn from the conflict in st, jump back, and restart when due; False at level 0."""
+    st[_CONFLICTS] += 1
+    if st[_DLEVEL] == 0:
+        return False
+    size = _analyze(vb, vi, act, cons, db, st, fst)
+    _learn(size, _lbd(size, vi, stamps, st), vb, vi, act, cons, db, st)
+    fst[_INC] /= 0.95
+    if st[_CONFLICTS] >= st[_NEXT_RESTART]:
+        _restart(vb, vi, act, cons, db, st)
+    return True
+
+
+@njit(cache=True)
+def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
+    """Search until sols is full, node_stop decisions have been made in all, the clause
+    store needs room, or the space is exhausted; resumable. Solutions are sols[:st[_FOUND]]."""
+    if st[_STARTED] == 0:
+        st[_STARTED] = 1
+        if not _begin(givens, vb, vi, act, cons, db, st):
+            return CONTRADICTION
+    room = vi.shape[1] + 1
+    while True:
+        if st[_USED] + room > db[0].shape[0] or st[_NCL] + 1 >= db[1].shape[0]:
+            return GROW
+        if _propagate(vb, vi, cons, db, st):
+            if not _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
+                return EXHAUSTED
+            continue
+        if st[_NODES] >= node_stop:
+            return PAUSED
+        if _decide(vb, vi, act, cons, st):
+            continue
+        _record(vb, sols, st)
+        if not _block(vb, vi, act, cons, db, st):
+            return EXHAUSTED
+        if st[_FOUND] == sols.shape[0]:
+            return FULL
+
+
+# ------------------------------------------------------------------ tables and the driver
+
+@lru_cache(maxsize=32)
+def _constraint_tables(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]
+                       ) -> tuple[np.ndarray, ...]:
+    """Each exactly-one constraint's variables, size and at-least-one flag; each
+    variable's constraints (cells first, then (group, value) pairs)."""
+    size = max([n] + [len(g) for g in groups])
+    count = num_cells + len(groups) * n
+    cmem = np.zeros((count, size), np.int32)
+    csize = np.zeros(count, np.int32)
+    calo = np.zeros(count, np.uint8)
+    owners: list[list[int]] = [[] for _ in range(num_cells * n)]
+    for cell in range(num_cells):
+        cmem[cell, :n] = np.arange(cell * n, cell * n + n)
+        csize[cell], calo[cell] = n, 1
+    for g, group in enumerate(groups):
+        for v in range(n):
+            k = num_cells + g * n + v
+            members = [cell * n + v for cell in group]
+            cmem[k, :len(members)] = members
+            csize[k], calo[k] = len(members), len(group) == n
+    for k in range(count):
+        for var in cmem[k, :csize[k]]:
+            owners[var].append(k)
+    most = max(len(o) for o in owners)
+    vcons = np.zeros((num_cells * n, most), np.int32)
+    for var, ks in enumerate(owners):
+        vcons[var, :len(ks)] = ks
+    nvcons = np.array([len(o) for o in owners], np.int32)
+    return cmem, csize, calo, vcons, nvcons
+
+
+class _Search(NamedTuple):
+    """The arrays of one search, in the kernel's argument order (after the givens)."""
+
+    vb: np.ndarray      # int8[3, vars]: value (-1 unassigned), reason kind, analysis mark
+    vi: np.ndarray      # int32[9, vars]: level, reason id, trail, level starts, heap, heap
+                        # positions, learnt clause, reason buffer, a copy of the learnt clause
+    act: np.ndarray     # float64[vars]: VSIDS activity
+    stamps: np.ndarray  # int64[vars + 1]: per level, the last LBD count that met it
+
+
+def _new_search(variables: int) -> _Search:
+    vb = np.full((3, variables), -1, np.int8)
+    vb[_SEEN] = 0
+    vi = np.zeros((9, variables + 1), np.int32)
+    vi[_HEAP, :variables] = np.arange(variables)
+    vi[_HPOS, :variables] = np.arange(variables)
+    return _Search(vb, vi, np.zeros(variables), np.zeros(variables + 1, np.int64))
+
+
+def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...]:
+    """An empty clause store: literals, (start, length, LBD) per clause, watch lists."""
+    return (np.zeros(lits, np.int32), np.zeros((clauses, 3), np.int32),
+            np.full(2 * variables, -1, np.int32), np.zeros(2 * clauses, np.int32))
+
+
+def _grown(db: tuple[np.ndarray, ...], st: np.ndarray, variables: int) -> tuple[np.ndarray, ...]:
+    """The clause store with twice the room where the kernel ran short."""
+    clits, cinfo, whead, wnext = db
+    if st[_USED] + variables + 1 > len(clits):
+        clits = np.concatenate([clits, np.zeros(len(clits), np.int32)])
+    if st[_NCL] + 1 >= len(cinfo):
+        cinfo = np.concatenate([cinfo, np.zeros_like(cinfo)])
+        wnext = np.concatenate([wnext, np.zeros_like(wnext)])
+    return clits, cinfo, whead, wnext
+
+
+def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
+          node_limit: int | None = None) -> Result:
+    """Solve by conflict-driven clause learning; count up to max_solutions solutions."""
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    n, cells = model.n, model.num_cells
+    variables = cells * n
+    tables = _constraint_tables(n, cells, tuple(g.cells for g in model.groups))
+    cons = tables + (np.zeros(len(tables[1]), np.int32), np.zeros(len(tables[1]), np.int32))
+    search = _new_search(variables)
+    db = _new_store(variables, max(1 << 16, 16 * variables), 1 << 12)
+    st = np.zeros(_SLOTS, np.int64)
+    st[_SIZE], st[_HSIZE] = n, variables
+    st[_NEXT_RESTART], st[_BOUND] = RESTART_UNIT, FIRST_LEARNT_BOUND
+    fst = np.ones(1)
+    givens = np.frombuffer(bytearray(model.givens), np.uint8)
+    sols = np.empty((min(max_solutions, 64), cells), np.uint8)
+    found, code = [], PAUSED
+    limit_hit = budget_hit = False
+    chunk = 256
+    while True:
+        if deadline is not None and time.perf_counter() > deadline:
+            limit_hit = True
+            break
+        stop = st[_NODES] + chunk
+        if node_limit is not None:
+            stop = min(stop, node_limit)
+        code = _kernel(givens, *search, cons, db, sols, st, fst, stop)
+        chunk = min(CHUNK, 2 * chunk)
+        found += [tuple(row) for row in sols[:st[_FOUND]].tolist()]
+        st[_FOUND] = 0
+        if code in (EXHAUSTED, CONTRADICTION) or len(found) >= max_solutions:
+            break
+        if code == GROW:
+            db = _grown(db, st, variables)
+        elif code == FULL:
+            sols = sols[:min(len(sols), max_solutions - len(found))]
+        elif node_limit is not None and st[_NODES] >= node_limit:
+            budget_hit = True
+            break
+    found = found[:max_solutions]
+    stats = Stats(nodes=int(st[_NODES]), backtracks=int(st[_BACKTRACKS]),
+                  conflicts=int(st[_CONFLICTS]), restarts=int(st[_RESTARTS]),
+                  propagations=int(st[_PROPS]), fixed_cells=int(st[_FIXED]),
+                  solve_time=time.perf_counter() - start)
+    if code == CONTRADICTION:
+        return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
+    message = "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
+    return finish(found, code == EXHAUSTED, stats, limit_hit=limit_hit, budget_hit=budget_hit,
+                  message=message)
