@@ -49,15 +49,15 @@ EXHAUSTED, FULL, PAUSED, CONTRADICTION, GROW = 0, 1, 2, 3, 4
 # Reason kinds.
 _DECISION, _AMO, _ALO, _CLAUSE = 0, 1, 2, 3
 # Rows of the int8 variable table and of the int32 variable table.
-_VALUE, _KIND, _SEEN = 0, 1, 2
-_LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP = range(9)
+_VALUE, _KIND, _SEEN, _SAVED = 0, 1, 2, 3
+_LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHED = range(11)
 # Slots of the int64 state array.
 (_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
- _LIVE, _STAMP, _SIZE) = range(23)
-_SLOTS = 23
+ _LIVE, _STAMP, _SIZE, _UNIT, _PHASE) = range(25)
+_SLOTS = 25
 # Slots of the float state array.
-_INC = 0
+_INC, _DECAY, _FAST_LBD, _LBD_SUM = 0, 1, 2, 3
 
 
 # ------------------------------------------------------------------ assignment and heap
@@ -171,6 +171,7 @@ def _backjump(level, vb, vi, act, cons, st):
                 ntrue[vcons[var, j]] -= 1
             else:
                 nfalse[vcons[var, j]] -= 1
+        vb[_SAVED, var] = val
         vb[_VALUE, var] = -1
         if vi[_HPOS, var] < 0:
             _heap_insert(var, vi, act, st)
@@ -302,7 +303,7 @@ def _reason(kind, rid, skip, cons, db, buf):
 
 
 @njit(cache=True)
-def _analyze(vb, vi, act, cons, db, st, fst):
+def _analyze(vb, vi, act, stamps, cons, db, st, fst):
     """The first-UIP clause of the conflict in st into vi[_LEARNT] (asserting literal first,
     a literal of the jump level second); its length."""
     seen, level, trail, learnt, buf = vb[_SEEN], vi[_LEVEL], vi[_TRAIL], vi[_LEARNT], vi[_BUF]
@@ -333,32 +334,59 @@ def _analyze(vb, vi, act, cons, db, st, fst):
             break
         count = _reason(vb[_KIND, p], vi[_RID, p], p, cons, db, buf)
     learnt[0] = 2 * p + vb[_VALUE, p]
-    return _minimise(size, vb, vi, cons, db)
+    return _minimise(size, vb, vi, stamps, cons, db, st)
 
 
 @njit(cache=True)
-def _minimise(size, vb, vi, cons, db):
-    """Drop the literals whose reason lies wholly in the clause (or at level 0); clear the
-    marks; put a literal of the highest remaining level second. The new length."""
-    seen, level, learnt, buf, keep = vb[_SEEN], vi[_LEVEL], vi[_LEARNT], vi[_BUF], vi[_KEEP]
+def _redundant(y, vb, vi, stamps, cons, db, st, touched):
+    """Whether the literal of y follows from the clause's other literals through reasons
+    (MiniSat's recursive test); marks what it proves (2) in seen, listed in vi[_TOUCHED]
+    from touched on. The new end of that list, negative if y is needed."""
+    seen, level, buf, stack = vb[_SEEN], vi[_LEVEL], vi[_BUF], vi[_STACK]
+    stack[0], top, first = y, 1, touched
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        count = _reason(vb[_KIND, u], vi[_RID, u], u, cons, db, buf)
+        for k in range(count):
+            z = buf[k]
+            if seen[z] or level[z] == 0:
+                continue
+            if vb[_KIND, z] == _DECISION or stamps[level[z]] != st[_STAMP]:
+                for t in range(first, touched):
+                    seen[vi[_TOUCHED, t]] = 0
+                return -1
+            seen[z] = 2
+            vi[_TOUCHED, touched] = z
+            touched += 1
+            stack[top] = z
+            top += 1
+    return touched
+
+
+@njit(cache=True)
+def _minimise(size, vb, vi, stamps, cons, db, st):
+    """Drop the literals implied by the others through reasons; clear the marks; put a
+    literal of the highest remaining level second. The new length."""
+    seen, level, learnt, keep = vb[_SEEN], vi[_LEVEL], vi[_LEARNT], vi[_KEEP]
+    st[_STAMP] += 1
     for j in range(size):
         keep[j] = learnt[j]
-    out = 1
+        stamps[level[learnt[j] >> 1]] = st[_STAMP]
+    out, touched = 1, 0
     for j in range(1, size):
         y = learnt[j] >> 1
-        redundant = vb[_KIND, y] != _DECISION
-        if redundant:
-            count = _reason(vb[_KIND, y], vi[_RID, y], y, cons, db, buf)
-            for k in range(count):
-                z = buf[k]
-                if seen[z] == 0 and level[z] > 0:
-                    redundant = False
-                    break
-        if not redundant:
-            learnt[out] = learnt[j]
-            out += 1
+        if vb[_KIND, y] != _DECISION:
+            end = _redundant(y, vb, vi, stamps, cons, db, st, touched)
+            if end >= 0:
+                touched = end
+                continue
+        learnt[out] = learnt[j]
+        out += 1
     for j in range(1, size):
         seen[keep[j] >> 1] = 0
+    for t in range(touched):
+        seen[vi[_TOUCHED, t]] = 0
     best = 1
     for j in range(2, out):
         if level[learnt[j] >> 1] > level[learnt[best] >> 1]:
@@ -483,7 +511,10 @@ def _restart(vb, vi, act, cons, db, st):
     if st[_LIVE] > st[_BOUND]:
         _reduce(db, st)
         st[_BOUND] += st[_BOUND] // 10
-    st[_NEXT_RESTART] = st[_CONFLICTS] + RESTART_UNIT * _luby(st[_RESTARTS] + 1)
+    if st[_UNIT] > 0:
+        st[_NEXT_RESTART] = st[_CONFLICTS] + st[_UNIT] * _luby(st[_RESTARTS] + 1)
+    else:
+        st[_NEXT_RESTART] = st[_CONFLICTS]
 
 
 # ------------------------------------------------------------------ the search
@@ -550,7 +581,8 @@ def _decide(vb, vi, act, cons, st):
             st[_NODES] += 1
             vi[_TLIM, st[_DLEVEL]] = st[_TLEN]
             st[_DLEVEL] += 1
-            _assign(2 * var, _DECISION, -1, vb, vi, cons, st)
+            lit = 2 * var + 1 if st[_PHASE] and vb[_SAVED, var] == 0 else 2 * var
+            _assign(lit, _DECISION, -1, vb, vi, cons, st)
             return True
     return False
 
@@ -561,10 +593,18 @@ def _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
     st[_CONFLICTS] += 1
     if st[_DLEVEL] == 0:
         return False
-    size = _analyze(vb, vi, act, cons, db, st, fst)
-    _learn(size, _lbd(size, vi, stamps, st), vb, vi, act, cons, db, st)
-    fst[_INC] /= 0.95
-    if st[_CONFLICTS] >= st[_NEXT_RESTART]:
+    size = _analyze(vb, vi, act, stamps, cons, db, st, fst)
+    lbd = _lbd(size, vi, stamps, st)
+    _learn(size, lbd, vb, vi, act, cons, db, st)
+    fst[_INC] /= fst[_DECAY]
+    fst[_FAST_LBD] += (lbd - fst[_FAST_LBD]) / 32
+    fst[_LBD_SUM] += lbd
+    if st[_UNIT] > 0:
+        due = st[_CONFLICTS] >= st[_NEXT_RESTART]
+    else:  # Glucose: the recent clauses are worse than the average so far
+        due = (st[_CONFLICTS] - st[_NEXT_RESTART] >= 50
+               and fst[_FAST_LBD] * 0.8 > fst[_LBD_SUM] / st[_CONFLICTS])
+    if due:
         _restart(vb, vi, act, cons, db, st)
     return True
 
@@ -640,9 +680,10 @@ class _Search(NamedTuple):
 
 
 def _new_search(variables: int) -> _Search:
-    vb = np.full((3, variables), -1, np.int8)
+    vb = np.full((4, variables), -1, np.int8)
     vb[_SEEN] = 0
-    vi = np.zeros((9, variables + 1), np.int32)
+    vb[_SAVED] = 1
+    vi = np.zeros((11, variables + 1), np.int32)
     vi[_HEAP, :variables] = np.arange(variables)
     vi[_HPOS, :variables] = np.arange(variables)
     return _Search(vb, vi, np.zeros(variables), np.zeros(variables + 1, np.int64))
