@@ -37,8 +37,11 @@ from models import Model
 
 from ..result import Result, Stats, finish
 
-RESTART_UNIT = 100
-"""Conflicts before the first restart (then times the Luby sequence)."""
+RESTART_UNIT = 0
+"""Conflicts before the first restart, then times the Luby sequence; 0: restart as
+Glucose does, when the last clauses' LBD (a moving average) is 25% above the mean so far."""
+DECAY = 0.95
+"""VSIDS: the activity bump grows by 1 / DECAY at every conflict."""
 FIRST_LEARNT_BOUND = 4000
 """Learnt clauses kept before the first reduction; the bound grows by a tenth each time."""
 CHUNK = 4096
@@ -54,8 +57,8 @@ _LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHE
 # Slots of the int64 state array.
 (_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
- _LIVE, _STAMP, _SIZE, _UNIT, _PHASE) = range(25)
-_SLOTS = 25
+ _LIVE, _STAMP, _SIZE, _UNIT, _PHASE, _BRANCH) = range(26)
+_SLOTS = 26
 # Slots of the float state array.
 _INC, _DECAY, _FAST_LBD, _LBD_SUM = 0, 1, 2, 3
 
@@ -572,19 +575,49 @@ def _block(vb, vi, act, cons, db, st):
 
 
 @njit(cache=True)
+def _scan(vb, act, cons, st):
+    """The unassigned variable of highest activity per candidate left in its cell (mode 1),
+    or of fewest candidates, ties to activity (mode 2); -1 if every variable is assigned."""
+    n, nfalse = st[_SIZE], cons[6]
+    best, best_score, best_dom = -1, -1.0, 1 << 30
+    for cell in range(vb.shape[1] // n):
+        if cons[5][cell]:
+            continue
+        dom = n - nfalse[cell]
+        if st[_BRANCH] == 2 and dom > best_dom:
+            continue
+        for var in range(cell * n, cell * n + n):
+            if vb[_VALUE, var] < 0:
+                if st[_BRANCH] == 1:
+                    score = act[var] / dom
+                    if score > best_score:
+                        best, best_score = var, score
+                elif dom < best_dom or act[var] > best_score:
+                    best, best_score, best_dom = var, act[var], dom
+    return best
+
+
+@njit(cache=True)
 def _decide(vb, vi, act, cons, st):
     """Set the unassigned variable of highest activity true at a new level; False if every
     variable is assigned."""
-    while st[_HSIZE] > 0:
-        var = _heap_pop(vi, act, st)
-        if vb[_VALUE, var] < 0:
-            st[_NODES] += 1
-            vi[_TLIM, st[_DLEVEL]] = st[_TLEN]
-            st[_DLEVEL] += 1
-            lit = 2 * var + 1 if st[_PHASE] and vb[_SAVED, var] == 0 else 2 * var
-            _assign(lit, _DECISION, -1, vb, vi, cons, st)
-            return True
-    return False
+    var = -1
+    if st[_BRANCH]:
+        var = _scan(vb, act, cons, st)
+    else:
+        while st[_HSIZE] > 0:
+            var = _heap_pop(vi, act, st)
+            if vb[_VALUE, var] < 0:
+                break
+            var = -1
+    if var < 0:
+        return False
+    st[_NODES] += 1
+    vi[_TLIM, st[_DLEVEL]] = st[_TLEN]
+    st[_DLEVEL] += 1
+    lit = 2 * var + 1 if st[_PHASE] and vb[_SAVED, var] == 0 else 2 * var
+    _assign(lit, _DECISION, -1, vb, vi, cons, st)
+    return True
 
 
 @njit(cache=True)
@@ -609,7 +642,14 @@ def _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
     return True
 
 
-@njit(cache=True)
+_I8, _I4, _U8, _F8 = types.int64, types.int32, types.uint8, types.float64
+_CONS = types.Tuple((_I4[:, ::1], _I4[::1], _U8[::1], _I4[:, ::1], _I4[::1], _I4[::1], _I4[::1]))
+_STORE = types.Tuple((_I4[::1], _I4[:, ::1], _I4[::1], _I4[::1]))
+_KERNEL = _I8(_U8[::1], types.int8[:, ::1], _I4[:, ::1], _F8[::1], _I8[::1], _CONS, _STORE,
+              _U8[:, ::1], _I8[::1], _F8[::1], _I8)
+
+
+@njit(_KERNEL, cache=True)
 def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
     """Search until sols is full, node_stop decisions have been made in all, the clause
     store needs room, or the space is exhausted; resumable. Solutions are sols[:st[_FOUND]]."""
@@ -625,8 +665,8 @@ def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
             if not _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
                 return EXHAUSTED
             continue
-        if st[_NODES] >= node_stop:
-            return PAUSED
+        if st[_NODES] >= node_stop and st[_TLEN] < vb.shape[1]:
+            return PAUSED  # (with every variable assigned, the solution is taken first)
         if _decide(vb, vi, act, cons, st):
             continue
         _record(vb, sols, st)
@@ -720,7 +760,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     st = np.zeros(_SLOTS, np.int64)
     st[_SIZE], st[_HSIZE] = n, variables
     st[_NEXT_RESTART], st[_BOUND] = RESTART_UNIT, FIRST_LEARNT_BOUND
-    fst = np.ones(1)
+    st[_UNIT] = RESTART_UNIT
+    fst = np.array([1.0, DECAY, 0.0, 0.0])
     givens = np.frombuffer(bytearray(model.givens), np.uint8)
     sols = np.empty((min(max_solutions, 64), cells), np.uint8)
     found, code = [], PAUSED

@@ -48,13 +48,15 @@ from numba.extending import intrinsic
 from models import Model
 
 from ..result import Result, Stats, finish
+from . import _fast_learning
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
     "backtracks": "decisions undone",
     "propagations": "cells fixed by the rules during the whole run (givens excluded)",
     "fixed_cells": "cells the rules fixed before the first decision",
-    "restarts": "restarts of the search from the givens (branching='wdeg')",
+    "restarts": "restarts of the search from the givens (branching='wdeg'; learning='conflicts')",
+    "conflicts": "conflicts analysed into a learnt clause (learning='conflicts')",
 }
 OPTIONS = {
     "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
@@ -64,11 +66,16 @@ OPTIONS = {
                  "candidates per failure weight of its groups (dom/wdeg), with Luby restarts "
                  "until a first solution",
     "node_limit": "give up (status unknown, or solved and incomplete) after this many decisions",
+    "learning": "'none' (default): depth-first search as above; 'conflicts': conflict-driven "
+                "clause learning over (cell, value) literals with VSIDS and restarts "
+                "(naked and hidden singles as exactly-one constraints; inference and "
+                "branching do not apply), see _fast_learning.py",
 }
 INFERENCES = ("singles", "locked", "subsets")
 """From weakest to strongest; each adds a rule to the one before."""
 BRANCHINGS = ("mrv", "wdeg")
-CHOICES = {"inference": INFERENCES, "branching": BRANCHINGS}
+LEARNINGS = ("none", "conflicts")
+CHOICES = {"inference": INFERENCES, "branching": BRANCHINGS, "learning": LEARNINGS}
 RESTART_BASE = 256
 """Decisions before the first restart with dom/wdeg (then times the Luby sequence)."""
 MAX_SIZE = 63
@@ -780,8 +787,10 @@ def _work(cells: int, groups: int, pairs: int) -> _Work:
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", branching: str = "mrv",
-          node_limit: int | None = None) -> Result:
+          node_limit: int | None = None, learning: str = "none") -> Result:
     """Solve with compiled propagation and MRV search; count up to max_solutions solutions."""
+    if learning not in LEARNINGS:
+        raise ValueError(f"unknown learning {learning!r}; choose one of {LEARNINGS}")
     if inference not in INFERENCES:
         raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
     if branching not in BRANCHINGS:
@@ -791,6 +800,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {n}x{n}")
     if node_limit is not None and node_limit < 0:
         raise ValueError(f"node_limit must be at least 0, not {node_limit}")
+    if learning == "conflicts":
+        return _fast_learning.solve(model, max_solutions=max_solutions, time_limit=time_limit,
+                                    node_limit=node_limit)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     tables, key = _tables_for(model)
