@@ -57,8 +57,8 @@ _LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHE
 # Slots of the int64 state array.
 (_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
- _LIVE, _STAMP, _SIZE, _UNIT, _PHASE, _BRANCH) = range(26)
-_SLOTS = 26
+ _LIVE, _STAMP, _SIZE, _UNIT, _PHASE, _BRANCH, _PENDING, _ASSIGNS, _VISITS, _SCANS) = range(30)
+_SLOTS = 30
 # Slots of the float state array.
 _INC, _DECAY, _FAST_LBD, _LBD_SUM = 0, 1, 2, 3
 
@@ -75,22 +75,71 @@ def _lit_value(lit, vb):
 
 
 @njit(cache=True)
-def _assign(lit, kind, rid, vb, vi, cons, st):
-    """Make lit true at the current level with its reason; count it in its constraints."""
-    vcons, nvcons, ntrue, nfalse = cons[3], cons[4], cons[5], cons[6]
-    var = lit >> 1
-    val = 1 - (lit & 1)
+def _put(var, val, kind, rid, vb, vi, st):
+    """Give var its value at the current level, with its reason, at the end of the trail."""
     vb[_VALUE, var] = val
     vb[_KIND, var] = kind
     vi[_RID, var] = rid
     vi[_LEVEL, var] = st[_DLEVEL]
     vi[_TRAIL, st[_TLEN]] = var
     st[_TLEN] += 1
+    st[_ASSIGNS] += 1
+
+
+@njit(cache=True)
+def _make_true(var, kind, rid, vb, vi, cons, st):
+    """Set var true and count it; True (a conflict) if a constraint now has two true."""
+    cmem, csize, vcons, nvcons, ntrue = cons[0], cons[1], cons[3], cons[4], cons[5]
+    _put(var, 1, kind, rid, vb, vi, st)
+    if kind != _DECISION:
+        st[_PROPS] += 1
     for j in range(nvcons[var]):
-        if val:
-            ntrue[vcons[var, j]] += 1
-        else:
-            nfalse[vcons[var, j]] += 1
+        ntrue[vcons[var, j]] += 1
+    for j in range(nvcons[var]):
+        k = vcons[var, j]
+        if ntrue[k] > 1:
+            for i in range(csize[k]):
+                z = cmem[k, i]
+                if z != var and vb[_VALUE, z] == 1:
+                    return _conflict(_AMO, z, var, st)
+    return False
+
+
+@njit(cache=True)
+def _make_false(var, kind, rid, vb, vi, cons, st):
+    """Set var false and count it; a constraint left with one possible member sets it true
+    (a hidden single, or a cell's last candidate) at once. True on a conflict."""
+    cmem, csize, calo, vcons, nvcons, ntrue, nfalse = cons
+    _put(var, 0, kind, rid, vb, vi, st)
+    for j in range(nvcons[var]):
+        nfalse[vcons[var, j]] += 1
+    for j in range(nvcons[var]):
+        k = vcons[var, j]
+        if calo[k] == 0 or ntrue[k] > 0 or nfalse[k] < csize[k] - 1:
+            continue
+        if nfalse[k] == csize[k]:
+            return _conflict(_ALO, k, -1, st)
+        for i in range(csize[k]):
+            y = cmem[k, i]
+            if vb[_VALUE, y] < 0:
+                if _make_true(y, _ALO, k, vb, vi, cons, st):
+                    return True
+                break
+    return False
+
+
+@njit(cache=True)
+def _assign(lit, kind, rid, vb, vi, cons, st):
+    """Make lit true at the current level with its reason; True on a conflict."""
+    if lit & 1:
+        return _make_false(lit >> 1, kind, rid, vb, vi, cons, st)
+    return _make_true(lit >> 1, kind, rid, vb, vi, cons, st)
+
+
+@njit(cache=True)
+def _conflict(kind, rid, var, st):
+    st[_CKIND], st[_CID], st[_CVAR] = kind, rid, var
+    return True
 
 
 @njit(cache=True)
@@ -179,6 +228,7 @@ def _backjump(level, vb, vi, act, cons, st):
         if vi[_HPOS, var] < 0:
             _heap_insert(var, vi, act, st)
     st[_BACKTRACKS] += st[_DLEVEL] - level
+    st[_PENDING] = 0  # a conflict met at the level left is undone with it
     st[_TLEN] = stop
     st[_QHEAD] = stop
     st[_DLEVEL] = level
@@ -187,41 +237,17 @@ def _backjump(level, vb, vi, act, cons, st):
 # ------------------------------------------------------------------ propagation
 
 @njit(cache=True)
-def _conflict(kind, rid, var, st):
-    st[_CKIND], st[_CID], st[_CVAR] = kind, rid, var
-    return True
-
-
-@njit(cache=True)
 def _constraints(x, vb, vi, cons, st):
-    """The exactly-one constraints of the variable x just assigned; True on a conflict."""
-    cmem, csize, calo, vcons, nvcons, ntrue, nfalse = cons
-    if vb[_VALUE, x] == 1:
-        for j in range(nvcons[x]):
-            k = vcons[x, j]
-            for i in range(csize[k]):
-                y = cmem[k, i]
-                if y == x:
-                    continue
-                vy = vb[_VALUE, y]
-                if vy == 1:
-                    return _conflict(_AMO, x, y, st)
-                if vy < 0:
-                    _assign(2 * y + 1, _AMO, x, vb, vi, cons, st)
-        return False
+    """x was set true: the other members of its constraints become false (naked single,
+    and its value leaving the peers); True on a conflict."""
+    cmem, csize, vcons, nvcons = cons[0], cons[1], cons[3], cons[4]
     for j in range(nvcons[x]):
         k = vcons[x, j]
-        if calo[k] == 0 or ntrue[k] > 0:
-            continue
-        if nfalse[k] == csize[k]:
-            return _conflict(_ALO, k, -1, st)
-        if nfalse[k] == csize[k] - 1:
-            for i in range(csize[k]):
-                y = cmem[k, i]
-                if vb[_VALUE, y] < 0:
-                    _assign(2 * y, _ALO, k, vb, vi, cons, st)
-                    st[_PROPS] += 1
-                    break
+        for i in range(csize[k]):
+            y = cmem[k, i]
+            if y != x and vb[_VALUE, y] < 0:
+                if _make_false(y, _AMO, x, vb, vi, cons, st):
+                    return True
     return False
 
 
@@ -232,6 +258,7 @@ def _watches(false_lit, vb, vi, cons, db, st):
     prev = -1
     e = whead[false_lit]
     while e >= 0:
+        st[_VISITS] += 1
         nxt = wnext[e]
         c, w = e >> 1, e & 1
         start, length = cinfo[c, 0], cinfo[c, 1]
@@ -239,39 +266,44 @@ def _watches(false_lit, vb, vi, cons, db, st):
         if _lit_value(other, vb) == 1:
             prev, e = e, nxt
             continue
-        moved = False
+        pick = -1  # a replacement: the first literal not false
         for i in range(2, length):
+            st[_SCANS] += 1
             lit = clits[start + i]
             if _lit_value(lit, vb) != 0:
-                clits[start + i] = clits[start + w]
-                clits[start + w] = lit
-                if prev < 0:
-                    whead[false_lit] = nxt
-                else:
-                    wnext[prev] = nxt
-                wnext[e] = whead[lit]
-                whead[lit] = e
-                moved = True
+                pick = i
                 break
-        if moved:
+        if pick >= 0:
+            lit = clits[start + pick]
+            clits[start + pick] = clits[start + w]
+            clits[start + w] = lit
+            if prev < 0:
+                whead[false_lit] = nxt
+            else:
+                wnext[prev] = nxt
+            wnext[e] = whead[lit]
+            whead[lit] = e
             e = nxt
             continue
         if _lit_value(other, vb) == 0:
             return _conflict(_CLAUSE, c, -1, st)
-        _assign(other, _CLAUSE, c, vb, vi, cons, st)
-        if (other & 1) == 0:
-            st[_PROPS] += 1
+        if _assign(other, _CLAUSE, c, vb, vi, cons, st):
+            return True
         prev, e = e, nxt
     return False
 
 
 @njit(cache=True)
 def _propagate(vb, vi, cons, db, st):
-    """Process the trail from its queue head to a fixed point; True on a conflict."""
+    """Process the trail from its queue head to a fixed point; True on a conflict (or if
+    the last assignment made outside met one)."""
+    if st[_PENDING]:
+        st[_PENDING] = 0
+        return True
     while st[_QHEAD] < st[_TLEN]:
         x = vi[_TRAIL, st[_QHEAD]]
         st[_QHEAD] += 1
-        if _constraints(x, vb, vi, cons, st):
+        if vb[_VALUE, x] == 1 and _constraints(x, vb, vi, cons, st):
             return True
         if _watches(2 * x + vb[_VALUE, x], vb, vi, cons, db, st):
             return True
@@ -437,14 +469,12 @@ def _learn(size, lbd, vb, vi, act, cons, db, st):
     learnt = vi[_LEARNT]
     if size == 1:
         _backjump(0, vb, vi, act, cons, st)
-        _assign(learnt[0], _DECISION, -1, vb, vi, cons, st)
+        c = -1
     else:
         _backjump(vi[_LEVEL, learnt[1] >> 1], vb, vi, act, cons, st)
         c = _store(learnt, size, lbd, db, st)
-        _assign(learnt[0], _CLAUSE, c, vb, vi, cons, st)
+    st[_PENDING] = _assign(learnt[0], _CLAUSE, c, vb, vi, cons, st)
     st[_LEARNED] += 1
-    if (learnt[0] & 1) == 0:
-        st[_PROPS] += 1
 
 
 # ------------------------------------------------------------------ restarts, reduction
@@ -531,8 +561,8 @@ def _begin(givens, vb, vi, act, cons, db, st):
             lit = 2 * (cell * n + givens[cell] - 1)
             if _lit_value(lit, vb) == 0:
                 return False
-            if _lit_value(lit, vb) < 0:
-                _assign(lit, _DECISION, -1, vb, vi, cons, st)
+            if _lit_value(lit, vb) < 0 and _assign(lit, _DECISION, -1, vb, vi, cons, st):
+                return False
     props = st[_PROPS]
     if _propagate(vb, vi, cons, db, st):
         return False
@@ -566,11 +596,11 @@ def _block(vb, vi, act, cons, db, st):
         learnt[j] = 2 * var + vb[_VALUE, var]
     if top == 1:
         _backjump(0, vb, vi, act, cons, st)
-        _assign(learnt[0], _DECISION, -1, vb, vi, cons, st)
+        c = -1
     else:
         _backjump(top - 1, vb, vi, act, cons, st)
         c = _store(learnt, top, 0, db, st)
-        _assign(learnt[0], _CLAUSE, c, vb, vi, cons, st)
+    st[_PENDING] = _assign(learnt[0], _CLAUSE, c, vb, vi, cons, st)
     return True
 
 
@@ -616,7 +646,7 @@ def _decide(vb, vi, act, cons, st):
     vi[_TLIM, st[_DLEVEL]] = st[_TLEN]
     st[_DLEVEL] += 1
     lit = 2 * var + 1 if st[_PHASE] and vb[_SAVED, var] == 0 else 2 * var
-    _assign(lit, _DECISION, -1, vb, vi, cons, st)
+    st[_PENDING] = _assign(lit, _DECISION, -1, vb, vi, cons, st)
     return True
 
 
