@@ -42,7 +42,7 @@ RESTART_UNIT = 0
 Glucose does, when the last clauses' LBD (a moving average) is 25% above the mean so far."""
 DECAY = 0.95
 """VSIDS: the activity bump grows by 1 / DECAY at every conflict."""
-FIRST_LEARNT_BOUND = 4000
+FIRST_LEARNT_BOUND = 20000
 """Learnt clauses kept before the first reduction; the bound grows by a tenth each time."""
 CHUNK = 4096
 """Decisions between two looks at the clock."""
@@ -52,13 +52,13 @@ EXHAUSTED, FULL, PAUSED, CONTRADICTION, GROW = 0, 1, 2, 3, 4
 # Reason kinds.
 _DECISION, _AMO, _ALO, _CLAUSE = 0, 1, 2, 3
 # Rows of the int8 variable table and of the int32 variable table.
-_VALUE, _KIND, _SEEN, _SAVED = 0, 1, 2, 3
+_VALUE, _KIND, _SEEN = 0, 1, 2
 _LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHED = range(11)
 # Slots of the int64 state array.
 (_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
- _LIVE, _STAMP, _SIZE, _UNIT, _PHASE, _BRANCH, _PENDING, _ASSIGNS, _VISITS, _SCANS) = range(30)
-_SLOTS = 30
+ _LIVE, _STAMP, _SIZE, _UNIT, _PENDING) = range(25)
+_SLOTS = 25
 # Slots of the float state array.
 _INC, _DECAY, _FAST_LBD, _LBD_SUM = 0, 1, 2, 3
 
@@ -83,7 +83,6 @@ def _put(var, val, kind, rid, vb, vi, st):
     vi[_LEVEL, var] = st[_DLEVEL]
     vi[_TRAIL, st[_TLEN]] = var
     st[_TLEN] += 1
-    st[_ASSIGNS] += 1
 
 
 @njit(cache=True)
@@ -223,7 +222,6 @@ def _backjump(level, vb, vi, act, cons, st):
                 ntrue[vcons[var, j]] -= 1
             else:
                 nfalse[vcons[var, j]] -= 1
-        vb[_SAVED, var] = val
         vb[_VALUE, var] = -1
         if vi[_HPOS, var] < 0:
             _heap_insert(var, vi, act, st)
@@ -254,21 +252,23 @@ def _constraints(x, vb, vi, cons, st):
 @njit(cache=True)
 def _watches(false_lit, vb, vi, cons, db, st):
     """The learnt clauses watching false_lit, which just became false; True on a conflict."""
-    clits, cinfo, whead, wnext = db
+    clits, cinfo, whead, wlink = db
     prev = -1
     e = whead[false_lit]
     while e >= 0:
-        st[_VISITS] += 1
-        nxt = wnext[e]
+        nxt = wlink[2 * e]
+        if _lit_value(wlink[2 * e + 1], vb) == 1:  # the blocker: a literal of the clause
+            prev, e = e, nxt
+            continue
         c, w = e >> 1, e & 1
         start, length = cinfo[c, 0], cinfo[c, 1]
         other = clits[start + 1 - w]
         if _lit_value(other, vb) == 1:
+            wlink[2 * e + 1] = other
             prev, e = e, nxt
             continue
         pick = -1  # a replacement: the first literal not false
         for i in range(2, length):
-            st[_SCANS] += 1
             lit = clits[start + i]
             if _lit_value(lit, vb) != 0:
                 pick = i
@@ -280,8 +280,8 @@ def _watches(false_lit, vb, vi, cons, db, st):
             if prev < 0:
                 whead[false_lit] = nxt
             else:
-                wnext[prev] = nxt
-            wnext[e] = whead[lit]
+                wlink[2 * prev] = nxt
+            wlink[2 * e], wlink[2 * e + 1] = whead[lit], other
             whead[lit] = e
             e = nxt
             continue
@@ -447,15 +447,14 @@ def _lbd(size, vi, stamps, st):
 @njit(cache=True)
 def _store(lits, size, lbd, db, st):
     """Add a clause of two literals or more, watching its first two; its index."""
-    clits, cinfo, whead, wnext = db
+    clits, cinfo, whead, wlink = db
     c, start = st[_NCL], st[_USED]
     for j in range(size):
         clits[start + j] = lits[j]
     cinfo[c, 0], cinfo[c, 1], cinfo[c, 2] = start, size, lbd
-    wnext[2 * c] = whead[lits[0]]
-    whead[lits[0]] = 2 * c
-    wnext[2 * c + 1] = whead[lits[1]]
-    whead[lits[1]] = 2 * c + 1
+    for w in range(2):
+        wlink[4 * c + 2 * w], wlink[4 * c + 2 * w + 1] = whead[lits[w]], lits[1 - w]
+        whead[lits[w]] = 2 * c + w
     st[_NCL] = c + 1
     st[_USED] = start + size
     if lbd > 0:
@@ -496,7 +495,7 @@ def _luby(i):
 def _reduce(db, st):
     """At level 0: keep the better half of the learnt clauses (lower LBD, then shorter),
     every clause of LBD 2 or less and every blocking clause (LBD 0); rebuild the watches."""
-    clits, cinfo, whead, wnext = db
+    clits, cinfo, whead, wlink = db
     count = st[_NCL]
     key = np.empty(count, np.int64)
     for c in range(count):
@@ -526,7 +525,7 @@ def _reduce(db, st):
         cinfo[kept, 0], cinfo[kept, 1], cinfo[kept, 2] = used, size, cinfo[c, 2]
         for w in range(2):
             lit = clits[used + w]
-            wnext[2 * kept + w] = whead[lit]
+            wlink[4 * kept + 2 * w], wlink[4 * kept + 2 * w + 1] = whead[lit], clits[used + 1 - w]
             whead[lit] = 2 * kept + w
         kept += 1
         used += size
@@ -605,48 +604,21 @@ def _block(vb, vi, act, cons, db, st):
 
 
 @njit(cache=True)
-def _scan(vb, act, cons, st):
-    """The unassigned variable of highest activity per candidate left in its cell (mode 1),
-    or of fewest candidates, ties to activity (mode 2); -1 if every variable is assigned."""
-    n, nfalse = st[_SIZE], cons[6]
-    best, best_score, best_dom = -1, -1.0, 1 << 30
-    for cell in range(vb.shape[1] // n):
-        if cons[5][cell]:
-            continue
-        dom = n - nfalse[cell]
-        if st[_BRANCH] == 2 and dom > best_dom:
-            continue
-        for var in range(cell * n, cell * n + n):
-            if vb[_VALUE, var] < 0:
-                if st[_BRANCH] == 1:
-                    score = act[var] / dom
-                    if score > best_score:
-                        best, best_score = var, score
-                elif dom < best_dom or act[var] > best_score:
-                    best, best_score, best_dom = var, act[var], dom
-    return best
-
-
-@njit(cache=True)
 def _decide(vb, vi, act, cons, st):
     """Set the unassigned variable of highest activity true at a new level; False if every
     variable is assigned."""
     var = -1
-    if st[_BRANCH]:
-        var = _scan(vb, act, cons, st)
-    else:
-        while st[_HSIZE] > 0:
-            var = _heap_pop(vi, act, st)
-            if vb[_VALUE, var] < 0:
-                break
-            var = -1
+    while st[_HSIZE] > 0:
+        var = _heap_pop(vi, act, st)
+        if vb[_VALUE, var] < 0:
+            break
+        var = -1
     if var < 0:
         return False
     st[_NODES] += 1
     vi[_TLIM, st[_DLEVEL]] = st[_TLEN]
     st[_DLEVEL] += 1
-    lit = 2 * var + 1 if st[_PHASE] and vb[_SAVED, var] == 0 else 2 * var
-    st[_PENDING] = _assign(lit, _DECISION, -1, vb, vi, cons, st)
+    st[_PENDING] = _assign(2 * var, _DECISION, -1, vb, vi, cons, st)
     return True
 
 
@@ -750,9 +722,8 @@ class _Search(NamedTuple):
 
 
 def _new_search(variables: int) -> _Search:
-    vb = np.full((4, variables), -1, np.int8)
+    vb = np.full((3, variables), -1, np.int8)
     vb[_SEEN] = 0
-    vb[_SAVED] = 1
     vi = np.zeros((11, variables + 1), np.int32)
     vi[_HEAP, :variables] = np.arange(variables)
     vi[_HPOS, :variables] = np.arange(variables)
@@ -762,18 +733,18 @@ def _new_search(variables: int) -> _Search:
 def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...]:
     """An empty clause store: literals, (start, length, LBD) per clause, watch lists."""
     return (np.zeros(lits, np.int32), np.zeros((clauses, 3), np.int32),
-            np.full(2 * variables, -1, np.int32), np.zeros(2 * clauses, np.int32))
+            np.full(2 * variables, -1, np.int32), np.zeros(4 * clauses, np.int32))
 
 
 def _grown(db: tuple[np.ndarray, ...], st: np.ndarray, variables: int) -> tuple[np.ndarray, ...]:
     """The clause store with twice the room where the kernel ran short."""
-    clits, cinfo, whead, wnext = db
+    clits, cinfo, whead, wlink = db
     if st[_USED] + variables + 1 > len(clits):
         clits = np.concatenate([clits, np.zeros(len(clits), np.int32)])
     if st[_NCL] + 1 >= len(cinfo):
         cinfo = np.concatenate([cinfo, np.zeros_like(cinfo)])
-        wnext = np.concatenate([wnext, np.zeros_like(wnext)])
-    return clits, cinfo, whead, wnext
+        wlink = np.concatenate([wlink, np.zeros_like(wlink)])
+    return clits, cinfo, whead, wlink
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
