@@ -3,22 +3,30 @@
 The puzzle is read in the direct encoding: one Boolean variable per (cell, value),
 ``var = cell * n + value - 1``, and one exactly-one constraint per cell (over its values)
 and per (group, value) (over the group's cells; at-most-one only for a group smaller
-than n). These constraints are propagated natively, each with a lazy explanation:
+than n). These constraints are propagated natively through two counters each (members
+true, members false), checked as each value is set, and each inference keeps a lazy
+reason:
 
 - a variable set true sets the others of its constraints false (naked single, and the
   value leaving the peers); the reason of each is the one true variable;
 - a constraint with every member false but one sets that one true (a cell with one
   candidate left, a hidden single); the reason is the constraint's other members;
-- a constraint with every member false is a conflict.
+- a constraint with every member false, or two true, is a conflict.
 
 On a conflict the first-UIP clause is learnt (literals ``cell=value`` / ``cell!=value``),
-locally minimised, stored with its LBD and propagated with two watched literals; the
-search jumps back to the clause's second-highest level. Branching is VSIDS over the
-variables, deciding ``cell=value`` (phase: true); restarts follow the Luby sequence and
-at a restart the worse half of the learnt clauses (by LBD, then length) is dropped
-when there are more than a growing bound. A solution is recorded and blocked by the
+minimised recursively (MiniSat's test), stored with its LBD and propagated with two
+watched literals (each watch with a blocker literal); the search jumps back to the
+clause's second-highest level. Branching is VSIDS over the variables, deciding
+``cell=value``. Restarts follow Glucose (the recent clauses' LBD above the mean) or, with
+RESTART_UNIT > 0, the Luby sequence; at a restart, when more learnt clauses are kept
+than a bound that grows by a tenth each time, the worse half (by LBD, then length) is
+dropped, never a clause of LBD 2 or less. A solution is recorded and blocked by the
 clause of its decisions' negations (kept for good), so counting goes on to any
 ``max_solutions``; a conflict at level 0 ends the search (complete).
+
+Every learnt clause follows by resolution from the constraints and the blocking clauses,
+so it removes no solution not yet found: the answers and counts are those of the
+depth-first search (tests/test_fast_learning.py compares them).
 
 The kernel runs in chunks of decisions and can be resumed, as ``fast``'s is; Python
 looks at the clock and the node budget between chunks, and grows the clause store when
