@@ -17,8 +17,9 @@ On a conflict the first-UIP clause is learnt (literals ``cell=value`` / ``cell!=
 minimised recursively (MiniSat's test), stored with its LBD and propagated with two
 watched literals (each watch with a blocker literal); the search jumps back to the
 clause's second-highest level. Branching is VSIDS over the variables, deciding
-``cell=value``. Restarts follow Glucose (the recent clauses' LBD above the mean) or, with
-RESTART_UNIT > 0, the Luby sequence; at a restart, when more learnt clauses are kept
+``cell=value``. Restarts alternate, as CaDiCaL's modes do, between Glucose's rule (the
+recent clauses' LBD above the mean: proofs) and the Luby sequence (finding a solution),
+for growing stretches of conflicts; at a restart, when more learnt clauses are kept
 than a bound that grows by a tenth each time, the worse half (by LBD, then length) is
 dropped, never a clause of LBD 2 or less. A solution is recorded and blocked by the
 clause of its decisions' negations (kept for good), so counting goes on to any
@@ -45,9 +46,12 @@ from models import Model
 
 from ..result import Result, Stats, finish
 
-RESTART_UNIT = 0
-"""Conflicts before the first restart, then times the Luby sequence; 0: restart as
-Glucose does, when the last clauses' LBD (a moving average) is 25% above the mean so far."""
+RESTART_UNIT = 100
+"""Stable mode: conflicts between restarts, times the Luby sequence."""
+FIRST_MODE = 1000
+"""Conflicts in the first focused mode (Glucose restarts: when the last clauses' LBD, a
+moving average, is 25% above the mean so far), then as many in stable mode (Luby
+restarts), then twice as many of each, and so on, as CaDiCaL alternates its modes."""
 DECAY = 0.95
 """VSIDS: the activity bump grows by 1 / DECAY at every conflict."""
 FIRST_LEARNT_BOUND = 20000
@@ -65,15 +69,21 @@ _LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHE
 # Slots of the int64 state array.
 (_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
- _LIVE, _STAMP, _SIZE, _UNIT, _PENDING) = range(25)
-_SLOTS = 25
+ _LIVE, _STAMP, _SIZE, _PENDING, _STABLE, _MODE_END, _SWITCHES) = range(27)
+_SLOTS = 27
 # Slots of the float state array.
 _INC, _DECAY, _FAST_LBD, _LBD_SUM = 0, 1, 2, 3
 
 
+_plain = njit(cache=True, _nrt=False)
+"""For the kernels that allocate nothing: compiled without numba's reference counting,
+which otherwise puts an atomic count on every array passed or taken from a tuple (a third
+of the time on a 9x9 puzzle's propagation)."""
+
+
 # ------------------------------------------------------------------ assignment and heap
 
-@njit(cache=True)
+@_plain
 def _lit_value(lit, vb):
     """1 true, 0 false, -1 unassigned; lit = 2 * var (var true) or 2 * var + 1 (var false)."""
     v = vb[_VALUE, lit >> 1]
@@ -82,7 +92,7 @@ def _lit_value(lit, vb):
     return v ^ (lit & 1)
 
 
-@njit(cache=True)
+@_plain
 def _put(var, val, kind, rid, vb, vi, st):
     """Give var its value at the current level, with its reason, at the end of the trail."""
     vb[_VALUE, var] = val
@@ -93,7 +103,7 @@ def _put(var, val, kind, rid, vb, vi, st):
     st[_TLEN] += 1
 
 
-@njit(cache=True)
+@_plain
 def _make_true(var, kind, rid, vb, vi, cons, st):
     """Set var true and count it; True (a conflict) if a constraint now has two true."""
     cmem, csize, vcons, nvcons, ntrue = cons[0], cons[1], cons[3], cons[4], cons[5]
@@ -112,7 +122,7 @@ def _make_true(var, kind, rid, vb, vi, cons, st):
     return False
 
 
-@njit(cache=True)
+@_plain
 def _make_false(var, kind, rid, vb, vi, cons, st):
     """Set var false and count it; a constraint left with one possible member sets it true
     (a hidden single, or a cell's last candidate) at once. True on a conflict."""
@@ -135,7 +145,7 @@ def _make_false(var, kind, rid, vb, vi, cons, st):
     return False
 
 
-@njit(cache=True)
+@_plain
 def _assign(lit, kind, rid, vb, vi, cons, st):
     """Make lit true at the current level with its reason; True on a conflict."""
     if lit & 1:
@@ -143,13 +153,13 @@ def _assign(lit, kind, rid, vb, vi, cons, st):
     return _make_true(lit >> 1, kind, rid, vb, vi, cons, st)
 
 
-@njit(cache=True)
+@_plain
 def _conflict(kind, rid, var, st):
     st[_CKIND], st[_CID], st[_CVAR] = kind, rid, var
     return True
 
 
-@njit(cache=True)
+@_plain
 def _heap_up(heap, hpos, act, i):
     var = heap[i]
     while i > 0:
@@ -163,7 +173,7 @@ def _heap_up(heap, hpos, act, i):
     hpos[var] = i
 
 
-@njit(cache=True)
+@_plain
 def _heap_down(heap, hpos, act, i, size):
     var = heap[i]
     while True:
@@ -181,7 +191,7 @@ def _heap_down(heap, hpos, act, i, size):
     hpos[var] = i
 
 
-@njit(cache=True)
+@_plain
 def _heap_insert(var, vi, act, st):
     size = st[_HSIZE]
     vi[_HEAP, size] = var
@@ -190,7 +200,7 @@ def _heap_insert(var, vi, act, st):
     _heap_up(vi[_HEAP], vi[_HPOS], act, size)
 
 
-@njit(cache=True)
+@_plain
 def _heap_pop(vi, act, st):
     heap, hpos = vi[_HEAP], vi[_HPOS]
     top = heap[0]
@@ -204,7 +214,7 @@ def _heap_pop(vi, act, st):
     return top
 
 
-@njit(cache=True)
+@_plain
 def _bump(var, vi, act, fst):
     act[var] += fst[_INC]
     if act[var] > 1e100:
@@ -215,7 +225,7 @@ def _bump(var, vi, act, fst):
         _heap_up(vi[_HEAP], vi[_HPOS], act, vi[_HPOS, var])
 
 
-@njit(cache=True)
+@_plain
 def _backjump(level, vb, vi, act, cons, st):
     """Undo every assignment above level."""
     if st[_DLEVEL] <= level:
@@ -242,7 +252,7 @@ def _backjump(level, vb, vi, act, cons, st):
 
 # ------------------------------------------------------------------ propagation
 
-@njit(cache=True)
+@_plain
 def _constraints(x, vb, vi, cons, st):
     """x was set true: the other members of its constraints become false (naked single,
     and its value leaving the peers); True on a conflict."""
@@ -257,7 +267,7 @@ def _constraints(x, vb, vi, cons, st):
     return False
 
 
-@njit(cache=True)
+@_plain
 def _watches(false_lit, vb, vi, cons, db, st):
     """The learnt clauses watching false_lit, which just became false; True on a conflict."""
     clits, cinfo, whead, wlink = db
@@ -301,7 +311,7 @@ def _watches(false_lit, vb, vi, cons, db, st):
     return False
 
 
-@njit(cache=True)
+@_plain
 def _propagate(vb, vi, cons, db, st):
     """Process the trail from its queue head to a fixed point; True on a conflict (or if
     the last assignment made outside met one)."""
@@ -320,7 +330,7 @@ def _propagate(vb, vi, cons, db, st):
 
 # ------------------------------------------------------------------ conflict analysis
 
-@njit(cache=True)
+@_plain
 def _reason(kind, rid, skip, cons, db, buf):
     """The variables of a reason (or conflict) other than skip, into buf; their count."""
     if kind == _AMO:
@@ -345,7 +355,7 @@ def _reason(kind, rid, skip, cons, db, buf):
     return count
 
 
-@njit(cache=True)
+@_plain
 def _analyze(vb, vi, act, stamps, cons, db, st, fst):
     """The first-UIP clause of the conflict in st into vi[_LEARNT] (asserting literal first,
     a literal of the jump level second); its length."""
@@ -380,7 +390,7 @@ def _analyze(vb, vi, act, stamps, cons, db, st, fst):
     return _minimise(size, vb, vi, stamps, cons, db, st)
 
 
-@njit(cache=True)
+@_plain
 def _redundant(y, vb, vi, stamps, cons, db, st, touched):
     """Whether the literal of y follows from the clause's other literals through reasons
     (MiniSat's recursive test); marks what it proves (2) in seen, listed in vi[_TOUCHED]
@@ -407,7 +417,7 @@ def _redundant(y, vb, vi, stamps, cons, db, st, touched):
     return touched
 
 
-@njit(cache=True)
+@_plain
 def _minimise(size, vb, vi, stamps, cons, db, st):
     """Drop the literals implied by the others through reasons; clear the marks; put a
     literal of the highest remaining level second. The new length."""
@@ -439,7 +449,7 @@ def _minimise(size, vb, vi, stamps, cons, db, st):
     return out
 
 
-@njit(cache=True)
+@_plain
 def _lbd(size, vi, stamps, st):
     """The number of distinct decision levels among the learnt clause's literals."""
     st[_STAMP] += 1
@@ -452,7 +462,7 @@ def _lbd(size, vi, stamps, st):
     return distinct
 
 
-@njit(cache=True)
+@_plain
 def _store(lits, size, lbd, db, st):
     """Add a clause of two literals or more, watching its first two; its index."""
     clits, cinfo, whead, wlink = db
@@ -470,7 +480,7 @@ def _store(lits, size, lbd, db, st):
     return c
 
 
-@njit(cache=True)
+@_plain
 def _learn(size, lbd, vb, vi, act, cons, db, st):
     """Jump back to the learnt clause's second level and assert its first literal."""
     learnt = vi[_LEARNT]
@@ -486,7 +496,7 @@ def _learn(size, lbd, vb, vi, act, cons, db, st):
 
 # ------------------------------------------------------------------ restarts, reduction
 
-@njit(cache=True)
+@_plain
 def _luby(i):
     k = 1
     while (1 << k) - 1 < i:
@@ -544,6 +554,24 @@ def _reduce(db, st):
             st[_LIVE] += 1
 
 
+@_plain
+def _schedule(st):
+    """The next restart: in stable mode after RESTART_UNIT times the next Luby number of
+    conflicts; in focused mode (Glucose) the conflict count it waits from."""
+    st[_NEXT_RESTART] = st[_CONFLICTS]
+    if st[_STABLE]:
+        st[_NEXT_RESTART] += RESTART_UNIT * _luby(st[_RESTARTS] + 1)
+
+
+@_plain
+def _switch(st):
+    """Swap focused and stable mode; each pair of modes lasts twice the one before."""
+    st[_SWITCHES] += 1
+    st[_STABLE] ^= 1
+    st[_MODE_END] = st[_CONFLICTS] + FIRST_MODE * (1 << min(st[_SWITCHES] // 2, 30))
+    _schedule(st)
+
+
 @njit(cache=True)
 def _restart(vb, vi, act, cons, db, st):
     st[_RESTARTS] += 1
@@ -551,15 +579,12 @@ def _restart(vb, vi, act, cons, db, st):
     if st[_LIVE] > st[_BOUND]:
         _reduce(db, st)
         st[_BOUND] += st[_BOUND] // 10
-    if st[_UNIT] > 0:
-        st[_NEXT_RESTART] = st[_CONFLICTS] + st[_UNIT] * _luby(st[_RESTARTS] + 1)
-    else:
-        st[_NEXT_RESTART] = st[_CONFLICTS]
+    _schedule(st)
 
 
 # ------------------------------------------------------------------ the search
 
-@njit(cache=True)
+@_plain
 def _begin(givens, vb, vi, act, cons, db, st):
     """Assign the givens at level 0 and propagate; False if they contradict each other."""
     n = st[_SIZE]
@@ -577,7 +602,7 @@ def _begin(givens, vb, vi, act, cons, db, st):
     return True
 
 
-@njit(cache=True)
+@_plain
 def _record(vb, sols, st):
     """Write the full assignment as values into the next row of sols."""
     n = st[_SIZE]
@@ -590,7 +615,7 @@ def _record(vb, sols, st):
     st[_FOUND] += 1
 
 
-@njit(cache=True)
+@_plain
 def _block(vb, vi, act, cons, db, st):
     """Exclude the solution just found by the clause of its decisions' negations; False
     if it had no decision (then nothing else is left)."""
@@ -611,7 +636,7 @@ def _block(vb, vi, act, cons, db, st):
     return True
 
 
-@njit(cache=True)
+@_plain
 def _decide(vb, vi, act, cons, st):
     """Set the unassigned variable of highest activity true at a new level; False if every
     variable is assigned."""
@@ -642,7 +667,9 @@ def _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
     fst[_INC] /= fst[_DECAY]
     fst[_FAST_LBD] += (lbd - fst[_FAST_LBD]) / 32
     fst[_LBD_SUM] += lbd
-    if st[_UNIT] > 0:
+    if st[_CONFLICTS] >= st[_MODE_END]:
+        _switch(st)
+    if st[_STABLE]:
         due = st[_CONFLICTS] >= st[_NEXT_RESTART]
     else:  # Glucose: the recent clauses are worse than the average so far
         due = (st[_CONFLICTS] - st[_NEXT_RESTART] >= 50
@@ -768,8 +795,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     db = _new_store(variables, max(1 << 16, 16 * variables), 1 << 12)
     st = np.zeros(_SLOTS, np.int64)
     st[_SIZE], st[_HSIZE] = n, variables
-    st[_NEXT_RESTART], st[_BOUND] = RESTART_UNIT, FIRST_LEARNT_BOUND
-    st[_UNIT] = RESTART_UNIT
+    st[_BOUND], st[_MODE_END] = FIRST_LEARNT_BOUND, FIRST_MODE
     fst = np.array([1.0, DECAY, 0.0, 0.0])
     givens = np.frombuffer(bytearray(model.givens), np.uint8)
     sols = np.empty((min(max_solutions, 64), cells), np.uint8)

@@ -61,7 +61,7 @@ COUNTERS = {
     "backtracks": "decisions undone",
     "propagations": "cells fixed by the rules during the whole run (givens excluded)",
     "fixed_cells": "cells the rules fixed before the first decision",
-    "restarts": "restarts of the search from the givens (branching='wdeg'; learning='conflicts')",
+    "restarts": "restarts of the search from the givens (branching='wdeg', learning='conflicts')",
     "conflicts": "conflicts analysed into a learnt clause (learning='conflicts')",
 }
 OPTIONS = {
