@@ -32,6 +32,12 @@ resume: it runs in chunks of decisions, and between chunks Python looks at the c
 and the node budget. Solutions come back one at a time, so counting goes to any
 ``max_solutions``.
 
+With ``learning='conflicts'`` the search is another one, in ``_fast_learning.py``:
+conflict-driven clause learning over (cell, value) literals, singles as exactly-one
+constraints with lazy reasons, VSIDS and restarts. Depth-first search without learning
+repeats the same refutations in every subtree; on the minimal 25x25 Frisch puzzles that
+is the difference between none proved and most (bench/README.md).
+
 Compilation: the kernels have fixed signatures and numba's on-disk cache
 (``cache=True``), so they are compiled or loaded from the cache when this module is
 imported, once per process: a harness worker pays it while loading the backend, before
@@ -48,7 +54,7 @@ time) and the hot ones are inlined into the kernel.
 
 Counters: ``nodes`` = decisions; ``backtracks`` = decisions undone; ``propagations`` =
 cells fixed by the rules (givens excluded); ``fixed_cells`` = the cells the rules fix
-before the first decision.
+before the first decision; with learning, ``conflicts`` and ``restarts``.
 """
 from __future__ import annotations
 
@@ -62,6 +68,7 @@ from numba import njit, types
 from models import Model
 
 from ..result import Result, Stats, finish
+from . import _fast_learning
 from ._fast_kernels import (_BACKTRACKS, _CGL, _CULPRIT, _DEPTH, _FIXED, _FOUND, _GCELLS,
                             _GFULL, _GSIZE, _LEVEL, _NCG, _NODES, _PROPAGATIONS, _RESTARTS,
                             _SEGMAX, _SIZE, _SLOTS, _STARTED, _STATUS, _TAIL, _WDEG, MAX_SHARES, _drop,
@@ -72,7 +79,8 @@ COUNTERS = {
     "backtracks": "decisions undone",
     "propagations": "cells fixed by the rules during the whole run (givens excluded)",
     "fixed_cells": "cells the rules fixed before the first decision",
-    "restarts": "restarts of the search from the givens (branching='wdeg')",
+    "restarts": "restarts of the search from the givens (branching='wdeg', learning='conflicts')",
+    "conflicts": "conflicts analysed into a learnt clause (learning='conflicts')",
 }
 OPTIONS = {
     "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
@@ -82,11 +90,16 @@ OPTIONS = {
                  "candidates per failure weight of its groups (dom/wdeg), with Luby restarts "
                  "until a first solution",
     "node_limit": "give up (status unknown, or solved and incomplete) after this many decisions",
+    "learning": "'none' (default): depth-first search as above; 'conflicts': conflict-driven "
+                "clause learning over (cell, value) literals with VSIDS and restarts "
+                "(naked and hidden singles as exactly-one constraints; inference and "
+                "branching do not apply), see _fast_learning.py",
 }
 INFERENCES = ("singles", "locked", "subsets")
 """From weakest to strongest; each adds a rule to the one before."""
 BRANCHINGS = ("mrv", "wdeg")
-CHOICES = {"inference": INFERENCES, "branching": BRANCHINGS}
+LEARNINGS = ("none", "conflicts")
+CHOICES = {"inference": INFERENCES, "branching": BRANCHINGS, "learning": LEARNINGS}
 RESTART_BASE = 256
 """Decisions before the first restart with dom/wdeg (then times the Luby sequence)."""
 MAX_SIZE = 63
@@ -548,8 +561,10 @@ def _work(cells: int, groups: int, n: int) -> _Work:
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", branching: str = "mrv",
-          node_limit: int | None = None) -> Result:
+          node_limit: int | None = None, learning: str = "none") -> Result:
     """Solve with compiled propagation and MRV search; count up to max_solutions solutions."""
+    if learning not in LEARNINGS:
+        raise ValueError(f"unknown learning {learning!r}; choose one of {LEARNINGS}")
     if inference not in INFERENCES:
         raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
     if branching not in BRANCHINGS:
@@ -559,6 +574,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {n}x{n}")
     if node_limit is not None and node_limit < 0:
         raise ValueError(f"node_limit must be at least 0, not {node_limit}")
+    if learning == "conflicts":
+        return _fast_learning.solve(model, max_solutions=max_solutions, time_limit=time_limit,
+                                    node_limit=node_limit)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     tables, key = _tables_for(model)

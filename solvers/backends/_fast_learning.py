@@ -1,0 +1,834 @@
+"""Conflict-driven clause learning for ``fast`` (``learning='conflicts'``): numba kernels.
+
+The puzzle is read in the direct encoding: one Boolean variable per (cell, value),
+``var = cell * n + value - 1``, and one exactly-one constraint per cell (over its values)
+and per (group, value) (over the group's cells; at-most-one only for a group smaller
+than n). These constraints are propagated natively through two counters each (members
+true, members false), checked as each value is set, and each inference keeps a lazy
+reason:
+
+- a variable set true sets the others of its constraints false (naked single, and the
+  value leaving the peers); the reason of each is the one true variable;
+- a constraint with every member false but one sets that one true (a cell with one
+  candidate left, a hidden single); the reason is the constraint's other members;
+- a constraint with every member false, or two true, is a conflict.
+
+On a conflict the first-UIP clause is learnt (literals ``cell=value`` / ``cell!=value``),
+minimised recursively (MiniSat's test), stored with its LBD and propagated with two
+watched literals (each watch with a blocker literal); the search jumps back to the
+clause's second-highest level. Branching is VSIDS over the variables, deciding
+``cell=value``. Restarts alternate, as CaDiCaL's modes do, between Glucose's rule (the
+recent clauses' LBD above the mean: proofs) and the Luby sequence (finding a solution),
+for growing stretches of conflicts; at a restart, when more learnt clauses are kept
+than a bound that grows by a tenth each time, the worse half (by LBD, then length) is
+dropped, never a clause of LBD 2 or less. A solution is recorded and blocked by the
+clause of its decisions' negations (kept for good), so counting goes on to any
+``max_solutions``; a conflict at level 0 ends the search (complete).
+
+Every learnt clause follows by resolution from the constraints and the blocking clauses,
+so it removes no solution not yet found: the answers and counts are those of the
+depth-first search (tests/test_fast_learning.py compares them).
+
+The kernel runs in chunks of decisions and can be resumed, as ``fast``'s is; Python
+looks at the clock and the node budget between chunks, and grows the clause store when
+the kernel asks for room.
+"""
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, types
+
+from models import Model
+
+from ..result import Result, Stats, finish
+
+RESTART_UNIT = 100
+"""Stable mode: conflicts between restarts, times the Luby sequence."""
+FIRST_MODE = 1000
+"""Conflicts in the first focused mode (Glucose restarts: when the last clauses' LBD, a
+moving average, is 25% above the mean so far), then as many in stable mode (Luby
+restarts), then twice as many of each, and so on, as CaDiCaL alternates its modes."""
+DECAY = 0.95
+"""VSIDS: the activity bump grows by 1 / DECAY at every conflict."""
+FIRST_LEARNT_BOUND = 20000
+"""Learnt clauses kept before the first reduction; the bound grows by a tenth each time."""
+CHUNK = 4096
+"""Decisions between two looks at the clock."""
+
+# Kernel answers (the same codes as fast's kernel, plus a request for room).
+EXHAUSTED, FULL, PAUSED, CONTRADICTION, GROW = 0, 1, 2, 3, 4
+# Reason kinds.
+_DECISION, _AMO, _ALO, _CLAUSE = 0, 1, 2, 3
+# Rows of the int8 variable table and of the int32 variable table.
+_VALUE, _KIND, _SEEN = 0, 1, 2
+_LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHED = range(11)
+# Slots of the int64 state array.
+(_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
+ _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
+ _LIVE, _STAMP, _SIZE, _PENDING, _STABLE, _MODE_END, _SWITCHES) = range(27)
+_SLOTS = 27
+# Slots of the float state array.
+_INC, _DECAY, _FAST_LBD, _LBD_SUM = 0, 1, 2, 3
+
+
+_plain = njit(cache=True, _nrt=False)
+"""For the kernels that allocate nothing: compiled without numba's reference counting,
+which otherwise puts an atomic count on every array passed or taken from a tuple (a third
+of the time on a 9x9 puzzle's propagation)."""
+
+
+# ------------------------------------------------------------------ assignment and heap
+
+@_plain
+def _lit_value(lit, vb):
+    """1 true, 0 false, -1 unassigned; lit = 2 * var (var true) or 2 * var + 1 (var false)."""
+    v = vb[_VALUE, lit >> 1]
+    if v < 0:
+        return -1
+    return v ^ (lit & 1)
+
+
+@_plain
+def _put(var, val, kind, rid, vb, vi, st):
+    """Give var its value at the current level, with its reason, at the end of the trail."""
+    vb[_VALUE, var] = val
+    vb[_KIND, var] = kind
+    vi[_RID, var] = rid
+    vi[_LEVEL, var] = st[_DLEVEL]
+    vi[_TRAIL, st[_TLEN]] = var
+    st[_TLEN] += 1
+
+
+@_plain
+def _make_true(var, kind, rid, vb, vi, cons, st):
+    """Set var true and count it; True (a conflict) if a constraint now has two true."""
+    cmem, csize, vcons, nvcons, ntrue = cons[0], cons[1], cons[3], cons[4], cons[5]
+    _put(var, 1, kind, rid, vb, vi, st)
+    if kind != _DECISION:
+        st[_PROPS] += 1
+    for j in range(nvcons[var]):
+        ntrue[vcons[var, j]] += 1
+    for j in range(nvcons[var]):
+        k = vcons[var, j]
+        if ntrue[k] > 1:
+            for i in range(csize[k]):
+                z = cmem[k, i]
+                if z != var and vb[_VALUE, z] == 1:
+                    return _conflict(_AMO, z, var, st)
+    return False
+
+
+@_plain
+def _make_false(var, kind, rid, vb, vi, cons, st):
+    """Set var false and count it; a constraint left with one possible member sets it true
+    (a hidden single, or a cell's last candidate) at once. True on a conflict."""
+    cmem, csize, calo, vcons, nvcons, ntrue, nfalse = cons
+    _put(var, 0, kind, rid, vb, vi, st)
+    for j in range(nvcons[var]):
+        nfalse[vcons[var, j]] += 1
+    for j in range(nvcons[var]):
+        k = vcons[var, j]
+        if calo[k] == 0 or ntrue[k] > 0 or nfalse[k] < csize[k] - 1:
+            continue
+        if nfalse[k] == csize[k]:
+            return _conflict(_ALO, k, -1, st)
+        for i in range(csize[k]):
+            y = cmem[k, i]
+            if vb[_VALUE, y] < 0:
+                if _make_true(y, _ALO, k, vb, vi, cons, st):
+                    return True
+                break
+    return False
+
+
+@_plain
+def _assign(lit, kind, rid, vb, vi, cons, st):
+    """Make lit true at the current level with its reason; True on a conflict."""
+    if lit & 1:
+        return _make_false(lit >> 1, kind, rid, vb, vi, cons, st)
+    return _make_true(lit >> 1, kind, rid, vb, vi, cons, st)
+
+
+@_plain
+def _conflict(kind, rid, var, st):
+    st[_CKIND], st[_CID], st[_CVAR] = kind, rid, var
+    return True
+
+
+@_plain
+def _heap_up(heap, hpos, act, i):
+    var = heap[i]
+    while i > 0:
+        parent = (i - 1) >> 1
+        if act[heap[parent]] >= act[var]:
+            break
+        heap[i] = heap[parent]
+        hpos[heap[i]] = i
+        i = parent
+    heap[i] = var
+    hpos[var] = i
+
+
+@_plain
+def _heap_down(heap, hpos, act, i, size):
+    var = heap[i]
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and act[heap[child + 1]] > act[heap[child]]:
+            child += 1
+        if act[heap[child]] <= act[var]:
+            break
+        heap[i] = heap[child]
+        hpos[heap[i]] = i
+        i = child
+    heap[i] = var
+    hpos[var] = i
+
+
+@_plain
+def _heap_insert(var, vi, act, st):
+    size = st[_HSIZE]
+    vi[_HEAP, size] = var
+    vi[_HPOS, var] = size
+    st[_HSIZE] = size + 1
+    _heap_up(vi[_HEAP], vi[_HPOS], act, size)
+
+
+@_plain
+def _heap_pop(vi, act, st):
+    heap, hpos = vi[_HEAP], vi[_HPOS]
+    top = heap[0]
+    size = st[_HSIZE] - 1
+    st[_HSIZE] = size
+    hpos[top] = -1
+    if size > 0:
+        heap[0] = heap[size]
+        hpos[heap[0]] = 0
+        _heap_down(heap, hpos, act, 0, size)
+    return top
+
+
+@_plain
+def _bump(var, vi, act, fst):
+    act[var] += fst[_INC]
+    if act[var] > 1e100:
+        for k in range(act.shape[0]):
+            act[k] *= 1e-100
+        fst[_INC] *= 1e-100
+    if vi[_HPOS, var] >= 0:
+        _heap_up(vi[_HEAP], vi[_HPOS], act, vi[_HPOS, var])
+
+
+@_plain
+def _backjump(level, vb, vi, act, cons, st):
+    """Undo every assignment above level."""
+    if st[_DLEVEL] <= level:
+        return
+    vcons, nvcons, ntrue, nfalse = cons[3], cons[4], cons[5], cons[6]
+    stop = vi[_TLIM, level]
+    for i in range(st[_TLEN] - 1, stop - 1, -1):
+        var = vi[_TRAIL, i]
+        val = vb[_VALUE, var]
+        for j in range(nvcons[var]):
+            if val:
+                ntrue[vcons[var, j]] -= 1
+            else:
+                nfalse[vcons[var, j]] -= 1
+        vb[_VALUE, var] = -1
+        if vi[_HPOS, var] < 0:
+            _heap_insert(var, vi, act, st)
+    st[_BACKTRACKS] += st[_DLEVEL] - level
+    st[_PENDING] = 0  # a conflict met at the level left is undone with it
+    st[_TLEN] = stop
+    st[_QHEAD] = stop
+    st[_DLEVEL] = level
+
+
+# ------------------------------------------------------------------ propagation
+
+@_plain
+def _constraints(x, vb, vi, cons, st):
+    """x was set true: the other members of its constraints become false (naked single,
+    and its value leaving the peers); True on a conflict."""
+    cmem, csize, vcons, nvcons = cons[0], cons[1], cons[3], cons[4]
+    for j in range(nvcons[x]):
+        k = vcons[x, j]
+        for i in range(csize[k]):
+            y = cmem[k, i]
+            if y != x and vb[_VALUE, y] < 0:
+                if _make_false(y, _AMO, x, vb, vi, cons, st):
+                    return True
+    return False
+
+
+@_plain
+def _watches(false_lit, vb, vi, cons, db, st):
+    """The learnt clauses watching false_lit, which just became false; True on a conflict."""
+    clits, cinfo, whead, wlink = db
+    prev = -1
+    e = whead[false_lit]
+    while e >= 0:
+        nxt = wlink[2 * e]
+        if _lit_value(wlink[2 * e + 1], vb) == 1:  # the blocker: a literal of the clause
+            prev, e = e, nxt
+            continue
+        c, w = e >> 1, e & 1
+        start, length = cinfo[c, 0], cinfo[c, 1]
+        other = clits[start + 1 - w]
+        if _lit_value(other, vb) == 1:
+            wlink[2 * e + 1] = other
+            prev, e = e, nxt
+            continue
+        pick = -1  # a replacement: the first literal not false
+        for i in range(2, length):
+            lit = clits[start + i]
+            if _lit_value(lit, vb) != 0:
+                pick = i
+                break
+        if pick >= 0:
+            lit = clits[start + pick]
+            clits[start + pick] = clits[start + w]
+            clits[start + w] = lit
+            if prev < 0:
+                whead[false_lit] = nxt
+            else:
+                wlink[2 * prev] = nxt
+            wlink[2 * e], wlink[2 * e + 1] = whead[lit], other
+            whead[lit] = e
+            e = nxt
+            continue
+        if _lit_value(other, vb) == 0:
+            return _conflict(_CLAUSE, c, -1, st)
+        if _assign(other, _CLAUSE, c, vb, vi, cons, st):
+            return True
+        prev, e = e, nxt
+    return False
+
+
+@_plain
+def _propagate(vb, vi, cons, db, st):
+    """Process the trail from its queue head to a fixed point; True on a conflict (or if
+    the last assignment made outside met one)."""
+    if st[_PENDING]:
+        st[_PENDING] = 0
+        return True
+    while st[_QHEAD] < st[_TLEN]:
+        x = vi[_TRAIL, st[_QHEAD]]
+        st[_QHEAD] += 1
+        if vb[_VALUE, x] == 1 and _constraints(x, vb, vi, cons, st):
+            return True
+        if _watches(2 * x + vb[_VALUE, x], vb, vi, cons, db, st):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ conflict analysis
+
+@_plain
+def _reason(kind, rid, skip, cons, db, buf):
+    """The variables of a reason (or conflict) other than skip, into buf; their count."""
+    if kind == _AMO:
+        buf[0] = rid
+        return 1
+    count = 0
+    if kind == _ALO:
+        cmem, csize = cons[0], cons[1]
+        for i in range(csize[rid]):
+            y = cmem[rid, i]
+            if y != skip:
+                buf[count] = y
+                count += 1
+    elif kind == _CLAUSE:
+        clits, cinfo = db[0], db[1]
+        start = cinfo[rid, 0]
+        for i in range(cinfo[rid, 1]):
+            y = clits[start + i] >> 1
+            if y != skip:
+                buf[count] = y
+                count += 1
+    return count
+
+
+@_plain
+def _analyze(vb, vi, act, stamps, cons, db, st, fst):
+    """The first-UIP clause of the conflict in st into vi[_LEARNT] (asserting literal first,
+    a literal of the jump level second); its length."""
+    seen, level, trail, learnt, buf = vb[_SEEN], vi[_LEVEL], vi[_TRAIL], vi[_LEARNT], vi[_BUF]
+    here = st[_DLEVEL]
+    count = _reason(st[_CKIND], st[_CID], -1, cons, db, buf)
+    if st[_CKIND] == _AMO:
+        buf[count] = st[_CVAR]
+        count += 1
+    size, path, i = 1, 0, st[_TLEN] - 1
+    while True:
+        for j in range(count):
+            y = buf[j]
+            if seen[y] == 0 and level[y] > 0:
+                seen[y] = 1
+                _bump(y, vi, act, fst)
+                if level[y] >= here:
+                    path += 1
+                else:
+                    learnt[size] = 2 * y + vb[_VALUE, y]
+                    size += 1
+        while seen[trail[i]] == 0:
+            i -= 1
+        p = trail[i]
+        i -= 1
+        seen[p] = 0
+        path -= 1
+        if path == 0:
+            break
+        count = _reason(vb[_KIND, p], vi[_RID, p], p, cons, db, buf)
+    learnt[0] = 2 * p + vb[_VALUE, p]
+    return _minimise(size, vb, vi, stamps, cons, db, st)
+
+
+@_plain
+def _redundant(y, vb, vi, stamps, cons, db, st, touched):
+    """Whether the literal of y follows from the clause's other literals through reasons
+    (MiniSat's recursive test); marks what it proves (2) in seen, listed in vi[_TOUCHED]
+    from touched on. The new end of that list, negative if y is needed."""
+    seen, level, buf, stack = vb[_SEEN], vi[_LEVEL], vi[_BUF], vi[_STACK]
+    stack[0], top, first = y, 1, touched
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        count = _reason(vb[_KIND, u], vi[_RID, u], u, cons, db, buf)
+        for k in range(count):
+            z = buf[k]
+            if seen[z] or level[z] == 0:
+                continue
+            if vb[_KIND, z] == _DECISION or stamps[level[z]] != st[_STAMP]:
+                for t in range(first, touched):
+                    seen[vi[_TOUCHED, t]] = 0
+                return -1
+            seen[z] = 2
+            vi[_TOUCHED, touched] = z
+            touched += 1
+            stack[top] = z
+            top += 1
+    return touched
+
+
+@_plain
+def _minimise(size, vb, vi, stamps, cons, db, st):
+    """Drop the literals implied by the others through reasons; clear the marks; put a
+    literal of the highest remaining level second. The new length."""
+    seen, level, learnt, keep = vb[_SEEN], vi[_LEVEL], vi[_LEARNT], vi[_KEEP]
+    st[_STAMP] += 1
+    for j in range(size):
+        keep[j] = learnt[j]
+        stamps[level[learnt[j] >> 1]] = st[_STAMP]
+    out, touched = 1, 0
+    for j in range(1, size):
+        y = learnt[j] >> 1
+        if vb[_KIND, y] != _DECISION:
+            end = _redundant(y, vb, vi, stamps, cons, db, st, touched)
+            if end >= 0:
+                touched = end
+                continue
+        learnt[out] = learnt[j]
+        out += 1
+    for j in range(1, size):
+        seen[keep[j] >> 1] = 0
+    for t in range(touched):
+        seen[vi[_TOUCHED, t]] = 0
+    best = 1
+    for j in range(2, out):
+        if level[learnt[j] >> 1] > level[learnt[best] >> 1]:
+            best = j
+    if out > 1:
+        learnt[1], learnt[best] = learnt[best], learnt[1]
+    return out
+
+
+@_plain
+def _lbd(size, vi, stamps, st):
+    """The number of distinct decision levels among the learnt clause's literals."""
+    st[_STAMP] += 1
+    distinct = 0
+    for j in range(size):
+        lv = vi[_LEVEL, vi[_LEARNT, j] >> 1]
+        if stamps[lv] != st[_STAMP]:
+            stamps[lv] = st[_STAMP]
+            distinct += 1
+    return distinct
+
+
+@_plain
+def _store(lits, size, lbd, db, st):
+    """Add a clause of two literals or more, watching its first two; its index."""
+    clits, cinfo, whead, wlink = db
+    c, start = st[_NCL], st[_USED]
+    for j in range(size):
+        clits[start + j] = lits[j]
+    cinfo[c, 0], cinfo[c, 1], cinfo[c, 2] = start, size, lbd
+    for w in range(2):
+        wlink[4 * c + 2 * w], wlink[4 * c + 2 * w + 1] = whead[lits[w]], lits[1 - w]
+        whead[lits[w]] = 2 * c + w
+    st[_NCL] = c + 1
+    st[_USED] = start + size
+    if lbd > 0:
+        st[_LIVE] += 1
+    return c
+
+
+@_plain
+def _learn(size, lbd, vb, vi, act, cons, db, st):
+    """Jump back to the learnt clause's second level and assert its first literal."""
+    learnt = vi[_LEARNT]
+    if size == 1:
+        _backjump(0, vb, vi, act, cons, st)
+        c = -1
+    else:
+        _backjump(vi[_LEVEL, learnt[1] >> 1], vb, vi, act, cons, st)
+        c = _store(learnt, size, lbd, db, st)
+    st[_PENDING] = _assign(learnt[0], _CLAUSE, c, vb, vi, cons, st)
+    st[_LEARNED] += 1
+
+
+# ------------------------------------------------------------------ restarts, reduction
+
+@_plain
+def _luby(i):
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while (1 << k) - 1 != i:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+@njit(cache=True)
+def _reduce(db, st):
+    """At level 0: keep the better half of the learnt clauses (lower LBD, then shorter),
+    every clause of LBD 2 or less and every blocking clause (LBD 0); rebuild the watches."""
+    clits, cinfo, whead, wlink = db
+    count = st[_NCL]
+    key = np.empty(count, np.int64)
+    for c in range(count):
+        key[c] = cinfo[c, 2] * (1 << 32) + cinfo[c, 1]
+    order = np.argsort(key)
+    learnt = 0
+    for c in range(count):
+        if cinfo[c, 2] > 2:
+            learnt += 1
+    drop = np.zeros(count, np.uint8)
+    dropped = 0
+    for j in range(count - 1, -1, -1):
+        c = order[j]
+        if dropped >= learnt // 2:
+            break
+        if cinfo[c, 2] > 2:
+            drop[c] = 1
+            dropped += 1
+    whead[:] = -1
+    kept, used = 0, 0
+    for c in range(count):
+        if drop[c]:
+            continue
+        start, size = cinfo[c, 0], cinfo[c, 1]
+        for j in range(size):
+            clits[used + j] = clits[start + j]
+        cinfo[kept, 0], cinfo[kept, 1], cinfo[kept, 2] = used, size, cinfo[c, 2]
+        for w in range(2):
+            lit = clits[used + w]
+            wlink[4 * kept + 2 * w], wlink[4 * kept + 2 * w + 1] = whead[lit], clits[used + 1 - w]
+            whead[lit] = 2 * kept + w
+        kept += 1
+        used += size
+    st[_NCL], st[_USED] = kept, used
+    st[_LIVE] = 0
+    for c in range(kept):
+        if cinfo[c, 2] > 0:
+            st[_LIVE] += 1
+
+
+@_plain
+def _schedule(st):
+    """The next restart: in stable mode after RESTART_UNIT times the next Luby number of
+    conflicts; in focused mode (Glucose) the conflict count it waits from."""
+    st[_NEXT_RESTART] = st[_CONFLICTS]
+    if st[_STABLE]:
+        st[_NEXT_RESTART] += RESTART_UNIT * _luby(st[_RESTARTS] + 1)
+
+
+@_plain
+def _switch(st):
+    """Swap focused and stable mode; each pair of modes lasts twice the one before."""
+    st[_SWITCHES] += 1
+    st[_STABLE] ^= 1
+    st[_MODE_END] = st[_CONFLICTS] + FIRST_MODE * (1 << min(st[_SWITCHES] // 2, 30))
+    _schedule(st)
+
+
+@njit(cache=True)
+def _restart(vb, vi, act, cons, db, st):
+    st[_RESTARTS] += 1
+    _backjump(0, vb, vi, act, cons, st)
+    if st[_LIVE] > st[_BOUND]:
+        _reduce(db, st)
+        st[_BOUND] += st[_BOUND] // 10
+    _schedule(st)
+
+
+# ------------------------------------------------------------------ the search
+
+@_plain
+def _begin(givens, vb, vi, act, cons, db, st):
+    """Assign the givens at level 0 and propagate; False if they contradict each other."""
+    n = st[_SIZE]
+    for cell in range(givens.shape[0]):
+        if givens[cell]:
+            lit = 2 * (cell * n + givens[cell] - 1)
+            if _lit_value(lit, vb) == 0:
+                return False
+            if _lit_value(lit, vb) < 0 and _assign(lit, _DECISION, -1, vb, vi, cons, st):
+                return False
+    props = st[_PROPS]
+    if _propagate(vb, vi, cons, db, st):
+        return False
+    st[_FIXED] = st[_PROPS] - props
+    return True
+
+
+@_plain
+def _record(vb, sols, st):
+    """Write the full assignment as values into the next row of sols."""
+    n = st[_SIZE]
+    row = sols[st[_FOUND]]
+    for cell in range(row.shape[0]):
+        for v in range(n):
+            if vb[_VALUE, cell * n + v] == 1:
+                row[cell] = v + 1
+                break
+    st[_FOUND] += 1
+
+
+@_plain
+def _block(vb, vi, act, cons, db, st):
+    """Exclude the solution just found by the clause of its decisions' negations; False
+    if it had no decision (then nothing else is left)."""
+    top = st[_DLEVEL]
+    if top == 0:
+        return False
+    learnt = vi[_LEARNT]
+    for j in range(top):
+        var = vi[_TRAIL, vi[_TLIM, top - 1 - j]]
+        learnt[j] = 2 * var + vb[_VALUE, var]
+    if top == 1:
+        _backjump(0, vb, vi, act, cons, st)
+        c = -1
+    else:
+        _backjump(top - 1, vb, vi, act, cons, st)
+        c = _store(learnt, top, 0, db, st)
+    st[_PENDING] = _assign(learnt[0], _CLAUSE, c, vb, vi, cons, st)
+    return True
+
+
+@_plain
+def _decide(vb, vi, act, cons, st):
+    """Set the unassigned variable of highest activity true at a new level; False if every
+    variable is assigned."""
+    var = -1
+    while st[_HSIZE] > 0:
+        var = _heap_pop(vi, act, st)
+        if vb[_VALUE, var] < 0:
+            break
+        var = -1
+    if var < 0:
+        return False
+    st[_NODES] += 1
+    vi[_TLIM, st[_DLEVEL]] = st[_TLEN]
+    st[_DLEVEL] += 1
+    st[_PENDING] = _assign(2 * var, _DECISION, -1, vb, vi, cons, st)
+    return True
+
+
+@njit(cache=True)
+def _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
+    """Learn from the conflict in st, jump back, and restart when due; False at level 0."""
+    st[_CONFLICTS] += 1
+    if st[_DLEVEL] == 0:
+        return False
+    size = _analyze(vb, vi, act, stamps, cons, db, st, fst)
+    lbd = _lbd(size, vi, stamps, st)
+    _learn(size, lbd, vb, vi, act, cons, db, st)
+    fst[_INC] /= fst[_DECAY]
+    fst[_FAST_LBD] += (lbd - fst[_FAST_LBD]) / 32
+    fst[_LBD_SUM] += lbd
+    if st[_CONFLICTS] >= st[_MODE_END]:
+        _switch(st)
+    if st[_STABLE]:
+        due = st[_CONFLICTS] >= st[_NEXT_RESTART]
+    else:  # Glucose: the recent clauses are worse than the average so far
+        due = (st[_CONFLICTS] - st[_NEXT_RESTART] >= 50
+               and fst[_FAST_LBD] * 0.8 > fst[_LBD_SUM] / st[_CONFLICTS])
+    if due:
+        _restart(vb, vi, act, cons, db, st)
+    return True
+
+
+_I8, _I4, _U8, _F8 = types.int64, types.int32, types.uint8, types.float64
+_CONS = types.Tuple((_I4[:, ::1], _I4[::1], _U8[::1], _I4[:, ::1], _I4[::1], _I4[::1], _I4[::1]))
+_STORE = types.Tuple((_I4[::1], _I4[:, ::1], _I4[::1], _I4[::1]))
+_KERNEL = _I8(_U8[::1], types.int8[:, ::1], _I4[:, ::1], _F8[::1], _I8[::1], _CONS, _STORE,
+              _U8[:, ::1], _I8[::1], _F8[::1], _I8)
+
+
+@njit(_KERNEL, cache=True)
+def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
+    """Search until sols is full, node_stop decisions have been made in all, the clause
+    store needs room, or the space is exhausted; resumable. Solutions are sols[:st[_FOUND]]."""
+    if st[_STARTED] == 0:
+        st[_STARTED] = 1
+        if not _begin(givens, vb, vi, act, cons, db, st):
+            return CONTRADICTION
+    room = vi.shape[1] + 1
+    while True:
+        if st[_USED] + room > db[0].shape[0] or st[_NCL] + 1 >= db[1].shape[0]:
+            return GROW
+        if _propagate(vb, vi, cons, db, st):
+            if not _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
+                return EXHAUSTED
+            continue
+        if st[_NODES] >= node_stop and st[_TLEN] < vb.shape[1]:
+            return PAUSED  # (with every variable assigned, the solution is taken first)
+        if _decide(vb, vi, act, cons, st):
+            continue
+        _record(vb, sols, st)
+        if not _block(vb, vi, act, cons, db, st):
+            return EXHAUSTED
+        if st[_FOUND] == sols.shape[0]:
+            return FULL
+
+
+# ------------------------------------------------------------------ tables and the driver
+
+@lru_cache(maxsize=32)
+def _constraint_tables(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]
+                       ) -> tuple[np.ndarray, ...]:
+    """Each exactly-one constraint's variables, size and at-least-one flag; each
+    variable's constraints (cells first, then (group, value) pairs)."""
+    size = max([n] + [len(g) for g in groups])
+    count = num_cells + len(groups) * n
+    cmem = np.zeros((count, size), np.int32)
+    csize = np.zeros(count, np.int32)
+    calo = np.zeros(count, np.uint8)
+    owners: list[list[int]] = [[] for _ in range(num_cells * n)]
+    for cell in range(num_cells):
+        cmem[cell, :n] = np.arange(cell * n, cell * n + n)
+        csize[cell], calo[cell] = n, 1
+    for g, group in enumerate(groups):
+        for v in range(n):
+            k = num_cells + g * n + v
+            members = [cell * n + v for cell in group]
+            cmem[k, :len(members)] = members
+            csize[k], calo[k] = len(members), len(group) == n
+    for k in range(count):
+        for var in cmem[k, :csize[k]]:
+            owners[var].append(k)
+    most = max(len(o) for o in owners)
+    vcons = np.zeros((num_cells * n, most), np.int32)
+    for var, ks in enumerate(owners):
+        vcons[var, :len(ks)] = ks
+    nvcons = np.array([len(o) for o in owners], np.int32)
+    return cmem, csize, calo, vcons, nvcons
+
+
+class _Search(NamedTuple):
+    """The arrays of one search, in the kernel's argument order (after the givens)."""
+
+    vb: np.ndarray      # int8[3, vars]: value (-1 unassigned), reason kind, analysis mark
+    vi: np.ndarray      # int32[9, vars]: level, reason id, trail, level starts, heap, heap
+                        # positions, learnt clause, reason buffer, a copy of the learnt clause
+    act: np.ndarray     # float64[vars]: VSIDS activity
+    stamps: np.ndarray  # int64[vars + 1]: per level, the last LBD count that met it
+
+
+def _new_search(variables: int) -> _Search:
+    vb = np.full((3, variables), -1, np.int8)
+    vb[_SEEN] = 0
+    vi = np.zeros((11, variables + 1), np.int32)
+    vi[_HEAP, :variables] = np.arange(variables)
+    vi[_HPOS, :variables] = np.arange(variables)
+    return _Search(vb, vi, np.zeros(variables), np.zeros(variables + 1, np.int64))
+
+
+def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...]:
+    """An empty clause store: literals, (start, length, LBD) per clause, watch lists."""
+    return (np.zeros(lits, np.int32), np.zeros((clauses, 3), np.int32),
+            np.full(2 * variables, -1, np.int32), np.zeros(4 * clauses, np.int32))
+
+
+def _grown(db: tuple[np.ndarray, ...], st: np.ndarray, variables: int) -> tuple[np.ndarray, ...]:
+    """The clause store with twice the room where the kernel ran short."""
+    clits, cinfo, whead, wlink = db
+    if st[_USED] + variables + 1 > len(clits):
+        clits = np.concatenate([clits, np.zeros(len(clits), np.int32)])
+    if st[_NCL] + 1 >= len(cinfo):
+        cinfo = np.concatenate([cinfo, np.zeros_like(cinfo)])
+        wlink = np.concatenate([wlink, np.zeros_like(wlink)])
+    return clits, cinfo, whead, wlink
+
+
+def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
+          node_limit: int | None = None) -> Result:
+    """Solve by conflict-driven clause learning; count up to max_solutions solutions."""
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    n, cells = model.n, model.num_cells
+    variables = cells * n
+    tables = _constraint_tables(n, cells, tuple(g.cells for g in model.groups))
+    cons = tables + (np.zeros(len(tables[1]), np.int32), np.zeros(len(tables[1]), np.int32))
+    search = _new_search(variables)
+    db = _new_store(variables, max(1 << 16, 16 * variables), 1 << 12)
+    st = np.zeros(_SLOTS, np.int64)
+    st[_SIZE], st[_HSIZE] = n, variables
+    st[_BOUND], st[_MODE_END] = FIRST_LEARNT_BOUND, FIRST_MODE
+    fst = np.array([1.0, DECAY, 0.0, 0.0])
+    givens = np.frombuffer(bytearray(model.givens), np.uint8)
+    sols = np.empty((min(max_solutions, 64), cells), np.uint8)
+    found, code = [], PAUSED
+    limit_hit = budget_hit = False
+    chunk = 256
+    while True:
+        if deadline is not None and time.perf_counter() > deadline:
+            limit_hit = True
+            break
+        stop = st[_NODES] + chunk
+        if node_limit is not None:
+            stop = min(stop, node_limit)
+        code = _kernel(givens, *search, cons, db, sols, st, fst, stop)
+        chunk = min(CHUNK, 2 * chunk)
+        found += [tuple(row) for row in sols[:st[_FOUND]].tolist()]
+        st[_FOUND] = 0
+        if code in (EXHAUSTED, CONTRADICTION) or len(found) >= max_solutions:
+            break
+        if code == GROW:
+            db = _grown(db, st, variables)
+        elif code == FULL:
+            sols = sols[:min(len(sols), max_solutions - len(found))]
+        elif node_limit is not None and st[_NODES] >= node_limit:
+            budget_hit = True
+            break
+    found = found[:max_solutions]
+    stats = Stats(nodes=int(st[_NODES]), backtracks=int(st[_BACKTRACKS]),
+                  conflicts=int(st[_CONFLICTS]), restarts=int(st[_RESTARTS]),
+                  propagations=int(st[_PROPS]), fixed_cells=int(st[_FIXED]),
+                  solve_time=time.perf_counter() - start)
+    if code == CONTRADICTION:
+        return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
+    message = "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
+    return finish(found, code == EXHAUSTED, stats, limit_hit=limit_hit, budget_hit=budget_hit,
+                  message=message)

@@ -1,0 +1,135 @@
+"""fast with learning='conflicts': the same answers and counts as depth-first search, limits kept.
+
+Every answer is checked with models.verify; solution sets are compared with
+``learning='none'`` (whose answers tests/test_fast.py compares with mrv), so a learnt
+clause that cut off a solution would show as a missing one here.
+"""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numba", reason="the fast backend needs numba: pip install numba")
+
+from models import Geometry, Model, Puzzle, verify  # noqa: E402
+from models.model import Group  # noqa: E402
+from solvers import Status  # noqa: E402
+from solvers.backends import _fast_learning, fast  # noqa: E402
+
+from .conftest import load  # noqa: E402
+
+
+def learn(puzzle: Puzzle, **options: object) -> object:
+    return fast.solve(Model.from_puzzle(puzzle), learning="conflicts", **options)
+
+
+@pytest.mark.parametrize("name, index", [
+    ("small_4x4.txt", 0), ("small_6x6.txt", 0), ("seeds.txt", 0), ("top95.txt", 0),
+    ("top95.txt", 7), ("hardest.txt", 3), ("forum_hardest_1106.txt", 0),
+    ("forum_hardest_1106.txt", 200), ("x_sudoku.txt", 1), ("jigsaw.txt", 2),
+    ("generated_x_9x9.txt", 3), ("generated_12x12.txt", 4), ("16x16_forum_samples.txt", 1),
+    ("generated_16x16.txt", 0), ("generated_25x25.txt", 6)])
+def test_proves_the_same_unique_solution_as_search(name: str, index: int) -> None:
+    puzzle = load(name)[index]
+    result = learn(puzzle, max_solutions=2)
+    plain = fast.solve(Model.from_puzzle(puzzle), max_solutions=2)
+    assert result.status is Status.SOLVED and result.unique is True and result.complete
+    assert verify(puzzle, result.solution).ok
+    assert result.solution == plain.solution
+
+
+@pytest.mark.parametrize("name, index", [
+    *[("special_9x9_multiple_solutions.txt", i) for i in range(8)],
+    *[("special_16x16_multiple_solutions.txt", i) for i in range(3)],
+    ("special_9x9_valid_edge_cases.txt", 0), ("empty.txt", 0)])
+def test_counts_the_same_solutions_as_search(name: str, index: int) -> None:
+    puzzle = load(name)[index]
+    result = learn(puzzle, max_solutions=200)
+    plain = fast.solve(Model.from_puzzle(puzzle), max_solutions=200)
+    assert result.complete == plain.complete
+    if plain.complete:  # every solution found: the same set
+        assert set(result.solutions) == set(plain.solutions)
+    else:  # both stopped at the cap, each with distinct solutions
+        assert len(result.solutions) == len(plain.solutions) == 200
+    assert len(set(result.solutions)) == len(result.solutions)
+    assert all(verify(puzzle, s).ok for s in result.solutions)
+
+
+@pytest.mark.parametrize("name", ["special_9x9_unsolvable.txt", "small_unsat.txt"])
+def test_refutes_unsolvable_puzzles(name: str) -> None:
+    for index, puzzle in enumerate(load(name)):
+        result = learn(puzzle, max_solutions=2)
+        assert (index, result.status, result.complete) == (index, Status.UNSAT, True)
+        assert not result.solutions
+
+
+def test_givens_that_clash_are_unsat_with_a_message() -> None:
+    givens = list(load("top95.txt")[0].givens)
+    first = next(i for i, v in enumerate(givens) if v)
+    row_mate = next(i for i in range(first - first % 9, first - first % 9 + 9) if not givens[i])
+    givens[row_mate] = givens[first]
+    result = learn(Puzzle(Geometry.of(3, 3), tuple(givens)))
+    assert result.status is Status.UNSAT and "contradict" in result.message
+
+
+def test_a_hard_puzzle_learns_from_conflicts_and_restarts() -> None:
+    puzzle = load("forum_hardest_1106.txt")[1]
+    result = learn(puzzle, max_solutions=2)
+    assert result.unique is True and verify(puzzle, result.solution).ok
+    assert result.stats.conflicts > 0 and result.stats.nodes > 0
+    assert result.stats.backtracks > 0 and result.stats.restarts is not None
+
+
+def test_a_spent_node_budget_is_unknown() -> None:
+    result = learn(load("forum_hardest_1106.txt")[1], max_solutions=2, node_limit=3)
+    assert result.status is Status.UNKNOWN and result.stats.nodes == 3
+    assert "node limit" in result.message
+
+
+def test_a_budget_hit_after_a_solution_is_solved_but_incomplete() -> None:
+    puzzle = load("forum_hardest_1106.txt")[1]
+    first = learn(puzzle, max_solutions=1)
+    full = learn(puzzle, max_solutions=2)
+    assert full.stats.nodes > first.stats.nodes
+    limited = learn(puzzle, max_solutions=2, node_limit=first.stats.nodes)
+    assert limited.status is Status.SOLVED and not limited.complete and limited.unique is None
+
+
+def test_a_zero_time_limit_gives_up_without_a_wrong_answer() -> None:
+    result = learn(load("top95.txt")[3], max_solutions=2, time_limit=0.0)
+    assert result.status is Status.TIMEOUT and not result.solutions
+
+
+def test_stops_at_max_solutions_beyond_one_buffer() -> None:
+    puzzle = load("empty.txt")[2]
+    result = learn(puzzle, max_solutions=150)
+    assert len(set(result.solutions)) == 150 and not result.complete
+    assert all(verify(puzzle, s).ok for s in result.solutions)
+
+
+def test_a_group_smaller_than_the_grid_holds_no_repeat() -> None:
+    # a group of fewer than n cells is at-most-one for each value, not exactly-one: the
+    # answers are the plain puzzle's 125 solutions without a repeat in the extra group
+    base = Model.from_puzzle(load("special_9x9_multiple_solutions.txt")[7])
+    every = fast.solve(base, max_solutions=1000)
+    assert every.complete and len(every.solutions) == 125
+    cells = (0, 40, 80)
+    expected = {s for s in every.solutions if len({s[c] for c in cells}) == len(cells)}
+    model = Model(base.puzzle, base.groups + (Group("diagonal part", cells),))
+    result = fast.solve(model, max_solutions=1000, learning="conflicts")
+    assert result.complete and set(result.solutions) == expected and 0 < len(expected) < 125
+
+
+def test_a_minimal_frisch_25x25_is_proved_unique() -> None:
+    # depth-first search finds no solution of this one in 10 s (bench/README.md)
+    puzzle = load("25x25_gecode_frisch.txt")[1]
+    result = learn(puzzle, max_solutions=2)
+    assert result.unique is True and verify(puzzle, result.solution).ok
+
+
+def test_an_unknown_learning_is_refused() -> None:
+    with pytest.raises(ValueError, match="learning"):
+        fast.solve(Model.from_puzzle(load("top95.txt")[0]), learning="nogoods")
+
+
+def test_the_kernel_is_compiled_when_the_module_is_imported() -> None:
+    assert len(_fast_learning._kernel.signatures) == 1
