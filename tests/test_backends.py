@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from models import Puzzle, verify
-from solvers import Result, Status
+from models import Model, Puzzle, verify
+from models.model import Group
+from solvers import Result, Status, registry
 from solvers.result import COUNTERS
 from solvers.registry import Backend
 
@@ -135,3 +136,19 @@ def test_every_backend_names_its_counters_in_the_vocabulary(backend: Backend) ->
     measured = {k for k in result.stats.as_dict() if not k.endswith("_time")}
     assert measured <= set(backend.counters), f"{backend.name} measures {measured - set(backend.counters)} unnamed"
     assert set(backend.counters) <= set(COUNTERS)
+
+
+@pytest.mark.parametrize("extra", [(0, 10), (0, 80), (0, 40, 80)], ids=lambda cells: "-".join(map(str, cells)))
+def test_a_group_smaller_than_the_grid_holds_each_value_at_most_once(backend: Backend,
+                                                                     extra: tuple[int, ...]) -> None:
+    # A variant's group of fewer than n cells is all-different but need not hold every
+    # value: a backend that treats it as a full group refutes a puzzle that has solutions.
+    puzzle = load("special_9x9_multiple_solutions.txt")[7]  # 125 solutions (Sudopedia)
+    every = registry.solve("backtrack", puzzle, max_solutions=200).solutions
+    assert len(every) == 125
+    expected = {s for s in every if len({s[c] for c in extra}) == len(extra)}
+    base = Model.from_puzzle(puzzle)
+    model = Model(puzzle, base.groups + (Group("extra", extra),))
+    result = backend.solve(model, max_solutions=200, time_limit=LIMIT)
+    assert set(result.solutions) == expected, f"{backend.name}: {len(result.solutions)} solutions, not {len(expected)}"
+    assert result.complete

@@ -158,7 +158,11 @@ def _boolean(model: Model, domains: list[tuple[int, ...]]) -> Encoding:
     for group, present in zip(model.groups, given_values(model)):
         for value in range(1, n + 1):
             if value not in present:
-                cp.add_exactly_one([is_value[c][value] for c in group.cells if value in is_value[c]])
+                places = [is_value[c][value] for c in group.cells if value in is_value[c]]
+                if len(group.cells) == n:
+                    cp.add_exactly_one(places)
+                else:  # a group smaller than the grid need not hold every value
+                    cp.add_at_most_one(places)
                 constraints += 1
 
     def decode(value: Callable[[Any], int]) -> Grid:

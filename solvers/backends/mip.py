@@ -7,7 +7,7 @@ nothing special):
   of c; a given is not a variable at all);
 - sum over v of x[c, v] = 1 for every open cell c;
 - sum over the open cells c of g of x[c, v] = 1 for every group g and every value v
-  not given in g;
+  not given in g (at most 1 where g has fewer than n cells: it need not hold every value);
 - no objective: any feasible point is an answer.
 
 The rows go to HiGHS in one call (``addRows`` with CSR arrays), the columns in one
@@ -104,9 +104,11 @@ def encode(model: Model, domains: list[tuple[int, ...]], presolve: bool = True) 
     index: dict[tuple[int, int], int] = {}
     starts: list[int] = []
     entries: list[int] = []
+    lower: list[float] = []  # 1 for "exactly one", 0 for "at most one" (a group smaller than n)
     for cell, values in enumerate(domains):
         if not givens[cell]:
             starts.append(len(entries))
+            lower.append(1.0)
             for value in values:
                 index[cell, value] = len(index)
                 entries.append(index[cell, value])
@@ -116,9 +118,13 @@ def encode(model: Model, domains: list[tuple[int, ...]], presolve: bool = True) 
             if value in present:
                 continue
             places = [index[c, value] for c in group.cells if (c, value) in index]
-            if not places:
+            full = len(group.cells) == n
+            if not places and full:
                 return f"{value} has no place left in {group.name}"
+            if not places:
+                continue
             starts.append(len(entries))
+            lower.append(1.0 if full else 0.0)
             entries.extend(places)
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
@@ -127,7 +133,7 @@ def encode(model: Model, domains: list[tuple[int, ...]], presolve: bool = True) 
     highs.addVars(count, np.zeros(count), np.ones(count))
     highs.changeColsIntegrality(count, np.arange(count, dtype=np.int32),
                                 np.full(count, highspy.HighsVarType.kInteger))
-    highs.addRows(rows, np.ones(rows), np.ones(rows), len(entries),
+    highs.addRows(rows, np.array(lower), np.ones(rows), len(entries),
                   np.array(starts, dtype=np.int32), np.array(entries, dtype=np.int32),
                   np.ones(len(entries)))
     return Encoding(highs, list(index), open_cells, rows)

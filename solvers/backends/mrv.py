@@ -82,7 +82,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if cands is None:
         stats.solve_time = time.perf_counter() - start
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
-    groups, least_used = propagator.groups, value_order == "least-used"
+    # Only a group of n cells must hold every value, so only those give two-place branches.
+    groups = tuple(cells for cells in propagator.groups if len(cells) == model.n)
+    least_used = value_order == "least-used"
 
     def branch(state: list[int], failures: list[int]) -> list[tuple[int, int]]:
         return _branches(state, groups, failures, least_used)
@@ -119,6 +121,7 @@ class _Rules:
     groups: tuple[tuple[int, ...], ...]
     group_bits: list[int]  # per cell: bit g set when the cell is in group g
     full: int  # every value's bit
+    whole: int  # bit g set when group g has n cells, so it must hold every value
     intersections: tuple[tuple[Family, ...], ...] | None  # per group; None: singles only
 
 
@@ -128,7 +131,8 @@ def _rules_for(model: Model, inference: str) -> _Rules:
         peers=model.peers, groups=groups,
         group_bits=[sum(1 << g for g in cell_groups) for cell_groups in model.cell_groups],
         full=(1 << model.n) - 1,
-        intersections=_intersections(groups) if inference == "locked" else None)
+        whole=sum(1 << g for g, cells in enumerate(groups) if len(cells) == model.n),
+        intersections=_intersections(groups, model.n) if inference == "locked" else None)
 
 
 Branch = Callable[[list[int], list[int]], list[tuple[int, int]]]
@@ -263,8 +267,9 @@ class Propagator:
 
 
 @lru_cache(maxsize=32)
-def _intersections(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[Family, ...], ...]:
-    """Per group, its intersections (of two cells or more) with the other groups.
+def _intersections(groups: tuple[tuple[int, ...], ...], n: int) -> tuple[tuple[Family, ...], ...]:
+    """Per group of n cells, its intersections (of two cells or more) with the other groups
+    (none for a smaller group: it need not hold every value, so nothing is locked in it).
 
     The intersections of one group are sorted into families of disjoint segments (a
     box: one family along its rows, one along its columns), so that one pass over a
@@ -274,7 +279,7 @@ def _intersections(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[Family, .
     sets = [frozenset(group) for group in groups]
     for a, inside in zip(groups, sets):
         families: list[list[Segment]] = []
-        for b, other in zip(groups, sets):
+        for b, other in zip(groups, sets if len(a) == n else ()):
             shared = tuple(c for c in a if c in other)
             if b is a or len(shared) < 2:
                 continue
@@ -301,7 +306,7 @@ def _propagate(cands: list[int], queue: list[int], dirty: int, rules: _Rules) ->
     intersections = rules.intersections
     while True:
         fixed, touched = _singles(cands, queue, dirty, rules.peers, rules.groups,
-                                  rules.group_bits, rules.full)
+                                  rules.group_bits, rules.full, rules.whole)
         if fixed < 0:
             return -1
         forced += fixed
@@ -315,8 +320,9 @@ def _propagate(cands: list[int], queue: list[int], dirty: int, rules: _Rules) ->
 
 def _singles(cands: list[int], queue: list[int], dirty: int,
              peers: Sequence[Sequence[int]], groups: tuple[tuple[int, ...], ...],
-             group_bits: list[int], full: int) -> tuple[int, int]:
-    """Naked and hidden singles to a fixed point.
+             group_bits: list[int], full: int, whole: int) -> tuple[int, int]:
+    """Naked and hidden singles to a fixed point (hidden singles in the groups of n cells,
+    the ones in ``whole``: a smaller group need not hold every value).
 
     Returns the cells fixed (-1 on a contradiction) and the groups looked at (every
     group whose candidates changed).
@@ -340,7 +346,7 @@ def _singles(cands: list[int], queue: list[int], dirty: int,
                     dirty |= group_bits[peer]
         if not dirty:
             return forced, touched
-        scan, dirty = dirty, 0
+        scan, dirty = dirty & whole, 0
         touched |= scan
         while scan:
             low = scan & -scan

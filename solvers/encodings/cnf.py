@@ -218,7 +218,8 @@ def geometry_clauses(encoding: str, n: int, groups: tuple[Group, ...]) -> list[C
         pairs = list(combinations(group.cells, 2))
         clauses += [[-table[a][i], -table[b][i]] for i in range(n) for a, b in pairs]
     if encoding == "extended":
-        clauses += [[table[c][i] for c in group.cells] for group in groups for i in range(n)]
+        clauses += [[table[c][i] for c in group.cells]
+                    for group in groups if len(group.cells) == n for i in range(n)]
     return clauses
 
 
@@ -253,7 +254,8 @@ def _simplified(model: Model) -> CNF:
     for g, mask in enumerate(held):
         for value in open_values[mask]:
             present = in_group[g * (n + 1) + value]
-            clauses.append(present)                               # the value is in the group
+            if len(groups[g]) == n:  # a smaller group need not hold every value
+                clauses.append(present)                           # the value is in the group
             clauses += [[-a, -b] for a, b in combinations(present, 2)]  # ... only once
     if find_duplicate(givens, model.groups) is not None:
         clauses.append([])  # two equal givens in a group: the empty clause, unsatisfiable

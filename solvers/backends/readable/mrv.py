@@ -95,9 +95,11 @@ class Solver:
         self.peers = model.peers
         self.groups = [group.cells for group in model.groups]
         self.names = [group.name for group in model.groups]
+        # Groups of n cells must hold every value; a smaller one only holds each at most once.
+        self.whole = [len(cells) == model.n for cells in self.groups]
         self.inference = INFERENCES.index(inference)  # a rung includes the ones below it
         self.branching, self.least_used = branching, value_order == "least-used"
-        self.overlaps = overlaps(self.groups) if inference == "locked" else []
+        self.overlaps = overlaps(self.groups, self.whole) if inference == "locked" else []
         self.trace = trace
         self.counts = Counts()
         self.failures = [0] * model.num_cells  # per cell: its decisions refuted at once
@@ -151,6 +153,8 @@ class Solver:
         """Place every value that has one place left in a group; True if any was placed."""
         placed = False
         for index, group in enumerate(self.groups):
+            if not self.whole[index]:
+                continue
             for value in range(1, self.n + 1):
                 if any(board.values[c] == value for c in group):
                     continue
@@ -214,6 +218,8 @@ class Solver:
     def two_places(self, options: dict[int, list[int]]) -> Branch | None:
         """The first value (by group, then value) left with exactly two places in a group."""
         for index, group in enumerate(self.groups):
+            if not self.whole[index]:
+                continue
             for value in range(1, self.n + 1):
                 places = [c for c in group if c in options and value in options[c]]
                 if len(places) == 2:
@@ -259,12 +265,13 @@ class Solver:
             self.trace.emit(kind, depth, **fields)
 
 
-def overlaps(groups: list[tuple[int, ...]]) -> list[tuple[int, int, frozenset[int], list[int]]]:
-    """Each ordered pair of groups (A, B) sharing two cells or more: (A, B, the shared
-    cells, the cells of B outside A)."""
+def overlaps(groups: list[tuple[int, ...]], whole: list[bool]
+             ) -> list[tuple[int, int, frozenset[int], list[int]]]:
+    """Each ordered pair of groups (A, B) sharing two cells or more, A one of the groups
+    that must hold every value (whole): (A, B, the shared cells, the cells of B outside A)."""
     result = []
     for a, first in enumerate(groups):
-        for b, second in enumerate(groups):
+        for b, second in enumerate(groups if whole[a] else []):
             shared = frozenset(first).intersection(second)
             if a != b and len(shared) >= 2:
                 result.append((a, b, shared, [c for c in second if c not in shared]))
