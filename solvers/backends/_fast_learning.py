@@ -498,6 +498,12 @@ def _learn(size, lbd, vb, vi, act, cons, db, st):
 
 @_plain
 def _luby(i):
+    """The i-th number (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (compiled, and
+    called from Python too: fast's depth-first restarts use it between kernel calls).
+
+    >>> [_luby(i) for i in range(1, 11)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]
+    """
     k = 1
     while (1 << k) - 1 < i:
         k += 1

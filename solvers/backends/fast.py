@@ -69,6 +69,7 @@ from models import Model
 
 from ..result import Result, Stats, finish
 from . import _fast_learning
+from ._fast_learning import _luby
 from ._fast_kernels import (_BACKTRACKS, _CGL, _CULPRIT, _DEPTH, _FIXED, _FOUND, _GCELLS,
                             _GFULL, _GSIZE, _LEVEL, _NCG, _NODES, _PROPAGATIONS, _RESTARTS,
                             _SEGMAX, _SIZE, _SLOTS, _STARTED, _STATUS, _TAIL, _WDEG, MAX_SHARES, _drop,
@@ -642,20 +643,3 @@ def _drive(givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
             state[_RESTARTS] += 1
             state[_STARTED] = 0
             restart_at = state[_NODES] + RESTART_BASE * _luby(int(state[_RESTARTS]) + 1)
-
-
-def _luby(i: int) -> int:
-    """The i-th number (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ...
-
-    >>> [_luby(i) for i in range(1, 11)]
-    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]
-    """
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while (1 << k) - 1 != i:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
