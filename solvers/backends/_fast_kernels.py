@@ -40,10 +40,9 @@ def _popcount(typingctx, x):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def _drop(c, p, cell, bits, queue, waiting, pend, touched, limit, state, tables):
-    """Remove bits (each a candidate of the cell) from the cell and the cell from those
-    values' places; False when the cell is left with no candidate or a full group with
-    no place for a value (that group is then state[_CULPRIT])."""
+def _shrink(c, cell, bits, queue, state):
+    """Remove bits from the cell's candidates and queue it when one is left; False when
+    none is left."""
     m = c[cell] & ~bits
     c[cell] = m
     if m & (m - 1) == 0:
@@ -51,6 +50,16 @@ def _drop(c, p, cell, bits, queue, waiting, pend, touched, limit, state, tables)
             return False
         queue[state[_TAIL]] = cell
         state[_TAIL] += 1
+    return True
+
+
+@njit(cache=True, inline='always', _nrt=False)
+def _drop(c, p, cell, bits, queue, waiting, pend, touched, limit, state, tables):
+    """Remove bits (each a candidate of the cell) from the cell and the cell from those
+    values' places; False when the cell is left with no candidate or a full group with
+    no place for a value (that group is then state[_CULPRIT])."""
+    if not _shrink(c, cell, bits, queue, state):
+        return False
     cgl, ncg, cpos = tables[_CGL], tables[_NCG], tables[_CPOS]
     for j in range(ncg[cell]):
         g = cgl[cell, j]
@@ -78,13 +87,8 @@ def _strike(c, p, cell, bit, v, skip, queue, waiting, pend, touched, limit, stat
     """Remove value v (its bit) from the cell, and the cell from v's places in its groups
     but skip (the caller's group, which the caller updates); False when the cell is left
     with no candidate or a full group with no place for v (state[_CULPRIT])."""
-    m = c[cell] & ~bit
-    c[cell] = m
-    if m & (m - 1) == 0:
-        if m == 0:
-            return False
-        queue[state[_TAIL]] = cell
-        state[_TAIL] += 1
+    if not _shrink(c, cell, bit, queue, state):
+        return False
     cgl, ncg, cpos = tables[_CGL], tables[_NCG], tables[_CPOS]
     for j in range(ncg[cell]):
         g = cgl[cell, j]
