@@ -6,7 +6,8 @@ stated over the model's all-different groups instead of rows, columns and boxes
 
 - ``minimal``: every cell has a value; no value twice in a group.
 - ``efficient``: minimal + no cell has two values.
-- ``extended``: efficient + every value appears in every group.
+- ``extended``: efficient + every value appears in every group of n cells (a variant's
+  smaller group only forbids repeats).
 - ``simplified``: the extended clauses reduced by the givens before solving, as Kwon
   and Jain, "Optimized CNF Encoding for Sudoku Puzzles" (2006), do: variables the
   givens decide are removed, clauses they satisfy are dropped, literals they falsify
