@@ -94,6 +94,11 @@ class Result:
         return None
 
 
+def stop_message(limit_hit: bool, budget_hit: bool) -> str:
+    """Why a search with a node budget stopped early, in the words every backend uses."""
+    return "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
+
+
 def finish(solutions: list[Grid], complete: bool, stats: Stats, *, limit_hit: bool,
            budget_hit: bool = False, message: str = "") -> Result:
     """The Result for a search that stopped with these solutions.

@@ -44,7 +44,7 @@ from numba import njit, types
 
 from models import Model
 
-from ..result import Result, Stats, finish
+from ..result import Result, Stats, finish, stop_message
 
 RESTART_UNIT = 100
 """Stable mode: conflicts between restarts, times the Luby sequence."""
@@ -835,6 +835,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
                   solve_time=time.perf_counter() - start)
     if code == CONTRADICTION:
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
-    message = "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
+    message = stop_message(limit_hit, budget_hit)
     return finish(found, code == EXHAUSTED, stats, limit_hit=limit_hit, budget_hit=budget_hit,
                   message=message)

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from models import Model
 
 from ..encodings.domains import clash_message
-from ..result import Result, Stats, finish
+from ..result import Result, Stats, finish, stop_message
 
 COUNTERS = {
     "nodes": "calls of the textbook recursion (the root plus one per value placed)",
@@ -64,7 +64,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     solutions, limit_hit = _search(model, max_solutions, deadline, node_limit, stats)
     stats.solve_time = time.perf_counter() - start
     budget_hit = limit_hit and node_limit is not None and stats.nodes >= node_limit
-    message = "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
+    message = stop_message(limit_hit, budget_hit)
     exhausted = not limit_hit and len(solutions) < max_solutions
     return finish(solutions, exhausted, stats, limit_hit=limit_hit and not budget_hit,
                   budget_hit=budget_hit, message=message)

@@ -67,7 +67,7 @@ from numba import njit, types
 
 from models import Model
 
-from ..result import Result, Stats, finish
+from ..result import Result, Stats, finish, stop_message
 from . import _fast_learning
 from ._fast_learning import _luby
 from ._fast_kernels import (_BACKTRACKS, _CGL, _CULPRIT, _DEPTH, _FIXED, _FOUND, _GCELLS,
@@ -599,7 +599,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
                   solve_time=time.perf_counter() - start)
     if code == _CONTRADICTION:
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
-    message = "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
+    message = stop_message(limit_hit, budget_hit)
     return finish(found, code == _EXHAUSTED, stats, limit_hit=limit_hit, budget_hit=budget_hit,
                   message=message)
 

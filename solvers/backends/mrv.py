@@ -36,7 +36,7 @@ from functools import lru_cache
 
 from models import Model
 
-from ..result import Result, Stats, finish
+from ..result import Result, Stats, finish, stop_message
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
@@ -96,7 +96,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     stats.solve_time = time.perf_counter() - start
     limit_hit = found.limit_hit
     budget_hit = limit_hit and node_limit is not None and found.nodes >= node_limit
-    message = "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
+    message = stop_message(limit_hit, budget_hit)
     return finish([grid_of(s) for s in found.solutions], found.exhausted, stats,
                   limit_hit=limit_hit and not budget_hit, budget_hit=budget_hit, message=message)
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from models import Grid, Model
 
 from ...encodings.domains import clash_message
-from ...result import Result, Stats, finish
+from ...result import Result, Stats, finish, stop_message
 from ...trace import Trace
 from .limits import Limits, Stop, recursion_room
 
@@ -321,7 +321,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     stats.nodes, stats.backtracks = solver.counts.nodes, solver.counts.backtracks
     stats.propagations = solver.counts.propagations
     stats.solve_time = time.perf_counter() - start
-    message = ("node limit reached" if limits.budget_hit
-               else "time limit reached" if limits.limit_hit else "")
+    message = stop_message(limits.limit_hit, limits.budget_hit)
     return finish(found, exhausted, stats, limit_hit=limits.limit_hit,
                   budget_hit=limits.budget_hit, message=message)
