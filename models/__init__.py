@@ -14,10 +14,10 @@ from .formats import (Batch, check_duplicates, iter_puzzles, parse_puzzle, read_
                       to_grid, to_line, to_pretty)
 from .geometry import Geometry, GeometryError, valid_size
 from .model import Duplicate, Group, Model, as_model, find_duplicate
-from .puzzle import Grid, Puzzle, Source
+from .puzzle import Cage, Grid, Puzzle, Source
 
 __all__ = [
-    "BadCharacterError", "Batch", "CellCountError", "Duplicate", "DuplicateGivenError",
+    "BadCharacterError", "Batch", "Cage", "CellCountError", "Duplicate", "DuplicateGivenError",
     "EncodingError", "Geometry", "LayoutError", "LineLengthError", "read_stream",
     "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
     "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates",

@@ -12,7 +12,7 @@ solver and missed by the judge at once. Do not merge them.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -39,7 +39,8 @@ class Verdict:
 
 
 def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
-    """Check a full grid against a puzzle: shape, range, givens kept, every group all different."""
+    """Check a full grid against a puzzle: shape, range, givens kept, every group all different,
+    every killer cage all different with its total."""
     puzzle = getattr(puzzle_or_model, "puzzle", puzzle_or_model)
     box_rows, box_cols = puzzle.geometry.box_rows, puzzle.geometry.box_cols
     n = box_rows * box_cols
@@ -70,7 +71,22 @@ def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
                 problems.append(f"duplicate {value} in {name} at {_pair(name, seen[value], cell, n)}")
             else:
                 seen[value] = cell
+    problems += _cage_problems(puzzle, solution, in_range, where)
     return Verdict(tuple(problems))
+
+
+def _cage_problems(puzzle: Puzzle, solution: Sequence[int], in_range: list[bool],
+                   where: Callable[[int], str]) -> list[str]:
+    """Each killer cage: its digits all different and, where it has a total, summing to it."""
+    problems = []
+    for number, cage in enumerate(getattr(puzzle, "cages", ()), start=1):
+        values = [solution[cell] for cell in cage.cells if in_range[cell]]
+        if len(set(values)) < len(values):
+            problems.append(f"cage {number} (from {where(cage.cells[0])}) repeats a digit")
+        if cage.total is not None and len(values) == len(cage.cells) and sum(values) != cage.total:
+            problems.append(f"cage {number} (from {where(cage.cells[0])}) sums to {sum(values)}, "
+                            f"not {cage.total}")
+    return problems
 
 
 def _pair(name: str, first: int, second: int, n: int) -> str:

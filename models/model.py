@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from .geometry import Geometry
-from .puzzle import Grid, Puzzle
+from .puzzle import Cage, Grid, Puzzle
 
 CACHED_LAYOUTS = 256
 """Group layouts kept in memory: every jigsaw region map is its own layout, so the cache
@@ -26,17 +26,25 @@ class Model:
     """Variables are cells 0..n*n-1 with domain 1..n; a given fixes its cell.
 
     Backends must encode exactly ``groups`` (rows, columns, boxes and any
-    variant groups) and ``givens``, nothing they know about Sudoku besides.
+    variant groups), ``cages`` and ``givens``, nothing they know about Sudoku besides.
+    A cage's cells are also one of the ``groups`` (its digits differ); ``cages`` holds
+    the sums, the constraint kind a backend may not support (it then says so).
     """
 
     puzzle: Puzzle
     groups: tuple[Group, ...]
+    cages: tuple[Cage, ...] = ()
 
     @staticmethod
     def from_puzzle(puzzle: Puzzle) -> Model:
-        """Rows, columns, boxes (or jigsaw regions) and diagonals for X-Sudoku."""
-        return Model(puzzle, _groups_for(puzzle.geometry.box_rows, puzzle.geometry.box_cols,
-                                         puzzle.diagonals, puzzle.regions))
+        """Rows, columns, boxes (or jigsaw regions), diagonals for X-Sudoku, and cages."""
+        groups = _groups_for(puzzle.geometry.box_rows, puzzle.geometry.box_cols,
+                             puzzle.diagonals, puzzle.regions)
+        if not puzzle.cages:
+            return Model(puzzle, groups)
+        cage_groups = tuple(Group(f"cage {i + 1}", cage.cells) for i, cage in enumerate(puzzle.cages))
+        return Model(puzzle, groups + cage_groups,
+                     tuple(cage for cage in puzzle.cages if cage.total is not None))
 
     @property
     def n(self) -> int:

@@ -23,11 +23,23 @@ class Source:
 
 
 @dataclass(frozen=True)
+class Cage:
+    """Cells whose digits are all different and, when ``total`` is set, sum to it (killer Sudoku)."""
+
+    cells: tuple[int, ...]
+    total: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cells", tuple(self.cells))
+
+
+@dataclass(frozen=True)
 class Puzzle:
     """A Sudoku puzzle: immutable givens on a geometry, optionally a variant.
 
     ``diagonals`` adds both main diagonals as all-different groups (X-Sudoku);
-    ``regions`` gives each cell a region number 1..n that replaces the boxes (jigsaw).
+    ``regions`` gives each cell a region number 1..n that replaces the boxes (jigsaw);
+    ``cages`` are killer cages (distinct digits, and a total where one is given).
     """
 
     geometry: Geometry
@@ -35,11 +47,13 @@ class Puzzle:
     diagonals: bool = False
     regions: Grid | None = None
     source: Source = field(default_factory=Source, compare=False)
+    cages: tuple[Cage, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "givens", tuple(self.givens))
         if self.regions is not None:
             object.__setattr__(self, "regions", tuple(self.regions))
+        object.__setattr__(self, "cages", tuple(self.cages))
         n = self.geometry.n
         if len(self.givens) != self.geometry.cells:
             raise ValueError(f"{len(self.givens)} givens for a {self.geometry.label()} grid")
@@ -63,12 +77,14 @@ class Puzzle:
     @property
     def variant(self) -> str:
         """'standard', 'x', 'jigsaw' or 'jigsaw-x'."""
-        parts = (["jigsaw"] if self.regions else []) + (["x"] if self.diagonals else [])
+        parts = ((["jigsaw"] if self.regions else []) + (["x"] if self.diagonals else [])
+                 + (["killer"] if self.cages else []))
         return "-".join(parts) or "standard"
 
     def with_givens(self, givens: Grid) -> Puzzle:
         """The same puzzle (geometry, variant, source) with other givens."""
-        return Puzzle(self.geometry, tuple(givens), self.diagonals, self.regions, self.source)
+        return Puzzle(self.geometry, tuple(givens), self.diagonals, self.regions, self.source,
+                      self.cages)
 
 
 def _check_regions(regions: Grid, n: int) -> None:

@@ -13,6 +13,8 @@ class Status(StrEnum):
     TIMEOUT: the time limit ran out before an answer. UNKNOWN: the backend gave up for
     another reason (a node or propagation budget, a propagation-only mode that cannot finish).
     MEMORY_OUT: the run went over its memory limit (set by the harness's --memory-limit).
+    UNSUPPORTED: the model has a constraint kind the backend cannot express (e.g. a sum
+    cage for exact cover); the message says which. Not a failure.
     """
 
     SOLVED = "solved"
@@ -21,6 +23,7 @@ class Status(StrEnum):
     UNKNOWN = "unknown"
     ERROR = "error"
     MEMORY_OUT = "memory-out"
+    UNSUPPORTED = "unsupported"
 
 
 #: What each counter means in general; a backend says what it counts in its own COUNTERS.
