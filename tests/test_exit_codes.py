@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from solvers.harness import cli, command_list
+from solvers.harness import cli
+from solvers.harness.commands import list as command_list
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANTED = ROOT / "tests" / "plugins" / "planted.py"

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from solvers.harness.records import COLUMNS
+from solvers.harness.results.records import COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = ROOT / "tests" / "plugins"

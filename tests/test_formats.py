@@ -11,8 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models import (Geometry, Puzzle, PuzzleError, parse_puzzle, read_puzzles, read_text, to_grid,
-                    to_line, to_pretty, verify)
+from models import (
+    Geometry,
+    Puzzle,
+    PuzzleError,
+    parse_puzzle,
+    read_puzzles,
+    read_text,
+    to_grid,
+    to_line,
+    to_pretty,
+    verify,
+)
 
 from .grids import shuffled
 

@@ -7,8 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from models import (Duplicate, Geometry, Group, Model, Puzzle, RegionError, as_model,
-                    find_duplicate, parse_puzzle, read_puzzles)
+from models import (
+    Duplicate,
+    Geometry,
+    Group,
+    Model,
+    Puzzle,
+    RegionError,
+    as_model,
+    find_duplicate,
+    parse_puzzle,
+    read_puzzles,
+)
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 NINE = "6.5..3.4....94.5...2..5...3.9.8....6.........2....6.9.3...7..2...8.19....7.3..8.4"

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import re
 import shlex
+import subprocess
 import tomllib
 from pathlib import Path
 

@@ -13,8 +13,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models import (EncodingError, LayoutError, LineLengthError, PuzzleError, check_duplicates,
-                    read_puzzles, read_text, to_grid)
+from models import (
+    EncodingError,
+    LayoutError,
+    LineLengthError,
+    PuzzleError,
+    check_duplicates,
+    read_puzzles,
+    read_text,
+    to_grid,
+)
 from models.lines import MAX_LINE_BYTES, MAX_SKIP_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -170,7 +178,7 @@ def test_paths_that_are_no_file_say_what_they_are(tmp_path: Path, kind: str) -> 
 
 
 def test_an_unreadable_path_says_permission_denied(tmp_path: Path, monkeypatch, capsys) -> None:
-    from solvers.harness import common
+    from solvers.harness.commands import common
     path = tmp_path / "locked.txt"
     path.write_text(".3.....4.1.....1\n")
     monkeypatch.setattr(common.os, "access", lambda *_args: False)

@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from models import PuzzleError, iter_puzzles, read_puzzles
-from solvers.harness.executors import ExecutorError, make_executor
-from solvers.harness.runner import SolverRef, Task, run_tasks
+from solvers.harness.engine.executors import ExecutorError, make_executor
+from solvers.harness.engine.runner import run_tasks
+from solvers.harness.tasks import Configuration, Task
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = ROOT / "tests" / "plugins"
@@ -280,7 +281,7 @@ def test_lazy_reading_gives_what_reading_at_once_gives(name: str) -> None:
 
 def test_the_runner_pulls_tasks_only_as_workers_fall_free() -> None:
     puzzle = read_puzzles(ROOT / "puzzles" / "small_4x4.txt").puzzles[0]
-    reference = SolverRef("ref", plugin=f"{PLUGINS / 'reference.py'}:solve")
+    reference = Configuration("ref", plugin=f"{PLUGINS / 'reference.py'}:solve")
     pulled: list[int] = []
     seen_at_first_outcome: list[int] = []
 
