@@ -180,7 +180,7 @@ BAD_FILES = {
     "text": (lambda p: p.write_text("file,index\nsmall.txt,0\n"), "not a usable results database"),
     "foreign sqlite": (_foreign_sqlite, "not a compare.py results database"),
     "newer version": (_newer_version, "version 99"),
-    "damaged": (_damaged, str("results database")),
+    "damaged": (_damaged, "results database"),
 }
 
 

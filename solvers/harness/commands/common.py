@@ -16,7 +16,10 @@ from typing import Any, BinaryIO
 from models import Puzzle, PuzzleError, iter_puzzles
 
 from ..engine.runner import run_tasks
+from ..pictures.plot import PlotUnavailableError, check_plot_format, require_matplotlib
 from ..results.judge import Category, Run
+from ..results.outputs import OutputError
+from ..results.outputs import check_output_paths as check_paths
 from ..tasks import Outcome, Task
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -65,14 +68,6 @@ def input_options(parser: argparse.ArgumentParser) -> None:
 def check_output_paths(outputs: dict[str, str | None], inputs: Sequence[str]) -> None:
     """Every output path (option -> path) checked before the first run, UsageError (exit 2):
     outputs.check_output_paths' rules, writable, and a plot's format and matplotlib."""
-    from ..pictures.plot import (  # noqa: PLC0415
-        PlotUnavailableError,
-        check_plot_format,
-        require_matplotlib,
-    )
-    from ..results.outputs import OutputError  # noqa: PLC0415
-    from ..results.outputs import check_output_paths as check_paths
-
     try:
         check_paths(list(outputs.values()), inputs)
         for option, path in outputs.items():
@@ -122,11 +117,8 @@ def progress_bar(total: int | None) -> Iterator[Callable[[int, Outcome], None]]:
 
 def run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
     """Run the tasks, with a progress bar on a terminal."""
-    from tqdm import tqdm  # noqa: PLC0415 - only the command line shows progress
-
-    with tqdm(total=len(tasks), unit="run", desc="solving", file=sys.stderr, leave=False,
-              disable=not sys.stderr.isatty()) as bar:
-        return run_tasks(tasks, jobs=jobs, on_outcome=lambda _number, _outcome: bar.update())
+    with progress_bar(len(tasks)) as progress:
+        return run_tasks(tasks, jobs=jobs, on_outcome=progress)
 
 
 def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError]) -> int:

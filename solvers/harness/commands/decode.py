@@ -27,8 +27,6 @@ from ...encodings.dimacs import (
 )
 from .common import EXIT_OK, EXIT_WRONG, UsageError
 
-NAME = "decode"
-
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     decode = subparsers.add_parser(

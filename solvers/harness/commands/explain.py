@@ -12,8 +12,6 @@ from ..results.outputs import atomic_path
 from .common import EXIT_OK, UsageError, check_output_paths, positive_int
 from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
 
-NAME = "explain"
-
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     explain = subparsers.add_parser(
@@ -33,7 +31,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     if args.trace and args.trace != "-":
         check_output_paths({"--trace": args.trace}, [args.path])
-    puzzle = chosen_puzzle(args, NAME)
+    puzzle = chosen_puzzle(args, "explain")
     result, trace = traced_solve(puzzle, args.solver, args.timeout)
     if args.trace:
         _write_trace(args.trace, trace.events)

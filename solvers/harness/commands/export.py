@@ -20,7 +20,6 @@ from .common import (
     read_inputs,
 )
 
-NAME = "export"
 CNF_BACKENDS = ("sat", "pysat", "dimacs")
 """The backends that solve the CNF encodings (solvers/encodings/cnf.py)."""
 

@@ -29,8 +29,6 @@ from .common import (
     shown,
 )
 
-NAME = "ladder"
-
 
 @dataclass(frozen=True)
 class Rung:

@@ -9,8 +9,6 @@ from ..engine.configs import load_plugins
 from ..results import report
 from .common import EXIT_OK
 
-NAME = "list"
-
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     listing = subparsers.add_parser("list", help="the backends, their encodings, packages and versions")

@@ -12,10 +12,10 @@ import math
 from pathlib import Path
 from typing import Any
 
+from ..pictures.plot import cactus_plot, scatter_plot
 from ..results import report, scores
+from ..results.paired import PairingError
 from .common import EXIT_OK, UsageError, check_output_paths
-
-NAME = "plot"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -37,12 +37,10 @@ def run(args: argparse.Namespace) -> int:
     documents = [report.load_document(path) for path in args.runs]
     limit = _common_limit(documents, args.runs)
     runs = _merged(documents, args.runs)
-    from ..pictures.plot import cactus_plot, scatter_plot  # noqa: PLC0415
     if args.kind == "cactus":
         cactus_plot(runs, output, limit=limit, title=args.title)
     else:
         x, y = _axes(args, documents, runs)
-        from ..results.paired import PairingError  # noqa: PLC0415
         try:
             count = scatter_plot(runs, output, x, y, limit=limit, title=args.title)
         except PairingError as error:

@@ -7,12 +7,13 @@ import sys
 from pathlib import Path
 
 from ...result import Status
+from ..pictures.picture import draw_board
+from ..pictures.plot import PlotUnavailableError, require_matplotlib
 from ..pictures.steps import final_board
 from ..results.outputs import atomic_path
 from .common import EXIT_OK, UsageError, check_output_paths
 from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
 
-NAME = "render"
 FORMATS = ("png", "svg")
 
 
@@ -30,8 +31,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..pictures.plot import PlotUnavailableError, require_matplotlib  # noqa: PLC0415
-
     check_output_paths({"-o": args.output}, [args.path])
     suffix = Path(args.output).suffix.lower().lstrip(".")
     if suffix not in FORMATS:
@@ -40,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         require_matplotlib()
     except PlotUnavailableError as error:
         raise UsageError(str(error)) from None
-    puzzle = chosen_puzzle(args, NAME)
+    puzzle = chosen_puzzle(args, "render")
     result, trace = traced_solve(puzzle, args.solver, args.timeout)
     board = final_board(trace.events)
     if result.status is not Status.SOLVED:
@@ -49,7 +48,6 @@ def run(args: argparse.Namespace) -> int:
               "search left it", file=sys.stderr)
     title = (f"{puzzle.source}: {trace.events[0]['solver']}\n"
              f"{result.status.value}, {result.stats.nodes:,} decisions")
-    from ..pictures.picture import draw_board  # noqa: PLC0415
     try:
         with atomic_path(args.output) as temporary:
             draw_board(board, temporary, title)

@@ -10,8 +10,6 @@ from ..pictures.replay_page import render_page
 from ..results.outputs import write_atomic
 from .common import EXIT_OK, UsageError, check_output_paths, positive_int
 
-NAME = "replay"
-
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     replay = subparsers.add_parser(

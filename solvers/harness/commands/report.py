@@ -15,7 +15,9 @@ import json
 import sys
 from typing import Any
 
-from ..results import paired, records, report, scores, views
+from ..pictures.plot import cactus_plot
+from ..results import db_views, paired, records, report, scores, views
+from ..results.database import open_database
 from ..results.judge import Category
 from ..results.outputs import write_atomic
 from .common import (
@@ -26,8 +28,6 @@ from .common import (
     picture_options,
     positive_float,
 )
-
-NAME = "report"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -92,9 +92,6 @@ def _report(args: argparse.Namespace, old: dict[str, Any], new: dict[str, Any] |
 def report_database(args: argparse.Namespace) -> int:
     """report --db: the selected runs of a results database, through the same views; the
     plain summary is made run by run, the other views hold the selected runs."""
-    from ..results import db_views
-    from ..results.database import open_database  # noqa: PLC0415
-
     if args.old or args.new:
         raise UsageError("give a saved run (RUN.json) or --db FILE.sqlite, not both")
     check_output_paths({"--csv": args.csv, "--plot": args.plot, "--json": args.json}, [args.db])
@@ -185,6 +182,5 @@ def _write(args: argparse.Namespace, document: dict[str, Any]) -> None:
     if args.csv:
         write_atomic(args.csv, records.csv_text(document["runs"]))
     if args.plot:
-        from ..pictures.plot import cactus_plot  # noqa: PLC0415
         cactus_plot(document["runs"], args.plot, limit=scores.document_limit(document),
                     title=args.title)

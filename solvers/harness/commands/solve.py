@@ -23,8 +23,6 @@ from .common import (
     solving_options,
 )
 
-NAME = "solve"
-
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     solve = subparsers.add_parser("solve", help="solve puzzles with one backend and print them",

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..results.outputs import OutputError, atomic_path
+from ..results.paired import pairs_between
 from ..results.records import record
 
 INSTALL_HINT = "the plot needs matplotlib: pip install 'sudoku-methods[plot]' (or pip install matplotlib)"
@@ -150,8 +151,6 @@ def scatter_points(runs: Sequence[dict[str, Any]], x_label: str, y_label: str,
     >>> scatter_points(runs, "a", "b", 1.0)
     [(0.5, 1.0)]
     """
-    from ..results.paired import pairs_between  # noqa: PLC0415
-
     document = {"limit_s": limit, "runs": list(runs)}
     pairs = pairs_between(document, document, labels=(x_label, y_label))
     return [(max(p.old_s, FLOOR_S), max(p.new_s, FLOOR_S)) for p in pairs]

@@ -274,7 +274,7 @@ def _quoted(columns: Iterable[str]) -> list[str]:
 
 
 def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 class DatabaseStore:

@@ -33,8 +33,6 @@ class Category(StrEnum):
     MEMORY_OUT = "memory-out"
 
 
-CATEGORIES = tuple(Category)
-
 
 @dataclass
 class Run:

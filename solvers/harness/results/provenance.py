@@ -25,7 +25,7 @@ def provenance(solvers: Sequence[Configuration], *, limit: float, repeat: int,
     """Toolkit version, git commit and dirty flag (from a checkout), Python, packages,
     CPU model, and the run's limit, repetitions, seed and configurations."""
     return {
-        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "toolkit": {"name": "sudoku-methods", "version": __version__, "git": git_state(ROOT)},
         "python": {"version": platform.python_version(),
                    "implementation": platform.python_implementation()},
