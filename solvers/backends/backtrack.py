@@ -29,17 +29,20 @@ from collections.abc import Callable
 from models import Model
 
 from ..encodings.domains import clash_message
+from ..options import Declaration, Option, node_limit
 from ..result import Result, Stats, finish, stop_message
 
-COUNTERS = {
-    "nodes": "calls of the textbook recursion (the root plus one per value placed)",
-    "backtracks": "values taken back",
-}
-OPTIONS = {
-    "node_limit": "give up (status unknown, or solved and incomplete) after this many nodes",
-    "impl": "'fast' (default): bitmasks, a loop; 'readable': the recursive textbook function",
-}
-CHOICES = {"impl": ("fast", "readable")}
+DECLARATION = Declaration(
+    options=(
+        node_limit("nodes"),
+        Option("impl", "choice", "fast: bitmasks, a loop; readable: the recursive textbook function",
+               default="fast", choices=("fast", "readable")),
+    ),
+    counters={
+        "nodes": "calls of the textbook recursion (the root plus one per value placed)",
+        "backtracks": "values taken back",
+    },
+)
 _CLOCK_EVERY = 4096  # nodes between two looks at the clock (a power of two)
 
 
@@ -50,8 +53,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         from .readable import backtrack as readable  # noqa: PLC0415 - the teaching twin
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                               node_limit=node_limit)
-    if impl != "fast":
-        raise ValueError(f"unknown backtrack impl {impl!r}; valid: fast, readable")
     start = time.perf_counter()
     stats = Stats(nodes=0, backtracks=0)
     # the textbook search never looks at givens again, so a clash there must be caught

@@ -36,28 +36,33 @@ from functools import lru_cache
 
 from models import Model
 
+from ..options import Declaration, Option, node_limit
 from ..result import Result, Stats, finish, stop_message
 
-COUNTERS = {
-    "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
-    "backtracks": "decisions undone",
-    "propagations": "cells forced and candidates removed by inference",
-}
-OPTIONS = {
-    "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
-                 "'singles': naked and hidden singles only",
-    "value_order": "'ascending' (default): values 1..n; 'least-used': values placed least "
-                   "often in the grid so far first (the seeds' order)",
-    "node_limit": "give up (status unknown, or solved and incomplete) after this many decisions",
-    # the teaching ladder: solvers/backends/readable/mrv.py
-    "impl": "'fast' (default): bitmasks; 'readable': sets and short functions, the same decisions",
-    "branching": "'mrv' (default): fewest candidates; 'first': the first empty cell (readable only)",
-}
 VALUE_ORDERS = ("ascending", "least-used")
 INFERENCES = ("locked", "singles")
 LADDER = ("none", "forward", "naked", "singles", "locked")  # rungs below 'singles': readable only
-CHOICES = {"inference": LADDER, "value_order": VALUE_ORDERS, "impl": ("fast", "readable"),
-           "branching": ("mrv", "first")}
+DECLARATION = Declaration(
+    options=(
+        # the teaching ladder (solvers/backends/readable/mrv.py): rungs below singles run readable
+        Option("inference", "choice", "locked: naked and hidden singles plus locked candidates; "
+               "singles: naked and hidden singles only; none, forward, naked: the ladder's lower "
+               "rungs", default="locked", choices=LADDER),
+        Option("value_order", "choice", "ascending: values 1..n; least-used: values placed least "
+               "often in the grid so far first (the seeds' order)", default="ascending",
+               choices=VALUE_ORDERS),
+        node_limit("decisions"),
+        Option("impl", "choice", "fast: bitmasks; readable: sets and short functions, the same "
+               "decisions", default="fast", choices=("fast", "readable")),
+        Option("branching", "choice", "mrv: fewest candidates; first: the first empty cell "
+               "(readable only)", default="mrv", choices=("mrv", "first")),
+    ),
+    counters={
+        "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
+        "backtracks": "decisions undone",
+        "propagations": "cells forced and candidates removed by inference",
+    },
+)
 _CLOCK_EVERY = 64  # decisions between two looks at the clock
 
 
@@ -70,10 +75,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                               inference=inference, branching=branching, value_order=value_order,
                               node_limit=node_limit)
-    if impl != "fast":
-        raise ValueError(f"unknown mrv impl {impl!r}; valid: fast, readable")
-    if value_order not in VALUE_ORDERS:
-        raise ValueError(f"unknown value_order {value_order!r}; choose one of {VALUE_ORDERS}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     propagator = Propagator(model, inference)

@@ -40,8 +40,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     run.add_argument("paths", nargs="*", metavar="PATH",
                      help=f"puzzle files, '-' for stdin (default: {shown(DEFAULT_PUZZLES)})")
     run.add_argument("--solvers", metavar="CONFIGS",
-                     help="configurations [LABEL=]BACKEND[:OPTION=VALUE;...], comma-separated, e.g. "
-                          "sat:encoding=extended,min=sat:encoding=minimal,mrv (default: every "
+                     help="configurations [LABEL=]BACKEND[:OPTION=VALUE...], comma-separated, e.g. "
+                          "sat:encoding=extended,min=sat:encoding=minimal,mrv:inference=none:"
+                          "branching=first (options: 'compare.py list BACKEND'; default: every "
                           "available backend and every plugin)")
     solving_options(run)
     run.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
@@ -75,6 +76,9 @@ def experiment_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # the output paths first: nothing (not a plugin's worker) starts for a run that cannot be saved
+    check_output_paths({"--json": args.json, "--csv": args.csv, "--plot": args.plot,
+                        "--db": args.db}, args.paths or [shown(DEFAULT_PUZZLES)])
     plugins = load_plugins(args.plugin)
     experiment = Experiment(
         paths=tuple(args.paths or [shown(DEFAULT_PUZZLES)]),

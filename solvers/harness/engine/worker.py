@@ -84,16 +84,17 @@ def _load_error(solver: Any) -> str | None:
 
 
 def solve(backend: Backend, task: Any) -> dict[str, Any]:
-    """Run the backend on the task under its memory limit; its answer as plain data."""
-    function, model = backend.load(), as_model(task.puzzle)
+    """Run the backend on the task under its memory limit, through its one validated entry
+    (Backend.solve); its answer as plain data."""
+    model = as_model(task.puzzle)
     options = dict(task.solver.options)
     limit = getattr(task, "memory_limit", None)
     start, cpu_start = time.perf_counter(), cpu_clock()
     try:
         limit_memory(limit)
         try:
-            result = function(model, max_solutions=task.max_solutions,
-                              time_limit=task.time_limit, **options)
+            result = backend.solve(model, max_solutions=task.max_solutions,
+                                   time_limit=task.time_limit, **options)
         finally:
             if limit is not None:
                 lift_memory_limit()
