@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,16 +12,10 @@ from solvers.backends.readable import backtrack, dlx, mrv
 from solvers.harness.pictures.steps import final_board, replay
 from solvers.trace import SCHEMA, Trace, check_event, describe, read_jsonl
 
-from .conftest import load
+from .conftest import ROOT, compare, load
 
-ROOT = Path(__file__).resolve().parent.parent
 TRACED = {"mrv": mrv, "backtrack": backtrack, "dlx": dlx}
 
-
-def compare(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run compare.py from the repository root as a user would."""
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=300)
 
 
 def traced(name: str, puzzle: Puzzle, **options) -> tuple[object, Trace]:

@@ -13,7 +13,8 @@ import pytest
 from solvers import registry
 from solvers.result import COUNTERS, Stats
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 README = (ROOT / "README.md").read_text()
 TIMES = {"wall_time", "encode_time", "solve_time"}
 
