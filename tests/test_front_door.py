@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import inspect
 import json
-import subprocess
-import sys
+import os
 from pathlib import Path
 
 import pytest
@@ -16,15 +15,18 @@ from solvers import registry
 from solvers.harness.commands.ladder import RUNGS
 from solvers.options import Declaration
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, compare
+
 SMALL = "puzzles/small_4x4.txt"
 HEAVY = ("numba", "ortools", "highspy", "pysat")
 
 
-def compare(*args: str, python: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
-    """compare.py run from the repository root as a user would."""
-    return subprocess.run([sys.executable, *python, str(ROOT / "compare.py"), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+def heavy_imports(*args: str) -> list[str]:
+    """The solver libraries compare.py imports in its own process for these arguments."""
+    done = compare(*args, env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    return sorted(name for name in imported if name.split(".")[0] in HEAVY)
 
 
 @pytest.mark.parametrize("spec, named", [
@@ -68,13 +70,14 @@ def test_an_unknown_flag_suggests_the_nearest(command: str, typo: str, nearest: 
     assert f"unrecognized argument {typo!r} for {command!r}; did you mean {nearest!r}?" in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spelling", [":", ";"])
-@pytest.mark.parametrize("rung", RUNGS[:5], ids=lambda rung: rung.name)
-def test_the_ladders_rungs_run_from_the_command_line_in_both_spellings(rung, spelling: str) -> None:
-    spec = rung.config.replace(":", spelling).replace(spelling, ":", 1)
-    done = compare("run", SMALL, "--solvers", spec, "--format", "csv", "--timeout", "20")
+def test_the_ladders_five_rungs_run_from_the_command_line_in_both_spellings(spelling: str) -> None:
+    specs = [rung.config.replace(":", spelling).replace(spelling, ":", 1) for rung in RUNGS[:5]]
+    done = compare("run", SMALL, "--solvers", ",".join(specs), "--format", "csv", "--timeout", "20")
     assert done.returncode == 0, done.stderr
-    assert f",{rung.config}," in done.stdout  # printed in the shell-safe ':' form
+    for rung in RUNGS[:5]:
+        assert f",{rung.config}," in done.stdout, rung.name  # printed in the shell-safe ':' form
 
 
 def test_the_ladder_prints_its_rungs_in_the_shell_safe_form() -> None:
@@ -87,23 +90,19 @@ def test_the_ladder_prints_its_rungs_in_the_shell_safe_form() -> None:
     ["run", SMALL, "--solvers", "fast,cpsat,mip,pysat", "--json", "/no/such/dir/x.json"],
 ], ids=lambda args: " ".join(args))
 def test_no_solver_library_is_imported_in_compare_pys_own_process(args: list[str]) -> None:
-    done = compare(*args, python=("-X", "importtime"))
-    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
-                if line.startswith("import time:")}
-    heavy = sorted(name for name in imported if name.split(".")[0] in HEAVY)
-    assert heavy == [], f"compare.py {' '.join(args)} imported {heavy[:5]}"
+    assert heavy_imports(*args) == []
 
 
+@pytest.mark.slow
 def test_reading_a_saved_run_imports_no_solver_library(tmp_path: Path) -> None:
     saved = tmp_path / "run.json"
     made = compare("run", SMALL, "--solvers", "mrv,backtrack", "--json", str(saved))
     assert made.returncode == 0, made.stderr
-    done = compare("report", str(saved), python=("-X", "importtime"))
-    assert done.returncode == 0, done.stderr
-    assert not [line for line in done.stderr.splitlines()
-                if line.startswith("import time:") and line.rsplit("|", 1)[-1].strip().split(".")[0] in HEAVY]
+    assert heavy_imports("report", str(saved)) == []
+    assert heavy_imports("plot", "cactus", str(saved), "-o", str(tmp_path / "no-such-dir" / "x.png")) == []
 
 
+@pytest.mark.slow
 def test_the_saved_run_records_every_resolved_option_including_what_was_chosen(tmp_path: Path) -> None:
     saved = tmp_path / "run.json"
     done = compare("run", SMALL, "--solvers", "pysat:inference=up,pysat,cpsat", "--json", str(saved))
@@ -140,3 +139,23 @@ def test_a_declaration_matches_its_backends_solve_function(name: str) -> None:
 def test_the_python_api_refuses_a_bad_option_with_the_same_words() -> None:
     with pytest.raises(ValueError, match="backend 'mrv': option 'node_limit' cannot be 'ten'"):
         registry.solve("mrv", parse_puzzle("1234341221434321"), node_limit="ten")
+
+
+def documented_options() -> list[list[str]]:
+    """The rows of the 'Backend options' table, wherever the manual keeps it."""
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = page.read_text() if page.is_file() else ""
+        if "### Backend options" in text:
+            section = text.split("### Backend options", 1)[1].split("\n#", 1)[0]
+            rows = [line.strip().strip("|").split("|") for line in section.splitlines()
+                    if line.startswith("|")]
+            return [[cell.strip().strip("`") for cell in row] for row in rows[2:]]
+    raise AssertionError("no '### Backend options' table in README.md or docs/")
+
+
+def test_the_manuals_option_table_is_the_declarations() -> None:
+    declared = [[name, option.name, option.valid(),
+                 "none" if option.default is None else str(option.default).lower()
+                 if isinstance(option.default, bool) else str(option.default)]
+                for name in registry.names() for option in registry.get(name).declaration.options]
+    assert documented_options() == declared
