@@ -85,7 +85,8 @@ class Backend:
         reason = self.declaration.unavailable(options)
         if reason:
             raise BackendUnavailableError(f"backend {self.name!r} is unavailable: {reason}")
-        return self._module().solve
+        function: SolveFunction = self._module().solve
+        return function
 
     def _module(self) -> ModuleType:
         loaded = sys.modules.get(self.module)  # every call after the first: no import machinery

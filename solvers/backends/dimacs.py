@@ -79,7 +79,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
 
 
 
-def _resolve(options: dict[str, Any]) -> dict[str, Any]:
+def _chosen(options: dict[str, Any]) -> dict[str, Any]:
     """The solver made explicit: none becomes the first known solver on PATH."""
     if options["solver"] is None:
         on_path = found()
@@ -124,7 +124,7 @@ DECLARATION = Declaration(
         "variables": "CNF variables of the exported encoding",
         "clauses": "CNF clauses of the exported encoding (blocking clauses not counted)",
     },
-    resolve=_resolve, facts=_facts, missing=lambda options: unavailable() if options["solver"] is None else None,
+    resolve=_chosen, facts=_facts, missing=lambda options: unavailable() if options["solver"] is None else None,
 )
 STDERR_TAIL = 400
 """Characters of the solver's stderr quoted in an ERROR."""

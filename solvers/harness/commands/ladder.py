@@ -10,6 +10,7 @@ import argparse
 import statistics
 import time
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from tabulate import tabulate
@@ -36,7 +37,7 @@ class Rung:
 
     name: str
     backend: str
-    options: dict[str, str]
+    options: dict[str, Any]
 
     @property
     def config(self) -> str:

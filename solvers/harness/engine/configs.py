@@ -247,7 +247,9 @@ def split_list(text: str) -> list[str]:
 
 def _split(text: str, separators: str) -> list[str]:
     """Split at any of separators outside JSON brackets and double quotes."""
-    parts, depth, quoted, current = [], 0, False, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth, quoted = 0, False
     for char in text:
         if char == '"':
             quoted = not quoted
