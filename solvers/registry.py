@@ -17,7 +17,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import metadata
 from types import ModuleType
 from typing import Any
 
@@ -127,6 +126,9 @@ class Backend:
             return "plugin"
         if self.package is None:
             return "built-in"
+        # importlib.metadata costs a third of compare.py's start-up (its email parsers): only
+        # the commands that show versions pay for it
+        from importlib import metadata  # noqa: PLC0415 - heavy, needed by list and provenance only
         try:
             return metadata.version(self.package)
         except metadata.PackageNotFoundError:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -159,3 +161,20 @@ def test_the_manuals_option_table_is_the_declarations() -> None:
                  if isinstance(option.default, bool) else str(option.default)]
                 for name in registry.names() for option in registry.get(name).declaration.options]
     assert documented_options() == declared
+
+
+HIDING = """
+import importlib.util, sys
+found = importlib.util.find_spec
+importlib.util.find_spec = lambda name, *rest: None if name == "highspy" else found(name, *rest)
+from solvers.harness.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_configuration_whose_package_is_missing_exits_2_saying_how_to_install_it() -> None:
+    done = subprocess.run([sys.executable, "-c", HIDING, "run", SMALL, "--solvers", "mip:presolve=false"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "configuration 'mip:presolve=false': backend 'mip' is unavailable: needs the package " \
+           "'highspy': pip install highspy" in done.stderr
