@@ -178,3 +178,19 @@ def test_a_configuration_whose_package_is_missing_exits_2_saying_how_to_install_
     assert done.returncode == 2, done.stderr
     assert "configuration 'mip:presolve=false': backend 'mip' is unavailable: needs the package " \
            "'highspy': pip install highspy" in done.stderr
+
+
+@pytest.mark.parametrize("args", [["list"], *(["list", name] for name in registry.names())],
+                         ids=lambda args: " ".join(args))
+def test_list_fits_a_100_column_terminal(args: list[str]) -> None:
+    done = compare(*args)
+    assert done.returncode == 0, done.stderr
+    assert max(len(line) for line in done.stdout.splitlines()) <= 100
+    if len(args) == 2:  # every declared option is shown with what is valid
+        for option in registry.get(args[1]).declaration.options:
+            assert f"  {option.name}=" in done.stdout
+
+
+def test_list_of_an_unknown_backend_exits_2_with_the_nearest() -> None:
+    done = compare("list", "fsat")
+    assert done.returncode == 2 and "unknown backend 'fsat'; did you mean 'sat'?" in done.stderr

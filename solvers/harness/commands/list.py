@@ -3,6 +3,7 @@ printed from the declarations (solvers/options.py) without loading any solver li
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import textwrap
 from typing import Any
@@ -31,8 +32,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     if args.backend is not None:
         if args.backend not in registry.BACKENDS:
-            raise UsageError(f"unknown backend {args.backend!r}; valid backends: "
-                             f"{', '.join(registry.names())}")
+            near = difflib.get_close_matches(args.backend, registry.names(), n=1)
+            raise UsageError(f"unknown backend {args.backend!r}"
+                             + (f"; did you mean {near[0]!r}?" if near else "")
+                             + f" valid backends: {', '.join(registry.names())}")
         backend = registry.get(args.backend)
         if args.format == "json":
             print(json.dumps(declared(backend), indent=2))
