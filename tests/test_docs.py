@@ -26,7 +26,7 @@ MAX_BACKEND_ROW = 150
 
 def prose(text: str) -> str:
     """The text without fenced code blocks and inline code, where links do not count."""
-    return re.sub(r"`[^`\n]*`", "", re.sub(r"```.*?```", "", text, flags=re.S))
+    return re.sub(r"`[^`\n]*`", "", re.sub(r"```.*?```", "", text, flags=re.DOTALL))
 
 
 def slug(heading: str) -> str:
@@ -39,7 +39,7 @@ def anchors(page: Path) -> frozenset[str]:
     """The anchors of a page's headings (a repeated heading gets -1, -2, ... as on GitHub)."""
     seen: dict[str, int] = {}
     found = set()
-    for line in re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S).splitlines():
+    for line in re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL).splitlines():
         if match := re.match(r"#{1,6} (.+)", line):
             base = slug(match.group(1))
             found.add(base if base not in seen else f"{base}-{seen[base]}")
@@ -160,7 +160,7 @@ def sessions(page: Path) -> list[tuple[str, list[str]]]:
     if page.name == "README.md":
         text = section(text, "A five-minute tour")
     steps: list[tuple[str, list[str]]] = []
-    for block in re.findall(r"```\n(.*?)```", text, re.S):
+    for block in re.findall(r"```\n(.*?)```", text, re.DOTALL):
         for line in block.splitlines():
             if line.startswith("$ "):
                 steps.append((line[2:], []))
@@ -221,7 +221,7 @@ def session_output(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path],
                 words = shlex.split(command)
                 assert words[:2] == ["python", "compare.py"], command
                 done[page].append(subprocess.run([sys.executable, str(ROOT / "compare.py"), *words[2:]],
-                                                 cwd=folder, capture_output=True, text=True, timeout=600))
+                                                 cwd=folder, capture_output=True, text=True, timeout=600, check=False))
         return done[page]
     return run
 
@@ -290,11 +290,11 @@ def test_the_parse_check_refuses_a_wrong_option() -> None:
 # -- the Python examples of docs/backends.md run -------------------------------------------
 
 PYTHON_EXAMPLES = re.findall(r"```python\n(.*?)```", section(
-    (ROOT / "docs" / "backends.md").read_text(encoding="utf-8"), "Using a backend from Python"), re.S)
+    (ROOT / "docs" / "backends.md").read_text(encoding="utf-8"), "Using a backend from Python"), re.DOTALL)
 
 
 @pytest.mark.parametrize("code", PYTHON_EXAMPLES, ids=[f"example{i}" for i in range(len(PYTHON_EXAMPLES))])
 def test_docs_python_example_runs(code: str) -> None:
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert "solved" in done.stdout.lower(), done.stdout
