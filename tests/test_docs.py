@@ -16,12 +16,14 @@ import pytest
 from solvers import registry
 from solvers.harness.cli import COMMANDS, DEFAULT_COMMAND, build_parser
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PAGE_IDS = [str(page.relative_to(ROOT)) for page in PAGES]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 MAX_README_LINES = 250
 MAX_BACKEND_ROW = 150
+Completed = subprocess.CompletedProcess[str]
 
 
 def prose(text: str) -> str:
@@ -203,12 +205,12 @@ def test_the_output_check_sees_a_changed_count() -> None:
 
 
 @pytest.fixture(scope="module")
-def session_output(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], list[subprocess.CompletedProcess[str]]]:
+def session_output(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], list[Completed]]:
     """A page's session commands run in order through the real command line, in a fresh folder
     holding the bundled puzzles (run once per page)."""
-    done: dict[Path, list[subprocess.CompletedProcess[str]]] = {}
+    done: dict[Path, list[Completed]] = {}
 
-    def run(page: Path) -> list[subprocess.CompletedProcess[str]]:
+    def run(page: Path) -> list[Completed]:
         if page not in done:
             folder = tmp_path_factory.mktemp(page.stem)
             (folder / "puzzles").symlink_to(ROOT / "puzzles")
@@ -234,7 +236,7 @@ def test_the_readme_tour_has_commands() -> None:
 @pytest.mark.parametrize(("page", "step"), SESSIONS,
                          ids=[f"{page.name}: {sessions(page)[step][0]}" for page, step in SESSIONS])
 def test_shown_command_prints_what_the_page_shows(
-        page: Path, step: int, session_output: Callable[[Path], list[subprocess.CompletedProcess[str]]]) -> None:
+        page: Path, step: int, session_output: Callable[[Path], list[Completed]]) -> None:
     shown, done = sessions(page)[step][1], session_output(page)[step]
     assert done.returncode == 0, done.stderr
     printed = done.stdout.replace(f"{ROOT}{os.sep}", "")  # a bundled file's path, as from the checkout
@@ -295,6 +297,7 @@ PYTHON_EXAMPLES = re.findall(r"```python\n(.*?)```", section(
 
 @pytest.mark.parametrize("code", PYTHON_EXAMPLES, ids=[f"example{i}" for i in range(len(PYTHON_EXAMPLES))])
 def test_docs_python_example_runs(code: str) -> None:
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          check=False)
     assert done.returncode == 0, done.stderr
     assert "solved" in done.stdout.lower(), done.stdout

@@ -69,11 +69,35 @@ from models import Model
 
 from ..result import Result, Stats, finish, stop_message
 from . import _fast_learning
+from ._fast_kernels import (
+    _BACKTRACKS,
+    _CGL,
+    _CULPRIT,
+    _DEPTH,
+    _FIXED,
+    _FOUND,
+    _GCELLS,
+    _GFULL,
+    _GSIZE,
+    _LEVEL,
+    _NCG,
+    _NODES,
+    _PROPAGATIONS,
+    _RESTARTS,
+    _SEGMAX,
+    _SIZE,
+    _SLOTS,
+    _STARTED,
+    _STATUS,
+    _TAIL,
+    _WDEG,
+    MAX_SHARES,
+    _drop,
+    _failed,
+    _popcount,
+    _propagate,
+)
 from ._fast_learning import _luby
-from ._fast_kernels import (_BACKTRACKS, _CGL, _CULPRIT, _DEPTH, _FIXED, _FOUND, _GCELLS,
-                            _GFULL, _GSIZE, _LEVEL, _NCG, _NODES, _PROPAGATIONS, _RESTARTS,
-                            _SEGMAX, _SIZE, _SLOTS, _STARTED, _STATUS, _TAIL, _WDEG, MAX_SHARES, _drop,
-                            _failed, _popcount, _propagate)
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
