@@ -100,7 +100,10 @@ def _stream_items(stream: TextIO | BinaryIO, name: str, fmt: str, hex16: bool
 def _batch(name: str, items: Iterator[Puzzle | PuzzleError]) -> Batch:
     batch = Batch(name)
     for item in items:
-        (batch.errors if isinstance(item, PuzzleError) else batch.puzzles).append(item)
+        if isinstance(item, PuzzleError):
+            batch.errors.append(item)
+        else:
+            batch.puzzles.append(item)
     return batch
 
 

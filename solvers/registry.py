@@ -66,7 +66,8 @@ class Backend:
         reason = getattr(module, "unavailable", lambda: None)()
         if reason:
             raise BackendUnavailableError(f"backend {self.name!r} is unavailable: {reason}")
-        return module.solve
+        solve: SolveFunction = module.solve
+        return solve
 
     def _module(self) -> ModuleType:
         loaded = sys.modules.get(self.module)  # every call after the first: no import machinery

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from typing import Any
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +37,7 @@ class Rung:
 
     name: str
     backend: str
-    options: dict[str, str]
+    options: dict[str, Any]
 
     @property
     def config(self) -> str:
