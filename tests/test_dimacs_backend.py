@@ -165,14 +165,14 @@ def test_a_real_solver_on_a_hard_25x25_is_stopped_by_the_limit_and_leaves_no_pro
 def _solver_processes(solver: str) -> set[int]:
     """The live (non-zombie) processes whose command is this solver binary."""
     found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    for entry in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)
+            fields = entry.read_text().rsplit(")", 1)
             name = fields[0].split("(", 1)[1]
         except (OSError, IndexError):
             continue
         if name == solver and fields[1].split()[0] != "Z":
-            found.add(int(stat.parent.name))
+            found.add(int(entry.parent.name))
     return found
 
 
