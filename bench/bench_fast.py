@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, metavar="FILE",
                         help="an earlier fast.py to race every fast configuration against")
     args = parser.parse_args(argv)
-    from tabulate import tabulate
+    from tabulate import tabulate  # noqa: PLC0415 - only the printing needs it, after the arguments
 
     if not args.no_compile:
         cold, warm = compile_times()

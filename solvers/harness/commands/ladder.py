@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-from typing import Any
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tabulate import tabulate
 
