@@ -38,13 +38,14 @@ constraints with lazy reasons, VSIDS and restarts. Depth-first search without le
 repeats the same refutations in every subtree; on the minimal 25x25 Frisch puzzles that
 is the difference between none proved and most (bench/README.md).
 
-Compilation: the kernels have fixed signatures and numba's on-disk cache
-(``cache=True``), so they are compiled or loaded from the cache when this module is
-imported, once per process: a harness worker pays it while loading the backend, before
-its clock starts. The first import on a machine compiles (several seconds, see
-bench/README.md); later imports load the cache (well under a second). Numba writes the
-cache beside this file, or in the user's cache directory when that is not writable
-(``NUMBA_CACHE_DIR`` overrides both).
+Compilation: nothing is compiled when this module is imported (so listing the backends
+or a mistyped option answers at once). ``prepare`` compiles the kernels a run needs, the
+depth-first one or the learning one, for their fixed signatures, or loads them from numba's
+on-disk cache (``cache=True``); the harness's worker calls it when it loads the backend,
+before its clock starts, and ``solve`` calls it too. A real compile (the first use on a
+machine, or after the code changed) says ``compiling fast (first use ...) ... took N s``
+on stderr; bench/README.md has its cost. Numba writes the cache beside this file, or in
+the user's cache directory when that is not writable (``NUMBA_CACHE_DIR`` overrides both).
 
 The rules' kernels are in ``_fast_kernels`` (with the layout both searches share: the
 state slots, the kernel answers, the tables declared once as ``Tables``, the Luby
@@ -65,7 +66,7 @@ from functools import lru_cache
 from typing import Annotated, NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from models import Model
 
@@ -76,7 +77,8 @@ from ._fast_kernels import (_BACKTRACKS, _CGL, _CULPRIT, _DEPTH, _FIXED, _FOUND,
                             _GFULL, _GSIZE, _I4, _I8, _LEVEL, _NCG, _NODES, _PROPAGATIONS,
                             _RESTARTS, _SEGMAX, _SIZE, _SLOTS, _STARTED, _STATUS, _TAIL, _U8,
                             _WDEG, CONTRADICTION, EXHAUSTED, FULL, MAX_SHARES, PAUSED, TABLES,
-                            Tables, _drop, _failed, _popcount, _propagate, field_types, luby)
+                            Tables, _drop, _failed, _popcount, _propagate, compile_kernels,
+                            field_types, luby)
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
@@ -399,7 +401,7 @@ _KERNEL = _I8(_U8[::1], *field_types(_Work), _U8[:, ::1], _I8[::1], TABLES, _I8)
 """The kernel's signature: givens, the work arrays, solutions, state, tables, node stop."""
 
 
-@njit(_KERNEL, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights, sols,
             state, tables, node_stop):
     """Solve from the givens on the first call, then search until sols is full, node_stop
@@ -546,6 +548,23 @@ def _work(cells: int, groups: int, n: int) -> _Work:
                  np.ones(groups + cells, np.int64))
 
 
+_PREPARED: set[str] = set()
+"""The learning options whose kernels this process has compiled or loaded."""
+
+
+def prepare(*, learning: str = "none", **_options: object) -> None:
+    """Compile (or load from numba's cache) the kernels a run with these options needs; the
+    harness's worker calls this when it loads the backend, before any clock starts, and
+    solve calls it too (at once when done already). A compile is said on stderr."""
+    if learning in _PREPARED:
+        return
+    if learning == "conflicts":
+        compile_kernels("fast's clause learning", [(_fast_learning._kernel, _fast_learning._KERNEL)])
+    else:
+        compile_kernels("fast", [(_kernel, _KERNEL), (luby, types.int64(types.int64))])
+    _PREPARED.add(learning)
+
+
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", branching: str = "mrv",
           node_limit: int | None = None, learning: str = "none") -> Result:
@@ -561,6 +580,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {n}x{n}")
     if node_limit is not None and node_limit < 0:
         raise ValueError(f"node_limit must be at least 0, not {node_limit}")
+    if learning not in _PREPARED:
+        prepare(learning=learning)
     if learning == "conflicts":
         return _fast_learning.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                                     node_limit=node_limit)
