@@ -225,3 +225,43 @@ def test_the_built_tables_have_the_declared_types(name: str) -> None:
     from solvers.backends._fast_kernels import TABLES, Tables
     tables, _ = fast._tables_for(model(name, 0))
     assert typeof(tables) == TABLES and len(tables) == len(Tables._fields)
+
+
+@pytest.mark.parametrize("max_solutions", [1, 2])
+@pytest.mark.parametrize("inference", fast.INFERENCES)
+@pytest.mark.parametrize("name", ["top95.txt", "special_9x9_multiple_solutions.txt",
+                                  "special_9x9_unsolvable.txt", "16x16_forum_samples.txt"])
+def test_a_batch_finds_what_one_call_per_puzzle_finds(name: str, inference: str,
+                                                      max_solutions: int) -> None:
+    puzzles = list(load(name)[:8])
+    batch = fast.solve_batch(Model.from_puzzle(puzzles[0]), fast.givens_array(puzzles),
+                             max_solutions=max_solutions, inference=inference)
+    for index, puzzle in enumerate(puzzles):
+        single = fast.solve(Model.from_puzzle(puzzle), max_solutions=max_solutions,
+                            inference=inference)
+        assert batch.counts[index] == len(single.solutions), index
+        assert batch.complete[index] == single.complete and batch.nodes[index] == single.stats.nodes
+        if single.solutions:
+            assert tuple(batch.solutions[index].tolist()) == single.solution
+            assert verify(puzzle, single.solution).ok
+
+
+def test_a_batch_node_limit_leaves_the_count_incomplete() -> None:
+    puzzles = list(load("forum_hardest_1106.txt")[:3])
+    batch = fast.solve_batch(Model.from_puzzle(puzzles[0]), fast.givens_array(puzzles),
+                             node_limit=1)
+    assert (batch.nodes <= 1).all() and not batch.complete.any()
+
+
+@pytest.mark.parametrize("shape", [(3, 80), (81,), (2, 3, 81)])
+def test_a_batch_of_the_wrong_shape_is_refused(shape: tuple[int, ...]) -> None:
+    import numpy as np
+    with pytest.raises(ValueError, match="shape"):
+        fast.solve_batch(model("top95.txt", 0), np.zeros(shape, np.uint8))
+
+
+def test_a_batch_given_out_of_range_is_a_contradiction_not_a_crash() -> None:
+    givens = fast.givens_array([load("top95.txt")[0]])
+    givens[0, 0] = 10
+    batch = fast.solve_batch(model("top95.txt", 0), givens)
+    assert batch.counts[0] == 0 and batch.complete[0]
