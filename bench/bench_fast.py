@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.no_compile:
         for label, (load, plain, learning) in zip(("empty numba cache (compile)", "cache filled"),
-                                                  compile_times()):
+                                                  compile_times(), strict=True):
             print(f"{label}: import fast {load:.2f} s, prepare() {plain:.2f} s, "
                   f"prepare(learning='conflicts') {learning:.2f} s")
         print()

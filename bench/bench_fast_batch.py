@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{path.name}: {len(puzzles)} puzzles in {best:.3f} s (best of {args.repeats}): "
               f"{len(puzzles) / best:,.0f} puzzles/s, {1e6 * best / len(puzzles):.2f} us each; "
               f"counting to {args.max_solutions}; counts "
-              f"{dict(zip(*(a.tolist() for a in np.unique(batch.counts, return_counts=True))))}; "
+              f"{dict(zip(*(a.tolist() for a in np.unique(batch.counts, return_counts=True)), strict=True))}; "
               f"mean decisions {batch.nodes.mean():.2f}")
         print(f"  per-puzzle fast.solve on the first {sample}: "
               f"{1e6 * statistics.mean(one_by_one):.1f} us each (model built outside the clock); "

@@ -42,7 +42,8 @@ def load_tdoku(path: str) -> ctypes._CFuncPtr:
     try:
         entry = ctypes.CDLL(path).TdokuSolverDpllTriadSimd
     except (OSError, AttributeError) as error:
-        raise SystemExit(f"--tdoku-lib {path}: not a tdoku library ({error})") from None
+        print(f"--tdoku-lib {path}: not a tdoku library ({error})", file=sys.stderr)
+        raise SystemExit(2) from None
     entry.restype = ctypes.c_size_t
     entry.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint32, ctypes.c_char_p,
                       ctypes.POINTER(ctypes.c_size_t)]
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         nodes, guesses = [0] * len(puzzles), [0] * len(puzzles)
         solution, guessed = ctypes.create_string_buffer(82), ctypes.c_size_t(0)
         for _ in range(args.repeats):
-            for index, (model, text) in enumerate(zip(models, texts)):
+            for index, (model, text) in enumerate(zip(models, texts, strict=True)):
                 start = time.perf_counter()
                 result = fast.solve(model, max_solutions=2)
                 middle = time.perf_counter()

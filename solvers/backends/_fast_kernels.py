@@ -463,7 +463,7 @@ class _Announce(event.Listener):
         if self.began is None:
             self.began = time.perf_counter()
             print(f"compiling {self.what} (first use; numba caches it for later runs) ...",
-                  end="", file=sys.stderr, flush=True)
+                  file=sys.stderr, flush=True)
 
     def on_end(self, data: Any) -> None:
         pass
@@ -472,7 +472,7 @@ class _Announce(event.Listener):
 def compile_kernels(what: str, kernels: Iterable[tuple[Any, Any]]) -> None:
     """Compile each (dispatcher, signature) not compiled in this process yet, or load it from
     numba's cache; then no other signature is compiled for it. When numba really compiles,
-    stderr shows ``compiling WHAT (first use ...) ... took N s``."""
+    stderr shows ``compiling WHAT (first use ...) ...`` and then ``compiling WHAT took N s``."""
     todo = [(kernel, signature) for kernel, signature in kernels
             if signature.args not in kernel.signatures]
     if not todo:
@@ -482,5 +482,6 @@ def compile_kernels(what: str, kernels: Iterable[tuple[Any, Any]]) -> None:
         for kernel, signature in todo:
             kernel.compile(signature)
             kernel.disable_compile()
-    if announce.began is not None:
-        print(f" took {time.perf_counter() - announce.began:.1f} s", file=sys.stderr, flush=True)
+    if announce.began is not None:  # a line of its own: parallel workers may both compile
+        print(f"compiling {what} took {time.perf_counter() - announce.began:.1f} s",
+              file=sys.stderr, flush=True)

@@ -39,13 +39,17 @@ repeats the same refutations in every subtree; on the minimal 25x25 Frisch puzzl
 is the difference between none proved and most (bench/README.md).
 
 Compilation: nothing is compiled when this module is imported (so listing the backends
-or a mistyped option answers at once). ``prepare`` compiles the kernels a run needs, the
-depth-first one or the learning one, for their fixed signatures, or loads them from numba's
-on-disk cache (``cache=True``); the harness's worker calls it when it loads the backend,
-before its clock starts, and ``solve`` calls it too. A real compile (the first use on a
-machine, or after the code changed) says ``compiling fast (first use ...) ... took N s``
-on stderr; bench/README.md has its cost. Numba writes the cache beside this file, or in
-the user's cache directory when that is not writable (``NUMBA_CACHE_DIR`` overrides both).
+or a mistyped option answers at once). ``prepare`` compiles the kernels a run needs (the
+depth-first one, the learning one, the batch one) for their fixed signatures, or loads
+them from numba's on-disk cache (``cache=True``); the harness's worker calls it when it
+loads the backend, before its clock starts, and ``solve`` calls it too. A real compile
+(the first use on a machine, or after the code changed) says ``compiling fast (first use
+...) ...`` and then ``compiling fast took N s`` on stderr; bench/README.md has its cost.
+Numba writes the cache beside this file, or in the user's cache directory when that is
+not writable (``NUMBA_CACHE_DIR`` overrides both).
+
+``solve_batch`` solves a whole array of puzzles of one geometry in one compiled call
+(counting each to two, or to one), for throughput: no Python between the puzzles.
 
 The rules' kernels are in ``_fast_kernels`` (with the layout both searches share: the
 state slots, the kernel answers, the tables declared once as ``Tables``, the Luby
