@@ -41,11 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         puzzles = read_puzzles(path).puzzles
         model = Model.from_puzzle(puzzles[0])
         givens = fast.givens_array(puzzles)
-        best = float("inf")
+        best = best_cpu = float("inf")
         for _ in range(args.repeats):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             batch = fast.solve_batch(model, givens, max_solutions=args.max_solutions)
             best = min(best, time.perf_counter() - start)
+            best_cpu = min(best_cpu, time.process_time() - start_cpu)
         for index, puzzle in enumerate(puzzles):
             solution = tuple(batch.solutions[index].tolist())
             if batch.counts[index] < 1 or not verify(puzzle, solution).ok:
@@ -61,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
                                                                     batch.nodes[index])
         sample = len(one_by_one)
         print(f"{path.name}: {len(puzzles)} puzzles in {best:.3f} s (best of {args.repeats}): "
-              f"{len(puzzles) / best:,.0f} puzzles/s, {1e6 * best / len(puzzles):.2f} us each; "
+              f"{len(puzzles) / best:,.0f} puzzles/s, {1e6 * best / len(puzzles):.2f} us each "
+              f"(CPU: {len(puzzles) / best_cpu:,.0f} puzzles/s); "
               f"counting to {args.max_solutions}; counts "
               f"{dict(zip(*(a.tolist() for a in np.unique(batch.counts, return_counts=True)), strict=True))}; "
               f"mean decisions {batch.nodes.mean():.2f}")

@@ -66,13 +66,14 @@ before the first decision; with learning, ``conflicts`` and ``restarts``.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Annotated, NamedTuple
 
 import numpy as np
 from numba import njit, types
 
-from models import Model
+from models import Model, Puzzle
 
 from ..result import Result, Stats, finish, stop_message
 from . import _fast_learning
@@ -702,7 +703,7 @@ class Batch(NamedTuple):
     nodes: np.ndarray      # int64[puzzles]: decisions
 
 
-def givens_array(puzzles: list) -> np.ndarray:
+def givens_array(puzzles: Sequence[Puzzle]) -> np.ndarray:
     """The puzzles' givens as one uint8[puzzles, cells] array, as solve_batch takes them."""
     return np.array([p.givens for p in puzzles], np.uint8).reshape(len(puzzles), -1)
 
