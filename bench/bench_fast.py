@@ -38,9 +38,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tabulate import tabulate  # noqa: E402
+
 from models import Model, read_puzzles, verify  # noqa: E402
 from solvers import registry  # noqa: E402
-from solvers.harness import configs  # noqa: E402
+from solvers.harness.engine import configs  # noqa: E402
 
 DEFAULT_SETS = ("top95.txt", "forum_hardest_1106.txt", "hardest.txt", "16x16_forum_samples.txt")
 STEPS = ("import time; t = time.perf_counter(); import solvers.backends.fast as fast\n"
@@ -64,7 +66,7 @@ Entry = tuple[str, registry.Backend, dict]
 
 
 def entries(chosen: list[configs.Configuration]) -> list[Entry]:
-    return [(c.label, registry.get(c.backend), c.options_dict) for c in chosen]
+    return [(c.name, registry.get(c.backend), c.options_dict) for c in chosen]
 
 
 def baseline_entries(path: Path, chosen: list[configs.Configuration]) -> list[Entry]:
@@ -79,7 +81,7 @@ def baseline_entries(path: Path, chosen: list[configs.Configuration]) -> list[En
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     backend = registry.Backend.from_function("before", module.solve, "fast before the change")
-    return [(f"before:{c.label}", backend, c.options_dict) for c in chosen if c.backend == "fast"]
+    return [(f"before:{c.name}", backend, c.options_dict) for c in chosen if c.backend == "fast"]
 
 
 def race(models: list[Model], chosen: list[Entry], repeats: int
@@ -128,8 +130,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, metavar="FILE",
                         help="an earlier fast.py to race every fast configuration against")
     args = parser.parse_args(argv)
-    from tabulate import tabulate
-
     if not args.no_compile:
         for label, (load, plain, learning) in zip(("empty numba cache (compile)", "cache filled"),
                                                   compile_times(), strict=True):

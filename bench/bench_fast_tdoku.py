@@ -31,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tabulate import tabulate  # noqa: E402
+
 from models import Model, read_puzzles, verify  # noqa: E402
 from solvers.backends import fast  # noqa: E402
 
@@ -62,8 +64,6 @@ def main(argv: list[str] | None = None) -> int:
               "tdoku's solver as a shared library from its public source to run this", file=sys.stderr)
         return 0
     tdoku = load_tdoku(args.tdoku_lib)
-    from tabulate import tabulate
-
     fast.prepare(batch=True)
     rows = []
     for path in [Path(p) for p in args.set] or [ROOT / "puzzles" / s for s in SETS]:

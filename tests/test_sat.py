@@ -10,8 +10,14 @@ import pytest
 from models import Geometry, Model, Puzzle, parse_puzzle, verify
 from solvers import Status
 from solvers.backends import sat
-from solvers.encodings.cnf import (ENCODINGS, EncodingError, Numbering, Renumbering, encode,
-                                   geometry_clauses)
+from solvers.encodings.cnf import (
+    ENCODINGS,
+    EncodingError,
+    Numbering,
+    Renumbering,
+    encode,
+    geometry_clauses,
+)
 
 from .conftest import load
 
