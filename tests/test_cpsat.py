@@ -12,7 +12,7 @@ from solvers import Status
 from solvers.backends import cpsat  # noqa: E402
 
 from .conftest import load  # noqa: E402
-from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions  # noqa: E402
+from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions
 
 ENCODINGS = cpsat.ENCODINGS
 
