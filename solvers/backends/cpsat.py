@@ -14,9 +14,10 @@ Both encode exactly ``model.groups`` and ``model.givens``, so X-Sudoku and
 jigsaw need nothing special. A killer cage is one of the groups (its digits
 differ) and, with a total, one linear equality: the cells' integer variables sum
 to the total (``integer``), or the value-weighted Booleans do (``boolean``:
-sum of value * [cell holds value]); a given in the cage is a constant. Solver settings (measured in bench/README.md):
-one search worker, CP-SAT's presolve, probing, symmetry detection, LP
-relaxation and in-processing switched off. On a Sudoku these cost more than
+sum of value * [cell holds value]); a given in the cage is a constant.
+
+Solver settings (measured in bench/README.md): one search worker, CP-SAT's
+presolve, probing, symmetry detection, LP relaxation and in-processing switched off. On a Sudoku these cost more than
 they save: propagation of the AllDifferent (or exactly-one) constraints
 solves most puzzles in a few dozen branches. ``parameters=`` restores any of
 them. A fixed random seed makes runs repeatable; with ``workers > 1`` CP-SAT's
