@@ -469,7 +469,7 @@ def _failed_literals(solver: Solver, implied: list[int], top: int,
 
 def _fixed_grid(cnf: CNF, literals: Iterable[int]) -> tuple[Grid, int]:
     """The givens plus every open cell with exactly one value set true; and how many those are."""
-    n, top, cell_value = cnf.n, cnf.num_vars, cnf.numbering.cell_value
+    n, top, cell_value = cnf.n, cnf.numbering.top, cnf.numbering.cell_value
     values: list[set[int]] = [set() for _ in range(n * n)]
     for lit in literals:
         if 0 < lit <= top:
