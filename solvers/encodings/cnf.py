@@ -210,8 +210,9 @@ class CNF:
         return [-var(c, grid[c]) for c, v in enumerate(self.givens) if not v]
 
 
-def encode(model: Model, encoding: str = ENCODINGS[0]) -> CNF:
-    """The CNF of a model's groups and givens under the named encoding."""
+def encode(model: Model, encoding: str = ENCODINGS[0], *, cages: bool = True) -> CNF:
+    """The CNF of a model's groups, givens and (unless ``cages`` is False, for a backend
+    that states them its own way) cage totals under the named encoding."""
     check_encoding(encoding)
     if encoding == "simplified":
         cnf = _simplified(model)
@@ -220,7 +221,7 @@ def encode(model: Model, encoding: str = ENCODINGS[0]) -> CNF:
         base = geometry_clauses(encoding, model.n, model.groups)
         units = [[numbering.var(cell, v)] for cell, v in enumerate(model.givens) if v]
         cnf = CNF(encoding, model.givens, base + units, numbering)
-    if not model.cages:
+    if not model.cages or not cages:
         return cnf
     clauses, selectors = cage_clauses(model, cnf.numbering)
     return CNF(cnf.encoding, cnf.givens, cnf.clauses + clauses, cnf.numbering, selectors)
