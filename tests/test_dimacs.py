@@ -177,7 +177,7 @@ def test_a_killer_export_carries_its_cages_and_decodes_past_the_selectors(encodi
     puzzle, solution = UNIQUE[name]
     text = export_dimacs(puzzle, encoding)
     dimacs = read_dimacs(text)
-    named, named_encoding = cnf_puzzle(dimacs)
+    named, _ = cnf_puzzle(dimacs)
     assert named.cages == puzzle.cages and named.givens == puzzle.givens
     model = pycosat.solve(dimacs.clauses, vars=dimacs.num_vars)
     assert decode_with_cnf(competition_output(model), text) == tuple(map(int, solution))
