@@ -10,6 +10,7 @@ from solvers.backends import backtrack, mrv
 from solvers.backends.readable import backtrack as readable_backtrack, mrv as readable_mrv
 
 from .conftest import load
+from .killers import MULTIPLE, UNIQUE, UNSAT
 
 
 def cases(*named: tuple[str, tuple[int, ...]]) -> list:
@@ -26,6 +27,11 @@ MRV_CASES = cases(("top95.txt", (0, 1, 5, 11)), ("hardest.txt", (0, 3)), ("x_sud
 BACKTRACK_CASES = cases(("easy50.txt", (0, 4, 7)), ("teaching.txt", (2, 13)), ("small_4x4.txt", (0,)),
                         ("small_6x6.txt", (1,)), ("small_unsat.txt", (0, 1)),
                         ("special_9x9_multiple_solutions.txt", (0, 5)), ("empty.txt", (0, 1)))
+# killer puzzles: the cages' bounds prune both twins alike (9x9-a is too hard for plain backtracking)
+KILLER_CASES = ([pytest.param(puzzle, id=f"killer-{name}") for name, (puzzle, _) in UNIQUE.items()]
+                + [pytest.param(puzzle, id=f"killer-{name}")
+                   for name, puzzle in {**UNSAT, **MULTIPLE}.items()])
+BACKTRACK_CASES += [case for case in KILLER_CASES if case.id != "killer-9x9-a"]
 
 
 def same_run(fast, slow) -> None:
