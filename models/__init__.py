@@ -6,12 +6,30 @@
 ('4x4', 8, 12)
 """
 from .checker import Verdict, verify
-from .errors import (BadCharacterError, CellCountError, DuplicateGivenError, EncodingError,
-                     LayoutError, LineLengthError, PuzzleError, RegionError, SizeError,
-                     ValueRangeError)
-from .formats import (Batch, check_duplicates, iter_puzzles, parse_puzzle, read_puzzles, read_stream,
-                      read_text,
-                      to_grid, to_line, to_pretty)
+from .errors import (
+                     BadCharacterError,
+                     CellCountError,
+                     DuplicateGivenError,
+                     EncodingError,
+                     LayoutError,
+                     LineLengthError,
+                     PuzzleError,
+                     RegionError,
+                     SizeError,
+                     ValueRangeError,
+)
+from .formats import (
+                     Batch,
+                     check_duplicates,
+                     iter_puzzles,
+                     parse_puzzle,
+                     read_puzzles,
+                     read_stream,
+                     read_text,
+                     to_grid,
+                     to_line,
+                     to_pretty,
+)
 from .geometry import Geometry, GeometryError, valid_size
 from .model import Duplicate, Group, Model, as_model, find_duplicate
 from .puzzle import Cage, Grid, Puzzle, Source

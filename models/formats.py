@@ -25,10 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from .errors import (CellCountError, DuplicateGivenError, LayoutError, PuzzleError, RegionError,
-                     SizeError)
-from .lines import BadLine, iter_lines
+from .errors import CellCountError, DuplicateGivenError, LayoutError, PuzzleError, RegionError, SizeError
 from .geometry import MIN_SIZE, Geometry, valid_size
+from .lines import BadLine, iter_lines
 from .model import Model, find_duplicate
 from .puzzle import Grid, Puzzle, Source
 from .symbols import EMPTY, HEX_DIGITS, MAX_SYMBOL_SIZE, SYMBOLS, char_value, symbol, token_value

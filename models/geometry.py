@@ -1,4 +1,4 @@
-"""Grid geometry: size, box shape, and the units and peers derived from them.
+"""Grid geometry: size, box shape, and the rows, columns and boxes derived from them.
 
 Cells are numbered 0 .. n*n-1 in reading order; values are 1 .. n and 0 is empty.
 """
@@ -20,8 +20,8 @@ class Geometry:
     """An n x n grid split into boxes of box_rows x box_cols cells (n = box_rows * box_cols).
 
     >>> g = Geometry.for_size(6)
-    >>> (g.box_rows, g.box_cols, len(g.units), len(g.peers[0]))
-    (2, 3, 18, 12)
+    >>> (g.box_rows, g.box_cols, len(g.rows), g.boxes[1])
+    (2, 3, 6, (3, 4, 5, 9, 10, 11))
     """
 
     box_rows: int
@@ -29,7 +29,6 @@ class Geometry:
     rows: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     cols: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     boxes: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-    peers: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.box_rows < 2 or self.box_cols < 2 or not MIN_SIZE <= self.n <= MAX_SIZE:
@@ -48,10 +47,9 @@ class Geometry:
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
         object.__setattr__(self, "boxes", boxes)
-        object.__setattr__(self, "peers", _peers(n * n, rows + cols + boxes))
 
     def __reduce__(self) -> tuple[object, tuple[int, int]]:
-        # pickled as its box shape: the units and peers are rebuilt (once per process, cached)
+        # pickled as its box shape: the rows, columns and boxes are rebuilt (once per process, cached)
         # where it is unpickled, instead of travelling with every puzzle sent to a worker
         return _of, (self.box_rows, self.box_cols)
 
@@ -65,10 +63,6 @@ class Geometry:
         """Number of cells, n * n."""
         return self.n * self.n
 
-    @property
-    def units(self) -> tuple[tuple[int, ...], ...]:
-        """All rows, then all columns, then all boxes."""
-        return self.rows + self.cols + self.boxes
 
     def row_of(self, cell: int) -> int:
         return cell // self.n
@@ -123,11 +117,3 @@ def _for_size(n: int) -> Geometry:
             f"with both at least 2 and n from {MIN_SIZE} to {MAX_SIZE}"
         )
     return _of(box_rows, n // box_rows)
-
-
-def _peers(cells: int, units: tuple[tuple[int, ...], ...]) -> tuple[frozenset[int], ...]:
-    peers: list[set[int]] = [set() for _ in range(cells)]
-    for unit in units:
-        for cell in unit:
-            peers[cell].update(unit)
-    return tuple(frozenset(p - {cell}) for cell, p in enumerate(peers))

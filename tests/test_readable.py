@@ -7,7 +7,8 @@ from models import Model, Puzzle, verify
 from models.model import Group
 from solvers import Status, registry
 from solvers.backends import backtrack, mrv
-from solvers.backends.readable import backtrack as readable_backtrack, mrv as readable_mrv
+from solvers.backends.readable import backtrack as readable_backtrack
+from solvers.backends.readable import mrv as readable_mrv
 
 from .conftest import load
 from .killers import MULTIPLE, SEARCHING, UNIQUE, UNSAT
