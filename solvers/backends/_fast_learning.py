@@ -46,8 +46,7 @@ from models import Model
 
 from ..result import Result, Stats, finish, stop_message
 from ._fast_drive import drive
-from ._fast_kernels import (_I4, _I8, _U8, CONTRADICTION, EXHAUSTED, FULL, GROW, PAUSED,
-                            field_types, luby)
+from ._fast_kernels import _I4, _I8, _U8, CONTRADICTION, EXHAUSTED, FULL, GROW, PAUSED, field_types, luby
 
 RESTART_UNIT = 100
 """Stable mode: conflicts between restarts, times the Luby sequence."""
