@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from .errors import EncodingError, LineLengthError, PuzzleError
 from .symbols import MAX_SYMBOL_SIZE
 
-MAX_LINE_CHARS = 2 * MAX_SYMBOL_SIZE ** 2 + 512
-"""The longest line a puzzle needs (a 35x35 jigsaw: its cells and its region map, fields)
-with room for a comment."""
+MAX_LINE_CHARS = 18 * MAX_SYMBOL_SIZE ** 2 + 512
+"""The longest line a puzzle needs (a 35x35 jigsaw killer: its cells, its region map and
+every cell named in a cage, up to 7 characters 'R35C35,' and 9 of 'cage=NNN:' each) with
+room for a comment; also an f-puzzles document written on one line."""
 MAX_LINE_BYTES = 4 * MAX_LINE_CHARS
 """The same in bytes: UTF-8 takes at most 4 bytes a character."""
 MAX_SKIP_BYTES = 1 << 20
