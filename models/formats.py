@@ -12,12 +12,17 @@ pretty: the boxed grid from ``to_pretty``; its border lines and bars are skipped
 
 The grid reader also reads plain .sdk files (``#`` metadata lines, then nine rows of nine symbols).
 
+f-puzzles (fpuzzles.py): a ``.json`` file, or any input starting with '{' or '[', is read as
+f-puzzles JSON documents; in a line file, a line starting with '{' is one document and a
+line holding '?load=' an f-puzzles link.
+
 Reading a batch never stops at a bad puzzle: ``read_puzzles`` returns the good
 puzzles and a located ``PuzzleError`` for each bad one.
 """
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 import sys
@@ -28,14 +33,18 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from .errors import CellCountError, DuplicateGivenError, LayoutError, PuzzleError, SizeError
+from .errors import DocumentError, EncodingError
 from .fields import Fields, is_fields_line, write_fields
-from .lines import BadLine, iter_lines
+from .fpuzzles import LINK_MARK, iter_documents, read_document, read_link
+from .lines import BadLine, byte_reader, iter_lines
 from .geometry import MIN_LATIN, MIN_SIZE, valid_size
 from .model import Model, find_duplicate
 from .puzzle import Puzzle, Source
 from .symbols import EMPTY, HEX_DIGITS, MAX_SYMBOL_SIZE, SYMBOLS, char_value, symbol, token_value
 
-FORMATS = ("auto", "line", "grid")
+FORMATS = ("auto", "line", "grid", "fpuzzles")
+MAX_JSON_BYTES = 1 << 26
+"""The largest f-puzzles JSON input read (it is parsed whole, unlike the line layouts)."""
 _BARS = "|│┃║"
 _TRAILING_COMMENT = re.compile(r"(?<=\S)\s+#.*$")  # '4.....8.5...  # hard' keeps its puzzle
 _BORDER_CHARS = set("+-=|:─━│┃┼┬┴├┤┌┐└┘═║╬╔╗╚╝╠╣╦╩ \t")
@@ -61,7 +70,7 @@ def read_puzzles(source: str | Path | TextIO | BinaryIO, *, fmt: str = "auto",
                  hex16: bool = False) -> Batch:
     """Read every puzzle from a path, '-' (stdin) or an open text or binary file.
 
-    ``fmt`` forces 'line' or 'grid' where 'auto' would guess; ``hex16`` reads 16x16
+    ``fmt`` forces 'line', 'grid' or 'fpuzzles' where 'auto' would guess; ``hex16`` reads 16x16
     puzzles written 0-F (value 1 written '0', so only '.' and '-' are empty); puzzles
     of other sizes in the same file are read as usual. Any line ends and a UTF-8
     byte-order mark are accepted; a line that is not UTF-8 or is too long is an error
@@ -95,8 +104,64 @@ def read_stream(stream: TextIO | BinaryIO, name: str, *, fmt: str = "auto", hex1
 
 def _stream_items(stream: TextIO | BinaryIO, name: str, fmt: str, hex16: bool
                   ) -> Iterator[Puzzle | PuzzleError]:
-    """The puzzles and located errors of an open stream, read line by line."""
-    return _parse_lines(_Lines(iter_lines(stream, name)), name, fmt, hex16)
+    """The puzzles and located errors of an open stream: f-puzzles JSON when its name ends
+    in .json or it starts with '{' or '[', else read line by line."""
+    read = byte_reader(stream)
+    head = read(65536)
+    if fmt == "fpuzzles" or (fmt == "auto" and (name.lower().endswith(".json") or _spans_lines(head))):
+        yield from _json_items(head, read, name)
+        return
+    yield from _parse_lines(_Lines(iter_lines(_Peeked(head, read), name)), name, fmt, hex16)
+
+
+def _spans_lines(head: bytes) -> bool:
+    """Whether an input starts with JSON that its first line does not complete (a document
+    written over several lines): then it is read whole; one document a line is read by lines."""
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if text[:1] not in (b"{", b"["):
+        return False
+    first, newline, _ = text.partition(b"\n")
+    try:
+        json.loads(first)
+    except ValueError:
+        return True
+    return not newline and len(head) >= 65536  # one line, longer than the peek: read it whole
+
+
+class _Peeked:
+    """A binary stream whose first chunk has been read already (to choose the format)."""
+
+    def __init__(self, head: bytes, read: Callable[[int], bytes]):
+        self._head, self._read = head, read
+
+    def read1(self, size: int = -1) -> bytes:
+        if self._head:
+            head, self._head = self._head, b""
+            return head
+        return self._read(size)
+
+
+def _json_items(head: bytes, read: Callable[[int], bytes], name: str) -> Iterator[Puzzle | PuzzleError]:
+    """The puzzles of f-puzzles JSON documents (read whole, up to MAX_JSON_BYTES)."""
+    chunks, size = [head], len(head)
+    while (chunk := read(1 << 20)) and size <= MAX_JSON_BYTES:
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > MAX_JSON_BYTES:
+        yield DocumentError(f"more than {MAX_JSON_BYTES:,} bytes of JSON: not read", file=name, line=1)
+        return
+    data = b"".join(chunks).removeprefix(b"\xef\xbb\xbf")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        yield EncodingError(f"invalid UTF-8 byte 0x{data[error.start]:02x}", file=name, line=line)
+        return
+    for item in iter_documents(text, name):
+        if isinstance(item, PuzzleError):
+            yield item
+        else:
+            yield _checked(lambda: item, name, item.source.line, item.source.index)
 
 
 def _batch(name: str, items: Iterator[Puzzle | PuzzleError]) -> Batch:
@@ -182,6 +247,12 @@ def _parse_lines(lines: _Lines, name: str, fmt: str, hex16: bool) -> Iterator[Pu
             header = None
         elif not text or text.startswith("#") or _is_border(text):
             number += 1
+        elif text.startswith("{") or LINK_MARK in text:
+            source = Source(name, number + 1, index)
+            yield _checked(lambda: _read_fpuzzles_line(line.strip(), source), name, number + 1, index)
+            index += 1
+            number += 1
+            header = None
         elif is_fields_line(text):
             if header is not None:
                 yield PuzzleError("a line of fields with no puzzle after it (fields go on the line "
@@ -205,6 +276,16 @@ def _parse_lines(lines: _Lines, name: str, fmt: str, hex16: bool) -> Iterator[Pu
     if header is not None:
         yield PuzzleError("a line of fields with no puzzle after it (fields go on the line just "
                           "before a grid)", file=name, line=header[0], index=index)
+
+
+def _read_fpuzzles_line(text: str, source: Source) -> Puzzle:
+    """One f-puzzles document written on a line, or an f-puzzles link."""
+    if not text.startswith("{"):
+        return read_link(text, source)
+    try:
+        return read_document(json.loads(text), source)
+    except json.JSONDecodeError as error:
+        raise DocumentError(f"not JSON: {error.msg} at column {error.colno}") from None
 
 
 def _header_fields(header: tuple[int, str] | None) -> Fields:

@@ -57,7 +57,7 @@ def read_lines(stream: object, name: str) -> list[str | BadLine]:
 
 def iter_lines(stream: object, name: str) -> Iterator[str | BadLine]:
     """``read_lines`` lazily: each line as soon as it is read (a terminal's end is final)."""
-    for number, raw in _raw_lines(_reader(stream)):
+    for number, raw in _raw_lines(byte_reader(stream)):
         if number == 1 and isinstance(raw, bytes):
             raw = raw.removeprefix(_BOM)
         yield _decode(raw, number, name)
@@ -65,7 +65,8 @@ def iter_lines(stream: object, name: str) -> Iterator[str | BadLine]:
             return
 
 
-def _reader(stream: object) -> Callable[[int], bytes]:
+def byte_reader(stream: object) -> Callable[[int], bytes]:
+    """A function reading up to n bytes of a binary or text stream (b'' at its end)."""
     buffer = getattr(stream, "buffer", None)
     if buffer is not None and hasattr(buffer, "read1"):
         return buffer.read1

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from models import Cage, Geometry, Puzzle, PuzzleError, parse_puzzle, read_text, to_grid, to_line, to_pretty
+from models import (
+    Cage,
+    Geometry,
+    Puzzle,
+    PuzzleError,
+    parse_puzzle,
+    read_text,
+    to_grid,
+    to_line,
+    to_pretty,
+)
 from models.errors import ConstraintError, SizeError
 
 CYCLIC5 = tuple((r + c) % 5 + 1 for r in range(5) for c in range(5))
