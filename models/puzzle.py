@@ -132,10 +132,10 @@ def _check_regions(regions: Grid, n: int) -> None:
 
 
 def _check_cells(cells: tuple[int, ...], n: int, name: str) -> None:
-    """A cage or extra region: 1 to n distinct cells of the grid."""
-    if not 1 <= len(cells) <= n:
-        raise ConstraintError(f"{name} has {len(cells)} cells; its digits must differ, so it "
-                              f"holds 1 to {n}")
+    """A cage or extra region: distinct cells of the grid, at least one (more than n cells
+    cannot all differ: a puzzle without solutions, which is no error)."""
+    if not cells:
+        raise ConstraintError(f"{name} has no cells")
     bad = next((c for c in cells if not isinstance(c, int) or not 0 <= c < n * n), None)
     if bad is not None:
         raise ConstraintError(f"{name} names cell {bad!r}, not a cell of a {n}x{n} grid (0-{n * n - 1})")
@@ -144,11 +144,8 @@ def _check_cells(cells: tuple[int, ...], n: int, name: str) -> None:
 
 
 def _check_total(cage: Cage, n: int, number: int) -> None:
-    """A total that k distinct digits 1..n can make: from 1+..+k to n+..+(n-k+1)."""
-    if cage.total is None:
-        return
-    k = len(cage.cells)
-    low, high = k * (k + 1) // 2, k * (2 * n - k + 1) // 2
-    if not isinstance(cage.total, int) or isinstance(cage.total, bool) or not low <= cage.total <= high:
-        raise ConstraintError(f"cage {number} total {cage.total!r} cannot be made by {k} different "
-                              f"digits 1-{n} (from {low} to {high})")
+    """A total is a positive whole number (one that no digits can make is a puzzle without
+    solutions, which is no error)."""
+    if cage.total is not None and (not isinstance(cage.total, int) or isinstance(cage.total, bool)
+                                   or cage.total < 1):
+        raise ConstraintError(f"cage {number} total {cage.total!r} is not a positive whole number")
