@@ -152,7 +152,7 @@ def iter_documents(text: str, name: str) -> Iterator[Puzzle | PuzzleError]:
         position = end
 
 
-def to_fpuzzles(puzzle: Puzzle) -> dict[str, Any]:
+def to_fpuzzles(puzzle: Puzzle, *, title: str = "", ruleset: str = "") -> dict[str, Any]:
     """The f-puzzles document of a puzzle (the site draws sizes up to 16)."""
     n = puzzle.n
     grid: list[list[dict[str, Any]]] = []
@@ -168,7 +168,7 @@ def to_fpuzzles(puzzle: Puzzle) -> dict[str, Any]:
                 entry["region"] = None
             cells.append(entry)
         grid.append(cells)
-    doc: dict[str, Any] = {"size": n, "title": "", "author": "", "ruleset": "", "grid": grid}
+    doc: dict[str, Any] = {"size": n, "title": title, "author": "", "ruleset": ruleset, "grid": grid}
     rules = set(puzzle.rules) | ({"main-diagonal", "anti-diagonal"} if puzzle.diagonals else set())
     for key, rule in RULE_KEYS.items():
         if rule in rules:
@@ -182,9 +182,9 @@ def to_fpuzzles(puzzle: Puzzle) -> dict[str, Any]:
     return doc
 
 
-def to_fpuzzles_json(puzzle: Puzzle) -> str:
+def to_fpuzzles_json(puzzle: Puzzle, *, title: str = "", ruleset: str = "") -> str:
     """The document as JSON on one line (a file of them holds one puzzle per line)."""
-    return json.dumps(to_fpuzzles(puzzle), separators=(",", ":"))
+    return json.dumps(to_fpuzzles(puzzle, title=title, ruleset=ruleset), separators=(",", ":"))
 
 
 def to_fpuzzles_link(puzzle: Puzzle) -> str:
