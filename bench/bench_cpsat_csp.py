@@ -248,7 +248,9 @@ def part_presolve(repeats: int) -> None:
 
 
 def part_csp(_repeats: int) -> None:
-    from solvers.backends import csp  # imported here: the other parts do not need python-constraint
+    from solvers.backends import (
+        csp,  # imported here: the other parts do not need python-constraint
+    )
 
     print("\n## csp on every top95 puzzle (one run each, seconds; encode and solve)\n")
     models = models_of("top95.txt")

@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from models import Model, read_puzzles, verify  # noqa: E402
 from solvers import registry  # noqa: E402
-from solvers.harness import configs  # noqa: E402
+from solvers.harness.engine import configs  # noqa: E402
 
 DEFAULT_SETS = ("top95.txt", "forum_hardest_1106.txt", "hardest.txt", "16x16_forum_samples.txt")
 IMPORT = "import time; t = time.perf_counter(); import solvers.backends.fast; print(time.perf_counter() - t)"
@@ -60,7 +60,7 @@ Entry = tuple[str, registry.Backend, dict]
 
 
 def entries(chosen: list[configs.Configuration]) -> list[Entry]:
-    return [(c.label, registry.get(c.backend), c.options_dict) for c in chosen]
+    return [(c.name, registry.get(c.backend), c.options_dict) for c in chosen]
 
 
 def baseline_entries(path: Path, chosen: list[configs.Configuration]) -> list[Entry]:
@@ -75,7 +75,7 @@ def baseline_entries(path: Path, chosen: list[configs.Configuration]) -> list[En
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     backend = registry.Backend.from_function("before", module.solve, "fast before the change")
-    return [(f"before:{c.label}", backend, c.options_dict) for c in chosen if c.backend == "fast"]
+    return [(f"before:{c.name}", backend, c.options_dict) for c in chosen if c.backend == "fast"]
 
 
 def race(models: list[Model], chosen: list[Entry], repeats: int

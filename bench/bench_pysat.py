@@ -23,9 +23,9 @@ import statistics
 import sys
 import time
 
+from common import ROOT
 from tabulate import tabulate
 
-from common import ROOT
 from models import Puzzle, read_puzzles, verify
 from solvers import Status, registry
 from solvers.backends import pysat

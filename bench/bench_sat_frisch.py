@@ -40,9 +40,9 @@ from collections.abc import Callable
 from itertools import combinations
 
 import pycosat
+from common import ROOT
 from tabulate import tabulate
 
-from common import ROOT
 from models import Model, read_puzzles, verify  # noqa: E402
 from solvers.encodings.cnf import CNF, Clause, encode  # noqa: E402
 

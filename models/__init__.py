@@ -6,12 +6,33 @@
 ('4x4', 8, 12)
 """
 from .checker import Verdict, verify
-from .errors import (BadCharacterError, CellCountError, ConstraintError, DocumentError,
-                     DuplicateGivenError, EncodingError, LayoutError, LineLengthError, PuzzleError,
-                     RegionError, SizeError, UnsupportedConstraintError, ValueRangeError)
-from .formats import (Batch, check_duplicates, iter_puzzles, parse_puzzle, read_puzzles, read_stream,
-                      read_text,
-                      to_grid, to_line, to_pretty)
+from .errors import (
+                     BadCharacterError,
+                     CellCountError,
+                     ConstraintError,
+                     DocumentError,
+                     DuplicateGivenError,
+                     EncodingError,
+                     LayoutError,
+                     LineLengthError,
+                     PuzzleError,
+                     RegionError,
+                     SizeError,
+                     UnsupportedConstraintError,
+                     ValueRangeError,
+)
+from .formats import (
+                     Batch,
+                     check_duplicates,
+                     iter_puzzles,
+                     parse_puzzle,
+                     read_puzzles,
+                     read_stream,
+                     read_text,
+                     to_grid,
+                     to_line,
+                     to_pretty,
+)
 from .fpuzzles import read_document, read_link, to_fpuzzles, to_fpuzzles_json, to_fpuzzles_link
 from .geometry import Geometry, GeometryError, valid_size
 from .model import Duplicate, Group, Model, as_model, find_duplicate

@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from .errors import CellCountError, DuplicateGivenError, LayoutError, PuzzleError, SizeError
-from .errors import DocumentError, EncodingError
+from .errors import (CellCountError, DocumentError, DuplicateGivenError, EncodingError, LayoutError,
+                     PuzzleError, SizeError)
 from .fields import Fields, is_fields_line, write_fields
 from .fpuzzles import LINK_MARK, iter_documents, read_document, read_link
-from .lines import BadLine, byte_reader, iter_lines
 from .geometry import MIN_LATIN, MIN_SIZE, valid_size
+from .lines import BadLine, byte_reader, iter_lines
 from .model import Model, find_duplicate
 from .puzzle import Puzzle, Source
 from .symbols import EMPTY, HEX_DIGITS, MAX_SYMBOL_SIZE, SYMBOLS, char_value, symbol, token_value

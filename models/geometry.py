@@ -1,4 +1,4 @@
-"""Grid geometry: size, box shape, and the units and peers derived from them.
+"""Grid geometry: size, box shape, and the rows, columns and boxes derived from them.
 
 Cells are numbered 0 .. n*n-1 in reading order; values are 1 .. n and 0 is empty.
 A Latin square (rows and columns only, any side from 2) is the box shape 1 x n: a box
@@ -26,11 +26,11 @@ class Geometry:
     ``box_rows == 1`` is a Latin square: rows and columns only, no boxes.
 
     >>> g = Geometry.for_size(6)
-    >>> (g.box_rows, g.box_cols, len(g.units), len(g.peers[0]))
-    (2, 3, 18, 12)
+    >>> (g.box_rows, g.box_cols, len(g.rows), g.boxes[1])
+    (2, 3, 6, (3, 4, 5, 9, 10, 11))
     >>> latin = Geometry.latin_square(5)
-    >>> (latin.label(), len(latin.units), len(latin.boxes), len(latin.peers[0]))
-    ('5x5 Latin square', 10, 0, 8)
+    >>> (latin.label(), len(latin.rows), len(latin.cols), latin.boxes)
+    ('5x5 Latin square', 5, 5, ())
     """
 
     box_rows: int
@@ -38,7 +38,6 @@ class Geometry:
     rows: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     cols: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     boxes: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-    peers: tuple[frozenset[int], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         latin = self.box_rows == 1 and MIN_LATIN <= self.box_cols <= MAX_SIZE
@@ -59,10 +58,9 @@ class Geometry:
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
         object.__setattr__(self, "boxes", boxes)
-        object.__setattr__(self, "peers", _peers(n * n, rows + cols + boxes))
 
     def __reduce__(self) -> tuple[object, tuple[int, int]]:
-        # pickled as its box shape: the units and peers are rebuilt (once per process, cached)
+        # pickled as its box shape: the rows, columns and boxes are rebuilt (once per process, cached)
         # where it is unpickled, instead of travelling with every puzzle sent to a worker
         return _of, (self.box_rows, self.box_cols)
 
@@ -81,10 +79,6 @@ class Geometry:
         """Number of cells, n * n."""
         return self.n * self.n
 
-    @property
-    def units(self) -> tuple[tuple[int, ...], ...]:
-        """All rows, then all columns, then all boxes (none in a Latin square)."""
-        return self.rows + self.cols + self.boxes
 
     def row_of(self, cell: int) -> int:
         return cell // self.n
@@ -152,11 +146,3 @@ def _for_size(n: int) -> Geometry:
             f"with both at least 2 and n from {MIN_SIZE} to {MAX_SIZE}"
         )
     return _of(box_rows, n // box_rows)
-
-
-def _peers(cells: int, units: tuple[tuple[int, ...], ...]) -> tuple[frozenset[int], ...]:
-    peers: list[set[int]] = [set() for _ in range(cells)]
-    for unit in units:
-        for cell in unit:
-            peers[cell].update(unit)
-    return tuple(frozenset(p - {cell}) for cell, p in enumerate(peers))

@@ -19,9 +19,8 @@ from solvers.backends import dimacs
 from solvers.encodings.cnf import encode
 from solvers.encodings.dimacs import export_dimacs
 
-from .conftest import load
+from .conftest import ROOT, load
 
-ROOT = Path(__file__).resolve().parent.parent
 BACKEND = registry.get("dimacs")
 SOLVERS = [pytest.param(name, marks=pytest.mark.skipif(
     shutil.which(name) is None, reason=f"{name} is not on PATH ({profile.install})"))

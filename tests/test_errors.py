@@ -9,9 +9,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models import (BadCharacterError, CellCountError, DuplicateGivenError, Geometry, Puzzle,
-                    PuzzleError, RegionError, SizeError, ValueRangeError, check_duplicates,
-                    parse_puzzle, read_puzzles, read_text, to_line)
+from models import (
+    BadCharacterError,
+    CellCountError,
+    DuplicateGivenError,
+    Geometry,
+    Puzzle,
+    PuzzleError,
+    RegionError,
+    SizeError,
+    ValueRangeError,
+    check_duplicates,
+    parse_puzzle,
+    read_puzzles,
+    read_text,
+    to_line,
+)
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 NINE = "6.5..3.4....94.5...2..5...3.9.8....6.........2....6.9.3...7..2...8.19....7.3..8.4"

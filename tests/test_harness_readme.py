@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
 
 
 def test_readme_plugin_example_runs_and_is_correct(tmp_path: Path) -> None:

@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import re
 import shlex
+import subprocess
 import tomllib
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 

@@ -13,7 +13,8 @@ import pytest
 from solvers import registry
 from solvers.result import COUNTERS, Stats
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 README = (ROOT / "README.md").read_text()
 TIMES = {"wall_time", "encode_time", "solve_time"}
 
@@ -79,3 +80,12 @@ def test_saved_json_stats_use_only_the_vocabulary(tmp_path: Path) -> None:
     for run in runs:
         counters = set(run["stats"]) - TIMES
         assert counters <= set(registry.get(run["solver"]).counters), run["solver"]
+
+
+def test_stats_has_exactly_one_field_per_counter_after_the_times() -> None:
+    from dataclasses import fields
+
+    from solvers.result import COUNTERS, Stats
+
+    names = [f.name for f in fields(Stats)]
+    assert names == ["wall_time", "encode_time", "solve_time", *COUNTERS]
