@@ -84,11 +84,11 @@ def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
 def _move_problems(n: int, rules: set[str], solution: Sequence[int], in_range: list[bool],
                    where: Callable[[int], str]) -> list[str]:
     """Anti-knight and anti-king: any two cells a knight's (king's) move apart hold different digits."""
-    moves = []
+    moves: list[tuple[str, Callable[[int, int], bool]]] = []
     if "antiknight" in rules:
-        moves.append(("knight's", lambda dr, dc: {abs(dr), abs(dc)} == {1, 2}))
+        moves.append(("knight's", _knight_apart))
     if "antiking" in rules:
-        moves.append(("king's", lambda dr, dc: max(abs(dr), abs(dc)) == 1))
+        moves.append(("king's", _king_apart))
     problems = []
     for name, apart in moves:
         for a in range(n * n):
@@ -97,6 +97,14 @@ def _move_problems(n: int, rules: set[str], solution: Sequence[int], in_range: l
                 if (in_range[a] and in_range[b] and solution[a] == solution[b] and apart(dr, dc)):
                     problems.append(f"{solution[a]} twice a {name} move apart, at {where(a)} and {where(b)}")
     return problems
+
+
+def _knight_apart(rows: int, cols: int) -> bool:
+    return {abs(rows), abs(cols)} == {1, 2}
+
+
+def _king_apart(rows: int, cols: int) -> bool:
+    return max(abs(rows), abs(cols)) == 1
 
 
 def _cage_problems(puzzle: Puzzle, solution: Sequence[int], in_range: list[bool],

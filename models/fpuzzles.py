@@ -159,7 +159,8 @@ def to_fpuzzles(puzzle: Puzzle, *, title: str = "", ruleset: str = "") -> dict[s
     for row in range(n):
         cells = []
         for col in range(n):
-            cell, entry = row * n + col, {}
+            cell = row * n + col
+            entry: dict[str, Any] = {}
             if puzzle.givens[cell]:
                 entry = {"value": puzzle.givens[cell], "given": True}
             if puzzle.regions is not None:
@@ -191,7 +192,7 @@ def to_fpuzzles_link(puzzle: Puzzle) -> str:
     """An f-puzzles link that opens the puzzle."""
     from lzstring import LZString
 
-    return LINK_PREFIX + LZString().compressToBase64(to_fpuzzles_json(puzzle))
+    return LINK_PREFIX + str(LZString().compressToBase64(to_fpuzzles_json(puzzle)))
 
 
 # ---------------------------------------------------------------- reading the parts

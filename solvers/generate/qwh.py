@@ -55,9 +55,9 @@ class _Cube:
 
     def __init__(self, n: int):
         self.n = n
-        self.rows = [[[] for _ in range(n)] for _ in range(n)]
-        self.cols = [[[] for _ in range(n)] for _ in range(n)]
-        self.syms = [[[] for _ in range(n)] for _ in range(n)]
+        self.rows: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(n)]
+        self.cols: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(n)]
+        self.syms: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(n)]
         self.bad: tuple[int, int, int] | None = None
         for r in range(n):
             for c in range(n):
