@@ -67,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, unique: bool) -> str:
     where = f"{run.file} puzzle {run.index}" + (f" (line {run.line})" if run.line else "")
-    variant = "" if puzzle.variant == "standard" else f" {puzzle.variant}-sudoku"
+    variant = ("" if puzzle.variant == "standard" else f" {puzzle.variant}"
+               if puzzle.geometry.latin and puzzle.regions is None else f" {puzzle.variant}-sudoku")
     head = f"{where}: {puzzle.geometry.label()}{variant}, {puzzle.num_givens} givens"
     verdict = _verdict(run, outcome, unique)
     grid = None
