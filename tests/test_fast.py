@@ -18,9 +18,10 @@ from models import Geometry, Group, Model, Puzzle, verify  # noqa: E402
 from solvers import Status, registry  # noqa: E402
 from solvers.backends import _fast_learning, fast, mrv  # noqa: E402
 
-from .conftest import load  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, load  # noqa: E402
+from .killers import MULTIPLE as KILLER_MULTIPLE  # noqa: E402
+from .killers import SEARCHING, UNIQUE  # noqa: E402
+from .killers import UNSAT as KILLER_UNSAT  # noqa: E402
 
 
 def model(name: str, index: int) -> Model:
@@ -265,3 +266,41 @@ def test_a_batch_given_out_of_range_is_a_contradiction_not_a_crash() -> None:
     givens[0, 0] = 10
     batch = fast.solve_batch(model("top95.txt", 0), givens)
     assert batch.counts[0] == 0 and batch.complete[0]
+
+
+KILLERS = {**UNIQUE, **SEARCHING}
+
+
+@pytest.mark.parametrize("max_solutions", [1, 2])
+@pytest.mark.parametrize("inference", ["singles", "locked"])
+@pytest.mark.parametrize("name", list(KILLERS) + list(KILLER_MULTIPLE) + list(KILLER_UNSAT))
+def test_makes_mrvs_decisions_on_killer_puzzles(name: str, inference: str, max_solutions: int) -> None:
+    # the cage rule (_cages) reaches mrv's cage_combinations fixed point, so the trees agree
+    puzzle = {**{k: p for k, (p, _) in KILLERS.items()}, **KILLER_MULTIPLE, **KILLER_UNSAT}[name]
+    quick = fast.solve(Model.from_puzzle(puzzle), max_solutions=max_solutions, inference=inference)
+    slow = mrv.solve(Model.from_puzzle(puzzle), max_solutions=max_solutions, inference=inference)
+    assert quick.status is slow.status and quick.solutions == slow.solutions
+    assert quick.complete == slow.complete
+    assert (quick.stats.nodes, quick.stats.backtracks, quick.stats.propagations) == \
+        (slow.stats.nodes, slow.stats.backtracks, slow.stats.propagations)
+
+
+@pytest.mark.parametrize("branching", fast.BRANCHINGS)
+@pytest.mark.parametrize("name", list(SEARCHING))
+def test_subsets_and_wdeg_prove_a_killer_unique(name: str, branching: str) -> None:
+    puzzle, solution = SEARCHING[name]
+    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, inference="subsets",
+                        branching=branching)
+    assert result.unique is True and result.solution == tuple(map(int, solution))
+
+
+def test_the_learning_search_says_it_cannot_state_a_cage_total() -> None:
+    result = fast.solve(Model.from_puzzle(UNIQUE["4x4-a"][0]), learning="conflicts")
+    assert result.status is Status.UNSUPPORTED and "learning='none'" in result.message
+
+
+def test_tables_follow_the_cages_of_a_model_sharing_its_groups() -> None:
+    # same groups object, totals dropped: the cached tables must not keep the cage rule
+    model = Model.from_puzzle(KILLER_UNSAT["4x4-total-too-big"])
+    assert fast.solve(model, max_solutions=2).status is Status.UNSAT
+    assert fast.solve(Model(model.puzzle, model.groups), max_solutions=2).status is Status.SOLVED

@@ -75,7 +75,8 @@ from numba import njit, types
 
 from models import Model, Puzzle
 
-from ..result import Result, Stats, finish, stop_message
+from ..encodings.cages import combination_masks
+from ..result import Result, Stats, finish, stop_message, unsupported
 from . import _fast_learning
 from ._fast_drive import drive
 from ._fast_kernels import (
@@ -140,6 +141,8 @@ OPTIONS = {
                 "(naked and hidden singles as exactly-one constraints; inference and "
                 "branching do not apply), see _fast_learning.py",
 }
+LEARNING_CAGES = ("fast's clause-learning search (learning='conflicts') states the groups "
+                  "only; killer cage totals need learning='none'")
 INFERENCES = ("singles", "locked", "subsets")
 """From weakest to strongest; each adds a rule to the one before."""
 BRANCHINGS = ("mrv", "wdeg")
@@ -501,7 +504,7 @@ def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights
 
 # ------------------------------------------------------------------ tables and the driver
 
-_TABLES: dict[int, tuple[object, tuple[np.ndarray, ...], tuple[int, int, int]]] = {}
+_TABLES: dict[int, tuple[object, tuple[np.ndarray, ...], tuple[int, int, int], object]] = {}
 
 
 def _tables_for(model: Model) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int]]:
@@ -510,13 +513,14 @@ def _tables_for(model: Model) -> tuple[tuple[np.ndarray, ...], tuple[int, int, i
     the same group tuple is looked up by identity, so a geometry is worked out once."""
     groups = model.groups
     hit = _TABLES.get(id(groups))
-    if hit is not None and hit[0] is groups:
+    if hit is not None and hit[0] is groups and hit[3] is model.cages:
         return hit[1], hit[2]
-    tables = tuple(_build(model.n, model.num_cells, tuple(g.cells for g in groups)))
+    built = _build(model.n, model.num_cells, tuple(g.cells for g in groups))
+    tables = tuple(built._replace(**_cage_fields(model)) if model.cages else built)
     if len(_TABLES) > 64:
         _TABLES.clear()
     key = (model.num_cells, len(groups), model.n)
-    _TABLES[id(groups)] = (groups, tables, key)
+    _TABLES[id(groups)] = (groups, tables, key, model.cages)
     return tables, key
 
 
@@ -540,7 +544,31 @@ def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> Table
             place[cell].append(k)
     cgl, ncg = _ragged(member, np.int32)
     cpos, _ = _ragged(place, np.int32)
-    return Tables(gcells, gsize, gfull, cgl, ncg, cpos, *_pairs(groups))
+    return Tables(gcells, gsize, gfull, cgl, ncg, cpos, *_pairs(groups), *_NO_CAGES)
+
+
+_NO_CAGES = (np.zeros((0, 1), np.int32), np.zeros(0, np.int32), np.zeros((0, 1), np.int64),
+             np.zeros(0, np.int32), np.zeros((0, 1), np.int32), np.zeros(0, np.int32),
+             np.zeros(0, np.int32))
+"""The cage fields of Tables for a model without cage totals."""
+
+
+def _cage_fields(model: Model) -> dict[str, np.ndarray]:
+    """The cage fields of Tables (kcells ... kgroup) for the model's cages with totals."""
+    index = {group.cells: g for g, group in enumerate(model.groups)}
+    cells, combos, outside = [], [], []
+    for cage in model.cages:
+        inside = set(cage.cells)
+        cells.append(list(cage.cells))
+        combos.append(list(combination_masks(len(cage.cells), cage.total or 0, model.n)))
+        outside.append(sorted({c for group in model.groups if inside < set(group.cells)
+                               for c in group.cells if c not in inside}))
+    kcells, ksize = _ragged(cells, np.int32)
+    kcombo, ncombo = _ragged(combos, np.int64)
+    kout, nout = _ragged(outside, np.int32)
+    kgroup = np.array([index[cage.cells] for cage in model.cages], np.int32)
+    return {"kcells": kcells, "ksize": ksize, "kcombo": kcombo, "ncombo": ncombo, "kout": kout,
+            "nout": nout, "kgroup": kgroup}
 
 
 def _pairs(groups: tuple[tuple[int, ...], ...]
@@ -624,6 +652,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if learning not in _PREPARED:
         prepare(learning=learning)
     if learning == "conflicts":
+        if model.cages:
+            return unsupported(LEARNING_CAGES)
         return _fast_learning.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                                     node_limit=node_limit)
     start = time.perf_counter()
