@@ -23,7 +23,7 @@ from .plugins import PluginError
 from .report import ReportError
 from .stopping import exit_status_for, quiet_stdout, received, stop_on_signals
 
-COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate",
+COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate", "study",
             "ladder", "explain", "render", "replay")  # the last four: for teaching
 DEFAULT_COMMAND = "run"
 
