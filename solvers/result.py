@@ -97,6 +97,11 @@ class Result:
         return None
 
 
+def unsupported(reason: str) -> Result:
+    """The Result of a backend that cannot express a constraint kind of the model, and why."""
+    return Result(Status.UNSUPPORTED, [], False, Stats(), reason)
+
+
 def stop_message(limit_hit: bool, budget_hit: bool) -> str:
     """Why a search with a node budget stopped early, in the words every backend uses."""
     return "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""

@@ -15,6 +15,7 @@ from solvers.backends.readable import alldifferent
 from solvers.backends.readable import mrv as readable_mrv
 
 from .conftest import load
+from .killers import UNIQUE
 
 LEVELS = mrv.LEVELS
 # a group of up to 5 cells, each with 1..4 candidates among the values 1..6
@@ -177,3 +178,11 @@ def test_a_group_smaller_than_the_grid_is_all_different_only(level: str) -> None
 def test_unknown_search_is_an_error_naming_the_choices() -> None:
     with pytest.raises(ValueError, match="depth-first"):
         registry.solve("mrv", load("seeds.txt")[0], search="breadth")
+
+
+@pytest.mark.parametrize("impl", ["fast", "readable"])
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_cage_total_is_unsupported_at_the_consistency_levels(level: str, impl: str) -> None:
+    puzzle = next(iter(UNIQUE.values()))[0]
+    result = registry.solve("mrv", puzzle, inference=level, impl=impl)
+    assert result.status is Status.UNSUPPORTED and "cage" in result.message

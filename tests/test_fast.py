@@ -175,3 +175,14 @@ def test_a_group_smaller_than_the_grid_holds_each_value_at_most_once(
     refuted = fast.solve(Model(puzzle, base.groups + (Group("pair", same),)), max_solutions=2,
                          inference=inference, branching=branching)
     assert refuted.status is Status.UNSAT and refuted.complete
+
+
+@pytest.mark.parametrize("name", ["top95.txt", "jigsaw.txt", "generated_12x12.txt"])
+def test_the_built_tables_have_the_declared_types(name: str) -> None:
+    # Tables is the one declaration of the layout: the kernel's signature reads its types
+    # from it, so tables built otherwise would be refused at the call, not misread.
+    from numba import typeof
+
+    from solvers.backends._fast_kernels import TABLES, Tables
+    tables, _ = fast._tables_for(model(name, 0))
+    assert typeof(tables) == TABLES and len(tables) == len(Tables._fields)

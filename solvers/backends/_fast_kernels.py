@@ -6,14 +6,20 @@ for the group's k-th cell). Every removal goes through _drop (any values of a ce
 _strike (one value), which keep the two in step and note the events the rules react to:
 a cell left with one candidate goes on the queue (naked single), and a value left with
 few places in a group (at most limit[g]) marks the group pending (hidden single, or a
-check for locked candidates), so no rule rescans the grid. The state slots and table
-indexes below are the layout fast.py shares with these kernels.
+check for locked candidates), so no rule rescans the grid. The state slots, the kernel
+answers and the tables (``Tables``, declared once: the kernels read its fields by name and
+their signatures take its types from it) are the layout fast.py shares with these kernels,
+as is the Luby sequence both of fast's searches restart by.
 
 Compiled without numba's reference counting (``_nrt=False``: nothing here allocates) and
 mostly inlined into fast's kernel.
 """
 from __future__ import annotations
 
+import typing
+from typing import Annotated, NamedTuple
+
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
@@ -21,13 +27,55 @@ from numba.extending import intrinsic
 MAX_SHARES = 62
 """Shares of other groups a group may have for locked candidates to find them by bitmask
 (more: one look at each)."""
-# Slots of the state array the kernel shares with Python.
+# Slots of the state array the kernels share with Python.
 (_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LEVEL, _FOUND, _FIXED, _STARTED, _STATUS,
  _SIZE, _WDEG, _RESTARTS, _TAIL, _CULPRIT) = range(14)
-_SLOTS = 14
-# The tables' places in the tuple the kernels take (the fields of _Tables).
-(_GCELLS, _GSIZE, _GFULL, _CGL, _NCG, _CPOS, _PAIRG, _GSEG, _NGSEG, _SEGPOS,
- _SEGMAX, _SEGAT) = range(12)
+_SLOTS = _CULPRIT + 1
+# Kernel answers, the same for both searches (GROW: the learning search needs more room).
+EXHAUSTED, FULL, PAUSED, CONTRADICTION, GROW = range(5)
+
+_I8, _I4, _U8 = types.int64, types.int32, types.uint8
+
+
+def field_types(layout: type) -> tuple[types.Type, ...]:
+    """The numba types of a NamedTuple's fields, read from their ``Annotated`` declarations:
+    the one place a layout's order and types are written."""
+    hints = typing.get_type_hints(layout, include_extras=True)  # in the fields' order
+    return tuple(hint.__metadata__[0] for hint in hints.values())
+
+
+class Tables(NamedTuple):
+    """The model's groups as integer arrays (built by fast.py); the kernels read them by name."""
+
+    gcells: Annotated[np.ndarray, _I4[:, ::1]]   # [groups, size]: each group's cells
+    gsize: Annotated[np.ndarray, _I4[::1]]       # [groups]
+    gfull: Annotated[np.ndarray, _I8[::1]]       # [groups]: every value's bit, or 0 for a
+                                                 # group smaller than n
+    cgl: Annotated[np.ndarray, _I4[:, ::1]]      # [cells, most groups]: each cell's groups
+    ncg: Annotated[np.ndarray, _I4[::1]]         # [cells]
+    cpos: Annotated[np.ndarray, _I4[:, ::1]]     # [cells, most groups]: the cell's place in
+                                                 # each of those groups
+    pairg: Annotated[np.ndarray, _I4[:, ::1]]    # [pairs, 2]: groups A and B of each pair
+                                                 # sharing two cells or more
+    gseg: Annotated[np.ndarray, _I4[:, ::1]]     # [groups, most pairs]: 2 * pair + (1 if the
+                                                 # group is the pair's B)
+    ngseg: Annotated[np.ndarray, _I4[::1]]       # [groups]
+    segpos: Annotated[np.ndarray, _I8[:, ::1]]   # [pairs, 2]: the shared cells' places in A, in B
+    segmax: Annotated[np.ndarray, _I8[::1]]      # [groups]: the most cells the group shares
+                                                 # with another, or 1
+    segat: Annotated[np.ndarray, _I8[:, ::1]]    # [groups, size]: bit s set where the place
+                                                 # lies in share s
+
+
+TABLES = types.Tuple(field_types(Tables))
+"""The numba type of Tables' fields as a plain tuple, which is how the kernels take them:
+numba reads a plain tuple's type faster from Python (about 2 us a call), and the kernels
+ran about 10% slower on a NamedTuple (measured on top95)."""
+# Where each field sits in that tuple, by name (a renamed field fails here, at import).
+(_GCELLS, _GSIZE, _GFULL, _CGL, _NCG, _CPOS, _PAIRG, _GSEG, _NGSEG, _SEGPOS, _SEGMAX,
+ _SEGAT) = (Tables._fields.index(name) for name in (
+     "gcells", "gsize", "gfull", "cgl", "ncg", "cpos", "pairg", "gseg", "ngseg", "segpos",
+     "segmax", "segat"))
 
 
 @intrinsic
@@ -376,3 +424,22 @@ def _failed(state):
     """The code of the contradiction just found: -2 - g if group g ran out of places for
     a value, else -1 (a cell ran out of candidates)."""
     return -1 if state[_CULPRIT] < 0 else -2 - state[_CULPRIT]
+
+
+@njit(cache=True, _nrt=False)
+def luby(i):
+    """The i-th number (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (compiled, and
+    called from Python too, between kernel calls).
+
+    >>> [luby(i) for i in range(1, 11)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]
+    """
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while (1 << k) - 1 != i:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)

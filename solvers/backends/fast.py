@@ -46,8 +46,10 @@ bench/README.md); later imports load the cache (well under a second). Numba writ
 cache beside this file, or in the user's cache directory when that is not writable
 (``NUMBA_CACHE_DIR`` overrides both).
 
-The rules' kernels are in ``_fast_kernels`` (with the state layout both modules share);
-this module chooses, copies and branches, and drives the search from Python. The kernels
+The rules' kernels are in ``_fast_kernels`` (with the layout both searches share: the
+state slots, the kernel answers, the tables declared once as ``Tables``, the Luby
+sequence); the chunked loop that calls a kernel between looks at the clock is
+``_fast_drive``. This module chooses, copies and branches. The kernels
 are compiled without numba's reference counting (``_nrt=False``: they allocate nothing,
 and counting the references of every array passed between them cost about 40% of the
 time) and the hot ones are inlined into the kernel.
@@ -60,20 +62,21 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from models import Model
 
 from ..result import Result, Stats, finish, stop_message
 from . import _fast_learning
-from ._fast_learning import _luby
+from ._fast_drive import drive
 from ._fast_kernels import (_BACKTRACKS, _CGL, _CULPRIT, _DEPTH, _FIXED, _FOUND, _GCELLS,
-                            _GFULL, _GSIZE, _LEVEL, _NCG, _NODES, _PROPAGATIONS, _RESTARTS,
-                            _SEGMAX, _SIZE, _SLOTS, _STARTED, _STATUS, _TAIL, _WDEG, MAX_SHARES, _drop,
-                            _failed, _popcount, _propagate)
+                            _GFULL, _GSIZE, _I4, _I8, _LEVEL, _NCG, _NODES, _PROPAGATIONS,
+                            _RESTARTS, _SEGMAX, _SIZE, _SLOTS, _STARTED, _STATUS, _TAIL, _U8,
+                            _WDEG, CONTRADICTION, EXHAUSTED, FULL, MAX_SHARES, PAUSED, TABLES,
+                            Tables, _drop, _failed, _popcount, _propagate, field_types, luby)
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
@@ -105,15 +108,11 @@ RESTART_BASE = 256
 """Decisions before the first restart with dom/wdeg (then times the Luby sequence)."""
 MAX_SIZE = 63
 """The largest n: candidates are int64 bitmasks."""
-CHUNK = 4096
-"""Decisions between two looks at the clock."""
 FIRST_CHUNK = 1024
 """Decisions in the first call of the kernel (it propagates the givens first); every
 call costs a dispatch and a look at the clock, so most 9x9 puzzles (the 1,106 hardest
 too) should need one; 1,024 decisions take about a millisecond on 9x9."""
 
-# Kernel answers.
-_EXHAUSTED, _FULL, _PAUSED, _CONTRADICTION = 0, 1, 2, 3
 # Columns of a search frame: kind (0 a cell's values, 1 a value's places in a group),
 # the cell or group, the value bit (kind 1), the alternatives not yet tried (a bitmask
 # of values, or of positions in the group).
@@ -314,7 +313,7 @@ def _begin(givens, stack, frames, queue, waiting, pend, scratch, limit, weights,
     must follow. The first call of a run also clears the failure weights.
 
     state[_DEPTH] becomes 0 (search from frames[0]) or -1 (nothing left to search);
-    state[_STATUS] is _CONTRADICTION if the givens contradict each other.
+    state[_STATUS] is CONTRADICTION if the givens contradict each other.
     """
     c, p = _rows(stack, 0, tables[_GSIZE].shape[0], state[_SIZE])
     groups = tables[_GSIZE].shape[0]
@@ -324,11 +323,11 @@ def _begin(givens, stack, frames, queue, waiting, pend, scratch, limit, weights,
     state[_DEPTH] = -1
     count = _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tables)
     if count < 0:
-        state[_STATUS] = _CONTRADICTION
+        state[_STATUS] = CONTRADICTION
         return False
     tail = _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, state[_LEVEL])
     if tail < 0:
-        state[_STATUS] = _CONTRADICTION
+        state[_STATUS] = CONTRADICTION
         return False
     state[_FIXED] = tail - count
     state[_PROPAGATIONS] += tail - count
@@ -374,12 +373,30 @@ def _decide(stack, frames, d, gcells):
     return gcells[frames[d, _WHERE], _popcount(low - 1)], frames[d, _VALUE]
 
 
-_I8, _I4, _U8 = types.int64, types.int32, types.uint8
-_TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1],
-                            _I4[:, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
-                            _I8[::1], _I8[:, ::1]))
-_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1],
-              _I8[::1], _I8[::1], _I8[::1], _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
+class _Work(NamedTuple):
+    """The arrays one search works in, in the kernel's argument order (after the givens)."""
+
+    stack: Annotated[np.ndarray, _I8[:, ::1]]   # [depth, cells + groups * n]: the search
+                                                # state at each depth
+    frames: Annotated[np.ndarray, _I8[:, ::1]]  # [depth, 4]: the branching at each depth
+    queue: Annotated[np.ndarray, _I4[::1]]      # [cells + 1]: cells fixed during a
+                                                # propagation, in order
+    waiting: Annotated[np.ndarray, _I8[::1]]    # [words]: bit g set when group g has pending
+                                                # values
+    pend: Annotated[np.ndarray, _I8[::1]]       # [groups]: each group's values left with few
+                                                # places, to look at
+    scratch: Annotated[np.ndarray, _I8[::1]]    # [words + n]: groups touched since the subsets
+                                                # rule ran; a row of n for the subsets rule and
+                                                # for reading a group's places
+    limit: Annotated[np.ndarray, _I8[::1]]      # [groups]: the most places that make a value
+                                                # pending
+    weights: Annotated[np.ndarray, _I8[::1]]    # [groups + cells]: contradictions found in
+                                                # each group (dom/wdeg), then the decisions
+                                                # refuted at each cell
+
+
+_KERNEL = _I8(_U8[::1], *field_types(_Work), _U8[:, ::1], _I8[::1], TABLES, _I8)
+"""The kernel's signature: givens, the work arrays, solutions, state, tables, node stop."""
 
 
 @njit(_KERNEL, cache=True, _nrt=False)
@@ -388,22 +405,22 @@ def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights
     """Solve from the givens on the first call, then search until sols is full, node_stop
     decisions have been made in all, or the space is exhausted; resumable.
 
-    Returns _FULL (resume to look for more), _PAUSED (resume to go on), _EXHAUSTED or
-    _CONTRADICTION. Solutions found are sols[:state[_FOUND]].
+    Returns FULL (resume to look for more), PAUSED (resume to go on), EXHAUSTED or
+    CONTRADICTION. Solutions found are sols[:state[_FOUND]].
     """
     if state[_STARTED] == 0:
         state[_STARTED] = 1
         if not _begin(givens, stack, frames, queue, waiting, pend, scratch, limit,
                       weights, state, tables):
-            if state[_STATUS] == _CONTRADICTION:
-                return _CONTRADICTION
+            if state[_STATUS] == CONTRADICTION:
+                return CONTRADICTION
             _record(_rows(stack, 0, tables[_GSIZE].shape[0], state[_SIZE])[0], sols, state)
-            return _EXHAUSTED
+            return EXHAUSTED
     level, wdeg, n = state[_LEVEL], state[_WDEG] != 0, state[_SIZE]
     groups = tables[_GSIZE].shape[0]
     touched = scratch[:(groups + 63) >> 6]
     d, nodes, backtracks, forced = state[_DEPTH], state[_NODES], state[_BACKTRACKS], 0
-    code = _EXHAUSTED
+    code = EXHAUSTED
     while d >= 0:
         if frames[d, _REST] == 0:
             d -= 1
@@ -411,7 +428,7 @@ def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights
                 backtracks += 1  # the parent's decision that led here failed
             continue
         if nodes >= node_stop:
-            code = _PAUSED
+            code = PAUSED
             break
         nodes += 1
         cell, bit = _decide(stack, frames, d, tables[_GCELLS])
@@ -433,7 +450,7 @@ def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights
             continue
         _record(c, sols, state)
         if state[_FOUND] == sols.shape[0]:
-            code = _FULL
+            code = FULL
             break
         backtracks += 1  # leave this solution to look for another
     state[_DEPTH], state[_NODES], state[_BACKTRACKS] = d, nodes, backtracks
@@ -443,28 +460,12 @@ def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights
 
 # ------------------------------------------------------------------ tables and the driver
 
-class _Tables(NamedTuple):
-    """The model's groups as integer arrays, in the kernels' order (the _GCELLS... indexes)."""
-
-    gcells: np.ndarray   # int32[groups, size]: each group's cells
-    gsize: np.ndarray    # int32[groups]
-    gfull: np.ndarray    # int64[groups]: every value's bit, or 0 for a group smaller than n
-    cgl: np.ndarray      # int32[cells, most groups]: each cell's groups
-    ncg: np.ndarray      # int32[cells]
-    cpos: np.ndarray     # int32[cells, most groups]: the cell's place in each of those groups
-    pairg: np.ndarray    # int32[pairs, 2]: groups A and B of each pair sharing two cells or more
-    gseg: np.ndarray     # int32[groups, most pairs]: 2 * pair + (1 if the group is the pair's B)
-    ngseg: np.ndarray    # int32[groups]
-    segpos: np.ndarray   # int64[pairs, 2]: the shared cells' places in A, in B
-    segmax: np.ndarray   # int64[groups]: the most cells the group shares with another, or 1
-    segat: np.ndarray    # int64[groups, size]: bit s set where the place lies in share s
+_TABLES: dict[int, tuple[object, tuple[np.ndarray, ...], tuple[int, int, int]]] = {}
 
 
-_TABLES: dict[int, tuple[object, tuple, tuple[int, int, int]]] = {}
-
-
-def _tables_for(model: Model) -> tuple[tuple, tuple[int, int, int]]:
-    """The tables of the model's groups and their sizes (cells, groups, n);
+def _tables_for(model: Model) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int]]:
+    """The fields of the model's Tables (a plain tuple, as the kernel takes them) and their
+    sizes (cells, groups, n);
     the same group tuple is looked up by identity, so a geometry is worked out once."""
     groups = model.groups
     hit = _TABLES.get(id(groups))
@@ -487,7 +488,7 @@ def _ragged(rows: list[list[int]], dtype: type) -> tuple[np.ndarray, np.ndarray]
 
 
 @lru_cache(maxsize=32)
-def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> _Tables:
+def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> Tables:
     gcells, gsize = _ragged([list(g) for g in groups], np.int32)
     gfull = np.array([(1 << n) - 1 if len(g) == n else 0 for g in groups], np.int64)
     member: list[list[int]] = [[] for _ in range(num_cells)]
@@ -498,7 +499,7 @@ def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> _Tabl
             place[cell].append(k)
     cgl, ncg = _ragged(member, np.int32)
     cpos, _ = _ragged(place, np.int32)
-    return _Tables(gcells, gsize, gfull, cgl, ncg, cpos, *_pairs(groups))
+    return Tables(gcells, gsize, gfull, cgl, ncg, cpos, *_pairs(groups))
 
 
 def _pairs(groups: tuple[tuple[int, ...], ...]
@@ -527,21 +528,6 @@ def _pairs(groups: tuple[tuple[int, ...], ...]
                 if segpos[entry >> 1, entry & 1] >> k & 1:
                     segat[g, k] |= 1 << s
     return pairg, gseg, ngseg, segpos, segmax, segat
-
-
-class _Work(NamedTuple):
-    """The arrays one search works in, in the kernel's argument order (after the givens)."""
-
-    stack: np.ndarray    # int64[depth, cells + groups * n]: the search state at each depth
-    frames: np.ndarray   # int64[depth, 4]: the branching at each depth
-    queue: np.ndarray    # int32[cells + 1]: cells fixed during a propagation, in order
-    waiting: np.ndarray  # int64[words]: bit g set when group g has pending values
-    pend: np.ndarray     # int64[groups]: each group's values left with few places, to look at
-    scratch: np.ndarray  # int64[words + n]: groups touched since the subsets rule ran; a row
-                         # of n for the subsets rule and for reading a group's places
-    limit: np.ndarray    # int64[groups]: the most places that make a value pending
-    weights: np.ndarray  # int64[groups + cells]: contradictions found in each group
-                         # (dom/wdeg), then the decisions refuted at each cell
 
 
 _WORK: dict[tuple[int, int, int], _Work] = {}  # taken while in use, so calls never share
@@ -589,57 +575,63 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     givens = np.frombuffer(bytearray(model.givens), np.uint8)
     sols = np.empty((min(max_solutions, 64), cells), np.uint8)
     try:
-        found, code, limit_hit, budget_hit = _drive(
-            givens, work, sols, state, tables, max_solutions, deadline, node_limit)
+        found, code, limit_hit, budget_hit = drive(_DepthFirst(givens, work, sols, state, tables),
+                                                   max_solutions, deadline, node_limit, FIRST_CHUNK)
     finally:
         _WORK[key] = work
     final = state.tolist()  # Python ints, read once
     stats = Stats(nodes=final[_NODES], backtracks=final[_BACKTRACKS], restarts=final[_RESTARTS],
                   propagations=final[_PROPAGATIONS], fixed_cells=final[_FIXED],
                   solve_time=time.perf_counter() - start)
-    if code == _CONTRADICTION:
+    if code == CONTRADICTION:
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
     message = stop_message(limit_hit, budget_hit)
-    return finish(found, code == _EXHAUSTED, stats, limit_hit=limit_hit, budget_hit=budget_hit,
+    return finish(found, code == EXHAUSTED, stats, limit_hit=limit_hit, budget_hit=budget_hit,
                   message=message)
 
 
-def _drive(givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
-           tables: tuple, max_solutions: int, deadline: float | None, node_limit: int | None
-           ) -> tuple[list[tuple[int, ...]], int, bool, bool]:
-    """Call the kernel in chunks of decisions; the solutions, the last kernel answer, and
-    whether the clock or the node budget stopped the search. The clock is looked at before
-    every call (a deadline already past does no work).
+class _DepthFirst:
+    """The depth-first kernel as the chunked driver sees it (_fast_drive.Chunked).
 
     With dom/wdeg the search restarts from the givens (weights kept) each time it spends
     RESTART_BASE times the next Luby number of decisions, until a first solution is found;
     from then on the run in progress goes on to the end, so a proof stays complete.
     """
-    found: list[tuple[int, ...]] = []
-    chunk = FIRST_CHUNK  # most 9x9 puzzles need one call; then chunks grow to CHUNK
-    restart_at = RESTART_BASE * _luby(1) if state[_WDEG] else None
-    code = _PAUSED
-    while True:
-        if deadline is not None and time.perf_counter() > deadline:
-            return found, code, True, False
-        stop = int(state[_NODES]) + chunk  # a Python int: a numpy one costs the dispatch more
-        if node_limit is not None:
-            stop = min(stop, node_limit)
-        if restart_at is not None and not found:
-            stop = min(stop, restart_at)
-        code = _kernel(givens, *work, sols, state, tables, stop)
-        chunk = min(CHUNK, 2 * chunk)
-        if state[_FOUND]:
-            found += [tuple(row) for row in sols[:state[_FOUND]].tolist()]
-            state[_FOUND] = 0
-        if code in (_EXHAUSTED, _CONTRADICTION) or len(found) >= max_solutions:
-            return found[:max_solutions], code, False, False
-        if code == _FULL:
-            sols = sols[:min(len(sols), max_solutions - len(found))]
-            state[_BACKTRACKS] += 1  # leave the last solution to look for another
-        elif node_limit is not None and state[_NODES] >= node_limit:
-            return found, code, False, True
-        elif restart_at is not None and not found and state[_NODES] >= restart_at:
+
+    __slots__ = ("givens", "work", "sols", "state", "tables", "restart_at")
+
+    def __init__(self, givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
+                 tables: tuple[np.ndarray, ...]) -> None:
+        self.givens, self.work, self.sols, self.state, self.tables = givens, work, sols, state, tables
+        self.restart_at = RESTART_BASE * luby(1) if state[_WDEG] else None
+
+    @property
+    def nodes(self) -> int:
+        return int(self.state[_NODES])  # a Python int: a numpy one costs the dispatch more
+
+    def run(self, stop: int) -> int:
+        if self.restart_at is not None:
+            stop = min(stop, self.restart_at)
+        return _kernel(self.givens, *self.work, self.sols, self.state, self.tables, stop)
+
+    def take(self) -> list[tuple[int, ...]]:
+        count = self.state[_FOUND]
+        if not count:
+            return []
+        self.state[_FOUND] = 0
+        self.restart_at = None  # a solution is known: no more restarts
+        return [tuple(row) for row in self.sols[:count].tolist()]
+
+    def make_room(self, wanted: int) -> None:
+        self.sols = self.sols[:min(len(self.sols), wanted)]
+        self.state[_BACKTRACKS] += 1  # leave the last solution to look for another
+
+    def grow(self) -> None:
+        raise AssertionError("the depth-first kernel never asks for room")
+
+    def paused(self) -> None:
+        state = self.state
+        if self.restart_at is not None and state[_NODES] >= self.restart_at:
             state[_RESTARTS] += 1
             state[_STARTED] = 0
-            restart_at = state[_NODES] + RESTART_BASE * _luby(int(state[_RESTARTS]) + 1)
+            self.restart_at = int(state[_NODES]) + RESTART_BASE * luby(int(state[_RESTARTS]) + 1)

@@ -11,6 +11,12 @@ decision these rules run to a fixed point:
   rule is written for any two groups, so jigsaw regions and diagonals get it too. It
   runs only when the singles are at a fixed point, as it costs more per look.
 
+- cage combinations (killer cages with a total, at every inference level): the cage's
+  combinations (sets of different digits of its size making its total) that its cells'
+  candidates can still form; every cell keeps only digits of those, a digit all of them
+  need goes to its one place in the cage if it has one, and leaves every other cell of
+  a group holding the whole cage (solvers/encodings/cages.py lists the combinations).
+
 A contradiction (a cell with no candidate, a group value with no place, one cell
 needing two values) ends the branch. Otherwise the search branches on the unsolved
 cell with the fewest candidates (ties: the cell whose decisions failed most often so
@@ -43,7 +49,8 @@ from functools import lru_cache
 
 from models import Model
 
-from ..result import Result, Stats, finish, propagation_only, stop_message
+from ..encodings.cages import combination_masks
+from ..result import Result, Stats, finish, propagation_only, stop_message, unsupported
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
@@ -69,6 +76,8 @@ INFERENCES = ("locked", "singles")
 LADDER = ("none", "forward", "naked", "singles", "locked")  # rungs below 'singles': readable only
 LEVELS = ("bounds", "gac", "sac")  # Simonis's consistency levels: solvers/backends/_consistency.py
 SEARCHES = ("depth-first", "none")
+LEVELS_CAGES_UNSUPPORTED = ("the consistency levels (bounds, gac, sac) reason about all-different "
+                            "groups alone, not a cage's total: use inference='singles' or 'locked'")
 CHOICES = {"inference": LADDER + LEVELS, "value_order": VALUE_ORDERS, "impl": ("fast", "readable"),
            "branching": ("mrv", "first"), "search": SEARCHES}
 _CLOCK_EVERY = 64  # decisions between two looks at the clock
@@ -79,6 +88,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
           node_limit: int | None = None, impl: str = "fast", branching: str = "mrv",
           search: str = "depth-first") -> Result:
     """Solve with propagation and MRV search; count up to max_solutions solutions."""
+    if inference in LEVELS and model.cages:
+        return unsupported(LEVELS_CAGES_UNSUPPORTED)
     if impl == "readable" or inference not in INFERENCES + LEVELS or branching != "mrv":
         from .readable import mrv as readable  # noqa: PLC0415 - the teaching twin
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
@@ -144,6 +155,12 @@ class _Rules:
     full: int  # every value's bit
     whole: int  # bit g set when group g has n cells, so it must hold every value
     intersections: tuple[tuple[Family, ...], ...] | None  # per group; None: singles only
+    cages: tuple[CageRule, ...] = ()
+
+
+# A cage with a total as the rule sees it: its cells, its combinations as candidate
+# masks, and for each other group holding all its cells, that group's cells outside it.
+CageRule = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
 
 
 def _rules_for(model: Model, inference: str) -> _Rules:
@@ -153,7 +170,80 @@ def _rules_for(model: Model, inference: str) -> _Rules:
         group_bits=[sum(1 << g for g in cell_groups) for cell_groups in model.cell_groups],
         full=(1 << model.n) - 1,
         whole=sum(1 << g for g, cells in enumerate(groups) if len(cells) == model.n),
-        intersections=_intersections(groups, model.n) if inference == "locked" else None)
+        intersections=_intersections(groups, model.n) if inference == "locked" else None,
+        cages=cage_rules(model))
+
+
+def cage_rules(model: Model) -> tuple[CageRule, ...]:
+    """Each cage with a total: its cells, its combinations as masks (bit v-1 for value v),
+    and the cells outside it of every other group that holds all of it."""
+    rules = []
+    for cage in model.cages:
+        inside = set(cage.cells)
+        houses = tuple(tuple(c for c in group.cells if c not in inside) for group in model.groups
+                       if inside < set(group.cells))
+        rules.append((cage.cells, combination_masks(len(cage.cells), cage.total or 0, model.n),
+                      houses))
+    return tuple(rules)
+
+
+def cage_combinations(cands: list[int], queue: list[int], cages: tuple[CageRule, ...],
+                      group_bits: list[int]) -> int:
+    """One pass of the cage rule over every cage: each cell keeps the digits of the
+    combinations its cage can still form, a digit every one of them needs goes to its one
+    place in the cage, and leaves the rest of each group holding the cage. Cells left with
+    one candidate go on the queue. The groups changed (0: nothing), or -1 on a
+    contradiction (no combination left, or a cell with no candidate)."""
+    changed = 0
+    for cells, combos, houses in cages:
+        allowed, needed = 0, -1
+        for combo in combos:
+            cover = 0
+            for cell in cells:
+                m = cands[cell] & combo
+                if not m:
+                    break
+                cover |= m
+            else:
+                if cover == combo:
+                    allowed |= combo
+                    needed &= combo
+        if not allowed:
+            return -1
+        for cell in cells:
+            c = cands[cell]
+            if c & ~allowed:
+                c &= allowed
+                if not c:
+                    return -1
+                if not c & (c - 1):
+                    queue.append(cell)
+                cands[cell] = c
+                changed |= group_bits[cell]
+        rest = needed
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            place = -1
+            for cell in cells:
+                if cands[cell] & bit:
+                    place = cell if place == -1 else -2
+            if place >= 0 and cands[place] != bit:
+                cands[place] = bit
+                queue.append(place)
+                changed |= group_bits[place]
+        for outside in houses:
+            for cell in outside:
+                c = cands[cell]
+                if c & needed:
+                    c &= ~needed
+                    if not c:
+                        return -1
+                    if not c & (c - 1):
+                        queue.append(cell)
+                    cands[cell] = c
+                    changed |= group_bits[cell]
+    return changed
 
 
 Branch = Callable[[list[int], list[int]], list[tuple[int, int]]]
@@ -342,16 +432,26 @@ def _propagate(cands: list[int], queue: list[int], dirty: int, rules: _Rules) ->
     has bit g set when group g has changed since the rules last looked at it.
     """
     forced = 0
-    intersections = rules.intersections
+    intersections, cages = rules.intersections, rules.cages
+    unlocked = 0  # groups changed since locked candidates last looked at them
     while True:
         fixed, touched = _singles(cands, queue, dirty, rules.peers, rules.groups,
                                   rules.group_bits, rules.full, rules.whole)
         if fixed < 0:
             return -1
         forced += fixed
-        if intersections is None or not touched:
+        unlocked |= touched
+        if cages:
+            dirty = cage_combinations(cands, queue, cages, rules.group_bits)
+            if dirty < 0:
+                return -1
+            if dirty:
+                forced += len(queue)
+                continue
+        if intersections is None or not unlocked:
             return forced
-        dirty = _locked_candidates(cands, queue, touched, intersections, rules.group_bits)
+        dirty = _locked_candidates(cands, queue, unlocked, intersections, rules.group_bits)
+        unlocked = 0
         if dirty <= 0:
             return forced if dirty == 0 else -1
         forced += len(queue)

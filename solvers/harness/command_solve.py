@@ -77,7 +77,8 @@ def _verdict(run: Run, outcome: Outcome, unique: bool) -> str:
     took = f"in {report.seconds(run.time_s)} s" + (f", {counters}" if counters else "")
     if run.category == Category.WRONG:
         return f"WRONG answer from {run.solver} {took}: {run.reason}"
-    if run.category in (Category.TIMEOUT, Category.UNKNOWN, Category.ERROR, Category.MEMORY_OUT):
+    if run.category in (Category.TIMEOUT, Category.UNKNOWN, Category.ERROR, Category.MEMORY_OUT,
+                        Category.UNSUPPORTED):
         return f"no answer from {run.solver}: {run.category}: {run.reason}"
     if run.status == Status.UNSAT:
         return f"no solution: proved by {run.solver} {took}"

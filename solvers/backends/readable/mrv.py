@@ -22,6 +22,15 @@ group until no group changes (what each removes from one group: ``alldifferent.p
 A cell they leave with one candidate counts as placed. ``search='none'`` stops after
 propagating the givens, at any rung or level: ``solved`` if that fixed every cell.
 
+Killer cages with a total are reasoned about at every rung, in the rung's own way. From
+``singles`` up, by their combinations (:meth:`Solver.cage_combinations`): the sets of
+different digits of the cage's size that make its total and that its cells' candidates
+can still form. Each cell keeps only digits of those ("cage 17 in two cells: only 8
+and 9"), a digit every one of them needs goes to its one place in the cage (a hidden
+single in the cage), and leaves every other cell of a group that holds the whole cage.
+Below ``singles``, as the textbook backtracker does: a value is tried in a cage's cell
+only if the cage's total is still within reach (:meth:`Solver.cage_allows`).
+
 ``branching='first'`` branches on the first open cell in reading order; ``'mrv'`` on an
 open cell with the fewest candidates (ties: the cell whose decisions failed most often,
 then reading order), or, when that cell has more than two, on the first value left
@@ -44,8 +53,10 @@ from dataclasses import dataclass, field
 
 from models import Grid, Model
 
+from ...encodings.cages import cage_clash, cage_number, combinations
 from ...encodings.domains import clash_message
-from ...result import Result, Stats, finish, propagation_only, stop_message
+from ...result import Result, Stats, finish, propagation_only, stop_message, unsupported
+from ..mrv import LEVELS_CAGES_UNSUPPORTED
 from ...trace import Trace
 from .alldifferent import arc_prunings, bounds_prunings
 from .limits import Limits, Stop, recursion_room
@@ -90,6 +101,29 @@ class Branch:
     group: str | None = None  # two places: the group the value has them in
 
 
+@dataclass(frozen=True)
+class CageRule:
+    """A cage with a total, as the rules see it."""
+
+    name: str  # 'cage 3', its group's name
+    total: int
+    cells: tuple[int, ...]
+    combinations: tuple[frozenset[int], ...]  # the digit sets of its size making its total
+    houses: tuple[tuple[str, tuple[int, ...]], ...]  # other groups holding it: name, cells outside
+
+
+def cage_rules(model: Model) -> list[CageRule]:
+    """The cages with totals of the model, each with its combinations and houses."""
+    rules = []
+    for cage in model.cages:
+        inside = set(cage.cells)
+        houses = tuple((group.name, tuple(c for c in group.cells if c not in inside))
+                       for group in model.groups if inside < set(group.cells))
+        rules.append(CageRule(f"cage {cage_number(model, cage)}", cage.total or 0, cage.cells,
+                              combinations(len(cage.cells), cage.total or 0, model.n), houses))
+    return rules
+
+
 @dataclass
 class Counts:
     """What the search has cost so far."""
@@ -115,6 +149,11 @@ class Solver:
         self.inference = -1 if self.level else INFERENCES.index(inference)
         self.branching, self.least_used = branching, value_order == "least-used"
         self.overlaps = overlaps(self.groups, self.whole) if inference == "locked" else []
+        self.cages = cage_rules(model)
+        self.cages_of: list[list[CageRule]] = [[] for _ in range(model.num_cells)]
+        for cage in self.cages:
+            for cell in cage.cells:
+                self.cages_of[cell].append(cage)
         self.trace = trace
         self.counts = Counts()
         self.failures = [0] * model.num_cells  # per cell: its decisions refuted at once
@@ -154,6 +193,8 @@ class Solver:
                 self.naked_single(board, board.pending.pop(), depth)
             if self.uses("singles") and self.hidden_singles(board, depth):
                 continue
+            if self.uses("singles") and self.cage_combinations(board, depth):
+                continue
             if self.uses("locked") and self.locked_candidates(board, depth):
                 continue
             return
@@ -186,6 +227,56 @@ class Solver:
                     self.place(board, places[0], value)
                     placed = True
         return placed
+
+    def cage_combinations(self, board: Board, depth: int) -> bool:
+        """Narrow one cage by the combinations its cells can still form; True if it changed."""
+        for cage in self.cages:
+            candidates = [board.candidates[c] for c in cage.cells]
+            left = [combo for combo in cage.combinations
+                    if all(cell & combo for cell in candidates)  # each cell can take one digit,
+                    and set().union(*(cell & combo for cell in candidates)) == combo]  # each digit a cell
+            if not left:
+                raise Contradiction(rule="no combination", group=cage.name, total=cage.total)
+            allowed = set().union(*left)
+            needed = set.intersection(*map(set, left))
+            shown = [sorted(combo) for combo in left]
+            for value in range(1, self.n + 1):
+                removed = [c for c in cage.cells
+                           if not board.values[c] and value in board.candidates[c] and value not in allowed]
+                if removed:
+                    self.emit("eliminate", depth, value=value, cells=removed, rule="cage combinations",
+                              group=cage.name, other=cage.name, total=cage.total, combinations=shown)
+                    for cell in removed:
+                        self.remove(board, cell, value)
+                    return True
+            for value in sorted(needed):
+                places = [c for c in cage.cells if value in board.candidates[c]]
+                if len(places) == 1 and not board.values[places[0]]:
+                    self.emit("place", depth, cell=places[0], value=value, rule="hidden single",
+                              group=cage.name)
+                    self.counts.propagations += 1
+                    self.place(board, places[0], value)
+                    return True
+            for name, outside in cage.houses:
+                for value in sorted(needed):
+                    removed = [c for c in outside if not board.values[c] and value in board.candidates[c]]
+                    if removed:
+                        self.emit("eliminate", depth, value=value, cells=removed, rule="cage digits",
+                                  group=cage.name, other=name, total=cage.total, combinations=shown)
+                        for cell in removed:
+                            self.remove(board, cell, value)
+                        return True
+        return False
+
+    def cage_allows(self, board: Board, cell: int, value: int) -> bool:
+        """Below the singles rung: each cage of the cell can still reach its total with value
+        in the cell (its other r empty cells add at least 1 + ... + r, at most n + ... + (n-r+1))."""
+        for cage in self.cages_of[cell]:
+            need = cage.total - value - sum(board.values[c] for c in cage.cells)
+            rest = sum(1 for c in cage.cells if not board.values[c]) - 1
+            if not rest * (rest + 1) // 2 <= need <= rest * (2 * self.n - rest + 1) // 2:
+                return False
+        return True
 
     def locked_candidates(self, board: Board, depth: int) -> bool:
         """Remove one value locked into an overlap of two groups from the rest of the second."""
@@ -276,6 +367,8 @@ class Solver:
         else:  # nothing was removed: a value is allowed where no peer holds it
             taken = {board.values[p] for p in self.peers[cell]}
             values = [v for v in range(1, self.n + 1) if v not in taken]
+        if self.cages_of[cell] and not self.uses("singles"):
+            values = [v for v in values if self.cage_allows(board, cell, v)]
         if self.least_used:
             values.sort(key=lambda v: (board.values.count(v), v))
         return values
@@ -375,6 +468,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
                                ("search", search, SEARCHES)):
         if value not in valid:
             raise ValueError(f"unknown {name} {value!r}; choose one of {valid}")
+    if inference in LEVELS and model.cages:
+        return unsupported(LEVELS_CAGES_UNSUPPORTED)
     start = time.perf_counter()
     stats = Stats(nodes=0, backtracks=0, propagations=0)
     if trace is not None:
@@ -382,7 +477,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     solver = Solver(model, inference, branching, value_order, trace)
     board = Board([{v} if v else set(range(1, model.n + 1)) for v in model.givens],
                   list(model.givens))
-    clash = clash_message(model)
+    clash = clash_message(model) or cage_clash(model)
     try:
         if clash:
             raise Contradiction(rule="givens clash", message=clash)
