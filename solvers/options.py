@@ -183,6 +183,8 @@ class Declaration:
     """Stats counter -> what this backend counts as one (result.COUNTERS: the vocabulary)."""
     constraints: frozenset[str] = frozenset({"all-different"})
     """The constraint kinds it expresses (CONSTRAINT_KINDS); a model with others is UNSUPPORTED."""
+    unsupported: str = ""
+    """Why the constraint kinds it lacks cannot be expressed (the UNSUPPORTED result's message)."""
     package: str | None = None
     """The distribution to pip-install, None for pure Python."""
     imports: str | None = None

@@ -7,7 +7,9 @@ constraint kinds and what it needs, as data) and
 solver library only inside ``solve`` (or a private sibling module), so that the declaration
 is read, and a configuration checked, without loading that library. ``Backend.solve`` is the
 one validated entry: the shared limits and every option are checked there, once, and a
-backend function is never called past it.
+backend function is never called past it. A module with work to do once per process before
+its first run (fast compiles its kernels) defines ``prepare(**options)``, which the harness's
+worker calls before any clock starts.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from typing import Any
 from models import Model, Puzzle, as_model
 
 from .options import Declaration, Option, OptionError
-from .result import COUNTERS, Result, Stats, Status
+from .result import COUNTERS, Result, Stats, unsupported
 
 SolveFunction = Callable[..., Result]
 
@@ -91,6 +93,11 @@ class Backend:
         loaded = sys.modules.get(self.module)  # every call after the first: no import machinery
         return loaded if loaded is not None else importlib.import_module(self.module)
 
+    def prepare(self, options: dict[str, Any]) -> None:
+        """The module's one-off work before runs with these options (its ``prepare``, if any)."""
+        if self.function is None:
+            getattr(self._module(), "prepare", _nothing)(**options)
+
     @property
     def available(self) -> bool:
         """Whether the backend's package (or program) is there; imports nothing heavy."""
@@ -155,8 +162,8 @@ class Backend:
         start = time.perf_counter()
         missing = self._unsupported(model)
         if missing:
-            result = Result(Status.UNSUPPORTED, message=f"backend {self.name!r} does not "
-                            f"support {missing} constraints", stats=Stats())
+            result = unsupported(self.declaration.unsupported or f"backend {self.name!r} does "
+                                 f"not support {missing} constraints")
         else:
             try:
                 result = function(model, max_solutions=max_solutions, time_limit=time_limit,
@@ -193,6 +200,10 @@ class Backend:
         if model.cages and "sum" not in kinds:
             return "sum (killer cage)"
         return None
+
+
+def _nothing(**_options: Any) -> None:
+    """The prepare of a backend that needs none."""
 
 
 def check_limits(max_solutions: int, time_limit: float | None) -> None:

@@ -36,6 +36,7 @@ DECLARATION = Declaration(
         "variables": "model variables",
         "constraints": "model constraints",
     },
+    constraints=frozenset({"all-different", "sum"}),
     package="ortools", imports="ortools",
 )
 

@@ -26,6 +26,7 @@ DECLARATION = Declaration(
         "variables": "CSP variables (the empty cells)",
         "constraints": "CSP constraints",
     },
+    constraints=frozenset({"all-different", "sum"}),
     package="python-constraint2", imports="constraint", interruptible=False,
 )
 

@@ -124,6 +124,7 @@ DECLARATION = Declaration(
         "variables": "CNF variables of the exported encoding",
         "clauses": "CNF clauses of the exported encoding (blocking clauses not counted)",
     },
+    constraints=frozenset({"all-different", "sum"}),
     resolve=_chosen, facts=_facts, missing=lambda options: unavailable() if options["solver"] is None else None,
 )
 STDERR_TAIL = 400

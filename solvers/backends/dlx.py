@@ -27,6 +27,12 @@ counts agree):
 - ``impl='readable'``: ``solvers.backends.readable.dlx``, node objects and a recursive
   search written to be read next to Knuth's paper.
 
+Killer cages: a cage's digits differ, which exact cover states like any small group
+(secondary columns), but its total cannot be stated: exact cover asks each column to
+be covered exactly once, and a sum is no such condition. A model with cage totals is
+answered ``unsupported`` with that reason (CAGES_UNSUPPORTED); cages without totals
+are only groups and are solved.
+
 Counters: ``nodes`` = rows tried (a row chosen at a search level, not the givens);
 ``updates`` = link updates, Knuth's measure: one per node taken out of its list and one
 per node put back (a column header leaving or rejoining the header list counts one too).
@@ -41,7 +47,7 @@ from functools import lru_cache
 from models import Grid, Model
 
 from ..encodings.domains import clash_message
-from ..encodings.exact_cover import CLOCK_EVERY, column_layout
+from ..encodings.exact_cover import CAGES_UNSUPPORTED, CLOCK_EVERY, column_layout
 from ..options import Declaration, Option, node_limit
 from ..result import Result, Stats, Status, finish
 from .readable import dlx as readable
@@ -58,6 +64,7 @@ DECLARATION = Declaration(
         "nodes": "rows tried (a (cell, value) row chosen at a search level)",
         "updates": "dancing-links updates: a node unlinked from, or relinked into, its list",
     },
+    unsupported=CAGES_UNSUPPORTED,  # a cage's total is no exact-cover column
 )
 
 

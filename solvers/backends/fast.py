@@ -1,8 +1,10 @@
 """Compiled propagation and MRV search: the mrv method as numba kernels over flat int arrays.
 
 This module declares the backend; the method is in _fast.py (and its kernels in
-_fast_kernels.py, _fast_learning.py), imported only when a puzzle is solved, so reading
-the declaration never loads numba or compiles anything.
+_fast_kernels.py, _fast_learning.py, its driver in _fast_drive.py), imported only when a
+puzzle is solved or ``prepare`` is called, so reading the declaration never loads numba.
+Learning (learning=conflicts) states the groups only: a killer cage's total is UNSUPPORTED
+there.
 """
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ DECLARATION = Declaration(
         "restarts": "restarts of the search from the givens (branching=wdeg, learning=conflicts)",
         "conflicts": "conflicts analysed into a learnt clause (learning=conflicts)",
     },
+    constraints=frozenset({"all-different", "sum"}),
     package="numba", imports="numba",
 )
 
@@ -50,6 +53,13 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._fast import solve as search  # noqa: PLC0415 - loads numba and its kernels, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, inference=inference,
                   branching=branching, node_limit=node_limit, learning=learning)
+
+
+def prepare(*, learning: str = "none", batch: bool = False, **_options: object) -> None:
+    """Compile (or load from numba's cache) the kernels these options need: the harness's
+    worker calls it when it loads the backend, before the clock starts."""
+    from ._fast import prepare as compile_kernels  # noqa: PLC0415 - loads numba, only to run
+    compile_kernels(learning=learning, batch=batch)
 
 
 def __getattr__(name: str) -> Any:

@@ -22,8 +22,10 @@ DECLARATION = Declaration(
         "nodes": "HiGHS branch-and-bound nodes (mip_node_count, summed over the solves)",
         "lp_iterations": "HiGHS simplex iterations (summed over the solves)",
         "variables": "binaries x[cell, value] of the open cells' candidates",
-        "constraints": "equality rows (per open cell, per group and missing value) and no-good cuts",
+        "constraints": "rows (per open cell, per group and missing value, per cage total) and "
+                       "no-good cuts",
     },
+    constraints=frozenset({"all-different", "sum"}),
     package="highspy", imports="highspy",
 )
 

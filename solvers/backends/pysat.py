@@ -60,10 +60,12 @@ DECLARATION = Declaration(
         "propagations": "literals propagated by the engine",
         "restarts": "CDCL restarts",
         "fixed_cells": "inference=up|failed-literal: open cells fixed without search",
-        "variables": "CNF variables of the encoding (activation literals not counted)",
+        "variables": "CNF variables of the encoding, cage counters' included (activation "
+                     "literals not counted)",
         "clauses": "CNF clauses of the encoding, one unit per given whether loaded or assumed "
                    "(blocking clauses not counted)",
     },
+    constraints=frozenset({"all-different", "sum"}),
     package="python-sat", imports="pysat", resolve=_resolve,
 )
 

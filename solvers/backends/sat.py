@@ -31,6 +31,7 @@ DECLARATION = Declaration(
         "variables": "CNF variables",
         "clauses": "CNF clauses (blocking clauses not counted)",
     },
+    constraints=frozenset({"all-different", "sum"}),
     package="pycosat", imports="pycosat",
 )
 

@@ -10,8 +10,8 @@ import argparse
 import statistics
 import time
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from tabulate import tabulate
 
