@@ -617,8 +617,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     n = model.n
     if n > MAX_SIZE:
         raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {n}x{n}")
-    if node_limit is not None and node_limit < 0:
-        raise ValueError(f"node_limit must be at least 0, not {node_limit}")
     if learning not in _PREPARED:
         prepare(learning=learning)
     if learning == "conflicts":
