@@ -53,10 +53,9 @@ from dataclasses import dataclass, field
 
 from models import Grid, Model
 
-from ...encodings.cages import cage_clash, cage_number, combinations
+from ...encodings.cages import LEVELS_CAGES_UNSUPPORTED, cage_clash, cage_number, combinations
 from ...encodings.domains import clash_message
 from ...result import Result, Stats, finish, propagation_only, stop_message, unsupported
-from ..mrv import LEVELS_CAGES_UNSUPPORTED
 from ...trace import Trace
 from .alldifferent import arc_prunings, bounds_prunings
 from .limits import Limits, Stop, recursion_room
