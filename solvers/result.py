@@ -109,6 +109,19 @@ def stop_message(limit_hit: bool, budget_hit: bool) -> str:
     return "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
 
 
+def propagation_only(grid: Grid, stats: Stats, inference: str) -> Result:
+    """The answer of a run that propagated the givens and did not search (0: a cell left open).
+
+    SOLVED (complete: propagation is sound, so the grid it fixed is the only solution)
+    when every cell is fixed, else UNKNOWN, saying how far ``stats.fixed_cells`` got.
+    """
+    if 0 not in grid:
+        return Result(Status.SOLVED, [grid], True, stats, f"{inference} fixed every cell")
+    return Result(Status.UNKNOWN, [], False, stats,
+                  f"{inference} fixed {stats.fixed_cells} cells, {grid.count(0)} stay open; "
+                  f"search is needed")
+
+
 def finish(solutions: list[Grid], complete: bool, stats: Stats, *, limit_hit: bool,
            budget_hit: bool = False, message: str = "") -> Result:
     """The Result for a search that stopped with these solutions.

@@ -64,7 +64,8 @@ def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False, lim
 
 
 SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs", "solved", "unsat",
-                "multiple", "timeouts", "memory_outs", "unknown", "unsupported", "errors", "wrong", "par", "mean_s", "median_s",
+                "multiple", "timeouts", "memory_outs", "unknown", "unsupported", "errors", "wrong", "par",
+                "mean_s", "median_s",
                 "spread_s", "max_s", "mean_cpu_s", "mean_nodes", "nodes_are", "mean_conflicts")
 _COUNTED = {"solved": (Status.SOLVED, Category.CORRECT), "unsat": (Status.UNSAT, Category.CORRECT),
             "timeouts": (None, Category.TIMEOUT), "memory_outs": (None, Category.MEMORY_OUT),
@@ -163,7 +164,8 @@ def node_meaning(solver: str) -> str:
 _HEADERS = {"set": "puzzle set", "configuration": "configuration", "runs": "runs", "par": "PAR",
             "spread_s": "spread s", "mean_cpu_s": "mean cpu s", "backend": "backend", "puzzles": "puzzles", "solved": "solved",
             "unsat": "unsat", "multiple": "multiple", "timeouts": "timeouts", "memory_outs": "memory-outs", "errors": "errors",
-            "unknown": "unknown", "unsupported": "unsupported", "wrong": "wrong", "mean_s": "mean s", "median_s": "median s",
+            "unknown": "unknown", "unsupported": "unsupported", "wrong": "wrong", "mean_s": "mean s",
+            "median_s": "median s",
             "max_s": "max s", "mean_nodes": "mean nodes", "nodes_are": "nodes are",
             "mean_conflicts": "mean conflicts"}
 
