@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:  # only for the type hints
     from .model import Model
@@ -44,7 +44,7 @@ def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
     """Check a full grid against a puzzle: shape, range, givens kept, every group all different,
     no equal digits a forbidden knight's or king's move apart, every killer cage all
     different with its total."""
-    puzzle = getattr(puzzle_or_model, "puzzle", puzzle_or_model)
+    puzzle = cast("Puzzle", getattr(puzzle_or_model, "puzzle", puzzle_or_model))  # duck-typed: no import
     box_rows, box_cols = puzzle.geometry.box_rows, puzzle.geometry.box_cols
     n = box_rows * box_cols
     problems: list[str] = []

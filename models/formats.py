@@ -167,7 +167,10 @@ def _json_items(head: bytes, read: Callable[[int], bytes], name: str) -> Iterato
 def _batch(name: str, items: Iterator[Puzzle | PuzzleError]) -> Batch:
     batch = Batch(name)
     for item in items:
-        (batch.errors if isinstance(item, PuzzleError) else batch.puzzles).append(item)
+        if isinstance(item, PuzzleError):
+            batch.errors.append(item)
+        else:
+            batch.puzzles.append(item)
     return batch
 
 

@@ -68,10 +68,9 @@ def iter_lines(stream: object, name: str) -> Iterator[str | BadLine]:
 def byte_reader(stream: object) -> Callable[[int], bytes]:
     """A function reading up to n bytes of a binary or text stream (b'' at its end)."""
     buffer = getattr(stream, "buffer", None)
-    if buffer is not None and hasattr(buffer, "read1"):
-        return buffer.read1
-    if hasattr(stream, "read1"):
-        return stream.read1  # type: ignore[attr-defined, no-any-return]
+    read1: Callable[[int], bytes] | None = getattr(buffer, "read1", None) or getattr(stream, "read1", None)
+    if read1 is not None:
+        return read1
 
     def read_text(size: int) -> bytes:
         data = stream.read(size // 4)  # type: ignore[attr-defined]

@@ -13,15 +13,23 @@ as is the Luby sequence both of fast's searches restart by.
 
 Compiled without numba's reference counting (``_nrt=False``: nothing here allocates) and
 mostly inlined into fast's kernel.
+
+Nothing is compiled on import: the searches' entry kernels are compiled (or loaded from
+numba's on-disk cache) by ``compile_kernels`` the first time a run needs them, which says
+so on stderr when it really compiles (the first use on a machine, or after a change).
 """
 from __future__ import annotations
 
+import sys
+import time
 import typing
-from typing import Annotated, NamedTuple
+from collections.abc import Iterable
+from typing import Annotated, Any, NamedTuple
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import event
 from numba.extending import intrinsic
 
 MAX_SHARES = 62
@@ -520,3 +528,37 @@ def luby(i):
         while (1 << k) - 1 < i:
             k += 1
     return 1 << (k - 1)
+
+
+class _Announce(event.Listener):
+    """Says on stderr, once, that a compile has begun; remembers when."""
+
+    def __init__(self, what: str) -> None:
+        self.what, self.began = what, None
+
+    def on_start(self, data: Any) -> None:
+        if self.began is None:
+            self.began = time.perf_counter()
+            print(f"compiling {self.what} (first use; numba caches it for later runs) ...",
+                  file=sys.stderr, flush=True)
+
+    def on_end(self, data: Any) -> None:
+        pass
+
+
+def compile_kernels(what: str, kernels: Iterable[tuple[Any, Any]]) -> None:
+    """Compile each (dispatcher, signature) not compiled in this process yet, or load it from
+    numba's cache; then no other signature is compiled for it. When numba really compiles,
+    stderr shows ``compiling WHAT (first use ...) ...`` and then ``compiling WHAT took N s``."""
+    todo = [(kernel, signature) for kernel, signature in kernels
+            if signature.args not in kernel.signatures]
+    if not todo:
+        return
+    announce = _Announce(what)
+    with event.install_listener("numba:compile", announce):
+        for kernel, signature in todo:
+            kernel.compile(signature)
+            kernel.disable_compile()
+    if announce.began is not None:  # a line of its own: parallel workers may both compile
+        print(f"compiling {what} took {time.perf_counter() - announce.began:.1f} s",
+              file=sys.stderr, flush=True)

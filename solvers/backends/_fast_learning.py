@@ -693,7 +693,7 @@ _KERNEL = _I8(_U8[::1], *field_types(_Search), _CONS, _STORE, _U8[:, ::1], _I8[:
 state, float state, node stop."""
 
 
-@njit(_KERNEL, cache=True)
+@njit(cache=True)
 def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
     """Search until sols is full, node_stop decisions have been made in all, the clause
     store needs room, or the space is exhausted; resumable. Solutions are sols[:st[_FOUND]]."""

@@ -75,8 +75,9 @@ def check_output_paths(outputs: dict[str, str | None], inputs: Sequence[str]) ->
         for option, path in outputs.items():
             if path and not os.access(Path(path).resolve().parent, os.W_OK):
                 raise OutputError(f"{option} {path}: its folder is not writable")
-        if outputs.get("--plot"):
-            check_plot_format(outputs["--plot"])
+        plot = outputs.get("--plot")
+        if plot:
+            check_plot_format(plot)
             require_matplotlib()
     except (OutputError, PlotUnavailableError) as error:
         raise UsageError(str(error)) from None
