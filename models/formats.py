@@ -123,7 +123,7 @@ def _spans_lines(head: bytes) -> bool:
     first, newline, _ = text.partition(b"\n")
     try:
         json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):
         return True
     return not newline and len(head) >= 65536  # one line, longer than the peek: read it whole
 
@@ -286,9 +286,13 @@ def _read_fpuzzles_line(text: str, source: Source) -> Puzzle:
     if not text.startswith("{"):
         return read_link(text, source)
     try:
-        return read_document(json.loads(text), source)
+        doc = json.loads(text)
+    except RecursionError:
+        raise DocumentError("not JSON this reader takes: nested deeper than Python's recursion limit") \
+            from None
     except json.JSONDecodeError as error:
         raise DocumentError(f"not JSON: {error.msg} at column {error.colno}") from None
+    return read_document(doc, source)
 
 
 def _header_fields(header: tuple[int, str] | None) -> Fields:

@@ -106,6 +106,8 @@ def decode_link(text: str) -> Any:
         raise DocumentError(f"the link's text after {LINK_MARK!r} is not lz-string base64 of a document")
     try:
         return json.loads(unpacked)
+    except RecursionError:
+        raise DocumentError("the link's document is nested deeper than Python's recursion limit") from None
     except json.JSONDecodeError as error:
         raise DocumentError(f"the link's document is not JSON: {error.msg} at character {error.pos}") \
             from None
@@ -135,6 +137,10 @@ def iter_documents(text: str, name: str) -> Iterator[Puzzle | PuzzleError]:
             continue
         try:
             doc, end = decoder.raw_decode(text, position)
+        except RecursionError:
+            yield DocumentError("not JSON this reader takes: nested deeper than Python's recursion "
+                                "limit", file=name, line=line, index=index)
+            return
         except json.JSONDecodeError as error:
             at = f"column {error.colno}" if error.lineno == line else \
                 f"line {error.lineno}, column {error.colno}"

@@ -221,6 +221,15 @@ def test_bad_bytes_and_stray_text_in_a_json_file_are_located(tmp_path: Path) -> 
     assert len(batch.puzzles) == 1 and "expected an f-puzzles document" in str(batch.errors[0])
 
 
+@pytest.mark.parametrize("text, name", [("[" * 100_000 + "]" * 100_000, "deep.json"),
+                                        ("1...............\n" + '{"a":' * 10_000, "deep.txt"),
+                                        ("{\"a\": " * 5_000 + "1" + "}" * 5_000 + "\n1...............", "deep2.txt")])
+def test_json_nested_past_the_recursion_limit_is_a_located_error(text: str, name: str) -> None:
+    batch = read_text(text, name=name)
+    assert batch.errors and all(isinstance(e, DocumentError) for e in batch.errors)
+    assert "nested deeper than Python's recursion limit" in str(batch.errors[0])
+
+
 def test_lines_of_documents_and_links_mix_with_line_puzzles() -> None:
     text = "\n".join([to_fpuzzles_json(PUZZLES["killer-4"]), "1" + "." * 15,
                       to_fpuzzles_link(PUZZLES["jigsaw-5"])])
