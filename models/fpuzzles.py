@@ -41,8 +41,9 @@ from .puzzle import Cage, Puzzle, Source
 
 LINK_MARK = "?load="
 LINK_PREFIX = "https://www.f-puzzles.com/" + LINK_MARK
-MAX_LINK_CHARS = 1 << 16
-"""The longest compressed text decoded (a 16x16 document compresses to a few kilobytes)."""
+MAX_LINK_CHARS = 1 << 14
+"""The longest compressed text decoded: a 16x16 document compresses to a few kilobytes, and
+lz-string can expand its input about quadratically (16 KiB at most some tens of megabytes)."""
 MAX_DOCUMENT_CHARS = 1 << 24
 """The longest decompressed document accepted (lz-string can expand its input many times)."""
 

@@ -202,7 +202,7 @@ def test_a_json_list_of_documents_is_read_in_order(tmp_path: Path) -> None:
 @pytest.mark.parametrize("link, words", [
     ("https://www.f-puzzles.com/?load=", "is empty"),
     ("https://www.f-puzzles.com/?load=!!!not-base64!!!", "is not lz-string base64 of a document"),
-    ("https://www.f-puzzles.com/?load=" + "A" * 70_000, "longer than 65,536 characters"),
+    ("https://www.f-puzzles.com/?load=" + "A" * 20_000, "longer than 16,384 characters"),
     ("https://www.f-puzzles.com/?load=N4IgzglgXgpiBcIDCAbAhgZwQAgMoBMIBjDMCDVEAXyA", "not JSON"),
 ])
 def test_a_hostile_link_is_a_located_error(link: str, words: str) -> None:
