@@ -19,10 +19,6 @@ from functools import cache
 
 from models import Cage, Model
 
-LEVELS_CAGES_UNSUPPORTED = ("the consistency levels (bounds, gac, sac) reason about all-different "
-                            "groups alone, not a cage's total: use inference='singles' or 'locked'")
-"""Why mrv (and its readable twin) say unsupported for a consistency level on a killer puzzle."""
-
 
 @cache
 def combinations(size: int, total: int, n: int) -> tuple[frozenset[int], ...]:
@@ -84,3 +80,8 @@ def cage_clash(model: Model) -> str:
             return (f"no {len(cage.cells)} different digits{with_givens} sum to {cage.total} "
                     f"in cage {cage_number(model, cage)}")
     return ""
+
+
+LEVELS_CAGES_UNSUPPORTED = ("the consistency levels (bounds, gac, sac) reason about all-different "
+                            "groups alone, not a cage's total: use inference='singles' or 'locked'")
+"""Why mrv and its readable twin answer unsupported for a consistency level on a cage total."""

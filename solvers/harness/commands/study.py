@@ -29,7 +29,6 @@ from .common import (
     shown,
 )
 
-NAME = "study"
 STUDIES = ("consistency",)
 DEFAULT_SETS = ("top95.txt", "forum_hardest_1106.txt", "16x16_gecode_janko.txt")
 

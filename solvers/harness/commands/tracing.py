@@ -8,7 +8,7 @@ from typing import Any
 
 from models import Model, Puzzle
 
-from ...result import Result
+from ...result import Result, Status
 from ...trace import Trace
 from ..engine.configs import ConfigurationError, parse_one
 from .common import UsageError, input_options, positive_float, positive_int, read_inputs
@@ -42,6 +42,9 @@ def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None) -> tuple[R
     module = importlib.import_module(f"solvers.backends.readable.{name}")
     trace = Trace()
     result = module.solve(Model.from_puzzle(puzzle), time_limit=time_limit, trace=trace, **options)
+    if result.status is Status.UNSUPPORTED:  # the method cannot state this puzzle: nothing to show
+        raise UsageError(f"--solver {name} cannot solve this puzzle: {result.message}; "
+                         f"choose mrv or backtrack")
     return result, trace
 
 
