@@ -8,7 +8,6 @@ list:      the backends, their options, packages and versions
 report:    tables from saved runs (JSON or a results database)
 plot:      cactus and scatter plots from saved runs
 generate:  puzzles with a unique solution
-study:     one study per subcommand (consistency: what each propagation level settles)
 ladder:    the teaching ladder: what each rung of inference buys
 explain:   one solve as numbered sentences
 render:    one puzzle and its solution as a picture
