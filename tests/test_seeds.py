@@ -1,6 +1,13 @@
 """Solver seeds: every backend that declares a ``seed`` option, and the random isomorphs."""
 from __future__ import annotations
 
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from models import Model, Puzzle, verify
@@ -82,3 +89,40 @@ def test_a_plain_grid_has_its_cells_moved_and_a_variant_only_its_values() -> Non
     assert list(jigsaw.value_of) != sorted(jigsaw.value_of)
     killer = random_isomorph(Model.from_puzzle(next(iter(UNIQUE.values()))[0]), 1)
     assert list(killer.value_of) == sorted(killer.value_of)  # a cage total pins the values
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def compare(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run compare.py from the repository root as a user would."""
+    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_run_with_seeds_runs_each_configuration_once_per_seed_and_records_it(tmp_path: Path) -> None:
+    out, table = tmp_path / "runs.json", tmp_path / "runs.csv"
+    done = compare("run", "puzzles/small_4x4.txt", "--solvers", "mrv,backtrack", "--seeds", "3",
+                   "--json", str(out), "--csv", str(table))
+    assert done.returncode == 0, done.stderr
+    runs = json.loads(out.read_text())["runs"]
+    puzzles = len({r["index"] for r in runs})
+    for configuration in ("mrv", "backtrack"):
+        mine = [r for r in runs if r["configuration"] == configuration]
+        assert sorted(r["seed"] for r in mine) == sorted([0, 1, 2] * puzzles)
+        assert all(r["options"]["seed"] == r["seed"] == r["repeat"] for r in mine)
+    rows = list(csv.DictReader(io.StringIO(table.read_text())))
+    assert sorted({r["seed"] for r in rows}) == ["0", "1", "2"]
+    assert "x 3 solver seeds" in done.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--solvers", "mrv", "--seeds", "0"), "must be at least 1"),
+    (("--solvers", "dlx", "--seeds", "2"), "takes no solver seed"),
+    (("--solvers", "mrv:seed=4", "--seeds", "2"), "sets one already"),
+    (("--solvers", "mrv", "--seeds", "2", "--repeat", "2"), "leave out --repeat"),
+])
+def test_run_refuses_seeds_it_cannot_give_with_exit_2(args: tuple[str, ...], message: str) -> None:
+    done = compare("run", "puzzles/small_4x4.txt", *args)
+    assert done.returncode == 2
+    assert message in done.stderr

@@ -10,6 +10,7 @@ from typing import Any
 
 from models import Puzzle, PuzzleError
 
+from .. import registry
 from . import records, report
 from .common import (DEFAULT_PUZZLES, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError, check_output_paths,
                      error_record, exit_status, find_inputs, input_options, iter_inputs,
@@ -58,6 +59,10 @@ def experiment_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=positive_int, default=1, metavar="K",
                         help="run each (puzzle, configuration) K times; every run is recorded, "
                              "tables show the median and the spread (default: 1)")
+    parser.add_argument("--seeds", type=positive_int, default=None, metavar="K",
+                        help="run each (puzzle, configuration) K times with solver seeds 0..K-1 "
+                             "(each backend's seed option; recorded per run): run-time "
+                             "distributions over seeds (Gomes et al.)")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
                         help="shuffle the order of the runs with this seed, within blocks of about "
                              "10,000 runs (default: fixed order)")
@@ -71,6 +76,9 @@ def experiment_options(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     plugins = load_plugins(args.plugin)
     solvers = resolve_solvers(args.solvers, plugins)
+    if args.seeds:
+        check_seedable(solvers, args.repeat)
+        args.repeat = args.seeds
     paths = args.paths or [shown(DEFAULT_PUZZLES)]
     check_output_paths({"--json": args.json, "--csv": args.csv, "--plot": args.plot,
                         "--db": args.db}, paths)
@@ -85,6 +93,20 @@ def run(args: argparse.Namespace) -> int:
         return _sweep_in_memory(args, puzzles, solvers, executor, paths, bad)
     finally:
         executor.close()
+
+
+def check_seedable(solvers: Sequence[SolverRef], repeat: int) -> None:
+    """UsageError unless every configuration's backend takes a solver seed that is not set yet."""
+    if repeat != 1:
+        raise UsageError("--seeds K already runs each (puzzle, configuration) K times: leave out --repeat")
+    for solver in solvers:
+        if solver.plugin is not None or "seed" not in registry.get(solver.backend or solver.name).options:
+            takers = [name for name in registry.names() if "seed" in registry.get(name).options]
+            raise UsageError(f"--seeds: configuration {solver.name!r} takes no solver seed; "
+                             f"backends that do: {', '.join(takers)}")
+        if any(name == "seed" for name, _ in solver.options):
+            raise UsageError(f"--seeds sets the seed of each run: configuration {solver.name!r} "
+                             f"sets one already")
 
 
 def _first_checked(puzzles: Iterator[Puzzle], bad: list[PuzzleError]) -> Iterator[Puzzle]:
@@ -102,7 +124,8 @@ def _sweep_in_memory(args: argparse.Namespace, puzzles: Iterator[Puzzle], solver
         tally = stream_experiment(puzzles, solvers, max_solutions=2 if args.unique else 1,
                                   time_limit=args.timeout, executor=executor, store=store,
                                   repeat=args.repeat, seed=args.seed,
-                                  memory_limit=args.memory_limit, progress=progress)
+                                  memory_limit=args.memory_limit, progress=progress,
+                                  seeded=bool(args.seeds))
     results = store.results(tally.partial)
     say_partial(tally)
     count = len({(r.file, r.index) for r in results.runs})
@@ -162,7 +185,7 @@ def run_options(args: argparse.Namespace, paths: Sequence[str], solvers: Sequenc
             "memory_limit_mb": args.memory_limit,
             "executor": args.executor, "ran_on": where,
             "unique": args.unique, "max_solutions": 2 if args.unique else 1,
-            "repeat": args.repeat, "seed": args.seed, "par": args.par,
+            "repeat": args.repeat, "seeds": args.seeds, "seed": args.seed, "par": args.par,
             "exclude_warmup": args.exclude_warmup, "fmt": args.fmt, "hex": args.hex}
 
 
@@ -187,7 +210,8 @@ def _save(args: argparse.Namespace, results: Results, paths: Sequence[str],
 
 
 def _legend(count: int, solvers: Sequence[SolverRef], args: argparse.Namespace, where: str) -> str:
-    repeats = f" x {args.repeat} repetitions" if args.repeat > 1 else ""
+    repeats = (f" x {args.seeds} solver seeds" if args.seeds else
+               f" x {args.repeat} repetitions" if args.repeat > 1 else "")
     warm = "; warm-up runs left out" if args.exclude_warmup else ""
     return (f"\n{count} puzzles x {len(solvers)} configurations{repeats}; every answer checked by "
             f"models.verify. Times in seconds per run\n(median of the repetitions per puzzle); "

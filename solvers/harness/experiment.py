@@ -12,7 +12,7 @@ import itertools
 import random
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from models import Puzzle
@@ -95,10 +95,17 @@ class _Group:
 
 
 def build_tasks(puzzle: Puzzle, solvers: Sequence[SolverRef], *, max_solutions: int,
-                time_limit: float, repeat: int, memory_limit: float | None = None) -> list[Task]:
-    """The tasks of one (puzzle, repetition), one per configuration."""
-    return [Task(solver, puzzle, max_solutions, time_limit, repeat, memory_limit)
-            for solver in solvers]
+                time_limit: float, repeat: int, memory_limit: float | None = None,
+                seeded: bool = False) -> list[Task]:
+    """The tasks of one (puzzle, repetition), one per configuration; ``seeded``: each backend
+    gets the repetition's number as its solver seed (``--seeds``)."""
+    return [Task(with_seed(solver, repeat) if seeded else solver, puzzle, max_solutions,
+                 time_limit, repeat, memory_limit) for solver in solvers]
+
+
+def with_seed(solver: SolverRef, seed: int) -> SolverRef:
+    """The configuration with the solver seed ``seed`` among its options."""
+    return replace(solver, options=(*solver.options, ("seed", seed)))
 
 
 class _Experiment:
@@ -186,13 +193,14 @@ def _blocks(groups: Iterable[list[Task]], size: int) -> Iterator[list[list[Task]
 def stream_experiment(puzzles: Iterable[Puzzle], solvers: Sequence[SolverRef], *, max_solutions: int,
                       time_limit: float, executor: Executor, store: Store, repeat: int = 1,
                       seed: int | None = None, memory_limit: float | None = None,
-                      progress: Callable[[int, Outcome], None] | None = None) -> Tally:
+                      progress: Callable[[int, Outcome], None] | None = None,
+                      seeded: bool = False) -> Tally:
     """Run every (puzzle, repetition, configuration) not yet in the store (in an order
     shuffled by seed, if given, so that drifts in the machine's load spread over all
     configurations); on KeyboardInterrupt judge what finished and say so (Tally.partial)."""
     experiment = _Experiment(store, progress)
     groups = (build_tasks(puzzle, solvers, max_solutions=max_solutions, time_limit=time_limit,
-                          repeat=number, memory_limit=memory_limit)
+                          repeat=number, memory_limit=memory_limit, seeded=seeded)
               for puzzle in puzzles for number in range(repeat))
     try:
         executor.run(experiment.tasks(groups, seed), experiment.arrived)

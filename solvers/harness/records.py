@@ -18,6 +18,8 @@ from .judge import Run
 FIELDS = ("file", "index", "line", "n", "box", "variant", "configuration", "backend", "options",
           "repeat", "status", "category", "time_s", "cpu_s", "warmup")
 COLUMNS = FIELDS + tuple(COUNTERS)
+CSV_COLUMNS = COLUMNS + ("seed",)
+"""The CSV's header: the record's columns, then the solver seed (from the options; --seeds)."""
 EXTRA = ("puzzle", "size", "solver", "solutions", "complete", "stats", "message", "claim", "reason")
 """Kept in the JSON after the record's fields: the grids, the raw stats and the judge's words."""
 
@@ -44,6 +46,7 @@ def record(run: Run | dict[str, Any]) -> dict[str, Any]:
         "time_s": data["time_s"], "cpu_s": data.get("cpu_s"), "warmup": bool(data.get("warmup")),
     }
     flat.update({name: stats.get(name) for name in COUNTERS})
+    flat["seed"] = flat["options"].get("seed")  # the solver's seed, if the run had one (--seeds)
     return flat
 
 
@@ -54,13 +57,13 @@ def run_entry(run: Run) -> dict[str, Any]:
 
 
 def csv_text(runs: Iterable[Run | dict[str, Any]]) -> str:
-    """The per-run CSV: a header of COLUMNS and one line per run."""
+    """The per-run CSV: a header of CSV_COLUMNS and one line per run."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    writer.writerow(CSV_COLUMNS)
     for run in runs:
         flat = record(run)
-        writer.writerow([_cell(flat[column]) for column in COLUMNS])
+        writer.writerow([_cell(flat[column]) for column in CSV_COLUMNS])
     return out.getvalue()
 
 

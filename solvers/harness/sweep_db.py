@@ -54,7 +54,8 @@ def sweep_to_database(args: argparse.Namespace, puzzles: Iterator[Puzzle], solve
                                       max_solutions=2 if args.unique else 1, time_limit=args.timeout,
                                       executor=executor, store=DatabaseStore(database, sweep, resume=args.resume),
                                       repeat=args.repeat, seed=args.seed,
-                                      memory_limit=args.memory_limit, progress=progress)
+                                      memory_limit=args.memory_limit, progress=progress,
+                                      seeded=bool(getattr(args, "seeds", None)))
         database.finish_sweep(sweep, partial=tally.partial)
         _say_done(args, tally)
         selection = _selection(args, files, solvers)
