@@ -32,7 +32,8 @@ from tabulate import tabulate  # noqa: E402
 
 from models import Model, Puzzle, read_puzzles, verify  # noqa: E402
 from solvers import Status, registry  # noqa: E402
-from solvers.harness.runner import SolverRef  # noqa: E402
+from solvers.harness.engine.plugins import load_backend  # noqa: E402
+from solvers.harness.tasks import Configuration  # noqa: E402
 
 DEFAULT_SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
 NORVIG = "norvig"
@@ -93,12 +94,12 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _run_backend(choice: SolverRef, label: str, index: int, puzzle: Puzzle,
+def _run_backend(choice: Configuration, label: str, index: int, puzzle: Puzzle,
                  timeout: float) -> Run:
     """One run in this process; a grid the checker rejects makes the run 'wrong', an exception
     'error' (each said on stderr)."""
     try:
-        result = choice.load().solve(Model.from_puzzle(puzzle), time_limit=timeout,
+        result = load_backend(choice).solve(Model.from_puzzle(puzzle), time_limit=timeout,
                                      **dict(choice.options))
     except Exception as error:  # noqa: BLE001 - a backend's failure is this run's error
         print(f"ERROR: {choice.name} on {label} #{index}: {type(error).__name__}: {error}",

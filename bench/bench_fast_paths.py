@@ -27,8 +27,9 @@ if str(ROOT) not in sys.path:
 
 from models import Model, read_puzzles  # noqa: E402
 from solvers.backends import backtrack, dlx, mrv  # noqa: E402
-from solvers.backends.readable import (backtrack as readable_backtrack, dlx as readable_dlx,  # noqa: E402
-                                       mrv as readable_mrv)
+from solvers.backends.readable import backtrack as readable_backtrack  # noqa: E402
+from solvers.backends.readable import dlx as readable_dlx
+from solvers.backends.readable import mrv as readable_mrv
 
 BASE = "6631f69"  # main just before the teaching work (issue 12) touched these modules
 

@@ -5,7 +5,7 @@
                                [--executor local|dask[=ADDRESS]]
 
 Every run asks for two solutions (so each answer proves uniqueness) in a worker process
-of the harness (solvers/harness/runner.py): the clock starts once the worker has loaded
+of the harness (solvers/harness/engine/runner.py): the clock starts once the worker has loaded
 the backend, so an import-time cost such as fast's compile (or numba cache load) is not
 in any run's time; a run still busy after the limit plus the harness's grace is killed
 and counted as a timeout at the limit. The tasks alternate configuration by
@@ -26,12 +26,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from models import Puzzle, read_puzzles, verify  # noqa: E402
-from solvers.harness import configs  # noqa: E402
-from solvers.harness.executors import Executor  # noqa: E402
-from solvers.harness.runner import Outcome, SolverRef, Task  # noqa: E402
-
 from common import add_executor_arguments, executor  # noqa: E402
+
+from models import Puzzle, read_puzzles, verify  # noqa: E402
+from solvers.harness.engine import configs  # noqa: E402
+from solvers.harness.engine.executors import Executor  # noqa: E402
+from solvers.harness.tasks import Outcome, Task  # noqa: E402
 
 DEFAULT_SETS = ("forum_hardest_1106.txt", "25x25_gecode_frisch.txt")
 
@@ -51,7 +51,7 @@ class Run:
 def run_set(name: str, puzzles: list[Puzzle], chosen: list[configs.Configuration],
             time_limit: float, where: Executor) -> list[Run]:
     """Every configuration on every puzzle of one set, alternating configurations."""
-    refs = [SolverRef(c.label, backend=c.backend, options=c.options) for c in chosen]
+    refs = list(chosen)
     tasks = [Task(ref, puzzle, max_solutions=2, time_limit=time_limit)
              for puzzle in puzzles for ref in refs]
     runs: list[Run | None] = [None] * len(tasks)
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", default="github", help="tabulate format (default github)")
     add_executor_arguments(parser)
     args = parser.parse_args(argv)
-    from tabulate import tabulate
+    from tabulate import tabulate  # noqa: PLC0415 - only the printing needs it, after the arguments
 
     chosen = configs.parse(args.solvers)
     paths = [Path(p) for p in args.set] or [ROOT / "puzzles" / name for name in DEFAULT_SETS]

@@ -26,16 +26,22 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import (ROOT, add_configuration_arguments, add_executor_arguments, configurations,
-                    executor, exit_status)
-
+from common import (
+    ROOT,
+    add_configuration_arguments,
+    add_executor_arguments,
+    configurations,
+    executor,
+    exit_status,
+)
 from make_puzzles import transform  # noqa: E402 - bench/ is on sys.path when run as a script
 
 from models import Puzzle, Source, read_puzzles  # noqa: E402
-from solvers.harness.database import DatabaseStore, open_database  # noqa: E402
-from solvers.harness.executors import Executor  # noqa: E402
-from solvers.harness.experiment import MemoryStore, stream_experiment  # noqa: E402
-from solvers.harness.runner import SolverRef, default_jobs  # noqa: E402
+from solvers.harness.engine.executors import Executor  # noqa: E402
+from solvers.harness.engine.runner import default_jobs  # noqa: E402
+from solvers.harness.results.database import DatabaseStore, open_database  # noqa: E402
+from solvers.harness.results.experiment import MemoryStore, stream_experiment  # noqa: E402
+from solvers.harness.tasks import Configuration, Experiment  # noqa: E402
 
 
 def easy_puzzles(count: int, seed: int = 1) -> list[Puzzle]:
@@ -48,7 +54,7 @@ def easy_puzzles(count: int, seed: int = 1) -> list[Puzzle]:
             for number, p in ((n, transform(sources[n % len(sources)], rng)) for n in range(count))]
 
 
-def measure(chosen: Executor, puzzles: list[Puzzle], solvers: list[SolverRef], jobs: int,
+def measure(chosen: Executor, puzzles: list[Puzzle], solvers: list[Configuration], jobs: int,
             database: str | None) -> dict[str, float]:
     """One timed batch through stream_experiment: wall, summed run times, overhead, runs/s."""
     store = MemoryStore()
@@ -57,8 +63,8 @@ def measure(chosen: Executor, puzzles: list[Puzzle], solvers: list[SolverRef], j
         handle = open_database(database, create=True)
         db_store = DatabaseStore(handle, handle.start_sweep({}, {}), resume=False)
     start = time.perf_counter()
-    stream_experiment(puzzles, solvers, max_solutions=1, time_limit=10.0, executor=chosen,
-                      store=db_store or store)
+    experiment = Experiment(paths=(), configurations=tuple(solvers), time_limit=10.0)
+    stream_experiment(puzzles, experiment, executor=chosen, store=db_store or store)
     wall = time.perf_counter() - start
     if db_store is not None:
         runs = list(db_store.database.runs())
@@ -99,7 +105,7 @@ def main() -> int:
     described = {name: e.describe() for name, e in executors.items()}
     try:
         with tempfile.TemporaryDirectory() as folder:
-            for name, chosen in executors.items():  # warm-up: load the backends in every worker
+            for chosen in executors.values():  # warm-up: load the backends in every worker
                 measure(chosen, puzzles[: 20 * pool_size(chosen, args.jobs)], solvers,
                         pool_size(chosen, args.jobs), None)
             for round_number in range(args.rounds):

@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from models import read_puzzles  # noqa: E402
-from solvers.harness import runner  # noqa: E402
-from solvers.harness.runner import SolverRef, Task  # noqa: E402
+from solvers.harness.engine import runner  # noqa: E402
+from solvers.harness.tasks import Configuration, Task  # noqa: E402
 
 
 def measure(tasks: list[Task], jobs: int, fresh: bool) -> tuple[float, int]:
@@ -53,9 +53,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     puzzles = read_puzzles(args.puzzles).puzzles[:args.count]
-    reference = SolverRef("reference", plugin=f"{ROOT / 'tests' / 'plugins' / 'reference.py'}:solve",
+    reference = Configuration("reference", plugin=f"{ROOT / 'tests' / 'plugins' / 'reference.py'}:solve",
                           backend="reference")
-    mrv = SolverRef("mrv", backend="mrv")
+    mrv = Configuration("mrv", backend="mrv")
     tasks = [Task(solver, puzzle, 1, 30.0) for puzzle in puzzles for solver in (mrv, reference)]
     times: dict[bool, list[float]] = {False: [], True: []}
     workers: dict[bool, int] = {}

@@ -3,8 +3,9 @@
     python bench/bench_sat.py [--repeat 3] [--format github] [--example PATH/TO/sudoku.py]
                               [--solvers sat:encoding=minimal,ext=sat:encoding=extended] [--plugin SPEC]
 
-Table 1: every encoding (or the --solvers configurations, written as in compare.py) on top95, hardest and the 16x16 samples: mean variables and
-clauses, mean encode and solve time (ms per puzzle), each solution verified.
+Table 1: every encoding (or the --solvers configurations, written as in compare.py) on top95,
+hardest and the 16x16 samples: mean variables and clauses, mean encode and solve time (ms per
+puzzle), each solution verified.
 
 Table 2: time per top95 puzzle of the default encoding next to a baseline that works
 the way pycosat's published examples/sudoku.py does (the 11,745 clauses rebuilt in
@@ -26,14 +27,15 @@ from pathlib import Path
 from types import ModuleType
 
 import pycosat
+from common import ROOT, add_configuration_arguments, configurations
 from tabulate import tabulate
 
-from common import ROOT, add_configuration_arguments, configurations
 from models import Grid, Model, Puzzle, read_puzzles, verify  # noqa: E402
 from solvers import Status
 from solvers.backends import sat  # noqa: E402
 from solvers.encodings.cnf import ENCODINGS  # noqa: E402
-from solvers.harness.runner import SolverRef  # noqa: E402
+from solvers.harness.engine.plugins import load_backend  # noqa: E402
+from solvers.harness.tasks import Configuration  # noqa: E402
 
 SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
 
@@ -46,14 +48,14 @@ def load(name: str) -> list[Puzzle]:
 
 
 def compare_encodings(sets: dict[str, list[Puzzle]], repeat: int,
-                      chosen: list[SolverRef]) -> list[list]:
+                      chosen: list[Configuration]) -> list[list]:
     """One row per (set, configuration): sizes and the best-of-repeat mean times; a wrong or
     failed answer stops the benchmark with exit status 1."""
     rows = []
     for name, puzzles in sets.items():
         models = [Model.from_puzzle(p) for p in puzzles]
         for ref in chosen:
-            backend, options = ref.load(), dict(ref.options)
+            backend, options = load_backend(ref), dict(ref.options)
             backend.solve(models[0], **options)  # one-off geometry clauses, outside the timing
             best_encode = best_solve = float("inf")
             for _ in range(repeat):

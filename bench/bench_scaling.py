@@ -3,12 +3,12 @@
     python bench/bench_scaling.py [--solvers mrv,cpsat:workers=1] [--plugin SPEC] [--sizes 4,9,16,25] [--per-size 10]
                                   [--time-limit 60] [--json bench/scaling.json] [--plot bench/scaling.png]
 
-Each backend runs in a worker process of the harness (solvers/harness/runner.py), one
+Each backend runs in a worker process of the harness (solvers/harness/engine/runner.py), one
 puzzle at a time; a run that is not back within the time limit (plus the harness's
 grace) is killed with its worker and counted as a timeout (at the limit), so backends
-that cannot be interrupted are bounded too. Every answer is checked with models.verify. Prints a table (tabulate) of mean time and mean
-nodes/conflicts per backend and size, saves every run as JSON (timeouts and errors
-included), and plots time against size on a log scale (matplotlib).
+that cannot be interrupted are bounded too. Every answer is checked with models.verify.
+Prints a table (tabulate) of mean time and mean nodes/conflicts per backend and size, saves
+every run as JSON (timeouts and errors included), and plots time against size on a log scale (matplotlib).
 """
 from __future__ import annotations
 
@@ -20,12 +20,19 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from common import (ROOT, add_configuration_arguments, add_executor_arguments, configurations,
-                    executor, exit_status)
+from common import (
+    ROOT,
+    add_configuration_arguments,
+    add_executor_arguments,
+    configurations,
+    executor,
+    exit_status,
+)
+
 from models import Puzzle, read_puzzles, verify  # noqa: E402
 from solvers import registry  # noqa: E402
-from solvers.harness.executors import Executor  # noqa: E402
-from solvers.harness.runner import Outcome, SolverRef, Task  # noqa: E402
+from solvers.harness.engine.executors import Executor  # noqa: E402
+from solvers.harness.tasks import Configuration, Outcome, Task  # noqa: E402
 
 SETS = {4: "generated_4x4.txt", 9: "generated_9x9.txt", 16: "generated_16x16.txt",
         25: "generated_25x25.txt"}
@@ -46,7 +53,7 @@ class Run:
     message: str = ""
 
 
-def run_backend(ref: SolverRef, sets: dict[int, list[Puzzle]], time_limit: float,
+def run_backend(ref: Configuration, sets: dict[int, list[Puzzle]], time_limit: float,
                 chosen: Executor) -> list[Run]:
     """Every puzzle of every size with one backend, smallest size first, one at a time in a
     worker process of the harness (killed and replaced if it overruns the limit)."""
@@ -70,7 +77,8 @@ def run_backend(ref: SolverRef, sets: dict[int, list[Puzzle]], time_limit: float
 
 
 def summarise(runs: list[Run], time_limit: float) -> list[list[object]]:
-    """Rows: size, mean share of cells given, backend, solved/total, timeouts, mean time (timeouts at the limit), nodes, conflicts."""
+    """Rows: size, mean share of cells given, backend, solved/total, timeouts, mean time
+    (timeouts at the limit), nodes, conflicts."""
     rows = []
     keys = sorted({(r.backend, r.size) for r in runs}, key=lambda k: (k[1], k[0]))
     for backend, size in keys:
@@ -102,9 +110,9 @@ HEADERS = ["size", "givens", "backend", "solved", "timeouts", "errors/wrong", "m
 
 
 def plot(runs: list[Run], time_limit: float, path: Path) -> None:
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 - the plot is optional, matplotlib with it
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - after choosing the Agg backend
 
     fig, ax = plt.subplots(figsize=(6, 4))
     for backend in dict.fromkeys(r.backend for r in runs):
@@ -144,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", default="github", help="tabulate format (default github)")
     args = parser.parse_args(argv)
 
-    from tabulate import tabulate
+    from tabulate import tabulate  # noqa: PLC0415 - only the printing needs it, after the arguments
 
     refs = configurations(args, registry.available_names())
     names = [ref.name for ref in refs]

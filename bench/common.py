@@ -1,8 +1,8 @@
 """What the bench scripts share with compare.py: the configuration syntax (``--solvers
-[LABEL=]BACKEND[:OPTION=VALUE;...],...`` and ``--plugin SPEC``, solvers/harness/configs.py),
+[LABEL=]BACKEND[:OPTION=VALUE;...],...`` and ``--plugin SPEC``, solvers/harness/engine/configs.py),
 the same exit 2 on a bad configuration before anything runs, and one exit status:
 non-zero when any run was wrong or errored; and where the runs go (``--executor
-local|dask[=ADDRESS]``, solvers/harness/executors.py)."""
+local|dask[=ADDRESS]``, solvers/harness/engine/executors.py)."""
 from __future__ import annotations
 
 import argparse
@@ -14,9 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from solvers.harness import configs, executors  # noqa: E402
-from solvers.harness.plugins import PluginError  # noqa: E402
-from solvers.harness.runner import SolverRef  # noqa: E402
+from solvers.harness.engine import (
+    configs,  # noqa: E402
+    executors,  # noqa: E402
+)
+from solvers.harness.engine.plugins import PluginError  # noqa: E402
+from solvers.harness.tasks import Configuration  # noqa: E402
 
 FAILED = ("wrong", "error")
 
@@ -31,7 +34,7 @@ def add_configuration_arguments(parser: argparse.ArgumentParser, *, default: str
                              "it); usable as BACKEND in --solvers")
 
 
-def configurations(args: argparse.Namespace, default: Iterable[str] = ()) -> list[SolverRef]:
+def configurations(args: argparse.Namespace, default: Iterable[str] = ()) -> list[Configuration]:
     """The chosen configurations (or the default names, then the plugins); exit 2 with the
     reason on a bad one, before anything runs."""
     try:

@@ -6,18 +6,42 @@
 ('4x4', 8, 12)
 """
 from .checker import Verdict, verify
-from .errors import (BadCharacterError, CellCountError, DuplicateGivenError, EncodingError,
-                     LayoutError, LineLengthError, PuzzleError, RegionError, SizeError,
-                     ValueRangeError)
-from .formats import (Batch, check_duplicates, iter_puzzles, parse_puzzle, read_puzzles, read_stream,
-                      read_text,
-                      to_grid, to_line, to_pretty)
+from .errors import (
+                     BadCharacterError,
+                     CellCountError,
+                     ConstraintError,
+                     DocumentError,
+                     DuplicateGivenError,
+                     EncodingError,
+                     LayoutError,
+                     LineLengthError,
+                     PuzzleError,
+                     RegionError,
+                     SizeError,
+                     UnsupportedConstraintError,
+                     ValueRangeError,
+)
+from .formats import (
+                     Batch,
+                     check_duplicates,
+                     iter_puzzles,
+                     parse_puzzle,
+                     read_puzzles,
+                     read_stream,
+                     read_text,
+                     to_grid,
+                     to_line,
+                     to_pretty,
+)
+from .fpuzzles import read_document, read_link, to_fpuzzles, to_fpuzzles_json, to_fpuzzles_link
 from .geometry import Geometry, GeometryError, valid_size
 from .model import Duplicate, Group, Model, as_model, find_duplicate
-from .puzzle import Cage, Grid, Puzzle, Source
+from .puzzle import RULES, Cage, Grid, Puzzle, Source
 
 __all__ = [
-    "BadCharacterError", "Batch", "Cage", "CellCountError", "Duplicate", "DuplicateGivenError",
+    "BadCharacterError", "Batch", "Cage", "CellCountError", "ConstraintError", "DocumentError",
+    "Duplicate", "DuplicateGivenError", "RULES", "UnsupportedConstraintError", "read_document",
+    "read_link", "to_fpuzzles", "to_fpuzzles_json", "to_fpuzzles_link",
     "EncodingError", "Geometry", "LayoutError", "LineLengthError", "read_stream",
     "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
     "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates",

@@ -42,16 +42,7 @@ COUNTERS: dict[str, str] = {
 }
 
 
-def _with_counters(cls: type) -> type:
-    """The class as a dataclass with one ``int | None`` field per COUNTERS entry (default None),
-    after its own fields: the counter names are written once, in COUNTERS."""
-    for name in COUNTERS:
-        cls.__annotations__[name] = "int | None"
-        setattr(cls, name, None)
-    return dataclass(cls)
-
-
-@_with_counters
+@dataclass
 class Stats:
     """One vocabulary for every backend: the times, then one field per COUNTERS entry
     (``stats.nodes``, ``stats.clauses``, ...); a counter a backend lacks stays None.
@@ -63,6 +54,17 @@ class Stats:
     wall_time: float = 0.0
     encode_time: float | None = None
     solve_time: float | None = None
+    nodes: int | None = None
+    backtracks: int | None = None
+    propagations: int | None = None
+    conflicts: int | None = None
+    restarts: int | None = None
+    updates: int | None = None
+    lp_iterations: int | None = None
+    fixed_cells: int | None = None
+    variables: int | None = None
+    clauses: int | None = None
+    constraints: int | None = None
 
     def as_dict(self) -> dict[str, float | int]:
         """The times and counters that were measured."""

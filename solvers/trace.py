@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from models import Model, Puzzle
+from models import Geometry, Model, Puzzle
 from models.symbols import symbol
 
 Event = dict[str, Any]
@@ -46,8 +46,6 @@ SCHEMA: dict[str, tuple[str, ...]] = {
     "backtrack": ("cell", "value"),
     "solved": ("count",),
 }
-PLACE_RULES = ("naked single", "hidden single")
-DECIDE_RULES = ("first empty cell", "fewest candidates", "two places", "fewest rows")
 
 
 class TraceError(ValueError):
@@ -109,8 +107,6 @@ def read_jsonl(path: str | Path) -> list[Event]:
 
 def puzzle_of(start: Event) -> Puzzle:
     """The puzzle a start event describes."""
-    from models import Geometry  # noqa: PLC0415
-
     regions = start["regions"]
     return Puzzle(Geometry.of(start["box_rows"], start["box_cols"]), tuple(start["givens"]),
                   bool(start["diagonals"]), None if regions is None else tuple(regions))
@@ -162,7 +158,7 @@ def _decision(event: Event, n: int, v: str) -> str:
             if left else "; the last row"
     else:
         why = {"first empty cell": "the first empty cell",
-               "fewest candidates": "a cell with the fewest candidates"}.get(rule, rule)
+               "fewest candidates": "a cell with the fewest candidates"}.get(rule, str(rule))
         rest = (f"; still to try: {', '.join(symbol(x) for _, x in left)}" if left
                 else "; no other value left here")
     return f"decision at depth {event['depth']}: try {where} = {v} ({why}{rest})"

@@ -54,6 +54,19 @@ UNIQUE: dict[str, tuple[Puzzle, str]] = {
 }
 """name -> (a killer puzzle with exactly one solution, that solution)."""
 
+SOLUTION_9C = "465831792729564183138927456816379524542618937973245861684193275257486319391752648"
+SOLUTION_9D = "958173426137264598246985317613842975824759163795631284582397641461528739379416852"
+SEARCHING: dict[str, tuple[Puzzle, str]] = {
+    "9x9-big-cages-a": (killer(3, 3, SOLUTION_9C, "ONNJJJJUU NNNPJJGGG QCAEELLGG CCAAELKKR "
+                                                  "WAAFEEKKI BBBFFDDDI VBBFFDDDI HHHMFMMTI XHHMMMSSS"),
+                        SOLUTION_9C),
+    "9x9-big-cages-b": (killer(3, 3, SOLUTION_9D, "KIIIUNNNJ KKKDDTTJJ KGGDDDQQQ AGGGCRRRQ "
+                                                  "AAAGCFFFF AAVCCLEEP MMMMSLEEP OHHSSLEBP OHHHBBBBB"),
+                        SOLUTION_9D),
+}
+"""name -> (a unique killer with larger cages, where cage reasoning alone does not finish and
+mrv searches some hundreds of decisions: the twins' decisions are compared on these)."""
+
 UNSAT: dict[str, Puzzle] = {
     # two cells of a 4x4 sum to at most 4 + 3 = 7
     "4x4-total-too-big": killer(2, 2, SOLUTION_4A, "AA.. .... .... ....", totals={"A": 8}),

@@ -6,9 +6,21 @@ import pytest
 
 from models import Model, Puzzle, parse_puzzle, verify
 from solvers.encodings.cnf import ENCODINGS, Numbering, encode
-from solvers.encodings.dimacs import (SATISFIABLE, UNKNOWN, UNSATISFIABLE, Dimacs, DimacsError,
-                                      _puzzle_lines, cnf_puzzle, decode_model, decode_with_cnf,
-                                      export_dimacs, header_puzzle, read_answer, read_dimacs)
+from solvers.encodings.dimacs import (
+    SATISFIABLE,
+    UNKNOWN,
+    UNSATISFIABLE,
+    Dimacs,
+    DimacsError,
+    _puzzle_lines,
+    cnf_puzzle,
+    decode_model,
+    decode_with_cnf,
+    export_dimacs,
+    header_puzzle,
+    read_answer,
+    read_dimacs,
+)
 
 from .conftest import load
 from .killers import UNIQUE

@@ -11,12 +11,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models import (Geometry, Puzzle, PuzzleError, parse_puzzle, read_puzzles, read_text, to_grid,
-                    to_line, to_pretty, verify)
+from models import (
+    Geometry,
+    Puzzle,
+    PuzzleError,
+    parse_puzzle,
+    read_puzzles,
+    read_text,
+    to_grid,
+    to_line,
+    to_pretty,
+    verify,
+)
 
+from .conftest import ROOT
 from .grids import shuffled
 
-ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
 ROUND_TRIP_SIZES = [4, 6, 8, 9, 10, 12, 16, 20, 25]
 NUMBER_ONLY_SIZES = [36, 49]  # beyond the 35 symbols: grid and pretty write integers

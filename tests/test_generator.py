@@ -12,8 +12,8 @@ import pytest
 
 from models import Geometry, Model, Puzzle, read_text, verify
 from solvers.generate import generator
-from solvers.generate.cli import main as generate_main
-from solvers.generate.generator import GenerationError, Generated, generate
+from solvers.generate.generator import Generated, GenerationError, generate
+from solvers.harness.commands.generate import main as generate_main
 
 from .conftest import load
 from .cpsat_unique import count_solutions
@@ -196,7 +196,7 @@ def test_command_refuses_clearly(argv: list[str], status: int, message: str, cap
 def test_subcommand_plugs_into_a_parser_with_subcommands(tmp_path) -> None:
     import argparse
 
-    from solvers.generate.cli import add_generate_parser
+    from solvers.harness.commands.generate import add_parser as add_generate_parser
 
     parser = argparse.ArgumentParser(prog="compare.py")
     add_generate_parser(parser.add_subparsers(dest="command"))

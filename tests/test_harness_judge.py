@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from models import parse_puzzle
-from solvers.harness.judge import judge
-from solvers.harness.report import render_table, summarize
-from solvers.harness.runner import Outcome
+from solvers.harness.results.judge import judge
+from solvers.harness.results.report import render_table, summarize
+from solvers.harness.tasks import Outcome
 
 PUZZLE = parse_puzzle(".3.....4.1.....1")         # 4x4, unique
 SOLUTION = (4, 3, 1, 2, 1, 2, 3, 4, 2, 1, 4, 3, 3, 4, 2, 1)

@@ -82,8 +82,8 @@ def test_highs_prints_nothing(capfd: pytest.CaptureFixture[str]) -> None:
 
 def test_pyproject_pins_highspy_and_ortools_together() -> None:
     # highspy 1.15 next to the HiGHS that ortools bundles crashes the process.
-    from pathlib import Path
     import tomllib
+    from pathlib import Path
     text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
     dependencies = tomllib.loads(text)["project"]["dependencies"]
     assert "highspy==1.12.0" in dependencies

@@ -7,10 +7,11 @@ from models import Model, Puzzle, verify
 from models.model import Group
 from solvers import Status, registry
 from solvers.backends import backtrack, mrv
-from solvers.backends.readable import backtrack as readable_backtrack, mrv as readable_mrv
+from solvers.backends.readable import backtrack as readable_backtrack
+from solvers.backends.readable import mrv as readable_mrv
 
 from .conftest import load
-from .killers import MULTIPLE, UNIQUE, UNSAT
+from .killers import MULTIPLE, SEARCHING, UNIQUE, UNSAT
 
 
 def cases(*named: tuple[str, tuple[int, ...]]) -> list:
@@ -166,3 +167,10 @@ def test_readable_mrv_lets_a_small_group_go_without_a_value(inference: str) -> N
     assert len(slow.solutions) == 68 and slow.complete
     assert set(slow.solutions) == set(fast.solutions)
     assert (slow.stats.nodes, slow.stats.backtracks) == (fast.stats.nodes, fast.stats.backtracks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(SEARCHING))
+def test_readable_mrv_makes_the_fast_ones_decisions_on_killers_that_need_search(name: str) -> None:
+    model = Model.from_puzzle(SEARCHING[name][0])
+    same_run(mrv.solve(model, max_solutions=2), readable_mrv.solve(model, max_solutions=2))

@@ -11,17 +11,17 @@ import importlib.util
 import math
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from models import Geometry, Puzzle
-from solvers.harness.runner import Outcome, SolverRef, Task, outcome_from, run_tasks
+from solvers.harness.engine.runner import outcome_from, run_tasks
+from solvers.harness.tasks import Configuration, Outcome, Task
 from solvers.result import Status
 
+from .conftest import ROOT
 from .grids import shuffled
 
-ROOT = Path(__file__).resolve().parent.parent
 CHAOS = ROOT / "tests" / "plugins" / "chaos.py"
 SEED = "7"
 STATUS_OF_FAULT = {
@@ -54,8 +54,8 @@ def puzzles(count: int) -> list[Puzzle]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the chaos plugin reads /proc")
 def test_chaos_every_task_has_exactly_one_outcome_and_the_right_one() -> None:
     chaos = chaos_module()
-    plugin = SolverRef("chaos", plugin=f"{CHAOS}:solve", backend="chaos", options=(("seed", SEED),))
-    mrv = SolverRef("mrv", backend="mrv")
+    plugin = Configuration("chaos", plugin=f"{CHAOS}:solve", backend="chaos", options=(("seed", SEED),))
+    mrv = Configuration("mrv", backend="mrv")
     tasks = [Task(solver, puzzle, 1, 0.5) for puzzle in puzzles(160) for solver in (plugin, mrv)]
     seen: Counter[int] = Counter()
     outcomes = run_tasks(iter(tasks), jobs=2, on_outcome=lambda number, _outcome: seen.update([number]))
@@ -74,7 +74,7 @@ def test_chaos_every_task_has_exactly_one_outcome_and_the_right_one() -> None:
 
 # ---------------------------------------------------------------- what the parent accepts
 
-TASK = Task(SolverRef("x"), Puzzle(Geometry.for_size(4), (0,) * 16), max_solutions=2)
+TASK = Task(Configuration("x"), Puzzle(Geometry.for_size(4), (0,) * 16), max_solutions=2)
 GOOD = {"status": "solved", "solutions": [[1] * 16], "complete": False, "stats": {"nodes": 3},
         "message": "", "time_s": 0.1, "cpu_s": 0.1, "warmup": False}
 

@@ -12,8 +12,14 @@ from models import Geometry, Model, Puzzle, parse_puzzle, verify
 from solvers import Status
 from solvers.backends import sat
 from solvers.encodings.cages import combinations
-from solvers.encodings.cnf import (ENCODINGS, EncodingError, Numbering, Renumbering, encode,
-                                   geometry_clauses)
+from solvers.encodings.cnf import (
+    ENCODINGS,
+    EncodingError,
+    Numbering,
+    Renumbering,
+    encode,
+    geometry_clauses,
+)
 
 from .conftest import load
 from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions

@@ -20,10 +20,12 @@ from pathlib import Path
 import pytest
 
 from models import PuzzleError, iter_puzzles, read_puzzles
-from solvers.harness.executors import ExecutorError, make_executor
-from solvers.harness.runner import SolverRef, Task, run_tasks
+from solvers.harness.engine.executors import ExecutorError, make_executor
+from solvers.harness.engine.runner import run_tasks
+from solvers.harness.tasks import Configuration, Task
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, compare
+
 PLUGINS = ROOT / "tests" / "plugins"
 PLANTED = PLUGINS / "planted.py"
 REFERENCE = f"ref={PLUGINS / 'reference.py'}:solve"
@@ -34,11 +36,6 @@ CRASH_AND_TIMEOUT = ("--plugin", REFERENCE, "--plugin", f"sleeper={PLANTED}:slee
                      "--plugin", f"exits={PLANTED}:exits", "--plugin", f"false_unsat={PLANTED}:false_unsat",
                      "--solvers", "ref,sleeper,exits,false_unsat")
 
-
-def compare(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """Run compare.py as a user would."""
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture()
@@ -179,7 +176,7 @@ BAD_FILES = {
     "text": (lambda p: p.write_text("file,index\nsmall.txt,0\n"), "not a usable results database"),
     "foreign sqlite": (_foreign_sqlite, "not a compare.py results database"),
     "newer version": (_newer_version, "version 99"),
-    "damaged": (_damaged, str("results database")),
+    "damaged": (_damaged, "results database"),
 }
 
 
@@ -280,7 +277,7 @@ def test_lazy_reading_gives_what_reading_at_once_gives(name: str) -> None:
 
 def test_the_runner_pulls_tasks_only_as_workers_fall_free() -> None:
     puzzle = read_puzzles(ROOT / "puzzles" / "small_4x4.txt").puzzles[0]
-    reference = SolverRef("ref", plugin=f"{PLUGINS / 'reference.py'}:solve")
+    reference = Configuration("ref", plugin=f"{PLUGINS / 'reference.py'}:solve")
     pulled: list[int] = []
     seen_at_first_outcome: list[int] = []
 

@@ -13,15 +13,23 @@ as is the Luby sequence both of fast's searches restart by.
 
 Compiled without numba's reference counting (``_nrt=False``: nothing here allocates) and
 mostly inlined into fast's kernel.
+
+Nothing is compiled on import: the searches' entry kernels are compiled (or loaded from
+numba's on-disk cache) by ``compile_kernels`` the first time a run needs them, which says
+so on stderr when it really compiles (the first use on a machine, or after a change).
 """
 from __future__ import annotations
 
+import sys
+import time
 import typing
-from typing import Annotated, NamedTuple
+from collections.abc import Iterable
+from typing import Annotated, Any, NamedTuple
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import event
 from numba.extending import intrinsic
 
 MAX_SHARES = 62
@@ -65,6 +73,17 @@ class Tables(NamedTuple):
                                                  # with another, or 1
     segat: Annotated[np.ndarray, _I8[:, ::1]]    # [groups, size]: bit s set where the place
                                                  # lies in share s
+    # killer cages with a total (no rows when the model has none), for _cages
+    kcells: Annotated[np.ndarray, _I4[:, ::1]]   # [cages, most cells]: each cage's cells
+    ksize: Annotated[np.ndarray, _I4[::1]]       # [cages]
+    kcombo: Annotated[np.ndarray, _I8[:, ::1]]   # [cages, most combinations]: the digit sets
+                                                 # making its total, as candidate masks
+    ncombo: Annotated[np.ndarray, _I4[::1]]      # [cages]
+    kout: Annotated[np.ndarray, _I4[:, ::1]]     # [cages, most cells]: the cells outside the
+                                                 # cage of every other group holding all of it
+    nout: Annotated[np.ndarray, _I4[::1]]        # [cages]
+    kgroup: Annotated[np.ndarray, _I4[::1]]      # [cages]: the cage's own group (blamed when
+                                                 # no combination is left)
 
 
 TABLES = types.Tuple(field_types(Tables))
@@ -73,9 +92,10 @@ numba reads a plain tuple's type faster from Python (about 2 us a call), and the
 ran about 10% slower on a NamedTuple (measured on top95)."""
 # Where each field sits in that tuple, by name (a renamed field fails here, at import).
 (_GCELLS, _GSIZE, _GFULL, _CGL, _NCG, _CPOS, _PAIRG, _GSEG, _NGSEG, _SEGPOS, _SEGMAX,
- _SEGAT) = (Tables._fields.index(name) for name in (
-     "gcells", "gsize", "gfull", "cgl", "ncg", "cpos", "pairg", "gseg", "ngseg", "segpos",
-     "segmax", "segat"))
+ _SEGAT, _KCELLS, _KSIZE, _KCOMBO, _NCOMBO, _KOUT, _NOUT, _KGROUP) = (
+    Tables._fields.index(name) for name in (
+        "gcells", "gsize", "gfull", "cgl", "ncg", "cpos", "pairg", "gseg", "ngseg", "segpos",
+        "segmax", "segat", "kcells", "ksize", "kcombo", "ncombo", "kout", "nout", "kgroup"))
 
 
 @intrinsic
@@ -368,6 +388,65 @@ def _subsets(c, p, queue, waiting, pend, touched, spots, limit, state, tables):
 
 
 @njit(cache=True, _nrt=False)
+def _cages(c, p, queue, waiting, pend, touched, limit, state, tables):
+    """One pass of the cage rule over every killer cage with a total, as mrv's
+    cage_combinations: each cell keeps the digits of the combinations its cage can still
+    form, a digit all of them need goes to its one place in the cage, and leaves the
+    cells outside the cage of every group holding it. 1 if a candidate went, 0 if none,
+    -1 on a contradiction (state[_CULPRIT]: a group left without a place for a value, or
+    the cage's own group when no combination is left)."""
+    kcells, ksize, kcombo, ncombo = tables[_KCELLS], tables[_KSIZE], tables[_KCOMBO], tables[_NCOMBO]
+    kout, nout = tables[_KOUT], tables[_NOUT]
+    changed = 0
+    for k in range(ksize.shape[0]):
+        size = ksize[k]
+        allowed, needed = 0, -1
+        for j in range(ncombo[k]):
+            combo = kcombo[k, j]
+            cover = 0
+            for i in range(size):
+                m = c[kcells[k, i]] & combo
+                if m == 0:
+                    cover = -1
+                    break
+                cover |= m
+            if cover == combo:
+                allowed |= combo
+                needed &= combo
+        if allowed == 0:
+            state[_CULPRIT] = tables[_KGROUP][k]
+            return -1
+        for i in range(size):
+            cell = kcells[k, i]
+            drop = c[cell] & ~allowed
+            if drop:
+                if not _drop(c, p, cell, drop, queue, waiting, pend, touched, limit, state, tables):
+                    return -1
+                changed = 1
+        rest = needed
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            place = -1
+            for i in range(size):
+                if c[kcells[k, i]] & bit:
+                    place = kcells[k, i] if place == -1 else -2
+            if place >= 0 and c[place] != bit:
+                if not _drop(c, p, place, c[place] ^ bit, queue, waiting, pend, touched, limit,
+                             state, tables):
+                    return -1
+                changed = 1
+        for i in range(nout[k]):
+            cell = kout[k, i]
+            drop = c[cell] & needed
+            if drop:
+                if not _drop(c, p, cell, drop, queue, waiting, pend, touched, limit, state, tables):
+                    return -1
+                changed = 1
+    return changed
+
+
+@njit(cache=True, _nrt=False)
 def _any(words):
     for w in range(words.shape[0]):
         if words[w]:
@@ -395,7 +474,7 @@ def _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
 
     level 0: naked and hidden singles; 1: and locked candidates (through limit, which
     lets a value with a few places mark its group); 2: and subsets, over the groups
-    touched since they last ran.
+    touched since they last ran. Killer cages (_cages) at every level.
     """
     words = (tables[_GSIZE].shape[0] + 63) >> 6
     touched, spots = scratch[:words], scratch[words:]
@@ -410,6 +489,12 @@ def _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
             if code < 0:
                 return code if code < -1 else _failed(state)
             continue
+        if tables[_KSIZE].shape[0]:  # killer cages: at every level, once the rules above rest
+            code = _cages(c, p, queue, waiting, pend, touched, limit, state, tables)
+            if code < 0:
+                return _failed(state)
+            if code:
+                continue
         if level < 2:
             return head
         if not _any(touched):
@@ -443,3 +528,37 @@ def luby(i):
         while (1 << k) - 1 < i:
             k += 1
     return 1 << (k - 1)
+
+
+class _Announce(event.Listener):
+    """Says on stderr, once, that a compile has begun; remembers when."""
+
+    def __init__(self, what: str) -> None:
+        self.what, self.began = what, None
+
+    def on_start(self, data: Any) -> None:
+        if self.began is None:
+            self.began = time.perf_counter()
+            print(f"compiling {self.what} (first use; numba caches it for later runs) ...",
+                  file=sys.stderr, flush=True)
+
+    def on_end(self, data: Any) -> None:
+        pass
+
+
+def compile_kernels(what: str, kernels: Iterable[tuple[Any, Any]]) -> None:
+    """Compile each (dispatcher, signature) not compiled in this process yet, or load it from
+    numba's cache; then no other signature is compiled for it. When numba really compiles,
+    stderr shows ``compiling WHAT (first use ...) ...`` and then ``compiling WHAT took N s``."""
+    todo = [(kernel, signature) for kernel, signature in kernels
+            if signature.args not in kernel.signatures]
+    if not todo:
+        return
+    announce = _Announce(what)
+    with event.install_listener("numba:compile", announce):
+        for kernel, signature in todo:
+            kernel.compile(signature)
+            kernel.disable_compile()
+    if announce.began is not None:  # a line of its own: parallel workers may both compile
+        print(f"compiling {what} took {time.perf_counter() - announce.began:.1f} s",
+              file=sys.stderr, flush=True)

@@ -46,8 +46,7 @@ from models import Model
 
 from ..result import Result, Stats, finish, stop_message
 from ._fast_drive import drive
-from ._fast_kernels import (_I4, _I8, _U8, CONTRADICTION, EXHAUSTED, FULL, GROW, PAUSED,
-                            field_types, luby)
+from ._fast_kernels import _I4, _I8, _U8, CONTRADICTION, EXHAUSTED, FULL, GROW, PAUSED, field_types, luby
 
 RESTART_UNIT = 100
 """Stable mode: conflicts between restarts, times the Luby sequence."""
@@ -694,7 +693,7 @@ _KERNEL = _I8(_U8[::1], *field_types(_Search), _CONS, _STORE, _U8[:, ::1], _I8[:
 state, float state, node stop."""
 
 
-@njit(_KERNEL, cache=True)
+@njit(cache=True)
 def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
     """Search until sols is full, node_stop decisions have been made in all, the clause
     store needs room, or the space is exhausted; resumable. Solutions are sols[:st[_FOUND]]."""

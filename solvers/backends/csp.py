@@ -42,7 +42,7 @@ import constraint
 from models import Grid, Model
 
 from ..encodings.domains import candidates, reduced_or_refuted
-from ..result import Result, Stats, Status, finish
+from ..result import Result, Stats, finish
 
 ENCODINGS = ("hidden", "alldiff")
 

@@ -47,7 +47,9 @@ from functools import lru_cache
 from models import Grid, Model
 
 from ..encodings.domains import clash_message
+from ..encodings.exact_cover import CAGES_UNSUPPORTED, CLOCK_EVERY, column_layout
 from ..result import Result, Stats, Status, finish, unsupported
+from .readable import dlx as readable
 
 COUNTERS = {
     "nodes": "rows tried (a (cell, value) row chosen at a search level)",
@@ -60,9 +62,6 @@ OPTIONS = {
 }
 IMPLS = ("fast", "readable")
 CHOICES = {"impl": IMPLS}
-CAGES_UNSUPPORTED = ("exact cover cannot express a killer cage's total: each column is covered "
-                     "exactly once, and a sum of digits is no such condition")
-CLOCK_EVERY = 64  # rows tried between two looks at the clock
 
 
 @dataclass(frozen=True)
@@ -87,23 +86,6 @@ class Matrix:
     first: tuple[int, ...]
     rightward: tuple[tuple[int, ...], ...]  # per node: its row-mates in R order
     leftward: tuple[tuple[int, ...], ...]  # per node: its row-mates in L order
-
-
-def column_layout(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]
-                  ) -> tuple[list[bool], list[list[int]]]:
-    """Which columns are primary, and the columns of each row (cell * n + value - 1).
-
-    Column k (0-based) is: k < num_cells, cell k filled; after that, group g holds value
-    v at num_cells + g * n + v - 1. Both implementations build from this one layout.
-    """
-    primary = [True] * num_cells + [len(group) == n for group in groups for _ in range(n)]
-    cell_groups: list[list[int]] = [[] for _ in range(num_cells)]
-    for g, group in enumerate(groups):
-        for cell in group:
-            cell_groups[cell].append(g)
-    rows = [[cell] + [num_cells + g * n + value for g in cell_groups[cell]]
-            for cell in range(num_cells) for value in range(n)]
-    return primary, rows
 
 
 @lru_cache(maxsize=16)
@@ -158,7 +140,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if model.cages:
         return unsupported(CAGES_UNSUPPORTED)
     if impl == "readable":
-        from .readable import dlx as readable
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                               node_limit=node_limit)
     start = time.perf_counter()

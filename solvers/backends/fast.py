@@ -38,13 +38,18 @@ constraints with lazy reasons, VSIDS and restarts. Depth-first search without le
 repeats the same refutations in every subtree; on the minimal 25x25 Frisch puzzles that
 is the difference between none proved and most (bench/README.md).
 
-Compilation: the kernels have fixed signatures and numba's on-disk cache
-(``cache=True``), so they are compiled or loaded from the cache when this module is
-imported, once per process: a harness worker pays it while loading the backend, before
-its clock starts. The first import on a machine compiles (several seconds, see
-bench/README.md); later imports load the cache (well under a second). Numba writes the
-cache beside this file, or in the user's cache directory when that is not writable
-(``NUMBA_CACHE_DIR`` overrides both).
+Compilation: nothing is compiled when this module is imported (so listing the backends
+or a mistyped option answers at once). ``prepare`` compiles the kernels a run needs (the
+depth-first one, the learning one, the batch one) for their fixed signatures, or loads
+them from numba's on-disk cache (``cache=True``); the harness's worker calls it when it
+loads the backend, before its clock starts, and ``solve`` calls it too. A real compile
+(the first use on a machine, or after the code changed) says ``compiling fast (first use
+...) ...`` and then ``compiling fast took N s`` on stderr; bench/README.md has its cost.
+Numba writes the cache beside this file, or in the user's cache directory when that is
+not writable (``NUMBA_CACHE_DIR`` overrides both).
+
+``solve_batch`` solves a whole array of puzzles of one geometry in one compiled call
+(counting each to two, or to one), for throughput: no Python between the puzzles.
 
 The rules' kernels are in ``_fast_kernels`` (with the layout both searches share: the
 state slots, the kernel answers, the tables declared once as ``Tables``, the Luby
@@ -61,23 +66,60 @@ before the first decision; with learning, ``conflicts`` and ``restarts``.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Annotated, NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
-from models import Model
+from models import Model, Puzzle
 
+from ..encodings.cages import combination_masks
 from ..encodings.isomorph import check_seed, solve_isomorph
-from ..result import Result, Stats, finish, stop_message
+from ..result import Result, Stats, finish, stop_message, unsupported
 from . import _fast_learning
 from ._fast_drive import drive
-from ._fast_kernels import (_BACKTRACKS, _CGL, _CULPRIT, _DEPTH, _FIXED, _FOUND, _GCELLS,
-                            _GFULL, _GSIZE, _I4, _I8, _LEVEL, _NCG, _NODES, _PROPAGATIONS,
-                            _RESTARTS, _SEGMAX, _SIZE, _SLOTS, _STARTED, _STATUS, _TAIL, _U8,
-                            _WDEG, CONTRADICTION, EXHAUSTED, FULL, MAX_SHARES, PAUSED, TABLES,
-                            Tables, _drop, _failed, _popcount, _propagate, field_types, luby)
+from ._fast_kernels import (
+    _BACKTRACKS,
+    _CGL,
+    _CULPRIT,
+    _DEPTH,
+    _FIXED,
+    _FOUND,
+    _GCELLS,
+    _GFULL,
+    _GSIZE,
+    _I4,
+    _I8,
+    _LEVEL,
+    _NCG,
+    _NODES,
+    _PROPAGATIONS,
+    _RESTARTS,
+    _SEGMAX,
+    _SIZE,
+    _SLOTS,
+    _STARTED,
+    _STATUS,
+    _TAIL,
+    _U8,
+    _WDEG,
+    CONTRADICTION,
+    EXHAUSTED,
+    FULL,
+    MAX_SHARES,
+    PAUSED,
+    TABLES,
+    Tables,
+    _drop,
+    _failed,
+    _popcount,
+    _propagate,
+    compile_kernels,
+    field_types,
+    luby,
+)
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
@@ -101,6 +143,8 @@ OPTIONS = {
                 "(naked and hidden singles as exactly-one constraints; inference and "
                 "branching do not apply), see _fast_learning.py",
 }
+LEARNING_CAGES = ("fast's clause-learning search (learning='conflicts') states the groups "
+                  "only; killer cage totals need learning='none'")
 INFERENCES = ("singles", "locked", "subsets")
 """From weakest to strongest; each adds a rule to the one before."""
 BRANCHINGS = ("mrv", "wdeg")
@@ -401,7 +445,7 @@ _KERNEL = _I8(_U8[::1], *field_types(_Work), _U8[:, ::1], _I8[::1], TABLES, _I8)
 """The kernel's signature: givens, the work arrays, solutions, state, tables, node stop."""
 
 
-@njit(_KERNEL, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights, sols,
             state, tables, node_stop):
     """Solve from the givens on the first call, then search until sols is full, node_stop
@@ -462,7 +506,7 @@ def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights
 
 # ------------------------------------------------------------------ tables and the driver
 
-_TABLES: dict[int, tuple[object, tuple[np.ndarray, ...], tuple[int, int, int]]] = {}
+_TABLES: dict[int, tuple[object, tuple[np.ndarray, ...], tuple[int, int, int], object]] = {}
 
 
 def _tables_for(model: Model) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int]]:
@@ -471,13 +515,14 @@ def _tables_for(model: Model) -> tuple[tuple[np.ndarray, ...], tuple[int, int, i
     the same group tuple is looked up by identity, so a geometry is worked out once."""
     groups = model.groups
     hit = _TABLES.get(id(groups))
-    if hit is not None and hit[0] is groups:
+    if hit is not None and hit[0] is groups and hit[3] is model.cages:
         return hit[1], hit[2]
-    tables = tuple(_build(model.n, model.num_cells, tuple(g.cells for g in groups)))
+    built = _build(model.n, model.num_cells, tuple(g.cells for g in groups))
+    tables = tuple(built._replace(**_cage_fields(model)) if model.cages else built)
     if len(_TABLES) > 64:
         _TABLES.clear()
     key = (model.num_cells, len(groups), model.n)
-    _TABLES[id(groups)] = (groups, tables, key)
+    _TABLES[id(groups)] = (groups, tables, key, model.cages)
     return tables, key
 
 
@@ -501,7 +546,31 @@ def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> Table
             place[cell].append(k)
     cgl, ncg = _ragged(member, np.int32)
     cpos, _ = _ragged(place, np.int32)
-    return Tables(gcells, gsize, gfull, cgl, ncg, cpos, *_pairs(groups))
+    return Tables(gcells, gsize, gfull, cgl, ncg, cpos, *_pairs(groups), *_NO_CAGES)
+
+
+_NO_CAGES = (np.zeros((0, 1), np.int32), np.zeros(0, np.int32), np.zeros((0, 1), np.int64),
+             np.zeros(0, np.int32), np.zeros((0, 1), np.int32), np.zeros(0, np.int32),
+             np.zeros(0, np.int32))
+"""The cage fields of Tables for a model without cage totals."""
+
+
+def _cage_fields(model: Model) -> dict[str, np.ndarray]:
+    """The cage fields of Tables (kcells ... kgroup) for the model's cages with totals."""
+    index = {group.cells: g for g, group in enumerate(model.groups)}
+    cells, combos, outside = [], [], []
+    for cage in model.cages:
+        inside = set(cage.cells)
+        cells.append(list(cage.cells))
+        combos.append(list(combination_masks(len(cage.cells), cage.total or 0, model.n)))
+        outside.append(sorted({c for group in model.groups if inside < set(group.cells)
+                               for c in group.cells if c not in inside}))
+    kcells, ksize = _ragged(cells, np.int32)
+    kcombo, ncombo = _ragged(combos, np.int64)
+    kout, nout = _ragged(outside, np.int32)
+    kgroup = np.array([index[cage.cells] for cage in model.cages], np.int32)
+    return {"kcells": kcells, "ksize": ksize, "kcombo": kcombo, "ncombo": ncombo, "kout": kout,
+            "nout": nout, "kgroup": kgroup}
 
 
 def _pairs(groups: tuple[tuple[int, ...], ...]
@@ -548,6 +617,25 @@ def _work(cells: int, groups: int, n: int) -> _Work:
                  np.ones(groups + cells, np.int64))
 
 
+_PREPARED: set[str] = set()
+"""The learning options whose kernels this process has compiled or loaded."""
+
+
+def prepare(*, learning: str = "none", batch: bool = False, **_options: object) -> None:
+    """Compile (or load from numba's cache) the kernels a run with these options needs; the
+    harness's worker calls this when it loads the backend, before any clock starts, and
+    solve calls it too (at once when done already). A compile is said on stderr."""
+    kind = "batch" if batch else learning
+    if kind in _PREPARED:
+        return
+    if learning == "conflicts":
+        compile_kernels("fast's clause learning", [(_fast_learning._kernel, _fast_learning._KERNEL)])
+    else:
+        compile_kernels("fast", [(_kernel, _KERNEL), (luby, types.int64(types.int64))]
+                        + ([(_batch, _BATCH)] if batch else []))
+    _PREPARED.add(kind)
+
+
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", branching: str = "mrv",
           node_limit: int | None = None, learning: str = "none", seed: int | None = None) -> Result:
@@ -568,7 +656,11 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {n}x{n}")
     if node_limit is not None and node_limit < 0:
         raise ValueError(f"node_limit must be at least 0, not {node_limit}")
+    if learning not in _PREPARED:
+        prepare(learning=learning)
     if learning == "conflicts":
+        if model.cages:
+            return unsupported(LEARNING_CAGES)
         return _fast_learning.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                                     node_limit=node_limit)
     start = time.perf_counter()
@@ -642,3 +734,85 @@ class _DepthFirst:
             state[_RESTARTS] += 1
             state[_STARTED] = 0
             self.restart_at = int(state[_NODES]) + RESTART_BASE * luby(int(state[_RESTARTS]) + 1)
+
+
+# ------------------------------------------------------------------ many puzzles in one call
+
+_BATCH = _I8(_U8[:, ::1], *field_types(_Work), _U8[:, ::1], _I8[::1], TABLES, _I8, _I8, _I8,
+             _U8[:, ::1], _I8[:, ::1])
+"""The batch kernel's signature: every puzzle's givens, the work arrays, a solution buffer,
+state, tables, inference level, n, node stop, first solutions, (count, answer, nodes) rows."""
+
+
+@njit(cache=True, _nrt=False)
+def _batch(givens, stack, frames, queue, waiting, pend, scratch, limit, weights, sols, state,
+           tables, level, n, node_stop, first, counts):
+    """Solve every row of givens in turn with fast's kernel, counting to sols' rows; each
+    puzzle's first solution into first, its count, the kernel's last answer and its decisions
+    into counts. The decisions of all."""
+    total = 0
+    for i in range(givens.shape[0]):
+        for k in range(state.shape[0]):
+            state[k] = 0
+        state[_LEVEL], state[_SIZE] = level, n
+        code = _kernel(givens[i], stack, frames, queue, waiting, pend, scratch, limit, weights,
+                       sols, state, tables, node_stop)
+        found = state[_FOUND]
+        if found:
+            _copy(sols[0], first[i])
+        counts[i, 0], counts[i, 1], counts[i, 2] = found, code, state[_NODES]
+        total += state[_NODES]
+    return total
+
+
+class Batch(NamedTuple):
+    """What solve_batch finds, one row (or entry) per puzzle."""
+
+    solutions: np.ndarray  # uint8[puzzles, cells]: the first solution found (zeros if none)
+    counts: np.ndarray     # int64[puzzles]: solutions found, at most max_solutions
+    complete: np.ndarray   # bool[puzzles]: the space was exhausted, so the count is exact
+    nodes: np.ndarray      # int64[puzzles]: decisions
+
+
+def givens_array(puzzles: Sequence[Puzzle]) -> np.ndarray:
+    """The puzzles' givens as one uint8[puzzles, cells] array, as solve_batch takes them."""
+    return np.array([p.givens for p in puzzles], np.uint8).reshape(len(puzzles), -1)
+
+
+def solve_batch(model: Model, givens: np.ndarray, *, max_solutions: int = 2,
+                inference: str = "locked", node_limit: int | None = None) -> Batch:
+    """Solve every row of givens (uint8[puzzles, cells], 0 an empty cell) under the groups of
+    model (its own givens are not used) in one compiled call, counting each to max_solutions
+    (2: unique or not; 1: any solution), with mrv branching.
+
+    For throughput on many puzzles of one geometry (or one variant's groups): no clock is
+    looked at inside the call, so node_limit (decisions per puzzle) is its only bound. The
+    answers are not checked here: check them (models.verify) as any backend's.
+    """
+    if inference not in INFERENCES:
+        raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
+    if not 1 <= max_solutions <= 64:
+        raise ValueError(f"max_solutions must be between 1 and 64 here, not {max_solutions}")
+    if node_limit is not None and node_limit < 0:
+        raise ValueError(f"node_limit must be at least 0, not {node_limit}")
+    if model.n > MAX_SIZE:
+        raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {model.n}x{model.n}")
+    givens = np.ascontiguousarray(givens, np.uint8)
+    if givens.ndim != 2 or givens.shape[1] != model.num_cells:
+        raise ValueError(f"givens must be an array of shape (puzzles, {model.num_cells}), "
+                         f"not {givens.shape}")
+    prepare(batch=True)
+    tables, key = _tables_for(model)
+    work = _work(*key)
+    state = np.zeros(_SLOTS, np.int64)
+    sols = np.empty((max_solutions, model.num_cells), np.uint8)
+    first = np.zeros(givens.shape, np.uint8)
+    counts = np.zeros((len(givens), 3), np.int64)
+    stop = (1 << 62) if node_limit is None else node_limit
+    try:
+        _batch(givens, *work, sols, state, tables, INFERENCES.index(inference), model.n, stop,
+               first, counts)
+    finally:
+        _WORK[key] = work
+    return Batch(first, counts[:, 0].copy(), (counts[:, 1] == EXHAUSTED) | (counts[:, 1] == CONTRADICTION),
+                 counts[:, 2].copy())

@@ -1,2 +1,2 @@
 """What several backends or exports share: CNF numbering and clause builders, DIMACS in and out,
-and the domains left by the givens."""
+the domains left by the givens, and the exact-cover column layout."""

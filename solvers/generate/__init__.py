@@ -1,1 +1,1 @@
-"""Puzzle generation: unique puzzles of any size and variant (``generator``) and its command (``cli``)."""
+"""Puzzle generation: unique puzzles of any size and variant (``generator``); its command is solvers/harness/commands/generate.py."""

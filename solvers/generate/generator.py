@@ -29,16 +29,14 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from models import Geometry, Grid, Model, Puzzle, to_line, verify
 
 from .. import registry
+from ..backends.mrv import Propagator, candidate_bits, fewest_candidates, grid_of, ordered_bits
 from ..encodings.domains import candidates
 from ..result import Status
-from ..backends.mrv import (Propagator, candidate_bits, fewest_candidates, grid_of,
-                            ordered_bits)
 
 VARIANTS = ("standard", "x", "jigsaw")
 FILL_NODE_BUDGET = 2000      # decisions allowed to fill one grid before starting afresh
@@ -275,7 +273,7 @@ def still_unique(engine: _Engine, givens: list[int], removed: tuple[int, ...],
 def _cpsat_finds_other(engine: _Engine, givens: list[int], cell: int, value: int) -> bool:
     """Whether the givens have a solution with ``value`` not in ``cell``: the cpsat backend's
     integer model (its domains without that value) under its solver settings."""
-    from ..backends import cpsat  # imports OR-tools: only needed for hard checks
+    from ..backends import cpsat  # noqa: PLC0415 - imports OR-tools: only needed for hard checks
 
     model = Model.from_puzzle(engine.model.puzzle.with_givens(tuple(givens)))
     domains = candidates(model)
@@ -425,9 +423,3 @@ def generate(size: int, *, seed: int | str = 0, givens: int | None = None,
             raise GenerationError(f"mrv contradicts the generated puzzle: {to_line(puzzle)}")
         made.append(Generated(puzzle, full.givens, difficulty, minimal))
     return max(made, key=lambda g: (g.difficulty.mrv_nodes, not g.difficulty.singles))
-
-
-def generate_many(size: int, count: int, *, seed: int | str = 0, **options: object) -> Iterator[Generated]:
-    """``count`` puzzles; puzzle i uses seed '<seed>/<i>', so it does not depend on count."""
-    for index in range(count):
-        yield generate(size, seed=f"{seed}/{index}", **options)  # type: ignore[arg-type]

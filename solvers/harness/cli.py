@@ -1,6 +1,6 @@
 """The command line: ``compare.py COMMAND ...``; builds the parser and dispatches, nothing else.
 
-Each command is a module ``command_<name>.py`` with ``add_parser(subparsers)`` and
+Each command is a module ``commands/<name>.py`` with ``add_parser(subparsers)`` and
 ``run(args) -> int``; to add one, add its name to COMMANDS.
 """
 from __future__ import annotations
@@ -15,13 +15,19 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from .. import __version__
-from .common import EXIT_INTERRUPTED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UsageError
-from .configs import ConfigurationError
-from .database import DatabaseError
-from .executors import ExecutorError
-from .plugins import PluginError
-from .report import ReportError
-from .stopping import exit_status_for, quiet_stdout, received, stop_on_signals
+from .commands.common import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+)
+from .engine.configs import ConfigurationError
+from .engine.executors import ExecutorError
+from .engine.plugins import PluginError
+from .engine.stopping import exit_status_for, quiet_stdout, received, stop_on_signals
+from .results.database import DatabaseError
+from .results.report import ReportError
 
 COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate", "study",
             "ladder", "explain", "render", "replay")  # the last four: for teaching
@@ -29,8 +35,8 @@ DEFAULT_COMMAND = "run"
 
 
 def command_module(name: str) -> ModuleType:
-    """The module of one command, ``solvers.harness.command_<name>``."""
-    return importlib.import_module(f"{__package__}.command_{name}")
+    """The module of one command, ``solvers.harness.commands.<name>``."""
+    return importlib.import_module(f"{__package__}.commands.{name}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,10 +7,10 @@ import os
 import signal
 import time
 
+from reference import solve as reference_solve
+
 from models import Model
 from solvers.result import Result, Stats, Status
-
-from reference import solve as reference_solve
 
 # fault -> share of runs (out of 1000); the slow ones (a limit to wait out) are kept rare
 FAULTS = {"answer": 640, "raise": 90, "exit": 40, "kill": 30, "garbage": 50, "huge": 40,

@@ -15,10 +15,12 @@ import subprocess
 import sys
 import time
 
+from reference import (
+    solve as reference_solve,  # the plugin's folder is on sys.path (at its end)
+)
+
 from models import Model
 from solvers.result import Result, Stats, Status
-
-from reference import solve as reference_solve  # the plugin's folder is on sys.path (at its end)
 
 CHILD_MARK = "HOSTILE_CHILD"
 

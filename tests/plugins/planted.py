@@ -9,10 +9,10 @@ import os
 import signal
 import time
 
-from models import Model
-from solvers.result import Result, Status, Stats
-
 from reference import solve as reference_solve  # the plugin's folder is on sys.path
+
+from models import Model
+from solvers.result import Result, Stats, Status
 
 
 def invalid_grid(model: Model, **kwargs: object) -> Result:

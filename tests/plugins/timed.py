@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from models import Model
-from solvers.result import Result, Status, Stats
-
 from reference import solve as reference_solve  # the plugin's folder is on sys.path
+
+from models import Model
+from solvers.result import Result, Stats, Status
 
 
 def slow(model: Model, *, seconds: float = 0.0, **kwargs: object) -> Result:

@@ -28,10 +28,10 @@ from models import Grid, Model
 from models.symbols import symbol
 
 from ...encodings.domains import clash_message
+from ...encodings.exact_cover import CAGES_UNSUPPORTED, CLOCK_EVERY, column_layout
 from ...result import Result, Stats, Status, finish, unsupported
 from ...trace import Trace
 from .limits import Limits, Stop, recursion_room
-from ..dlx import CAGES_UNSUPPORTED, CLOCK_EVERY, column_layout
 
 
 class Node:

@@ -1,0 +1,19 @@
+"""One module per ``compare.py`` command (``add_parser`` and ``run``), and what they share.
+
+run:       every configuration on every puzzle, verified, categorised, scored, tabulated
+solve:     puzzles solved with one configuration, printed for people
+export:    one puzzle's CNF in DIMACS format
+decode:    an external SAT solver's answer back into a checked grid
+list:      the backends, their options, packages and versions
+report:    tables from saved runs (JSON or a results database)
+plot:      cactus and scatter plots from saved runs
+generate:  puzzles with a unique solution
+ladder:    the teaching ladder: what each rung of inference buys
+explain:   one solve as numbered sentences
+render:    one puzzle and its solution as a picture
+replay:    a trace as a self-contained HTML page
+common:    usage errors, exit statuses, reading puzzles, shared options
+summary:   what a sweep prints and saves when it ends (run, and run --db)
+sweep_db:  a sweep written run by run to a results database
+tracing:   one puzzle solved by a readable backend while its trace is recorded
+"""

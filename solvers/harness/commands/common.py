@@ -1,0 +1,207 @@
+"""Pieces every command shares: usage errors, exit statuses, reading puzzles, choosing
+configurations, the shared options, progress and exit statuses."""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import select
+import stat
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from models import Puzzle, PuzzleError, iter_puzzles
+from models.formats import FORMATS
+
+from ..engine.runner import run_tasks
+from ..pictures.plot import PlotUnavailableError, check_plot_format, require_matplotlib
+from ..results.judge import Category, Run
+from ..results.outputs import OutputError
+from ..results.outputs import check_output_paths as check_paths
+from ..tasks import Outcome, Task
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def bundled_puzzles() -> Path:
+    """The bundled puzzles: puzzles/ in a checkout, solvers/puzzles when installed."""
+    checkout = ROOT / "puzzles"
+    return checkout if (checkout / "default.txt").is_file() else Path(__file__).resolve().parents[2] / "puzzles"
+
+
+DEFAULT_PUZZLES = bundled_puzzles() / "default.txt"
+DEFAULT_TIMEOUT = 10.0
+FIFO_NOTICE_S = 2.0
+"""Seconds a FIFO may stay silent before the user is told the run waits for it."""
+EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+class UsageError(Exception):
+    """Bad usage or unreadable input: reported on stderr, exit status 2."""
+
+
+def solving_options(parser: argparse.ArgumentParser) -> None:
+    """--timeout, --unique and --plugin, shared by the commands that solve."""
+    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"wall-clock limit per run, enforced by killing the worker "
+                             f"(default: {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--unique", action="store_true",
+                        help="ask for two solutions, to tell unique from multiple")
+    parser.add_argument("--memory-limit", type=positive_float, default=None, metavar="MB",
+                        help="address space a run may add to its worker (RLIMIT_AS); a run over "
+                             "it is judged memory-out (default: no limit)")
+    parser.add_argument("--plugin", action="append", default=[], metavar="SPEC",
+                        help="add your own backend: path/to/file.py:function or module:function "
+                             "(NAME=SPEC to name it); may be repeated")
+
+
+def input_options(parser: argparse.ArgumentParser) -> None:
+    """The input layout options, shared by the commands that read puzzles."""
+    parser.add_argument("--input-format", "--fmt", dest="fmt", choices=FORMATS,
+                        default="auto", help="input layout (default: auto: f-puzzles JSON for .json "
+                                             "files and input starting with '{'; --fmt is the old name)")
+    parser.add_argument("--hex", action="store_true",
+                        help="16x16 input in 0-based hex (0-9A-F), as some collections write it")
+
+
+def check_output_paths(outputs: dict[str, str | None], inputs: Sequence[str]) -> None:
+    """Every output path (option -> path) checked before the first run, UsageError (exit 2):
+    outputs.check_output_paths' rules, writable, and a plot's format and matplotlib."""
+    try:
+        check_paths(list(outputs.values()), inputs)
+        for option, path in outputs.items():
+            if path and not os.access(Path(path).resolve().parent, os.W_OK):
+                raise OutputError(f"{option} {path}: its folder is not writable")
+        plot = outputs.get("--plot")
+        if plot:
+            check_plot_format(plot)
+            require_matplotlib()
+    except (OutputError, PlotUnavailableError) as error:
+        raise UsageError(str(error)) from None
+
+
+def picture_options(parser: argparse.ArgumentParser, csv_help: str, plot_help: str) -> None:
+    """--csv, --plot and --title, shared by run and report."""
+    parser.add_argument("--csv", metavar="OUT.csv", help=csv_help)
+    parser.add_argument("--plot", metavar="FILE.png", help=plot_help)
+    parser.add_argument("--title", default="", help="the plot's title")
+
+
+def positive_float(text: str) -> float:
+    """A finite number above 0 (not inf, not nan)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive number (finite, above 0), not {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+@contextlib.contextmanager
+def progress_bar(total: int | None) -> Iterator[Callable[[int, Outcome], None]]:
+    """A callback for each finished run that moves a progress bar (on a terminal only)."""
+    from tqdm import tqdm  # noqa: PLC0415 - only the command line shows progress
+
+    with tqdm(total=total, unit="run", desc="solving", file=sys.stderr, leave=False,
+              disable=not sys.stderr.isatty()) as bar:
+        yield lambda _number, _outcome: bar.update()
+
+
+def run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
+    """Run the tasks, with a progress bar on a terminal."""
+    with progress_bar(len(tasks)) as progress:
+        return run_tasks(tasks, jobs=jobs, on_outcome=progress)
+
+
+def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError]) -> int:
+    """1 if any run is wrong (it outranks bad input), else 2 if a puzzle was bad, else 0."""
+    if any(run.category == Category.WRONG for run in runs):
+        return EXIT_WRONG
+    return EXIT_USAGE if bad else EXIT_OK
+
+
+def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzle], list[PuzzleError]]:
+    """Every good puzzle of every path; each bad one reported on stderr with where it is."""
+    bad: list[PuzzleError] = []
+    return list(iter_inputs(find_inputs(paths), fmt, hex16, bad)), bad
+
+
+def find_inputs(paths: Sequence[str]) -> list[str]:
+    """Each path as it will be read (a bundled collection by its name); UsageError for a
+    missing one, before anything is read."""
+    return [_readable(path) for path in paths]
+
+
+def iter_inputs(paths: Sequence[str], fmt: str, hex16: bool, bad: list[PuzzleError]) -> Iterator[Puzzle]:
+    """The good puzzles of find_inputs' paths, read lazily; each bad one is reported on
+    stderr with where it is, and appended to ``bad``."""
+    for path in paths:
+        try:
+            with contextlib.ExitStack() as stack:
+                source: Any = path
+                if path != "-" and stat.S_ISFIFO(os.stat(path).st_mode):
+                    source = stack.enter_context(_open_fifo(path))
+                for item in iter_puzzles(source, fmt=fmt, hex16=hex16, name=None if source is path else path):
+                    if isinstance(item, PuzzleError):
+                        print(f"compare.py: skipped bad puzzle: {item}", file=sys.stderr)
+                        bad.append(item)
+                    else:
+                        yield item
+        except OSError as error:
+            raise UsageError(f"{path}: cannot read: {error.strerror or error}") from None
+
+
+def _readable(path: str) -> str:
+    """The path to read (a bundled set's by its bare name); UsageError saying what is wrong."""
+    if path == "-":
+        return path
+    if not os.path.exists(path):
+        bundled = bundled_puzzles() / Path(path).name
+        if not bundled.is_file() or str(Path(path).parent) not in (".", "puzzles"):
+            raise UsageError(f"{path}: no such file")
+        return str(bundled)
+    if os.path.isdir(path):
+        raise UsageError(f"{path}: is a directory, not a puzzle file")
+    if not os.access(path, os.R_OK):
+        raise UsageError(f"{path}: permission denied (not readable)")
+    return path
+
+
+@contextlib.contextmanager
+def _open_fifo(path: str) -> Iterator[BinaryIO]:
+    """A FIFO (a named pipe, or <(...) process substitution) opened for reading without
+    hanging on open; says on stderr when no writer has sent anything after a while."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLHUP)
+    if not poller.poll(FIFO_NOTICE_S * 1000):
+        print(f"compare.py: {path} is a FIFO with nothing to read yet; waiting for a writer "
+              "(Ctrl-C to stop)", file=sys.stderr)
+        poller.poll()
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "rb") as stream:
+        yield stream
+
+
+def error_record(error: PuzzleError) -> dict[str, Any]:
+    return {"file": error.file, "line": error.line, "index": error.index, "row": error.row,
+            "column": error.column, "kind": error.kind, "message": str(error)}
+
+
+def shown(path: Path) -> str:
+    """A path relative to the working directory when it is below it (shorter in tables)."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

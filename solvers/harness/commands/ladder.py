@@ -1,0 +1,121 @@
+"""``compare.py ladder``: what each rung of inference buys, on the same puzzles, as one table.
+
+The rungs are configurations of ``mrv`` (the lower ones run its readable twin), from
+plain backtracking to propagation with locked candidates, then the fast ``mrv`` (the
+top rung's decisions, on bitmasks) and the compiled ``fast`` backend when numba is there.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from models import Model, Puzzle, verify
+
+from ... import registry
+from ...result import Status
+from .common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    EXIT_WRONG,
+    bundled_puzzles,
+    input_options,
+    positive_float,
+    read_inputs,
+    shown,
+)
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One row of the table: a name for the class and the configuration behind it."""
+
+    name: str
+    backend: str
+    options: dict[str, Any]
+
+    @property
+    def config(self) -> str:
+        options = ";".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.backend}:{options}" if options else self.backend
+
+
+RUNGS = (
+    Rung("backtracking", "mrv", {"inference": "none", "branching": "first"}),
+    Rung("forward checking", "mrv", {"inference": "forward", "branching": "first"}),
+    Rung("+ fewest candidates (MRV)", "mrv", {"inference": "forward", "branching": "mrv"}),
+    Rung("+ naked singles", "mrv", {"inference": "naked", "branching": "mrv"}),
+    Rung("+ hidden singles", "mrv", {"inference": "singles", "branching": "mrv", "impl": "readable"}),
+    Rung("+ locked candidates", "mrv", {"inference": "locked", "branching": "mrv", "impl": "readable"}),
+)
+FAST = (Rung("the same, on bitmasks", "mrv", {}), Rung("compiled (numba)", "fast", {}))
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    ladder = subparsers.add_parser(
+        "ladder", help="the inference ladder: decisions and time per rung on the same puzzles",
+        description="Solve the same puzzles at each rung of the teaching ladder (backtracking, "
+                    "forward checking, MRV, naked singles, hidden singles, locked candidates), "
+                    "then with the fast backends, and print decisions and time per rung.")
+    ladder.add_argument("path", nargs="?", metavar="PATH",
+                        help="puzzle file (default: the bundled puzzles/teaching.txt)")
+    ladder.add_argument("--timeout", type=positive_float, default=10.0, metavar="SECONDS",
+                        help="limit per puzzle and rung (default: 10); an unsolved run counts "
+                             "as not solved and its decisions so far are left out of the means")
+    ladder.add_argument("--format", choices=("text", "markdown"), default="text",
+                        help="text (default) or a Markdown table")
+    input_options(ladder)
+    return ladder
+
+
+def run(args: argparse.Namespace) -> int:
+    path = args.path or str(bundled_puzzles() / "teaching.txt")
+    puzzles, bad = read_inputs([path], args.fmt, args.hex)
+    if not puzzles:
+        print("compare.py ladder: no puzzle to solve", flush=True)
+        return EXIT_USAGE
+    rows, wrong = [], False
+    rungs = RUNGS + tuple(r for r in FAST if registry.get(r.backend).available)
+    for number, rung in enumerate(rungs, 1):
+        solved, decisions, times, rung_wrong = measure(rung, puzzles, args.timeout)
+        wrong |= rung_wrong
+        rows.append([number, rung.name, rung.config, f"{solved}/{len(puzzles)}",
+                     f"{statistics.fmean(decisions):,.1f}" if decisions else "-",
+                     f"{statistics.fmean(times) * 1000:,.2f}" if times else "-"])
+    headers = ["", "rung", "configuration", "solved", "mean decisions", "mean ms"]
+    print(f"{shown(Path(path))}: {len(puzzles)} puzzles; decisions = values tried by the search "
+          f"(time: wall clock, this machine)")
+    print(tabulate(rows, headers, tablefmt="github" if args.format == "markdown" else "simple",
+                   disable_numparse=True, colalign=("right", "left", "left", "right", "right", "right")))
+    if wrong:
+        return EXIT_WRONG
+    return EXIT_USAGE if bad else EXIT_OK
+
+
+def measure(rung: Rung, puzzles: list[Puzzle], timeout: float
+            ) -> tuple[int, list[int], list[float], bool]:
+    """Solve each puzzle at one rung: (solved, decisions of the solved, seconds of the solved,
+    whether an answer failed the checker)."""
+    backend = registry.get(rung.backend)
+    if rung.backend == "fast":  # compile once before the clock runs
+        backend.solve(Model.from_puzzle(puzzles[0]), time_limit=timeout, **rung.options)
+    solved, decisions, times, wrong = 0, [], [], False
+    for puzzle in puzzles:
+        model = Model.from_puzzle(puzzle)
+        start = time.perf_counter()
+        result = backend.solve(model, time_limit=timeout, **rung.options)
+        took = time.perf_counter() - start
+        if result.status is not Status.SOLVED:
+            continue
+        if not verify(puzzle, result.solutions[0]).ok:
+            wrong = True
+            continue
+        solved += 1
+        decisions.append(result.stats.nodes or 0)
+        times.append(took)
+    return solved, decisions, times, wrong

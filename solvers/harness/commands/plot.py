@@ -1,0 +1,95 @@
+"""``compare.py plot cactus|scatter RUNS.json ...``: the pictures, from saved runs.
+
+cactus:  one panel per grid size, one line per configuration, the limit drawn.
+scatter: configuration --y against --x, puzzle by puzzle, log-log, timeouts on the
+         limit's edge, the diagonal drawn. With two saved runs and no --x/--y, the
+         configuration they share (the first run on x, the second on y).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+from typing import Any
+
+from ..pictures.plot import cactus_plot, scatter_plot
+from ..results import report, scores
+from ..results.paired import PairingError
+from .common import EXIT_OK, UsageError, check_output_paths
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    plot = subparsers.add_parser("plot", help="cactus or scatter plot of saved runs",
+                                 description=__doc__.split("\n", 2)[2],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    plot.add_argument("kind", choices=("cactus", "scatter"))
+    plot.add_argument("runs", nargs="+", metavar="RUNS.json")
+    plot.add_argument("-o", "--output", metavar="FILE", help="the picture (default: KIND.png)")
+    plot.add_argument("--x", metavar="CONFIG", help="scatter: the configuration on the x axis")
+    plot.add_argument("--y", metavar="CONFIG", help="scatter: the configuration on the y axis")
+    plot.add_argument("--title", default="", help="the plot's title")
+    return plot
+
+
+def run(args: argparse.Namespace) -> int:
+    output = args.output or f"{args.kind}.png"
+    check_output_paths({"--plot": output}, args.runs)
+    documents = [report.load_document(path) for path in args.runs]
+    limit = _common_limit(documents, args.runs)
+    runs = _merged(documents, args.runs)
+    if args.kind == "cactus":
+        cactus_plot(runs, output, limit=limit, title=args.title)
+    else:
+        x, y = _axes(args, documents, runs)
+        try:
+            count = scatter_plot(runs, output, x, y, limit=limit, title=args.title)
+        except PairingError as error:
+            raise UsageError(f"cannot plot {y} against {x}: {error}") from None
+        print(f"compare.py: {count} puzzles plotted", flush=True)
+    print(f"compare.py: {args.kind} plot written to {output}")
+    return EXIT_OK
+
+
+def _common_limit(documents: list[dict[str, Any]], paths: list[str]) -> float:
+    limits: list[float] = []
+    for document, path in zip(documents, paths):
+        limit = scores.document_limit(document)
+        if limit is None:
+            raise UsageError(f"{path}: the saved run does not say its time limit")
+        limits.append(limit)
+    if any(not math.isclose(limit, limits[0]) for limit in limits):
+        raise UsageError("the runs' limits differ (" + ", ".join(f"{x:g} s" for x in limits)
+                         + "): their times cannot share one picture")
+    return limits[0]
+
+
+def _merged(documents: list[dict[str, Any]], paths: list[str]) -> list[dict[str, Any]]:
+    """Every run of every document; a configuration in several documents is told apart by
+    the document's file name: 'mrv (old)'."""
+    labels = [{r.get("configuration", r["solver"]) for r in d["runs"]} for d in documents]
+    shared = {label for label in labels[0] if all(label in other for other in labels[1:])} \
+        if len(documents) > 1 else set()
+    merged = []
+    for document, path in zip(documents, paths):
+        for run in document["runs"]:
+            label = run.get("configuration", run["solver"])
+            if label in shared:
+                label = f"{label} ({Path(path).stem})"
+            merged.append({**run, "configuration": label, "solver": label})
+    return merged
+
+
+def _axes(args: argparse.Namespace, documents: list[dict[str, Any]],
+          runs: list[dict[str, Any]]) -> tuple[str, str]:
+    labels = list(dict.fromkeys(r["configuration"] for r in runs))
+    if args.x and args.y:
+        x, y = args.x, args.y
+    elif len(labels) == 2:
+        x, y = labels
+    else:
+        raise UsageError("say which two configurations to plot with --x and --y; the runs have: "
+                         + ", ".join(labels))
+    for label in (x, y):
+        if label not in labels:
+            raise UsageError(f"no configuration {label!r} in the runs; they have: {', '.join(labels)}")
+    return x, y

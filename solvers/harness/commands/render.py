@@ -1,0 +1,57 @@
+"""``compare.py render``: one puzzle and its solution as a picture, each cell coloured by how
+it was filled (given, naked single, hidden single, decision)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ...result import Status
+from ..pictures.picture import draw_board
+from ..pictures.plot import PlotUnavailableError, require_matplotlib
+from ..pictures.steps import final_board
+from ..results.outputs import atomic_path
+from .common import EXIT_OK, UsageError, check_output_paths
+from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
+
+FORMATS = ("png", "svg")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    render = subparsers.add_parser(
+        "render", help="draw a puzzle and its solution, coloured by the rule that filled each cell",
+        description="Solve one puzzle with the readable mrv, backtrack or dlx and draw it: givens "
+                    "in bold, every other cell coloured by the rule or decision that placed it, "
+                    "with a legend; any size, diagonals shaded, jigsaw regions outlined. "
+                    "Needs matplotlib (pip install 'sudoku-methods[plot]').")
+    one_puzzle_options(render, "mrv, backtrack or dlx, with options as in run (default: mrv)")
+    render.add_argument("-o", "--output", required=True, metavar="FILE.png|svg",
+                        help="the picture to write")
+    return render
+
+
+def run(args: argparse.Namespace) -> int:
+    check_output_paths({"-o": args.output}, [args.path])
+    suffix = Path(args.output).suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise UsageError(f"-o {args.output}: write a .png or .svg picture, not {suffix or 'no suffix'!r}")
+    try:
+        require_matplotlib()
+    except PlotUnavailableError as error:
+        raise UsageError(str(error)) from None
+    puzzle = chosen_puzzle(args, "render")
+    result, trace = traced_solve(puzzle, args.solver, args.timeout)
+    board = final_board(trace.events)
+    if result.status is not Status.SOLVED:
+        print(f"compare.py render: {result.status.value}"
+              + (f" ({result.message})" if result.message else "") + "; drawing the grid as the "
+              "search left it", file=sys.stderr)
+    title = (f"{puzzle.source}: {trace.events[0]['solver']}\n"
+             f"{result.status.value}, {result.stats.nodes:,} decisions")
+    try:
+        with atomic_path(args.output) as temporary:
+            draw_board(board, temporary, title)
+    except OSError as error:
+        raise UsageError(f"-o {args.output}: cannot write: {error}") from None
+    print(f"wrote {args.output}")
+    return EXIT_OK

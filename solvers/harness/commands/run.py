@@ -1,0 +1,158 @@
+"""``compare.py run``: every configuration on every puzzle, verified, categorised, scored, tabulated."""
+from __future__ import annotations
+
+import argparse
+import itertools
+from collections.abc import Iterator, Sequence
+
+from models import Puzzle, PuzzleError
+
+from ..engine.configs import load_plugins
+from ..engine.configs import resolve as resolve_solvers
+from ..engine.executors import Executor, executor_options, make_executor
+from ..results import report
+from ..results.experiment import MemoryStore, say_partial, stream_experiment
+from ... import registry
+from ..tasks import Configuration, Experiment, Outputs
+from .common import (
+    DEFAULT_PUZZLES,
+    EXIT_INTERRUPTED,
+    UsageError,
+    check_output_paths,
+    exit_status,
+    find_inputs,
+    input_options,
+    iter_inputs,
+    picture_options,
+    positive_float,
+    positive_int,
+    progress_bar,
+    shown,
+    solving_options,
+)
+from .summary import legend, print_summary, save, show_and_save
+from .sweep_db import database_options, sweep_to_database
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    run = subparsers.add_parser("run", help="run configurations on puzzle files and tabulate (the default)",
+                                description="Run every configuration on every puzzle (--repeat times), "
+                                            "verify, categorise, score, tabulate.")
+    run.add_argument("paths", nargs="*", metavar="PATH",
+                     help=f"puzzle files, '-' for stdin (default: {shown(DEFAULT_PUZZLES)})")
+    run.add_argument("--solvers", metavar="CONFIGS",
+                     help="configurations [LABEL=]BACKEND[:OPTION=VALUE;...], comma-separated, e.g. "
+                          "sat:encoding=extended,min=sat:encoding=minimal,mrv (default: every "
+                          "available backend and every plugin)")
+    solving_options(run)
+    run.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
+                     help="worker processes in parallel (default: the number of cores; with "
+                          "Dask: per Dask worker, default that machine's cores)")
+    executor_options(run)
+    database_options(run)
+    experiment_options(run)
+    run.add_argument("--format", choices=report.TABLE_FORMATS, default="table",
+                     help="how to print the summary (default: table)")
+    run.add_argument("--json", metavar="OUT.json", help="save the whole run as JSON")
+    picture_options(run, "save one line per run as CSV (records.py's columns)",
+                    "draw a cactus plot (needs matplotlib)")
+    input_options(run)
+    return run
+
+
+def experiment_options(parser: argparse.ArgumentParser) -> None:
+    """--repeat, --seed, --par and --exclude-warmup."""
+    parser.add_argument("--repeat", type=positive_int, default=1, metavar="K",
+                        help="run each (puzzle, configuration) K times; every run is recorded, "
+                             "tables show the median and the spread (default: 1)")
+    parser.add_argument("--seeds", type=positive_int, default=None, metavar="K",
+                        help="run each (puzzle, configuration) K times with solver seeds 0..K-1 "
+                             "(each backend's seed option; recorded per run): run-time "
+                             "distributions over seeds (Gomes et al.)")
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="shuffle the order of the runs with this seed, within blocks of about "
+                             "10,000 runs (default: fixed order)")
+    parser.add_argument("--par", type=positive_float, default=2.0, metavar="K",
+                        help="PAR-K score: unsolved runs count K x the limit (default: 2)")
+    parser.add_argument("--exclude-warmup", action="store_true",
+                        help="leave out of the tables each configuration's first run in a fresh "
+                             "worker (still saved, marked warmup)")
+
+
+def run(args: argparse.Namespace) -> int:
+    plugins = load_plugins(args.plugin)
+    configurations = tuple(resolve_solvers(args.solvers, plugins))
+    if args.seeds:
+        check_seedable(configurations, args.repeat)
+    experiment = Experiment(
+        paths=tuple(args.paths or [shown(DEFAULT_PUZZLES)]),
+        configurations=configurations,
+        time_limit=args.timeout, unique=args.unique, memory_limit=args.memory_limit,
+        repeat=args.seeds or args.repeat, seeds=args.seeds, seed=args.seed, par=args.par, exclude_warmup=args.exclude_warmup,
+        plugins=tuple(args.plugin), input_format=args.fmt, hex16=args.hex,
+        executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size)
+    outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
+                      title=args.title, db=args.db, resume=args.resume)
+    return run_experiment(experiment, outputs)
+
+
+def run_experiment(experiment: Experiment, outputs: Outputs) -> int:
+    """Check the outputs, read the puzzles lazily, run the sweep (in memory or into a
+    database), print the summary and write the files; the exit status."""
+    check_output_paths({"--json": outputs.json, "--csv": outputs.csv, "--plot": outputs.plot,
+                        "--db": outputs.db}, experiment.paths)
+    if outputs.resume and not outputs.db:
+        raise UsageError("--resume continues a sweep from its database: give --db FILE.sqlite")
+    bad: list[PuzzleError] = []
+    puzzles = _first_checked(iter_inputs(find_inputs(experiment.paths), experiment.input_format,
+                                         experiment.hex16, bad), bad)
+    executor = make_executor(experiment.executor, jobs=experiment.jobs, chunk=experiment.chunk_size)
+    try:
+        if outputs.db:
+            return sweep_to_database(experiment, outputs, puzzles, executor, bad)
+        return _sweep_in_memory(experiment, outputs, puzzles, executor, bad)
+    finally:
+        executor.close()
+
+
+def check_seedable(configurations: Sequence[Configuration], repeat: int) -> None:
+    """UsageError unless every configuration's backend takes a solver seed that is not set yet."""
+    if repeat != 1:
+        raise UsageError("--seeds K already runs each (puzzle, configuration) K times: leave out --repeat")
+    for configuration in configurations:
+        backend = configuration.backend or configuration.name
+        if configuration.plugin is not None or "seed" not in registry.get(backend).options:
+            takers = [name for name in registry.names() if "seed" in registry.get(name).options]
+            raise UsageError(f"--seeds: configuration {configuration.name!r} takes no solver seed; "
+                             f"backends that do: {', '.join(takers)}")
+        if any(name == "seed" for name, _ in configuration.options):
+            raise UsageError(f"--seeds sets the seed of each run: configuration "
+                             f"{configuration.name!r} sets one already")
+
+
+def _first_checked(puzzles: Iterator[Puzzle], bad: list[PuzzleError]) -> Iterator[Puzzle]:
+    """The puzzles, once it is sure there is at least one (UsageError otherwise)."""
+    first = next(puzzles, None)
+    if first is None:
+        raise UsageError("no puzzles to run" + (f" ({len(bad)} bad ones skipped)" if bad else ""))
+    return itertools.chain([first], puzzles)
+
+
+def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator[Puzzle],
+                     executor: Executor, bad: list[PuzzleError]) -> int:
+    store = MemoryStore()
+    with progress_bar(None) as progress:
+        tally = stream_experiment(puzzles, experiment, executor=executor, store=store,
+                                  progress=progress)
+    results = store.results(tally.partial)
+    say_partial(tally)
+    count = len({(r.file, r.index) for r in results.runs})
+    rows = report.summarize(results.runs, unique=experiment.unique, limit=experiment.time_limit,
+                            par=experiment.par, exclude_warmup=experiment.exclude_warmup)
+    status = EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad)
+    where = executor.describe()
+    return show_and_save(
+        status, bad,
+        lambda: print_summary(outputs.format, experiment.par, rows, results.partial,
+                              results.disagreements, results.runs, legend(count, experiment, where)),
+        lambda: save(experiment, outputs, results, where, bad))

@@ -1,0 +1,116 @@
+"""What a sweep shows and saves when it ends, shared by ``run`` in memory and ``run --db``:
+the summary on stdout, the options saved with the results, and the --json/--csv/--plot files."""
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from models import PuzzleError
+
+from ..engine.runner import default_jobs, grace_for
+from ..engine.stopping import quiet_stdout
+from ..results import records, report
+from ..results.experiment import Results
+from ..results.judge import Disagreement, Run
+from ..results.outputs import write_atomic
+from ..results.provenance import provenance
+from ..tasks import Experiment, Outputs
+from .common import EXIT_OK, EXIT_USAGE, error_record
+
+
+def show_and_save(status: int, bad: Sequence[PuzzleError], show: Callable[[], None],
+                  save: Callable[[], None]) -> int:
+    """Print the summary, then write the files. A closed stdout (``| head``) keeps the files
+    and the status; a failed write is said, and a wrong run's status (1) outranks its (2)."""
+    try:
+        show()
+    except BrokenPipeError:
+        quiet_stdout()
+    if bad:
+        print(f"compare.py: {len(bad)} bad puzzle(s) skipped (see above)", file=sys.stderr)
+    try:
+        save()
+    except OSError as error:
+        print(f"compare.py: error: cannot save: {error}", file=sys.stderr)
+        return status if status != EXIT_OK else EXIT_USAGE
+    return status
+
+
+def print_summary(table_format: str, par: float, rows: list[dict[str, Any]], partial: bool,
+                  disagreements: Sequence[Disagreement | dict[str, Any]],
+                  failures: Sequence[Run | dict[str, Any]], legend: str) -> None:
+    """The summary table (or JSON), the legend, the errors and the disagreements."""
+    if table_format == "json":
+        print(json.dumps({"summary": rows, "partial": partial,
+                          "disagreements": [d.as_dict() if isinstance(d, Disagreement) else d
+                                            for d in disagreements]}, indent=2))
+        return
+    print(report.render_table(rows, table_format, par=par))
+    if table_format != "csv":
+        print(legend)
+    extra = "\n\n".join(t for t in (report.render_failures(failures),
+                                    report.render_disagreements(disagreements)) if t)
+    if extra:
+        print("\n" + extra, file=sys.stdout if table_format != "csv" else sys.stderr)
+
+
+def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
+    """The options a run saves with its results (JSON document, database sweep)."""
+    return {"command": "run", "paths": list(experiment.paths),
+            "solvers": [s.name for s in experiment.configurations],
+            "plugins": list(experiment.plugins), "timeout_s": experiment.time_limit,
+            "kill_after_s": experiment.time_limit + grace_for(experiment.time_limit),
+            "jobs": experiment.jobs or (default_jobs() if experiment.executor == "local" else None),
+            "memory_limit_mb": experiment.memory_limit,
+            "executor": experiment.executor, "ran_on": where,
+            "unique": experiment.unique, "max_solutions": experiment.max_solutions,
+            "repeat": experiment.repeat, "seeds": experiment.seeds, "seed": experiment.seed,
+            "par": experiment.par,
+            "exclude_warmup": experiment.exclude_warmup, "fmt": experiment.input_format,
+            "hex": experiment.hex16}
+
+
+def environment(experiment: Experiment) -> dict[str, Any]:
+    """The provenance saved with a sweep's results."""
+    return provenance(experiment.configurations, limit=experiment.time_limit,
+                      repeat=experiment.repeat, seed=experiment.seed)
+
+
+def save(experiment: Experiment, outputs: Outputs, results: Results, where: str,
+         bad: Sequence[PuzzleError]) -> None:
+    """--json, --csv and --plot of a sweep kept in memory."""
+    if outputs.json:
+        document = report.build_document(
+            results.runs, results.disagreements, options=run_options(experiment, where),
+            partial=results.partial, environment=environment(experiment),
+            input_errors=[error_record(e) for e in bad])
+        write_atomic(outputs.json, json.dumps(document, indent=1) + "\n")
+        print(f"compare.py: runs saved to {outputs.json}", file=sys.stderr)
+    if outputs.csv:
+        write_atomic(outputs.csv, records.csv_text(results.runs))
+        print(f"compare.py: one line per run written to {outputs.csv}", file=sys.stderr)
+    if outputs.plot:
+        draw_cactus([r.as_dict() for r in results.runs], outputs.plot, experiment.time_limit,
+                    outputs.title)
+
+
+def draw_cactus(runs: list[dict[str, Any]], path: str, limit: float, title: str) -> None:
+    """--plot: the cactus plot of these runs (matplotlib is loaded only here)."""
+    from ..pictures.plot import cactus_plot  # noqa: PLC0415 - matplotlib only when a plot is asked for
+
+    cactus_plot(runs, path, limit=limit, title=title)
+    print(f"compare.py: cactus plot written to {path}", file=sys.stderr)
+
+
+def legend(count: int, experiment: Experiment, where: str) -> str:
+    """The lines under the summary table: what was run and how the numbers are made."""
+    repeats = (f" x {experiment.seeds} solver seeds" if experiment.seeds else
+               f" x {experiment.repeat} repetitions" if experiment.repeat > 1 else "")
+    warm = "; warm-up runs left out" if experiment.exclude_warmup else ""
+    par, limit = experiment.par, experiment.time_limit
+    return (f"\n{count} puzzles x {len(experiment.configurations)} configurations{repeats}; every "
+            f"answer checked by models.verify. Times in seconds per run\n(median of the repetitions "
+            f"per puzzle); a run past the limit is a timeout counted at the limit; PAR-{par:g} counts "
+            f"unsolved runs at {par:g} x limit;\nlimit {limit:g} s per run; {where}{warm}.")

@@ -1,0 +1,127 @@
+"""``compare.py run --db FILE.sqlite [--resume]``: a sweep written run by run to a results
+database, never held in memory, and summarised from the database when it ends.
+
+The table, --json, --csv and --plot then cover this sweep's selection of the database:
+its puzzle files, configurations, limit, solutions asked for and repetitions (with
+--resume, the runs of earlier invocations too).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+
+from models import Puzzle, PuzzleError
+
+from ..engine.executors import Executor
+from ..results import db_views, records
+from ..results.database import DatabaseStore, ResultsDatabase, open_database
+from ..results.experiment import Tally, say_partial, stream_experiment
+from ..results.outputs import atomic_path, write_atomic
+from ..tasks import Experiment, Outputs
+from .common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    EXIT_WRONG,
+    UsageError,
+    error_record,
+    progress_bar,
+)
+from .summary import draw_cactus, environment, print_summary, run_options, show_and_save
+
+
+def database_options(parser: argparse.ArgumentParser) -> None:
+    """--db and --resume."""
+    parser.add_argument("--db", metavar="FILE.sqlite",
+                        help="write every run to this SQLite results database as it finishes "
+                             "(created if missing; runs are then not kept in memory)")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --db: skip the tasks the database already holds (same puzzle, "
+                             "configuration, repetition, limit), run the rest")
+
+
+def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterator[Puzzle],
+                      executor: Executor, bad: list[PuzzleError]) -> int:
+    """Run the sweep into outputs.db, then print and save its summary from the database."""
+    if outputs.db is None:
+        raise UsageError("a sweep into a database needs --db FILE.sqlite")
+    database = open_database(outputs.db, create=True)
+    try:
+        held = database.count_runs() + database.count_pending()
+        if held and not outputs.resume:
+            raise UsageError(f"{outputs.db} already holds {held} runs: add --resume to continue that "
+                             "sweep, or name a new file")
+        files: set[str] = set()
+        where = executor.describe()
+        sweep = database.start_sweep(run_options(experiment, where), environment(experiment))
+        with progress_bar(None) as progress:
+            tally = stream_experiment(_noting_files(puzzles, files), experiment, executor=executor,
+                                      store=DatabaseStore(database, sweep, resume=outputs.resume),
+                                      progress=progress)
+        database.finish_sweep(sweep, partial=tally.partial)
+        _say_done(outputs, tally)
+        selection = _selection(experiment, files)
+        rows = db_views.summary_rows(database, selection, unique=experiment.unique,
+                                     limit=experiment.time_limit, par=experiment.par,
+                                     exclude_warmup=experiment.exclude_warmup)
+        legend = (f"\n{sum(r['runs'] for r in rows)} runs in {outputs.db} for these puzzle files, "
+                  f"configurations, limit and repetitions; ran on {where}.")
+        wrong = any(r["wrong"] for r in rows)
+        status = (EXIT_INTERRUPTED if tally.partial else EXIT_WRONG if wrong
+                  else EXIT_USAGE if bad else EXIT_OK)
+        return show_and_save(
+            status, bad,
+            lambda: print_summary(outputs.format, experiment.par, rows, tally.partial,
+                                  db_views.disagreements(database, selection),
+                                  db_views.errors(database, selection), legend),
+            lambda: _export(experiment, outputs, database, selection, bad))
+    finally:
+        database.close()
+
+
+def _noting_files(puzzles: Iterator[Puzzle], files: set[str]) -> Iterator[Puzzle]:
+    for puzzle in puzzles:
+        files.add(puzzle.source.file)
+        yield puzzle
+
+
+def _say_done(outputs: Outputs, tally: Tally) -> None:
+    say_partial(tally)
+    skipped = f"; {tally.skipped} recorded before, skipped" if outputs.resume else ""
+    print(f"compare.py: {tally.finished} runs written to {outputs.db}{skipped}", file=sys.stderr)
+
+
+def _selection(experiment: Experiment, files: set[str]) -> db_views.Selection:
+    """This sweep's runs in the database."""
+    chosen = sorted(files)
+    labels = [s.name for s in experiment.configurations]
+    return db_views.Selection(
+        f"file IN ({', '.join('?' * len(chosen))}) AND configuration IN ({', '.join('?' * len(labels))}) "
+        "AND limit_s = ? AND max_solutions = ? AND repeat < ?",
+        [*chosen, *labels, float(experiment.time_limit), experiment.max_solutions, experiment.repeat])
+
+
+def _export(experiment: Experiment, outputs: Outputs, database: ResultsDatabase,
+            selection: db_views.Selection, bad: Sequence[PuzzleError]) -> None:
+    """--json, --csv and --plot of this sweep's selection, from the database."""
+    if outputs.json:
+        document = db_views.document(database, selection, par=experiment.par)
+        document["input_errors"] = [error_record(e) for e in bad]
+        write_atomic(outputs.json, json.dumps(document, indent=1) + "\n")
+        print(f"compare.py: runs saved to {outputs.json}", file=sys.stderr)
+    if outputs.csv:
+        write_csv(outputs.csv, database, selection)
+        print(f"compare.py: one line per run written to {outputs.csv}", file=sys.stderr)
+    if outputs.plot:
+        draw_cactus(list(database.runs(selection.sql, selection.params)), outputs.plot,
+                    experiment.time_limit, outputs.title)
+
+
+def write_csv(path: str, database: ResultsDatabase, selection: db_views.Selection) -> None:
+    """The per-run CSV of the selection, written run by run."""
+    with atomic_path(path) as temporary, open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(records.csv_text([]))
+        for run in database.runs(selection.sql, selection.params):
+            handle.write(records.csv_text([run]).split("\n", 1)[1])

@@ -1,0 +1,73 @@
+"""Solving one puzzle with a readable backend while recording its trace (explain, render)."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from models import Model, Puzzle
+
+from ... import registry
+from ...result import Result
+from ...trace import Trace
+from .common import UsageError, input_options, positive_float, positive_int, read_inputs
+
+TRACED = ("mrv", "backtrack", "dlx")  # the backends with a readable twin that emits events
+# A trace holds a few events per decision; without a budget, plain backtracking on a hard
+# puzzle would fill the memory with them before the time limit. node_limit=... overrides.
+DEFAULT_NODE_LIMIT = 100_000
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str | int]]:
+    """'mrv:inference=forward;branching=first' -> ('mrv', {...}); ',' separates options too."""
+    name, _, rest = spec.partition(":")
+    if name not in TRACED:
+        raise UsageError(f"--solver {spec}: explain, render and replay follow {', '.join(TRACED)} "
+                         f"(their readable code records each step), not {name!r}")
+    options: dict[str, str | int] = {}
+    for item in filter(None, (part.strip() for part in rest.replace(",", ";").split(";"))):
+        key, equals, value = item.partition("=")
+        if not equals:
+            raise UsageError(f"--solver {spec}: option {item!r} is not KEY=VALUE")
+        options[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
+    options.pop("impl", None)  # always the readable twin: it is the one that records
+    try:
+        registry.get(name).check_options(options)
+    except ValueError as error:
+        raise UsageError(f"--solver {spec}: {error}") from None
+    return name, options
+
+
+def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None) -> tuple[Result, Trace]:
+    """Solve with the readable twin of the backend named in spec; the result and its trace."""
+    name, options = parse_spec(spec)
+    options.setdefault("node_limit", DEFAULT_NODE_LIMIT)
+    module = importlib.import_module(f"solvers.backends.readable.{name}")
+    trace = Trace()
+    result = module.solve(Model.from_puzzle(puzzle), time_limit=time_limit, trace=trace, **options)
+    return result, trace
+
+
+def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str) -> None:
+    """PATH, --puzzle, --solver, --timeout and the input options, shared by explain and render."""
+    parser.add_argument("path", nargs="?", default="-", metavar="PATH",
+                        help="a puzzle file, or '-' for standard input (the default)")
+    parser.add_argument("--puzzle", type=positive_int, default=1, metavar="K",
+                        help="which puzzle of the file, 1-based (default: the first)")
+    parser.add_argument("--solver", default="mrv", metavar="CONFIG",
+                        help=f"{solver_help}; the search stops after {DEFAULT_NODE_LIMIT:,} "
+                             "nodes unless the configuration sets node_limit")
+    parser.add_argument("--timeout", type=positive_float, default=10.0, metavar="SECONDS",
+                        help="stop the search after this long (default: 10)")
+    input_options(parser)
+
+
+def chosen_puzzle(args: argparse.Namespace, command: str) -> Puzzle:
+    """The --puzzle-th good puzzle of PATH; UsageError if there is none."""
+    if args.path == "-" and sys.stdin.isatty():
+        print(f"compare.py {command}: reading a puzzle from standard input (paste it, end with "
+              "Ctrl-D; or give a file)", file=sys.stderr)
+    puzzles, _ = read_inputs([args.path], args.fmt, args.hex)
+    if len(puzzles) < args.puzzle:
+        raise UsageError(f"{args.path}: has {len(puzzles)} good puzzle(s), no puzzle {args.puzzle}")
+    return puzzles[args.puzzle - 1]

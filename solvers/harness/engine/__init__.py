@@ -1,0 +1,14 @@
+"""Running configurations on puzzles under limits enforced from outside the backend.
+
+configs:       configurations ``[LABEL=]BACKEND[:OPTION=VALUE;...]``, checked before anything runs
+plugins:       a user's own backend from a file or module; loading any configuration's backend
+runner:        worker processes with a wall-clock limit (kill and replace), in task order
+worker:        the worker's side: isolate, load a backend, run it, answer as plain data
+channel:       the untrusted result channel: size-capped JSON frames, read without blocking
+sandbox:       a session per worker, death with the parent, killing a group and its strays
+timing:        wall and CPU time, and when a run is a timeout (recorded at the limit)
+stopping:      SIGTERM and SIGHUP handled like Ctrl-C; exit 128+N
+execution:     the Executor protocol, the local executor, chunking helpers
+dask_executor: chunks of tasks on a Dask cluster
+executors:     choosing an executor from ``--executor``
+"""

@@ -1,0 +1,116 @@
+"""A user's own backend, loaded from ``path/to/file.py:function`` or ``module:function``.
+
+The function takes the same call as the built-in backends,
+``solve(model, *, max_solutions=1, time_limit=None, **options) -> Result``.
+A spec may start with ``NAME=`` to choose the name shown in tables; otherwise the
+name is the function's, or the file's (module's) when the function is called ``solve``.
+Without ``:function`` the function ``solve`` is used. A plugin file's folder is added
+at the END of ``sys.path``, so it may import its neighbours but never shadows the
+toolkit's modules or installed packages (a stray ``pycosat.py`` beside it is not used).
+
+A plugin is code that runs with the user's rights. The harness imports it only in
+worker processes of its own (runner.py), never in the process that prints results.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ... import registry
+from ...registry import Backend, SolveFunction
+from ..tasks import Configuration
+
+
+class PluginError(ValueError):
+    """A plugin spec that cannot be loaded; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class PluginSpec:
+    """A parsed ``[NAME=]target[:function]`` spec; ``target`` is a .py path or a module name."""
+
+    name: str
+    target: str
+    function: str
+    text: str
+
+    @property
+    def is_file(self) -> bool:
+        return self.target.endswith(".py") or "/" in self.target or "\\" in self.target
+
+
+def parse_spec(text: str) -> PluginSpec:
+    """Split a spec into name, target and function.
+
+    >>> parse_spec("tests/plugins/reference.py:solve").name
+    'reference'
+    >>> parse_spec("fast=mypackage.dlx:search")
+    PluginSpec(name='fast', target='mypackage.dlx', function='search', text='fast=mypackage.dlx:search')
+    """
+    name, sep, rest = text.partition("=")
+    if not sep:
+        name, rest = "", text
+    target, sep, function = rest.rpartition(":")
+    if not sep:
+        target, function = rest, "solve"
+    if not target or not function.isidentifier():
+        raise PluginError(f"bad plugin spec {text!r}: expected path/to/file.py:function "
+                          "or module:function (optionally NAME= in front)")
+    if not name:
+        stem = Path(target).stem if target.endswith(".py") else target.rsplit(".", 1)[-1]
+        name = stem if function == "solve" else function
+    return PluginSpec(name, target, function, text)
+
+
+def load_function(spec: PluginSpec) -> SolveFunction:
+    """Import the plugin's module or file and return its function; PluginError if impossible."""
+    try:
+        module = _load_file(spec.target) if spec.is_file else importlib.import_module(spec.target)
+    except PluginError:
+        raise
+    except Exception as error:  # the user's code may fail to import in any way
+        raise PluginError(f"plugin {spec.text!r} failed to import: "
+                          f"{type(error).__name__}: {error}") from error
+    function = getattr(module, spec.function, None)
+    if not callable(function):
+        raise PluginError(f"plugin {spec.text!r}: {spec.target} has no function {spec.function!r}")
+    return function
+
+
+def load_backend(ref: Configuration) -> Backend:
+    """The backend a configuration runs, loaded (in the worker that runs it): a registered
+    one (BackendUnavailableError if its package is missing), or a plugin as a Backend, so it
+    runs exactly like a registered one."""
+    if ref.plugin is None:
+        backend = registry.get(ref.backend or ref.name)
+        backend.load()
+        return backend
+    spec = parse_spec(ref.plugin)
+    return Backend.from_function(ref.name, load_function(spec), description=f"plugin {spec.text}")
+
+
+def _load_file(target: str):
+    path = Path(target).resolve()
+    if not path.is_file():
+        raise PluginError(f"plugin file {target} not found")
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:10]
+    module_name = f"_sudoku_plugin_{path.stem}_{digest}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    if str(path.parent) not in sys.path:
+        sys.path.append(str(path.parent))
+    loader_spec = importlib.util.spec_from_file_location(module_name, path)
+    if loader_spec is None or loader_spec.loader is None:
+        raise PluginError(f"plugin file {target} cannot be imported as Python")
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[module_name] = module
+    try:
+        loader_spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[module_name]
+        raise
+    return module

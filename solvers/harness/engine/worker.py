@@ -1,0 +1,165 @@
+"""The worker side of the runner: load a backend, run it, send its answer as plain data.
+
+A worker is a fresh interpreter that first isolates itself (sandbox.isolate: its own
+session, death with its parent, a marker its children inherit) and sends its stdout
+to stderr, so nothing a backend prints reaches machine-readable output. It then
+serves tasks from the parent (pickled: that direction is trusted) and answers on the
+result channel with frames of JSON (channel.py: the parent trusts none of it). The
+answer is cut down here first, so a backend returning 200,000 solutions costs nothing
+to send: more solutions than asked for is an error for that run.
+"""
+from __future__ import annotations
+
+import math
+import operator
+import os
+import signal
+import time
+import traceback
+from multiprocessing.connection import Connection
+from typing import Any
+
+from models import as_model
+
+from ...registry import Backend
+from ...result import Result, Stats, Status
+from .channel import write_frame
+from .plugins import load_backend
+from .sandbox import isolate, lift_memory_limit, limit_memory
+from .timing import cpu_clock
+
+MEMORY_WORDS = ("MemoryError", "bad_alloc", "std::bad_alloc", "out of memory", "Cannot allocate memory")
+
+
+def worker_main(tasks: Connection, results: Connection, parent_pid: int, token: str) -> None:
+    """Serve tasks until told to stop (None) or the parent goes away."""
+    isolate(parent_pid, token)
+    os.dup2(2, 1)  # a backend's prints go to stderr, never into the parent's stdout
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    fd = results.fileno()
+    backends: dict[Any, Backend] = {}
+    while True:
+        try:
+            message = tasks.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        if message[0] == "load":  # only load a backend (a plugin checked before a run)
+            write_frame(fd, {"kind": "loaded", "error": _load_error(message[1])})
+            continue
+        number, task = message
+        warmup = task.solver not in backends
+        try:
+            if warmup:
+                backends[task.solver] = load_backend(task.solver)
+                backends[task.solver].prepare(dict(task.solver.options))  # e.g. a compile
+            backend = backends[task.solver]
+        except Exception as error:  # noqa: BLE001 - reported as this run's error
+            write_frame(fd, {"kind": "done", "task": number,
+                             "outcome": {"status": "error", "message": describe(error)}})
+            continue
+        write_frame(fd, {"kind": "started", "task": number})
+        outcome = solve(backend, task)
+        outcome["warmup"] = warmup
+        try:
+            write_frame(fd, {"kind": "done", "task": number, "outcome": outcome})
+        except ValueError as error:  # e.g. a message over the channel's size
+            write_frame(fd, {"kind": "done", "task": number, "outcome": {
+                "status": "error", "time_s": outcome.get("time_s", 0.0),
+                "message": f"result could not be sent: {describe(error)}"}})
+        if outcome["status"] == Status.MEMORY_OUT:
+            return  # the heap may be in any state: the parent starts a new worker
+
+
+def _load_error(solver: Any) -> str | None:
+    try:
+        load_backend(solver)
+    except BaseException as error:  # noqa: BLE001 - the user's code may fail in any way
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        return str(error) if type(error).__name__ == "PluginError" else describe(error)
+    return None
+
+
+def solve(backend: Backend, task: Any) -> dict[str, Any]:
+    """Run the backend on the task under its memory limit; its answer as plain data."""
+    function, model = backend.load(), as_model(task.puzzle)
+    options = dict(task.solver.options)
+    limit = getattr(task, "memory_limit", None)
+    start, cpu_start = time.perf_counter(), cpu_clock()
+    try:
+        limit_memory(limit)
+        try:
+            result = function(model, max_solutions=task.max_solutions,
+                              time_limit=task.time_limit, **options)
+        finally:
+            if limit is not None:
+                lift_memory_limit()
+        elapsed = time.perf_counter() - start
+        outcome = plain_outcome(result, elapsed, task.max_solutions)
+    except BaseException as error:  # noqa: BLE001 - a backend's failure, SystemExit included
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        if limit is not None:
+            lift_memory_limit()
+        status = Status.MEMORY_OUT if _is_memory(error) and limit is not None else Status.ERROR
+        outcome = {"status": str(status), "time_s": time.perf_counter() - start,
+                   "message": describe(error, trace=True)}
+        if status == Status.MEMORY_OUT:
+            outcome["message"] = f"over the memory limit of {limit:g} MB: {outcome['message']}"
+    outcome["cpu_s"] = cpu_clock() - cpu_start
+    return outcome
+
+
+def _is_memory(error: BaseException) -> bool:
+    return isinstance(error, MemoryError) or any(word in f"{type(error).__name__}: {error}"
+                                                 for word in MEMORY_WORDS)
+
+
+def plain_outcome(result: object, elapsed: float, max_solutions: int) -> dict[str, Any]:
+    """A backend's Result as JSON-able data; anything that is not a proper Result is an error."""
+    def error(message: str) -> dict[str, Any]:
+        return {"status": "error", "time_s": elapsed, "message": message}
+
+    if not isinstance(result, Result):
+        return error(f"backend returned {type(result).__name__}, not a Result")
+    if not isinstance(result.status, Status):
+        return error(f"backend returned unknown status {result.status!r}")
+    try:
+        count = len(result.solutions)
+    except TypeError:
+        return error("backend returned solutions that are not a list")
+    if count > max_solutions:
+        return error(f"backend returned {count} solutions, more than the {max_solutions} asked for")
+    try:
+        solutions = [[operator.index(value) for value in solution] for solution in result.solutions]
+        stats = result.stats.as_dict() if isinstance(result.stats, Stats) else dict(result.stats)
+        stats = {str(k): _number(v) for k, v in stats.items()}
+        message = str(result.message or "")[:2000]
+    except Exception as error_:  # noqa: BLE001 - malformed solutions or stats
+        return error(f"backend returned a malformed Result: {describe(error_)}")
+    stats["wall_time"] = elapsed
+    return {"status": str(result.status), "solutions": solutions, "complete": bool(result.complete),
+            "stats": stats, "message": message, "time_s": elapsed}
+
+
+def _number(value: Any) -> int | float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        value = float(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"a stat that is not a finite number: {value}")
+    return value
+
+
+def describe(error: BaseException, trace: bool = False) -> str:
+    """The error's type and text, and with ``trace`` where it was raised."""
+    text = f"{type(error).__name__}: {error}"
+    if trace:
+        frames = traceback.extract_tb(error.__traceback__)
+        if frames:
+            last = frames[-1]
+            text += f" (at {os.path.basename(last.filename)}:{last.lineno} in {last.name})"
+    return text

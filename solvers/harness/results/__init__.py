@@ -1,0 +1,14 @@
+"""What runs gave, judged and turned into records, tables, scores and documents.
+
+judge:       verifies every answer and sorts each run into a category
+experiment:  puzzles x configurations x repetitions, run by an executor and judged
+records:     the one per-run record of the JSON and the CSV
+report:      summary tables, the saved JSON document, the change between two saved runs
+scores:      PAR-K, solved within the limit, the virtual best solver
+paired:      two runs pair by pair: wins, losses, ties, ratio, sign test
+views:       the per-puzzle pivot table, and rows as table, Markdown, CSV or JSON
+database:    the SQLite results database, written run by run
+db_views:    tables and documents from a results database
+provenance:  versions, git commit, machine and settings saved with every run
+outputs:     output paths checked before a run, files written whole
+"""

@@ -1,0 +1,306 @@
+"""The results database (``--db FILE.sqlite``): every run a row, written as it finishes.
+
+One SQLite file, no server. ``format`` marks the file as ours (kind and version), so a
+foreign or damaged file is refused by name; ``sweeps`` holds each invocation's options
+and provenance; ``runs`` one judged run per row with records.py's fields, the grids
+and the judge's words, the limit and the number of solutions asked for; ``pending``
+the outcomes that arrived but whose (puzzle, repetition) is not judged yet (its other
+configurations still running). Each outcome is committed as it arrives (WAL), so a
+killed sweep loses only the runs in flight. A task is identified by its puzzle (file,
+index, the puzzle's text with its variant), configuration (label, backend, plugin,
+options), repetition, limit and solutions asked for: ``--resume`` skips the recorded ones.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from models.symbols import SYMBOLS
+
+from ...result import COUNTERS, Status
+from ..tasks import Outcome, Task
+from .judge import Run, _puzzle_text
+from .records import COLUMNS, EXTRA, record
+
+KIND = "sudoku-methods-results"
+VERSION = 1
+RUN_COLUMNS = ("sweep", "limit_s", "max_solutions") + COLUMNS + EXTRA
+JSON_COLUMNS = ("options", "solutions", "stats")
+SCHEMA = f"""
+CREATE TABLE format (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE sweeps (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,
+                     partial INTEGER, options TEXT NOT NULL, provenance TEXT NOT NULL);
+CREATE TABLE runs (id INTEGER PRIMARY KEY, task BLOB NOT NULL UNIQUE, raw_solutions TEXT,
+                   {", ".join(f'"{c}"' for c in RUN_COLUMNS)});
+CREATE INDEX runs_by_set ON runs (file, n, configuration, "index", repeat);
+CREATE INDEX runs_by_puzzle ON runs (file, "index", repeat);
+CREATE TABLE pending (task BLOB PRIMARY KEY, outcome TEXT NOT NULL);
+"""
+
+
+class DatabaseError(ValueError):
+    """A results database that cannot be used: not SQLite, not ours, damaged or of a
+    newer version; the message names the file."""
+
+
+def task_key(task: Task) -> bytes:
+    """The identity of a task: puzzle, configuration, repetition, limit, solutions asked for."""
+    ref, source = task.solver, task.puzzle.source
+    identity = [source.file, source.index, _puzzle_text(task.puzzle),
+                [ref.name, ref.backend, ref.plugin, list(ref.options)], task.repeat,
+                float(task.time_limit), task.max_solutions]
+    text = json.dumps(identity, default=repr, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """An outcome as JSON (a value JSON cannot hold is kept as its repr)."""
+    return json.dumps({"status": outcome.status.value, "solutions": [list(s) for s in outcome.solutions],
+                       "complete": outcome.complete, "stats": outcome.stats, "message": outcome.message,
+                       "time_s": outcome.time_s, "cpu_s": outcome.cpu_s, "warmup": outcome.warmup},
+                      default=repr, separators=(",", ":"))
+
+
+def grid_values(text: str) -> tuple[int, ...]:
+    """A solution as judge.grid_text wrote it, back to values ('.' is 0; '?' is not a value).
+
+    >>> grid_values("12.4"), grid_values("10 25 3")
+    ((1, 2, 0, 4), (10, 25, 3))
+    """
+    if " " in text:
+        return tuple(int(token) for token in text.split())
+    return tuple(0 if ch == "." else SYMBOLS.index(ch) + 1 for ch in text)
+
+
+def raw_solutions(outcome: Outcome, run: Run) -> str | None:
+    """The backend's solutions as JSON when the run's grid texts do not give them back exactly."""
+    n, cells = run.n, run.n * run.n
+    if all(len(s) == cells and all(type(v) is int and 0 <= v <= n for v in s)
+           for s in outcome.solutions):
+        return None  # judge.grid_text wrote these values exactly
+    return json.dumps([list(s) for s in outcome.solutions], default=repr, separators=(",", ":"))
+
+
+def outcome_from_text(text: str) -> Outcome:
+    data = json.loads(text)
+    return Outcome(Status(data["status"]), [tuple(s) for s in data["solutions"]], data["complete"],
+                   data["stats"], data["message"], data["time_s"], data["cpu_s"], data["warmup"])
+
+
+class ResultsDatabase:
+    """An open results database; ``open_database`` makes one."""
+
+    def __init__(self, path: str, connection: sqlite3.Connection):
+        self.path, self.connection = path, connection
+
+    # ------------------------------------------------------------ writing
+
+    def start_sweep(self, options: dict[str, Any], provenance: dict[str, Any]) -> int:
+        with self.connection:
+            cursor = self.connection.execute(
+                "INSERT INTO sweeps (started, options, provenance) VALUES (?, ?, ?)",
+                (_now(), json.dumps(options, default=repr), json.dumps(provenance, default=repr)))
+        return int(cursor.lastrowid or 0)
+
+    def finish_sweep(self, sweep: int, *, partial: bool) -> None:
+        with self.connection:
+            self.connection.execute("UPDATE sweeps SET finished = ?, partial = ? WHERE id = ?",
+                                    (_now(), int(partial), sweep))
+
+    def add_pending(self, items: Iterable[tuple[bytes, Outcome]]) -> None:
+        """Outcomes that arrived, before their (puzzle, repetition) is judged; committed."""
+        with self.guarded(), self.connection:
+            self.connection.executemany("INSERT OR REPLACE INTO pending VALUES (?, ?)",
+                                        [(key, outcome_text(o)) for key, o in items])
+
+    def save_judged(self, sweep: int, entries: Sequence[tuple[bytes, Task, Outcome, Run]],
+                    pending: Sequence[bytes] = ()) -> None:
+        """A judged (puzzle, repetition): its runs written (replacing earlier judgements of
+        the same tasks) and its ``pending`` outcomes removed, in one transaction."""
+        names = ("task", "raw_solutions") + RUN_COLUMNS
+        sql = (f"INSERT INTO runs ({', '.join(f'{chr(34)}{c}{chr(34)}' for c in names)}) "
+               f"VALUES ({', '.join('?' * len(names))}) ON CONFLICT(task) DO UPDATE SET "
+               + ", ".join(f'"{c}" = excluded."{c}"' for c in names[1:] if c != "sweep"))
+        rows = [(key, raw_solutions(outcome, run), *_row_values(sweep, task, run))
+                for key, task, outcome, run in entries]
+        with self.guarded(), self.connection:
+            self.connection.executemany(sql, rows)
+            if pending:
+                self.connection.executemany("DELETE FROM pending WHERE task = ?",
+                                            [(key,) for key in pending])
+
+    # ------------------------------------------------------------ reading
+
+    def recorded(self, keys: Sequence[bytes]) -> dict[bytes, tuple[bool, Outcome]]:
+        """Of these tasks, those recorded: key -> (judged?, outcome)."""
+        with self.guarded():
+            return self._recorded(keys)
+
+    def _recorded(self, keys: Sequence[bytes]) -> dict[bytes, tuple[bool, Outcome]]:
+        marks = ", ".join("?" * len(keys))
+        found: dict[bytes, tuple[bool, Outcome]] = {}
+        for key, text in self.connection.execute(
+                f"SELECT task, outcome FROM pending WHERE task IN ({marks})", list(keys)):
+            found[key] = (False, outcome_from_text(text))
+        for key, *values in self.connection.execute(
+                f"SELECT task, status, solutions, raw_solutions, complete, stats, message, time_s, "
+                f"cpu_s, warmup FROM runs WHERE task IN ({marks})", list(keys)):
+            found[key] = (True, _recorded_outcome(*values))
+        return found
+
+    def count_runs(self) -> int:
+        return int(self.connection.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+
+    def count_pending(self) -> int:
+        return int(self.connection.execute("SELECT COUNT(*) FROM pending").fetchone()[0])
+
+    def sweeps(self) -> list[dict[str, Any]]:
+        """Every sweep written to this file, oldest first, options and provenance decoded."""
+        rows = self.connection.execute(
+            "SELECT id, started, finished, partial, options, provenance FROM sweeps ORDER BY id")
+        return [{"id": i, "started": s, "finished": f, "partial": bool(p) if p is not None else True,
+                 "options": json.loads(o), "provenance": json.loads(v)} for i, s, f, p, o, v in rows]
+
+    def runs(self, where: str = "", params: Sequence[Any] = (), order: str = "id") -> Iterator[dict[str, Any]]:
+        """Runs as the JSON document holds them (records.py's fields, then the grids and the
+        judge's words), read one at a time."""
+        sql = f"SELECT {', '.join(_quoted(RUN_COLUMNS))} FROM runs" + (f" WHERE {where}" if where else "")
+        with self.guarded():
+            for values in self.connection.execute(sql + f" ORDER BY {order}", list(params)):
+                yield _run_dict(values)
+
+    def groups(self, where: str = "", params: Sequence[Any] = ()) -> list[tuple[str, int, str]]:
+        """The (file, n, configuration) sets in the order they were first written."""
+        sql = ("SELECT file, n, configuration FROM runs" + (f" WHERE {where}" if where else "")
+               + " GROUP BY file, n, configuration ORDER BY MIN(id)")
+        with self.guarded():
+            return [tuple(row) for row in self.connection.execute(sql, list(params))]
+
+    @contextlib.contextmanager
+    def guarded(self) -> Iterator[None]:
+        """SQLite's errors (a page damaged, the file locked by another writer) as DatabaseError."""
+        try:
+            yield
+        except sqlite3.DatabaseError as error:
+            raise DatabaseError(f"{self.path}: {error}") from None
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def open_database(path: str, *, create: bool) -> ResultsDatabase:
+    """Open a results database; a missing or empty file is created when ``create``.
+    DatabaseError (naming the file) for anything that is not one."""
+    file = Path(path)
+    fresh = not file.exists() or (file.is_file() and file.stat().st_size == 0)
+    if fresh and not create:
+        raise DatabaseError(f"{path}: no such results database")
+    if file.exists() and not file.is_file():
+        raise DatabaseError(f"{path}: not a file")
+    connection = sqlite3.connect(path, timeout=30)
+    try:
+        if fresh:
+            connection.executescript(SCHEMA)
+            with connection:
+                connection.executemany("INSERT INTO format VALUES (?, ?)",
+                                       [("kind", KIND), ("version", str(VERSION))])
+        else:
+            _check_format(path, connection)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+    except (sqlite3.DatabaseError, DatabaseError) as error:
+        connection.close()
+        if isinstance(error, DatabaseError):
+            raise
+        raise DatabaseError(f"{path}: not a usable results database ({error})") from None
+    return ResultsDatabase(path, connection)
+
+
+def _check_format(path: str, connection: sqlite3.Connection) -> None:
+    try:
+        marks = dict(connection.execute("SELECT key, value FROM format"))
+    except sqlite3.DatabaseError as error:
+        if "no such table" in str(error):
+            raise DatabaseError(f"{path}: an SQLite file, but not a compare.py results database "
+                                "(it has no format table)") from None
+        raise
+    if marks.get("kind") != KIND:
+        raise DatabaseError(f"{path}: not a compare.py results database (kind {marks.get('kind')!r})")
+    if marks.get("version") != str(VERSION):
+        raise DatabaseError(f"{path}: results database version {marks.get('version')}, but this "
+                            f"compare.py reads version {VERSION}")
+    connection.execute("SELECT COUNT(*) FROM runs JOIN sweeps ON sweeps.id = runs.sweep").fetchone()
+    result = connection.execute("PRAGMA quick_check").fetchone()
+    if result is None or result[0] != "ok":
+        raise DatabaseError(f"{path}: the database is damaged ({result[0] if result else 'no answer'})")
+
+
+def _recorded_outcome(status: str, solutions: str, raw: str | None, complete: int, stats: str,
+                      message: str, time_s: float, cpu_s: float | None, warmup: int) -> Outcome:
+    """A judged run's outcome as the backend gave it, for judging it again with new runs."""
+    grids = json.loads(raw) if raw is not None else [grid_values(t) for t in json.loads(solutions)]
+    return Outcome(Status(status), [tuple(g) for g in grids], bool(complete), json.loads(stats),
+                   message, time_s, cpu_s or 0.0, bool(warmup))
+
+
+def _row_values(sweep: int, task: Task, run: Run) -> list[Any]:
+    data = dict(vars(run))  # a shallow copy: Run.as_dict's deep copy costs more than the write
+    flat = {**data, **record(data), "sweep": sweep, "limit_s": float(task.time_limit),
+            "max_solutions": task.max_solutions}
+    return [json.dumps(flat[c], default=repr, separators=(",", ":")) if c in JSON_COLUMNS else
+            (str(flat[c]) if c in ("status", "category") else flat[c]) for c in RUN_COLUMNS]
+
+
+def _run_dict(values: Sequence[Any]) -> dict[str, Any]:
+    data = dict(zip(RUN_COLUMNS, values))
+    for column in JSON_COLUMNS:
+        data[column] = json.loads(data[column]) if data[column] is not None else None
+    data["warmup"], data["complete"] = bool(data["warmup"]), bool(data["complete"])
+    data["options"] = data["options"] or {}
+    data["stats"] = data["stats"] or {}
+    for counter in COUNTERS:
+        data.pop(counter, None)  # the stats hold them; record() takes them from there
+    return {**record(data), **data}
+
+
+def _quoted(columns: Iterable[str]) -> list[str]:
+    return [f'"{c}"' for c in columns]
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+class DatabaseStore:
+    """experiment.Store writing to a results database: each outcome as it arrives (pending),
+    each judged (puzzle, repetition) at once; with ``resume``, recorded tasks are skipped."""
+
+    def __init__(self, database: ResultsDatabase, sweep: int, *, resume: bool):
+        self.database, self.sweep, self.resume = database, sweep, resume
+        self.pending: set[bytes] = set()  # keys in the pending table, of groups still open
+
+    def recorded(self, tasks: Sequence[Task]) -> dict[int, tuple[bool, Outcome]]:
+        if not self.resume:
+            return {}
+        keys = [task_key(task) for task in tasks]
+        found = self.database.recorded(keys)
+        self.pending.update(key for key in keys if key in found and not found[key][0])
+        return {position: found[key] for position, key in enumerate(keys) if key in found}
+
+    def arrived(self, task: Task, outcome: Outcome) -> None:
+        key = task_key(task)
+        self.database.add_pending([(key, outcome)])
+        self.pending.add(key)
+
+    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
+               runs: Sequence[Run], disagreement: object) -> None:
+        entries = [(task_key(t), t, o, r) for t, o, r in zip(tasks, outcomes, runs)]
+        written = [key for key, *_ in entries if key in self.pending]
+        self.database.save_judged(self.sweep, entries, written)
+        self.pending.difference_update(written)

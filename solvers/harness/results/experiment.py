@@ -1,0 +1,215 @@
+"""An experiment: puzzles x configurations x repetitions, run by an executor and judged.
+
+Puzzles are read and tasks dispatched lazily. Every repetition is kept as its own
+run. Each (puzzle, repetition) is judged with all configurations' answers together,
+so a wrong answer is caught by the others, as soon as its last run is in, and handed
+to a store (kept in memory, or written to the results database) and forgotten.
+Interrupted (Ctrl-C), the runs that finished are still judged and stored, marked partial.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from models import Puzzle
+
+from ..engine.executors import Executor
+from ..tasks import Configuration, Experiment, Outcome, Task
+from .judge import Disagreement, Run, judge
+
+SHUFFLE_BLOCK = 10_000
+"""With a seed, tasks are shuffled within blocks of about this many (whole puzzles)."""
+
+
+@dataclass
+class Results:
+    """What an experiment kept in memory: judged runs, disagreements, whether it was cut short."""
+
+    runs: list[Run] = field(default_factory=list)
+    disagreements: list[Disagreement] = field(default_factory=list)
+    partial: bool = False
+
+
+@dataclass
+class Tally:
+    """How far an experiment got: runs finished here, tasks skipped as recorded, partial."""
+
+    finished: int = 0
+    dispatched: int = 0
+    skipped: int = 0
+    partial: bool = False
+
+
+class Store(Protocol):
+    """Where judged runs go (and, for --resume, what is already there)."""
+
+    def recorded(self, tasks: Sequence[Task]) -> dict[int, tuple[bool, Outcome]]:
+        """Of these tasks (one puzzle and repetition), those recorded: position -> (judged, outcome)."""
+
+    def arrived(self, task: Task, outcome: Outcome) -> None:
+        """One outcome, before its (puzzle, repetition) is judged."""
+
+    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
+               runs: Sequence[Run], disagreement: Disagreement | None) -> None:
+        """One (puzzle, repetition) judged: its tasks, outcomes and runs, in configuration
+        order; serial numbers the (puzzle, repetition) pairs in reading order."""
+
+
+class MemoryStore:
+    """Keeps every judged run; ``results()`` gives them in (puzzle, repetition, configuration) order."""
+
+    def __init__(self) -> None:
+        self._runs: list[tuple[int, Run]] = []
+        self._disagreements: list[tuple[int, Disagreement]] = []
+
+    def recorded(self, tasks: Sequence[Task]) -> dict[int, tuple[bool, Outcome]]:
+        return {}
+
+    def arrived(self, task: Task, outcome: Outcome) -> None:
+        pass
+
+    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
+               runs: Sequence[Run], disagreement: Disagreement | None) -> None:
+        self._runs += [(serial, run) for run in runs]
+        if disagreement is not None:
+            self._disagreements.append((serial, disagreement))
+
+    def results(self, partial: bool) -> Results:
+        ordered = sorted(range(len(self._runs)), key=lambda i: (self._runs[i][0], i))
+        return Results([self._runs[i][1] for i in ordered],
+                       [d for _, d in sorted(self._disagreements, key=lambda item: item[0])], partial)
+
+
+@dataclass
+class _Group:
+    """One (puzzle, repetition): its tasks in configuration order and the outcomes so far."""
+
+    serial: int
+    tasks: list[Task]
+    outcomes: dict[int, Outcome]
+    waiting: int
+
+
+def build_tasks(puzzle: Puzzle, solvers: Sequence[Configuration], *, max_solutions: int,
+                time_limit: float, repeat: int, memory_limit: float | None = None,
+                seeded: bool = False) -> list[Task]:
+    """The tasks of one (puzzle, repetition), one per configuration; ``seeded``: each backend
+    gets the repetition's number as its solver seed (``--seeds``)."""
+    return [Task(with_seed(solver, repeat) if seeded else solver, puzzle, max_solutions,
+                 time_limit, repeat, memory_limit) for solver in solvers]
+
+
+def with_seed(solver: Configuration, seed: int) -> Configuration:
+    """The configuration with the solver seed ``seed`` among its options."""
+    return replace(solver, options=(*solver.options, ("seed", seed)))
+
+
+class _Experiment:
+    """The bookkeeping of one run of stream_experiment."""
+
+    def __init__(self, store: Store, progress: Callable[[int, Outcome], None] | None):
+        self.store, self.progress = store, progress
+        self.groups: dict[int, _Group] = {}
+        self.where: dict[int, tuple[int, int]] = {}  # dispatched number -> (group, position)
+        self.tally = Tally()
+        self.serials = itertools.count()
+
+    def tasks(self, groups: Iterable[list[Task]], seed: int | None) -> Iterator[Task]:
+        """The tasks to run, group after group (shuffled within blocks with a seed)."""
+        rng = random.Random(seed) if seed is not None else None
+        for block in _blocks(groups, SHUFFLE_BLOCK if rng else 1):
+            chosen = [item for tasks in block for item in self._open(tasks)]
+            if rng is not None:
+                rng.shuffle(chosen)
+            for number, (serial, position) in zip(itertools.count(self.tally.dispatched), chosen):
+                self.where[number] = (serial, position)
+                self.tally.dispatched += 1
+                yield self.groups[serial].tasks[position]
+
+    def _open(self, tasks: list[Task]) -> list[tuple[int, int]]:
+        """Register a group; (group, position) of each task still to run."""
+        known = self.store.recorded(tasks)
+        todo = [p for p in range(len(tasks)) if p not in known]
+        self.tally.skipped += len(known)
+        serial = next(self.serials)
+        group = _Group(serial, tasks, {p: outcome for p, (_, outcome) in known.items()}, len(todo))
+        if not todo:
+            if not all(judged for judged, _ in known.values()):
+                self._judge(group)  # its last outcomes arrived before an interruption
+            return []
+        self.groups[serial] = group
+        return [(serial, p) for p in todo]
+
+    def arrived(self, number: int, outcome: Outcome) -> None:
+        serial, position = self.where.pop(number)
+        group = self.groups[serial]
+        group.outcomes[position] = outcome
+        group.waiting -= 1
+        self.tally.finished += 1
+        if group.waiting:
+            self.store.arrived(group.tasks[position], outcome)
+        else:  # the last of its group: judged and stored at once
+            del self.groups[serial]
+            self._judge(group)
+        if self.progress is not None:
+            self.progress(number, outcome)
+
+    def finish(self) -> None:
+        """Judge the groups cut short with what they have."""
+        for group in self.groups.values():
+            if group.outcomes:
+                self._judge(group)
+        self.groups.clear()
+
+    def _judge(self, group: _Group) -> None:
+        positions = sorted(group.outcomes)
+        tasks = [group.tasks[p] for p in positions]
+        outcomes = [group.outcomes[p] for p in positions]
+        runs, disagreement = judge(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)])
+        for run, task in zip(runs, tasks):
+            run.repeat, run.backend, run.options = task.repeat, task.solver.backend or task.solver.name, \
+                dict(task.solver.options)
+        self.store.judged(group.serial, tasks, outcomes, runs, disagreement)
+
+
+def _blocks(groups: Iterable[list[Task]], size: int) -> Iterator[list[list[Task]]]:
+    """Whole groups in blocks of at least ``size`` tasks (the last may be smaller)."""
+    block: list[list[Task]] = []
+    count = 0
+    for tasks in groups:
+        block.append(tasks)
+        count += len(tasks)
+        if count >= size:
+            yield block
+            block, count = [], 0
+    if block:
+        yield block
+
+
+def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, executor: Executor,
+                      store: Store, progress: Callable[[int, Outcome], None] | None = None) -> Tally:
+    """Run every (puzzle, repetition, configuration) of the experiment not yet in the store
+    (in an order shuffled by its seed, if given, so that drifts in the machine's load spread
+    over all configurations); on KeyboardInterrupt judge what finished and say so (Tally.partial)."""
+    bookkeeping = _Experiment(store, progress)
+    groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,
+                          time_limit=experiment.time_limit, repeat=number,
+                          memory_limit=experiment.memory_limit, seeded=bool(experiment.seeds))
+              for puzzle in puzzles for number in range(experiment.repeat))
+    try:
+        executor.run(bookkeeping.tasks(groups, experiment.seed), bookkeeping.arrived)
+    except KeyboardInterrupt:
+        bookkeeping.tally.partial = True
+    bookkeeping.finish()
+    return bookkeeping.tally
+
+
+def say_partial(tally: Tally) -> None:
+    """Tell the user an interrupted run kept only what finished."""
+    if tally.partial:
+        print(f"compare.py: interrupted: {tally.finished} of the {tally.dispatched} runs started "
+              "finished; keeping those (marked \"partial\": true)", file=sys.stderr)

@@ -1,0 +1,392 @@
+"""Tables from judged runs (tabulate), CSV, the saved JSON document, and the change between two runs."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import statistics
+from array import array
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from ... import registry
+from ...result import Status
+from .judge import Category, Disagreement, Run
+from .records import record, run_entry
+from .scores import run_score
+
+DOCUMENT_KIND = "sudoku-methods-run"
+DOCUMENT_VERSION = 2
+TABLE_FORMATS = ("table", "markdown", "csv", "json")
+RUN_KEYS = ("file", "index", "puzzle", "solver", "status", "solutions", "complete", "time_s",
+            "stats", "category")
+
+
+class ReportError(ValueError):
+    """A saved results file that cannot be read as a run document."""
+
+
+# ---------------------------------------------------------------- summary rows
+
+def puzzle_set(record: dict[str, Any]) -> str:
+    """The set a run record belongs to: its file name and grid size.
+
+    >>> puzzle_set({"file": "puzzles/default.txt", "size": "16x16"})
+    'default.txt 16x16'
+    """
+    return f"{Path(record['file']).name} {record['size']}"
+
+
+def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False, limit: float | None = None,
+              par: float = 2.0, exclude_warmup: bool = False) -> list[dict[str, Any]]:
+    """One row per (file, grid size, configuration), in the order they first appear; the
+    columns are always SUMMARY_KEYS (None where a value does not apply)."""
+    groups: dict[tuple[str, int, str], dict[int, list[dict[str, Any]]]] = {}
+    for run in runs:
+        data = run.as_dict() if isinstance(run, Run) else run
+        if exclude_warmup and data.get("warmup"):
+            continue
+        flat = {**data, **record(data)}
+        key = (flat["file"], flat["n"], flat["configuration"])
+        groups.setdefault(key, {}).setdefault(flat["index"], []).append(flat)
+    rows = []
+    for puzzles in groups.values():
+        summary = GroupSummary(unique=unique, limit=limit, par=par)
+        for records in puzzles.values():
+            summary.add_puzzle(records)
+        rows.append(summary.row())
+    return rows
+
+
+SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs", "solved", "unsat",
+                "multiple", "timeouts", "memory_outs", "unknown", "unsupported", "errors", "wrong", "par",
+                "mean_s", "median_s",
+                "spread_s", "max_s", "mean_cpu_s", "mean_nodes", "nodes_are", "mean_conflicts")
+_COUNTED = {"solved": (Status.SOLVED, Category.CORRECT), "unsat": (Status.UNSAT, Category.CORRECT),
+            "timeouts": (None, Category.TIMEOUT), "memory_outs": (None, Category.MEMORY_OUT),
+            "unknown": (None, Category.UNKNOWN), "unsupported": (None, Category.UNSUPPORTED),
+            "errors": (None, Category.ERROR), "wrong": (None, Category.WRONG)}
+
+
+class GroupSummary:
+    """One summary row built puzzle by puzzle (each puzzle's runs of one configuration at
+    once), keeping per puzzle only its median time, spread and PAR score, so a database
+    of millions of runs is summarised in little memory."""
+
+    def __init__(self, *, unique: bool = False, limit: float | None = None, par: float = 2.0):
+        self.unique, self.limit, self.par = unique, limit, par
+        self.first: dict[str, Any] | None = None
+        self.counts = dict.fromkeys([*_COUNTED, "runs", "puzzles", "multiple"], 0)
+        self.times, self.spreads, self.scores = array("d"), array("d"), array("d")
+        self.sums = {"cpu": [0.0, 0], "nodes": [0.0, 0], "conflicts": [0.0, 0]}
+
+    def add_puzzle(self, records: Sequence[dict[str, Any]]) -> None:
+        """Every run (repetition) of one configuration on one puzzle, as flat records."""
+        self.first = self.first or records[0]
+        self.counts["puzzles"] += 1
+        self.counts["runs"] += len(records)
+        for name, (status, category) in _COUNTED.items():
+            self.counts[name] += sum(r["category"] == category and status in (None, r["status"])
+                                     for r in records)
+        correct = [r for r in records if r["category"] == Category.CORRECT]
+        self.counts["multiple"] += sum(len(r["solutions"]) >= 2 for r in correct)
+        # An unsupported run answered nothing to time or score: it is neither solved nor failed.
+        times = [r["time_s"] for r in records
+                 if r["category"] not in (Category.ERROR, Category.UNSUPPORTED)]
+        if times:
+            self.times.append(statistics.median(times))
+        if len(times) > 1:
+            self.spreads.append(max(times) - min(times))
+        scored = [r for r in records if r["category"] != Category.UNSUPPORTED]
+        if self.limit is not None and scored:
+            self.scores.append(statistics.median(run_score(r, self.limit, self.par) for r in scored))
+        self._add("cpu", (r.get("cpu_s") for r in records))
+        for counter in ("nodes", "conflicts"):
+            self._add(counter, ((r.get("stats") or {}).get(counter) for r in correct))
+
+    def _add(self, name: str, values: Iterable[float | int | None]) -> None:
+        for value in values:
+            if value is not None:
+                self.sums[name][0] += value
+                self.sums[name][1] += 1
+
+    def _mean(self, name: str) -> float | None:
+        total, count = self.sums[name]
+        return total / count if count else None
+
+    def row(self) -> dict[str, Any]:
+        """The summary row, SUMMARY_KEYS in order."""
+        first, counts, times = self.first or {}, self.counts, self.times
+        return {
+            "set": puzzle_set(first), "file": first["file"], "n": first["n"],
+            "configuration": first["configuration"], "backend": first["backend"],
+            "puzzles": counts["puzzles"], "runs": counts["runs"], "solved": counts["solved"],
+            "unsat": counts["unsat"], "multiple": counts["multiple"] if self.unique else None,
+            "timeouts": counts["timeouts"], "memory_outs": counts["memory_outs"],
+            "unknown": counts["unknown"], "unsupported": counts["unsupported"],
+            "errors": counts["errors"], "wrong": counts["wrong"],
+            "par": statistics.fmean(self.scores) if self.scores else None,
+            "mean_s": statistics.fmean(times) if times else None,
+            "median_s": _median(times) if times else None,
+            "spread_s": _median(self.spreads) if self.spreads else None,
+            "max_s": max(times) if times else None, "mean_cpu_s": self._mean("cpu"),
+            "mean_nodes": self._mean("nodes"), "nodes_are": node_meaning(first["backend"]),
+            "mean_conflicts": self._mean("conflicts"),
+        }
+
+
+def _median(values: array) -> float:
+    """statistics.median of an array of doubles, without a list of millions of floats."""
+    import numpy  # noqa: PLC0415 - only for summaries
+
+    return float(numpy.median(numpy.frombuffer(values, dtype=numpy.float64)))
+
+
+def node_meaning(solver: str) -> str:
+    """What a registered backend counts as a node, in a few words ('' for plugins and others).
+
+    >>> node_meaning("mrv"), node_meaning("cpsat"), node_meaning("my-plugin")
+    ('decisions', 'CP-SAT branches', '')
+    """
+    backend = registry.BACKENDS.get(solver.split(":")[0])
+    if backend is None or not backend.available:
+        return ""
+    return backend.counters.get("nodes", "").split(" (")[0]
+
+
+# ---------------------------------------------------------------- rendering
+
+_HEADERS = {"set": "puzzle set", "configuration": "configuration", "runs": "runs", "par": "PAR",
+            "spread_s": "spread s", "mean_cpu_s": "mean cpu s", "backend": "backend", "puzzles": "puzzles", "solved": "solved",
+            "unsat": "unsat", "multiple": "multiple", "timeouts": "timeouts", "memory_outs": "memory-outs", "errors": "errors",
+            "unknown": "unknown", "unsupported": "unsupported", "wrong": "wrong", "mean_s": "mean s",
+            "median_s": "median s",
+            "max_s": "max s", "mean_nodes": "mean nodes", "nodes_are": "nodes are",
+            "mean_conflicts": "mean conflicts"}
+
+
+def render_table(rows: Sequence[dict[str, Any]], fmt: str, *, par: float = 2.0) -> str:
+    """The summary as an aligned text table, a Markdown table, or CSV (CSV: every column)."""
+    if not rows:
+        return "(no runs)"
+    if fmt == "csv":
+        keys = [k for k in rows[0] if k != "set"]
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow([f"par{par:g}" if k == "par" else k for k in keys])
+        writer.writerows([["" if r[k] is None else r[k] for k in keys] for r in rows])
+        return out.getvalue().rstrip("\n")
+    hidden = {"file", "n", "backend"}
+    if all(r["runs"] == r["puzzles"] for r in rows):
+        hidden |= {"runs", "spread_s"}
+    if not any(r.get("memory_outs") for r in rows):  # shown only when a run went over the limit
+        hidden.add("memory_outs")
+    if not any(r.get("unsupported") for r in rows):  # shown only when a backend declined a puzzle
+        hidden.add("unsupported")
+    keys = [k for k in rows[0] if k not in hidden and any(r[k] is not None for r in rows)]
+    if "mean_nodes" not in keys:
+        keys = [k for k in keys if k != "nodes_are"]
+    body = [[_cell(k, r[k]) for k in keys] for r in rows]
+    tablefmt = "github" if fmt == "markdown" else "simple"
+    numeric = [k not in ("set", "configuration", "nodes_are") for k in keys]
+    headers = [f"PAR-{par:g}" if k == "par" else _HEADERS[k] for k in keys]
+    return tabulate(body, headers=headers, tablefmt=tablefmt,
+                    colalign=["right" if n else "left" for n in numeric], disable_numparse=True)
+
+
+def _cell(key: str, value: Any) -> str:
+    if value is None or value == "":
+        return "-"
+    if key.endswith("_s") or key == "par":
+        return seconds(value)
+    if key.startswith("mean_"):
+        return f"{value:,.1f}"
+    return str(value)
+
+
+def seconds(value: float) -> str:
+    """A duration in seconds, three significant figures (at most six decimals), never exponents.
+
+    >>> [seconds(x) for x in (0.0000147, 0.001234, 1.5, 12.34, 1234.5)]
+    ['0.000015', '0.00123', '1.50', '12.3', '1234']
+    """
+    if value >= 100:
+        return f"{value:.0f}"
+    if value < 0.001:
+        return f"{value:.6f}"
+    return f"{value:#.3g}"
+
+
+def render_disagreements(disagreements: Sequence[Disagreement | dict[str, Any]]) -> str:
+    """Puzzle by puzzle: the puzzle, each backend's claim, its category and why."""
+    blocks = []
+    for item in disagreements:
+        d = item.as_dict() if isinstance(item, Disagreement) else item
+        head = f"Disagreement on {d['file']} puzzle {d['index']} (line {d['line']}):\n  {d['puzzle']}"
+        table = tabulate([[c["solver"], c["claim"], c["category"], c["reason"]] for c in d["claims"]],
+                         headers=["backend", "claims", "judged", "why"], tablefmt="simple",
+                         disable_numparse=True)
+        blocks.append(head + "\n" + _indent(table))
+    return "\n\n".join(blocks)
+
+
+def render_failures(runs: Sequence[Run | dict[str, Any]], limit: int = 10) -> str:
+    """The errors, one line each (the first ``limit``), so a crash is never silent."""
+    records = [r.as_dict() if isinstance(r, Run) else r for r in runs]
+    errors = [r for r in records if r["category"] == Category.ERROR]
+    lines = [f"  {r['solver']} on {r['file']} puzzle {r['index']} (line {r['line']}): {r['reason']}"
+             for r in errors[:limit]]
+    if len(errors) > limit:
+        lines.append(f"  ... and {len(errors) - limit} more (see --json)")
+    return "Errors:\n" + "\n".join(lines) if lines else ""
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())
+
+
+# ---------------------------------------------------------------- the saved document
+
+def build_document(runs: Sequence[Run], disagreements: Sequence[Disagreement], *,
+                   environment: dict[str, Any], options: dict[str, Any],
+                   input_errors: Sequence[dict[str, Any]], partial: bool = False) -> dict[str, Any]:
+    """Everything about a run, for --json and for ``report`` later: provenance (environment),
+    options, the summary, and one record per run (records.py's fields first)."""
+    limit, par = environment.get("limit_s", options.get("timeout_s")), options.get("par", 2.0)
+    return {
+        "kind": DOCUMENT_KIND, "version": DOCUMENT_VERSION, "partial": partial, **environment,
+        "options": options, "input_errors": list(input_errors),
+        "summary": summarize(runs, unique=options.get("unique", False), limit=limit, par=par,
+                             exclude_warmup=options.get("exclude_warmup", False)),
+        "disagreements": [d.as_dict() for d in disagreements],
+        "runs": [run_entry(r) for r in runs],
+    }
+
+
+def load_document(path: str) -> dict[str, Any]:
+    """A saved run document; ReportError says what is wrong with the file."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except OSError as error:
+        raise ReportError(f"{path}: cannot read: {error.strerror or error}") from error
+    except json.JSONDecodeError as error:
+        raise ReportError(f"{path}, line {error.lineno}: not JSON: {error.msg}") from error
+    if not isinstance(document, dict) or document.get("kind") != DOCUMENT_KIND:
+        raise ReportError(f"{path}: not a saved compare.py run (no \"kind\": \"{DOCUMENT_KIND}\")")
+    runs = document.get("runs", [])
+    if not isinstance(runs, list):
+        raise ReportError(f"{path}: \"runs\" is not a list")
+    for number, run in enumerate(runs):
+        if not isinstance(run, dict):
+            raise ReportError(f"{path}: run {number} is not an object")
+        missing = [k for k in RUN_KEYS + ("size",) if k not in run]
+        if missing:
+            raise ReportError(f"{path}: run {number} lacks {', '.join(missing)}")
+        problem = _bad_field(run)
+        if problem:
+            raise ReportError(f"{path}: run {number}: {problem}")
+    return document
+
+
+_RUN_TYPES: dict[str, tuple[type, ...]] = {
+    "file": (str,), "index": (int,), "puzzle": (str,), "solver": (str,), "status": (str,),
+    "solutions": (list,), "complete": (bool,), "time_s": (int, float), "category": (str,)}
+
+
+def _bad_field(run: dict[str, Any]) -> str:
+    """What is wrong with one saved run's fields ('' when nothing); a null stats becomes {}."""
+    for key, kinds in _RUN_TYPES.items():
+        value = run[key]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            return f"{key} is {json.dumps(value)[:40]}, not {' or '.join(k.__name__ for k in kinds)}"
+    if not math.isfinite(run["time_s"]) or run["time_s"] < 0:
+        return f"time_s is {run['time_s']}, not a time"
+    if run["category"] not in tuple(Category):
+        return f"unknown category {run['category']!r}"
+    if run["stats"] is None:
+        run["stats"] = {}
+    if not isinstance(run["stats"], dict):
+        return "stats is not an object"
+    for key in ("cpu_s", "n", "line"):
+        value = run.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            return f"{key} is {json.dumps(value)[:40]}, not a number"
+    return ""
+
+
+# ---------------------------------------------------------------- two runs side by side
+
+@dataclass(frozen=True)
+class Change:
+    """A run whose category changed between two saved documents."""
+
+    solver: str
+    file: str
+    index: int
+    old: str
+    new: str
+
+
+def compare_rows(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per (puzzle set, backend) in either document: counts old -> new and the time ratio."""
+    unique = bool(old.get("options", {}).get("unique") or new.get("options", {}).get("unique"))
+    before = {(r["set"], r["configuration"]): r for r in summarize(old["runs"], unique=unique)}
+    after = {(r["set"], r["configuration"]): r for r in summarize(new["runs"], unique=unique)}
+    rows = []
+    for key in list(before) + [k for k in after if k not in before]:
+        a, b = before.get(key), after.get(key)
+        row: dict[str, Any] = {"set": key[0], "configuration": key[1]}
+        for column in ("puzzles", "solved", "unsat", "timeouts", "memory_outs", "unknown",
+                       "unsupported", "errors", "wrong"):
+            row[column] = f"{_get(a, column)} -> {_get(b, column)}"
+        row["mean s old"] = a["mean_s"] if a else None
+        row["mean s new"] = b["mean_s"] if b else None
+        row["new/old"] = (b["mean_s"] / a["mean_s"]
+                          if a and b and a["mean_s"] and b["mean_s"] is not None else None)
+        rows.append(row)
+    return rows
+
+
+def _get(row: dict[str, Any] | None, key: str) -> str:
+    return "-" if row is None else str(row[key])
+
+
+def category_changes(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    """Runs (same file, puzzle number and backend) judged differently in the two documents."""
+    before = {(r["file"], r["index"], r["solver"], r.get("repeat", 0)): r["category"] for r in old["runs"]}
+    changes = []
+    for run in new["runs"]:
+        key = (run["file"], run["index"], run["solver"], run.get("repeat", 0))
+        if key in before and before[key] != run["category"]:
+            changes.append(Change(run["solver"], run["file"], run["index"], before[key], run["category"]))
+    return changes
+
+
+def render_comparison(rows: Sequence[dict[str, Any]], changes: Sequence[Change], fmt: str) -> str:
+    """The old -> new table and the list of runs whose category changed."""
+    if fmt == "json":
+        return json.dumps({"rows": list(rows), "changes": [c.__dict__ for c in changes]}, indent=2)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        if rows:
+            writer.writerow(list(rows[0]))
+            writer.writerows([["" if v is None else v for v in r.values()] for r in rows])
+        return out.getvalue().rstrip("\n")
+    body = [[seconds(v) if isinstance(v, float) and k != "new/old" else
+             (f"{v:.2f}" if isinstance(v, float) else ("-" if v is None else v))
+             for k, v in r.items()] for r in rows]
+    text = tabulate(body, headers=list(rows[0]) if rows else [], disable_numparse=True,
+                    tablefmt="github" if fmt == "markdown" else "simple")
+    if changes:
+        text += "\n\nChanged:\n" + "\n".join(
+            f"  {c.solver} on {c.file} puzzle {c.index}: {c.old} -> {c.new}" for c in changes[:30])
+        if len(changes) > 30:
+            text += f"\n  ... and {len(changes) - 30} more"
+    return text
