@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from solvers.harness.results import consistency_study
+from solvers.harness.results import consistency_study, tails
 
 from .conftest import load
 
@@ -69,3 +69,28 @@ def test_study_consistency_refuses_a_wrong_value_with_exit_2(args: tuple[str, ..
 def test_study_names_the_known_studies_on_a_wrong_one() -> None:
     done = compare("study", "phase", "puzzles/small_4x4.txt")
     assert done.returncode == 2 and "consistency" in done.stderr
+
+
+def test_hill_reads_the_slope_of_a_pareto_tail() -> None:
+    # quantiles of a Pareto law with alpha = 1.5: P(X > x) = x^-1.5
+    values = [(1 - (i + 0.5) / 400) ** (-1 / 1.5) for i in range(400)]
+    assert tails.hill(values, 40) == pytest.approx(1.5, rel=0.1)
+
+
+def test_plot_survival_draws_and_prints_a_tail_index_per_configuration(tmp_path: Path) -> None:
+    runs = tmp_path / "runs.json"
+    done = compare("run", "puzzles/small_6x6.txt", "--solvers", "mrv,backtrack", "--seeds", "6",
+                   "--json", str(runs))
+    assert done.returncode == 0, done.stderr
+    picture = tmp_path / "survival.png"
+    done = compare("plot", "survival", str(runs), "--field", "nodes", "-o", str(picture))
+    assert done.returncode == 0, done.stderr
+    assert picture.stat().st_size > 0
+    lines = [line for line in done.stdout.splitlines() if "largest of" in line]
+    assert len(lines) == 2 and all("runs (0 of them cut by the limit)" in line for line in lines)
+    assert all(f"of {6 * 4} runs" in line for line in lines)  # 4 puzzles x 6 seeds
+
+
+def test_plot_survival_refuses_an_unknown_field(tmp_path: Path) -> None:
+    done = compare("plot", "survival", "nothing.json", "--field", "conflicts_per_s")
+    assert done.returncode == 2 and "--field" in done.stderr

@@ -101,6 +101,30 @@ def cactus_plot(runs: Iterable[dict[str, Any]], path: str, *, limit: float | Non
     _save(figure, path)
 
 
+def survival_plot(runs: Iterable[dict[str, Any]], path: str, *, field: str = "time_s",
+                  limit: float | None = None, title: str = "") -> None:
+    """Log-log survival curves P(cost > x), one per configuration (results/tails.py)."""
+    from ..results.tails import costs, survival  # noqa: PLC0415 - only this picture needs it
+
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for number, (label, pairs) in enumerate(costs([record(r) for r in runs], field, limit).items()):
+        xs, ys = survival([v for v, _ in pairs])
+        axes.step(xs, ys, where="pre", label=f"{label} ({len(xs)} runs)",
+                  linestyle=STYLES[number % len(STYLES)], marker=MARKERS[number % len(MARKERS)],
+                  markersize=2)
+    if limit is not None and field == "time_s":
+        axes.axvline(limit, color="grey", linestyle=":", label=f"limit {limit:g} s")
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("time per run (s)" if field == "time_s" else field)
+    axes.set_ylabel("share of runs costing more")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(loc="lower left", fontsize="small")
+    figure.suptitle(title or "Survival of the run-time distribution (log-log)")
+    _save(figure, path)
+
+
 def median_runs(records: list[dict[str, Any]], limit: float | None) -> list[dict[str, Any]]:
     """One run per (puzzle, configuration): the median of its repetitions, unsolved ones
     ranking last (so a puzzle counts as solved when most repetitions solved it)."""
