@@ -51,7 +51,7 @@ from models import Model
 
 from ..encodings.cages import combination_masks
 from ..encodings.isomorph import check_seed, solve_isomorph
-from ..result import Result, Stats, finish, propagation_only, stop_message, unsupported
+from ..result import Result, Stats, finish, propagation_only, stop_message
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
@@ -78,8 +78,6 @@ INFERENCES = ("locked", "singles")
 LADDER = ("none", "forward", "naked", "singles", "locked")  # rungs below 'singles': readable only
 LEVELS = ("bounds", "gac", "sac")  # Simonis's consistency levels: solvers/backends/_consistency.py
 SEARCHES = ("depth-first", "none")
-LEVELS_CAGES_UNSUPPORTED = ("the consistency levels (bounds, gac, sac) reason about all-different "
-                            "groups alone, not a cage's total: use inference='singles' or 'locked'")
 CHOICES = {"inference": LADDER + LEVELS, "value_order": VALUE_ORDERS, "impl": ("fast", "readable"),
            "branching": ("mrv", "first"), "search": SEARCHES}
 _CLOCK_EVERY = 64  # decisions between two looks at the clock
@@ -95,9 +93,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         return solve_isomorph(solve, model, seed, max_solutions=max_solutions,
                               time_limit=time_limit, inference=inference, value_order=value_order,
                               node_limit=node_limit, impl=impl, branching=branching, search=search)
-    if inference in LEVELS and model.cages:
-        return unsupported(LEVELS_CAGES_UNSUPPORTED)
-    if impl == "readable" or inference not in INFERENCES + LEVELS or branching != "mrv":
+    if impl == "readable" or inference not in INFERENCES + LEVELS or branching != "mrv" \
+            or (inference in LEVELS and model.cages):  # the twin says why cages are unsupported there
         from .readable import mrv as readable  # noqa: PLC0415 - the teaching twin
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                               inference=inference, branching=branching, value_order=value_order,

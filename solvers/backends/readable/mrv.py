@@ -56,7 +56,6 @@ from models import Grid, Model
 from ...encodings.cages import cage_clash, cage_number, combinations
 from ...encodings.domains import clash_message
 from ...result import Result, Stats, finish, propagation_only, stop_message, unsupported
-from ..mrv import LEVELS_CAGES_UNSUPPORTED
 from ...trace import Trace
 from .alldifferent import arc_prunings, bounds_prunings
 from .limits import Limits, Stop, recursion_room
@@ -64,6 +63,8 @@ from .limits import Limits, Stop, recursion_room
 INFERENCES = ("none", "forward", "naked", "singles", "locked")
 LEVELS = ("bounds", "gac", "sac")  # consistency levels, each alone (not rungs of the ladder)
 SEARCHES = ("depth-first", "none")
+LEVELS_CAGES_UNSUPPORTED = ("the consistency levels (bounds, gac, sac) reason about all-different "
+                            "groups alone, not a cage's total: use inference='singles' or 'locked'")
 LEVEL_NAMES = {"bounds": "bounds consistency", "gac": "arc consistency",
                "sac": "singleton arc consistency"}
 BRANCHINGS = ("first", "mrv")

@@ -11,4 +11,6 @@ database:    the SQLite results database, written run by run
 db_views:    tables and documents from a results database
 provenance:  versions, git commit, machine and settings saved with every run
 outputs:     output paths checked before a run, files written whole
+consistency_study: Simonis's study: puzzles each consistency level settles with no search
+tails:       survival functions and the Hill tail index of run-time distributions
 """
