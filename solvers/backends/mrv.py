@@ -49,9 +49,9 @@ from functools import lru_cache
 
 from models import Model
 
-from ..encodings.cages import combination_masks
+from ..encodings.cages import LEVELS_CAGES_UNSUPPORTED, combination_masks
 from ..encodings.isomorph import check_seed, solve_isomorph
-from ..result import Result, Stats, finish, propagation_only, stop_message
+from ..result import Result, Stats, finish, propagation_only, stop_message, unsupported
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
@@ -93,8 +93,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         return solve_isomorph(solve, model, seed, max_solutions=max_solutions,
                               time_limit=time_limit, inference=inference, value_order=value_order,
                               node_limit=node_limit, impl=impl, branching=branching, search=search)
-    if impl == "readable" or inference not in INFERENCES + LEVELS or branching != "mrv" \
-            or (inference in LEVELS and model.cages):  # the twin says why cages are unsupported there
+    if inference in LEVELS and model.cages:
+        return unsupported(LEVELS_CAGES_UNSUPPORTED)
+    if impl == "readable" or inference not in INFERENCES + LEVELS or branching != "mrv":
         from .readable import mrv as readable  # noqa: PLC0415 - the teaching twin
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                               inference=inference, branching=branching, value_order=value_order,
