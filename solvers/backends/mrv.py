@@ -63,14 +63,14 @@ OPTIONS = {
     "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
                  "'singles': naked and hidden singles only; 'bounds', 'gac', 'sac': bounds, "
                  "generalised arc or singleton arc consistency on each all-different group alone",
-    "search": "'depth-first' (default); 'none': propagate the givens only (solved when that "
-              "fixes every cell, else unknown, with fixed_cells)",
     "value_order": "'ascending' (default): values 1..n; 'least-used': values placed least "
                    "often in the grid so far first (the seeds' order)",
     "node_limit": "give up (status unknown, or solved and incomplete) after this many decisions",
     # the teaching ladder: solvers/backends/readable/mrv.py
     "impl": "'fast' (default): bitmasks; 'readable': sets and short functions, the same decisions",
     "branching": "'mrv' (default): fewest candidates; 'first': the first empty cell (readable only)",
+    "search": "'depth-first' (default); 'none': propagate the givens only (solved when that "
+              "fixes every cell, else unknown, with fixed_cells)",
     "seed": "a whole number: solve a random isomorph (values relabelled; on a plain grid the rows and columns reordered by the grid's symmetries), so value order and tie-breaks are random; default: none (the usual order)",
 }
 VALUE_ORDERS = ("ascending", "least-used")
