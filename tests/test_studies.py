@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from solvers.harness.results import consistency_study, tails
+from solvers.harness.results import consistency_study, curves, tails
 
 from .conftest import load
 
@@ -94,3 +94,25 @@ def test_plot_survival_draws_and_prints_a_tail_index_per_configuration(tmp_path:
 def test_plot_survival_refuses_an_unknown_field(tmp_path: Path) -> None:
     done = compare("plot", "survival", "nothing.json", "--field", "conflicts_per_s")
     assert done.returncode == 2 and "--field" in done.stderr
+
+
+def test_plot_curve_draws_cost_against_givens_and_refuses_a_wrong_field(tmp_path: Path) -> None:
+    runs = tmp_path / "runs.json"
+    done = compare("run", "puzzles/small_6x6.txt", "puzzles/small_4x4.txt", "--solvers", "mrv,backtrack",
+                   "--json", str(runs))
+    assert done.returncode == 0, done.stderr
+    picture = tmp_path / "curve.png"
+    done = compare("plot", "curve", str(runs), "--x", "givens", "--y", "nodes", "-o", str(picture))
+    assert done.returncode == 0, done.stderr
+    assert picture.stat().st_size > 0 and "points plotted" in done.stdout
+    for x, y, message in (("colour", "nodes", "--x must be a puzzle attribute"),
+                          ("givens", "speed", "--y must be a run's measure")):
+        done = compare("plot", "curve", str(runs), "--x", x, "--y", y, "-o", str(picture))
+        assert done.returncode == 2 and message in done.stderr
+
+
+def test_a_curve_point_is_the_median_and_quartiles_of_its_runs() -> None:
+    runs = [{"configuration": "a", "n": 2, "puzzle": "1..2", "nodes": v, "category": "correct"}
+            for v in (1, 2, 3, 4, 100)]
+    (point,) = curves.curve(runs, "holes", "nodes", None)["a"]
+    assert (point.x, point.median, point.low, point.high, point.runs) == (0.5, 3, 2, 4, 5)

@@ -12,5 +12,6 @@ db_views:    tables and documents from a results database
 provenance:  versions, git commit, machine and settings saved with every run
 outputs:     output paths checked before a run, files written whole
 consistency_study: Simonis's study: puzzles each consistency level settles with no search
+curves:      cost against a puzzle attribute, median and quartiles per configuration
 tails:       survival functions and the Hill tail index of run-time distributions
 """
