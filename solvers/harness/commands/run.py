@@ -29,7 +29,7 @@ from .common import (
     shown,
     solving_options,
 )
-from .summary import legend, print_summary, save, show_and_save
+from .summary import legend, print_summary, saves, show_and_save
 from .sweep_db import database_options, sweep_to_database
 
 
@@ -132,4 +132,4 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
         status, bad,
         lambda: print_summary(outputs.format, experiment.par, rows, results.partial,
                               results.disagreements, results.runs, legend(count, experiment, where)),
-        lambda: save(experiment, outputs, results, where, bad))
+        saves(experiment, outputs, results, where, bad))
