@@ -68,7 +68,7 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
             "plugins": list(experiment.plugins), "timeout_s": experiment.time_limit,
             "kill_after_s": experiment.time_limit + grace_for(experiment.time_limit),
             "jobs": experiment.jobs or (default_jobs() if experiment.executor == "local" else None),
-            "memory_limit_mb": experiment.memory_limit,
+            "memory_limit_mb": experiment.memory_limit, "cpu_limit_s": experiment.cpu_limit,
             "executor": experiment.executor, "ran_on": where,
             "unique": experiment.unique, "max_solutions": experiment.max_solutions,
             "repeat": experiment.repeat, "seed": experiment.seed, "par": experiment.par,
@@ -76,19 +76,21 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
             "hex": experiment.hex16}
 
 
-def environment(experiment: Experiment) -> dict[str, Any]:
-    """The provenance saved with a sweep's results."""
+def environment(experiment: Experiment, load_started: list[float] | None,
+                ended: bool = True) -> dict[str, Any]:
+    """The provenance saved with a sweep's results (the load as it ended read now, if ``ended``)."""
     return provenance(experiment.configurations, limit=experiment.time_limit,
-                      repeat=experiment.repeat, seed=experiment.seed)
+                      repeat=experiment.repeat, seed=experiment.seed, load_started=load_started,
+                      ended=ended)
 
 
 def saves(experiment: Experiment, outputs: Outputs, results: Results, where: str,
-          bad: Sequence[PuzzleError]) -> list[Callable[[], None]]:
+          bad: Sequence[PuzzleError], provenance: dict[str, Any]) -> list[Callable[[], None]]:
     """The writes of --json, --csv and --plot of a sweep kept in memory, one per file asked for."""
     def save_json(path: str) -> None:
         document = report.build_document(
             results.runs, results.disagreements, options=run_options(experiment, where),
-            partial=results.partial, environment=environment(experiment),
+            partial=results.partial, environment=provenance,
             input_errors=[error_record(e) for e in bad])
         write_atomic(path, json.dumps(document, indent=1) + "\n")
         print(f"compare.py: runs saved to {path}", file=sys.stderr)

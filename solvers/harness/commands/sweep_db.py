@@ -19,6 +19,7 @@ from ..results import db_views, records
 from ..results.database import DatabaseStore, ResultsDatabase, open_database
 from ..results.experiment import Tally, say_partial, stream_experiment
 from ..results.outputs import atomic_path, write_atomic
+from ..results.provenance import load_average
 from ..tasks import Experiment, Outputs
 from .common import (
     EXIT_INTERRUPTED,
@@ -55,12 +56,15 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
                              "sweep, or name a new file")
         files: set[str] = set()
         where = executor.describe()
-        sweep = database.start_sweep(run_options(experiment, where), environment(experiment))
+        load_started = load_average()
+        sweep = database.start_sweep(run_options(experiment, where),
+                                     environment(experiment, load_started, ended=False))
         with progress_bar(None) as progress:
             tally = stream_experiment(_noting_files(puzzles, files), experiment, executor=executor,
                                       store=DatabaseStore(database, sweep, resume=outputs.resume),
                                       progress=progress)
-        database.finish_sweep(sweep, partial=tally.partial)
+        database.finish_sweep(sweep, partial=tally.partial,
+                              provenance=environment(experiment, load_started))
         _say_done(outputs, tally)
         selection = _selection(experiment, files)
         rows = db_views.summary_rows(database, selection, unique=experiment.unique,
