@@ -30,7 +30,7 @@ from .engine.stopping import exit_status_for, guard_stderr, quiet_stdout, receiv
 from .results.database import DatabaseError
 from .results.report import ReportError
 
-COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate",
+COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate", "study",
             "ladder", "explain", "render", "replay")  # the last four: for teaching
 DEFAULT_COMMAND = "run"
 OUTPUT_OPTIONS = ("json", "csv", "plot", "db", "output")

@@ -8,6 +8,8 @@ list:      the backends, their options, packages and versions
 report:    tables from saved runs (JSON or a results database)
 plot:      cactus and scatter plots from saved runs
 generate:  puzzles with a unique solution
+study:     the classic CSP studies, one command each (consistency levels)
+consistency_study: Simonis's consistency levels measured on puzzle sets (study's engine)
 ladder:    the teaching ladder: what each rung of inference buys
 explain:   one solve as numbered sentences
 render:    one puzzle and its solution as a picture

@@ -61,6 +61,7 @@ def worker_main(tasks: Connection, results: Connection, parent_pid: int, token: 
         try:
             if warmup:
                 backends[task.solver] = load_backend(task.solver)
+                backends[task.solver].prepare(dict(task.solver.options))  # e.g. a compile
                 gc.collect()
                 gc.freeze()  # what the backend imported is never traversed again
             backend = backends[task.solver]
