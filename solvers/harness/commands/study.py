@@ -16,8 +16,18 @@ from pathlib import Path
 from tabulate import tabulate
 
 from . import consistency_study
-from .common import EXIT_OK, EXIT_USAGE, EXIT_WRONG, UsageError, bundled_puzzles, \
-    check_output_paths, input_options, positive_int, read_inputs, shown
+from .common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    EXIT_WRONG,
+    UsageError,
+    bundled_puzzles,
+    check_output_paths,
+    input_options,
+    positive_int,
+    read_inputs,
+    shown,
+)
 
 NAME = "study"
 STUDIES = ("consistency",)
