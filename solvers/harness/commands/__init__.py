@@ -8,8 +8,6 @@ list:      the backends, their options, packages and versions
 report:    tables from saved runs (JSON or a results database)
 plot:      cactus and scatter plots from saved runs
 generate:  puzzles with a unique solution
-study:     the classic CSP studies, one command each (consistency levels)
-consistency_study: Simonis's consistency levels measured on puzzle sets (study's engine)
 ladder:    the teaching ladder: what each rung of inference buys
 explain:   one solve as numbered sentences
 render:    one puzzle and its solution as a picture
@@ -18,4 +16,5 @@ common:    usage errors, exit statuses, reading puzzles, shared options
 summary:   what a sweep prints and saves when it ends (run, and run --db)
 sweep_db:  a sweep written run by run to a results database
 tracing:   one puzzle solved by a readable backend while its trace is recorded
+study:     the classic studies as one table each (Simonis's consistency levels)
 """

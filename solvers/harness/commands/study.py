@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from . import consistency_study
+from ..results import consistency_study
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -29,7 +29,6 @@ from .common import (
     shown,
 )
 
-NAME = "study"
 STUDIES = ("consistency",)
 DEFAULT_SETS = ("top95.txt", "forum_hardest_1106.txt", "16x16_gecode_janko.txt")
 
