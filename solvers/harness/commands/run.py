@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
         time_limit=args.timeout, unique=args.unique, memory_limit=args.memory_limit,
         repeat=args.repeat, seed=args.seed, par=args.par, exclude_warmup=args.exclude_warmup,
         plugins=tuple(args.plugin), input_format=args.fmt, hex16=args.hex,
-        executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size)
+        executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size,
+        count=args.max_solutions)
     outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
                       title=args.title, db=args.db, resume=args.resume)
     return run_experiment(experiment, outputs)

@@ -212,6 +212,7 @@ def open_database(path: str, *, create: bool) -> ResultsDatabase:
                                        [("kind", KIND), ("version", str(VERSION))])
         else:
             _check_format(path, connection)
+            _add_new_columns(connection)
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("PRAGMA synchronous=NORMAL")
     except (sqlite3.DatabaseError, DatabaseError) as error:
@@ -239,6 +240,15 @@ def _check_format(path: str, connection: sqlite3.Connection) -> None:
     result = connection.execute("PRAGMA quick_check").fetchone()
     if result is None or result[0] != "ok":
         raise DatabaseError(f"{path}: the database is damaged ({result[0] if result else 'no answer'})")
+
+
+def _add_new_columns(connection: sqlite3.Connection) -> None:
+    """Columns added to records.py since the file was made (e.g. proof) added, empty."""
+    present = {row[1] for row in connection.execute("PRAGMA table_info(runs)")}
+    with connection:
+        for column in RUN_COLUMNS:
+            if column not in present:
+                connection.execute(f'ALTER TABLE runs ADD COLUMN "{column}"')
 
 
 def _recorded_outcome(status: str, solutions: str, raw: str | None, complete: int, stats: str,

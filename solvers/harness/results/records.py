@@ -1,7 +1,9 @@
 """One stable per-run record, the same in the JSON document and the per-run CSV.
 
 The columns never depend on the flags given: FIELDS, then every counter of
-result.COUNTERS (empty when the backend has none). ``file`` is the path as given,
+result.COUNTERS (empty when the backend has none). ``proof`` is the judge's check of a
+claim of completeness (proved, confirmed, unchecked; empty when the run claims none, see
+judge.py), ``verified_solutions`` the distinct solutions it verified. ``file`` is the path as given,
 so two files of the same name in different folders stay apart.
 """
 from __future__ import annotations
@@ -16,7 +18,7 @@ from ...result import COUNTERS
 from .judge import Run
 
 FIELDS = ("file", "index", "line", "n", "box", "variant", "configuration", "backend", "options",
-          "repeat", "status", "category", "time_s", "cpu_s", "warmup")
+          "repeat", "status", "category", "time_s", "cpu_s", "warmup", "proof", "verified_solutions")
 COLUMNS = FIELDS + tuple(COUNTERS)
 EXTRA = ("puzzle", "size", "solver", "solutions", "complete", "stats", "message", "claim", "reason")
 """Kept in the JSON after the record's fields: the grids, the raw stats and the judge's words."""
@@ -42,6 +44,7 @@ def record(run: Run | dict[str, Any]) -> dict[str, Any]:
         "status": str(getattr(data["status"], "value", data["status"])),
         "category": str(getattr(data["category"], "value", data["category"])),
         "time_s": data["time_s"], "cpu_s": data.get("cpu_s"), "warmup": bool(data.get("warmup")),
+        "proof": data.get("proof") or "", "verified_solutions": data.get("verified_solutions"),
     }
     flat.update({name: stats.get(name) for name in COUNTERS})
     return flat
