@@ -135,7 +135,7 @@ class _Database:
         """Whether unit propagation, with these literals false, reaches a conflict."""
         if self.refuted:
             return True
-        value, trail = self.value, []
+        value, trail = self.value, list[int]()
         try:
             for literal in assumed_false:
                 current = self._true(literal)
@@ -218,7 +218,7 @@ def check_rup(formula: Iterable[Sequence[int]], proof: Iterable[str], *,
             database.delete(clause)
             continue
         lemmas += 1
-        if deadline is not None and lemmas % CHECK_EVERY == 0 and time.monotonic() > deadline:
+        if deadline is not None and lemmas % CHECK_EVERY == 1 and time.monotonic() > deadline:
             return ProofVerdict(False, f"stopped at lemma {lemmas}: the time for checking ran out",
                                 lemmas, timed_out=True)
         if any(-literal in clause for literal in clause):

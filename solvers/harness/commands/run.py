@@ -125,7 +125,7 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
     results = store.results(tally.partial)
     say_partial(tally)
     count = len({(r.file, r.index) for r in results.runs})
-    rows = report.summarize(results.runs, unique=experiment.unique, limit=experiment.time_limit,
+    rows = report.summarize(results.runs, unique=experiment.max_solutions >= 2, limit=experiment.time_limit,
                             par=experiment.par, exclude_warmup=experiment.exclude_warmup)
     status = EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad)
     where = executor.describe()

@@ -11,9 +11,9 @@ from ..engine.configs import choose_one as one_solver
 from ..engine.configs import load_plugins
 from ..engine.runner import default_jobs
 from ..results import report
-from ..results.judge import Category, Run, judge
 from ..results.claims import ClaimChecker
 from ..results.experiment import backends_of
+from ..results.judge import Category, Run, judge
 from ..tasks import Outcome, Task, solutions_asked
 from .common import (
     EXIT_OK,

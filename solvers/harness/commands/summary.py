@@ -111,4 +111,6 @@ def legend(count: int, experiment: Experiment, where: str) -> str:
     return (f"\n{count} puzzles x {len(experiment.configurations)} configurations{repeats}; every "
             f"answer checked by models.verify. Times in seconds per run\n(median of the repetitions "
             f"per puzzle); a run past the limit is a timeout counted at the limit; PAR-{par:g} counts "
-            f"unsolved runs at {par:g} x limit;\nlimit {limit:g} s per run; {where}{warm}.")
+            f"unsolved runs at {par:g} x limit;\nlimit {limit:g} s per run; {where}{warm}.\n"
+            f"A claim of no, one or exactly k solutions is proved by the judge (a CDCL re-derivation "
+            f"with a checked proof) unless another backend confirms it.")

@@ -117,20 +117,17 @@ def _rederive(puzzle: Puzzle, solutions: Sequence[Grid], budget_s: float) -> Cla
             return _refutation(puzzle, cnf, engine.get_model() or [])
         proof = engine.get_proof() or []
     left = deadline - time.monotonic()
-    what = "no other solution" if solutions else "no solution"
+    found = f"{ENGINE} found {'no other solution' if solutions else 'no solution'}"
     if left <= 0:
-        return ClaimCheck(Proof.CONFIRMED, f"{what} (re-derived by {ENGINE}; no time left in the "
-                                           f"budget of {budget_s:g} s to check its proof)")
+        return ClaimCheck(Proof.CONFIRMED, f"{found}, with no time left in the budget of "
+                                           f"{budget_s:g} s to check its proof")
     try:
         checked = check_rup(formula, proof, deadline=time.monotonic() + left)
     except ProofFormatError as error:
-        return ClaimCheck(Proof.CONFIRMED, f"{what} (re-derived by {ENGINE}; its proof is "
-                                           f"malformed: {error})")
+        return ClaimCheck(Proof.CONFIRMED, f"{found}, but its proof is malformed: {error}")
     if checked.ok:
-        return ClaimCheck(Proof.PROVED, f"{what} (re-derived by {ENGINE}, its DRUP proof checked: "
-                                        f"{checked.reason})")
-    return ClaimCheck(Proof.CONFIRMED, f"{what} (re-derived by {ENGINE}; its proof did not check: "
-                                       f"{checked.reason})")
+        return ClaimCheck(Proof.PROVED, f"{found}, and its DRUP proof checked ({checked.reason})")
+    return ClaimCheck(Proof.CONFIRMED, f"{found}, but its proof did not check: {checked.reason}")
 
 
 def _refutation(puzzle: Puzzle, cnf: CNF, literals: Sequence[int]) -> ClaimCheck:

@@ -109,8 +109,8 @@ def judge(puzzle: Puzzle, outcomes: Sequence[tuple[str, Outcome]], *, max_soluti
         if outcome.status == Status.SOLVED and not problems[solver]:
             for solution in outcome.solutions:
                 found.setdefault(tuple(solution), []).append(solver)
-    claims = {solver: _claimed(outcome) for solver, outcome in outcomes if not problems[solver]}
-    claims = {solver: grids for solver, grids in claims.items() if grids is not None}
+    claims = {solver: grids for solver, outcome in outcomes
+              if not problems[solver] and (grids := _claimed(outcome)) is not None}
     judging = _Judging(puzzle, found, claims, backends, checker or ClaimChecker(), max_solutions)
     runs = []
     text = _puzzle_text(puzzle)
