@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 PACKAGES = ("models", "solvers")
 HARNESS_LAYERS = ("tasks", "engine", "results", "pictures", "commands", "cli")
 """solvers.harness's layers, bottom to top: a module may import only its own layer or lower."""

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import ast
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,9 +10,9 @@ from hypothesis import strategies as st
 
 from models import Geometry, Model, Puzzle, read_puzzles, verify
 
+from .conftest import ROOT
 from .grids import ALL_SIZES, pattern, shuffled
 
-ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
 
 

@@ -9,7 +9,6 @@ import csv
 import io
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,8 @@ import pytest
 from models import parse_puzzle, read_puzzles, verify
 from solvers import registry
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, compare
+
 PLUGINS = ROOT / "tests" / "plugins"
 REFERENCE = f"{PLUGINS / 'reference.py'}:solve"
 PLANTED = PLUGINS / "planted.py"
@@ -34,11 +34,6 @@ PLANTED_CATEGORIES = {
     "not_a_result": "error",
 }
 
-
-def compare(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run compare.py from the repository root as a user would."""
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=300)
 
 
 def planted(name: str) -> str:

@@ -13,14 +13,11 @@ import pytest
 from solvers.harness import cli
 from solvers.harness.commands import list as command_list
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, compare
+
 PLANTED = ROOT / "tests" / "plugins" / "planted.py"
 SMALL = str(ROOT / "puzzles" / "small_4x4.txt")
 
-
-def compare(*args: str, **options: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, **options)  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize("value", ["inf", "nan", "-inf", "0", "ten"])

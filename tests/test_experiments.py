@@ -21,18 +21,14 @@ import pytest
 
 from solvers.harness.results.records import COLUMNS
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, compare
+
 PLUGINS = ROOT / "tests" / "plugins"
 REFERENCE = f"ref={PLUGINS / 'reference.py'}:solve"
 TIMED = PLUGINS / "timed.py"
 SLEEPER = f"sleeper={PLUGINS / 'planted.py'}:sleeper"
 PUZZLES = (".1.2...3.....4..", "..42......3..4..", "....34......23.4")
 
-
-def compare(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """Run compare.py as a user would."""
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
 
 
 def timed(name: str) -> str:

@@ -24,9 +24,9 @@ from models import (
     verify,
 )
 
+from .conftest import ROOT
 from .grids import shuffled
 
-ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
 ROUND_TRIP_SIZES = [4, 6, 8, 9, 10, 12, 16, 20, 25]
 NUMBER_ONLY_SIZES = [36, 49]  # beyond the 35 symbols: grid and pretty write integers

@@ -7,6 +7,7 @@ from models import Cage, Puzzle, parse_puzzle
 from solvers.harness.results import claims
 from solvers.harness.results.claims import ClaimChecker
 from solvers.harness.results.judge import judge
+from solvers.harness.results.report import render_table, summarize
 from solvers.harness.tasks import Outcome
 
 PUZZLE = parse_puzzle(".3.....4.1.....1")         # 4x4, unique
@@ -168,3 +169,33 @@ def test_asked_for_one_a_single_solution_is_an_answer() -> None:
 def test_a_duplicate_among_many_solutions_is_wrong() -> None:
     runs, _ = judge(TWO, [("dup", solved(*TWO_SOLUTIONS, TWO_SOLUTIONS[1]))], max_solutions=10)
     assert runs[0].category == "wrong" and "same solution more than once" in runs[0].reason
+
+
+def test_an_unsupported_run_is_its_own_category_and_no_disagreement() -> None:
+    runs, disagreement = judge(PUZZLE, [
+        ("dlx", Outcome("unsupported", message="exact cover cannot express a killer cage's total")),
+        ("good", solved(SOLUTION, complete=True))])
+    assert [(r.category, r.reason) for r in runs][0] == (
+        "unsupported", "exact cover cannot express a killer cage's total")
+    assert (runs[1].category, runs[1].proof) == ("correct", "proved")
+    assert disagreement is None
+
+
+def test_the_summary_counts_unsupported_runs_apart_from_failures() -> None:
+    runs, _ = judge(PUZZLE, [("dlx", Outcome("unsupported", message="no sums", time_s=0.5)),
+                             ("good", solved(SOLUTION))])
+    rows = {row["configuration"]: row for row in summarize(runs, limit=10.0)}
+    assert (rows["dlx"]["unsupported"], rows["dlx"]["errors"], rows["dlx"]["wrong"]) == (1, 0, 0)
+    assert rows["dlx"]["solved"] == 0 and rows["dlx"]["mean_s"] is None and rows["dlx"]["par"] is None
+    assert rows["good"]["unsupported"] == 0
+    assert "unsupported" in render_table(list(rows.values()), "text")
+    assert "unsupported" not in render_table([rows["good"]], "text")
+
+
+@pytest.mark.parametrize("cage, category, proof", [
+    (Cage((4, 8), 6), "correct", "proved"),    # only the first of the two solutions has 4 + 2 here
+    (Cage((0, 1), 3), "wrong", ""),            # both have 1 + 2: the claim of one is refuted
+], ids=["cage-decides", "cage-allows-both"])
+def test_a_killer_claim_is_checked_with_its_cage_totals(cage: Cage, category: str, proof: str) -> None:
+    killer = Puzzle(TWO.geometry, TWO.givens, cages=(cage,))
+    assert proofs(killer, alone=solved(TWO_SOLUTIONS[0], complete=True))["alone"][:2] == (category, proof)

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 HOSTILE = ROOT / "tests" / "plugins" / "hostile.py"
 REFERENCE = ROOT / "tests" / "plugins" / "reference.py"
 PUZZLES = [".3.....4.1.....1", ".....1.2..3....1"]

@@ -25,7 +25,8 @@ from models import (
 )
 from models.lines import MAX_LINE_BYTES, MAX_SKIP_BYTES
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, compare
+
 PUZZLES = ROOT / "puzzles"
 SAMPLES = ["small_4x4.txt", "seeds_grid.txt", "jigsaw.txt", "malformed.txt", "malformed_grid.txt",
            "x_sudoku.txt", "special_9x9_valid_edge_cases.txt", "16x16_gecode_janko.txt"]
@@ -147,10 +148,6 @@ def test_consecutive_whole_grids_are_read_one_by_one() -> None:
 
 # ---------------------------------------------------------------- paths, through compare.py
 
-def compare(*args: str, **options: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, **options)  # type: ignore[call-overload]
-
 
 def test_a_bad_byte_in_one_file_leaves_the_other_files_whole(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
@@ -215,6 +212,6 @@ def test_the_layout_caches_stay_bounded_over_many_jigsaws() -> None:
     rng = random.Random(3)
     geometry = Geometry.for_size(6)
     for _ in range(CACHED_LAYOUTS + 40):
-        Model.from_puzzle(Puzzle(geometry, (0,) * 36, regions=random_regions(6, rng))).peers
+        assert Model.from_puzzle(Puzzle(geometry, (0,) * 36, regions=random_regions(6, rng))).peers  # built
     assert _groups_for.cache_info().currsize == CACHED_LAYOUTS  # full, and no fuller
     assert _tables.cache_info().currsize == CACHED_LAYOUTS

@@ -11,7 +11,6 @@ import importlib.util
 import math
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -20,9 +19,9 @@ from solvers.harness.engine.runner import outcome_from, run_tasks
 from solvers.harness.tasks import Configuration, Outcome, Task
 from solvers.result import Status
 
+from .conftest import ROOT
 from .grids import shuffled
 
-ROOT = Path(__file__).resolve().parent.parent
 CHAOS = ROOT / "tests" / "plugins" / "chaos.py"
 SEED = "7"
 STATUS_OF_FAULT = {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
 
 # The script's folder first on the path, as Python puts it for a console script (run with
 # -I, which leaves out the folder and the environment's own editable finder for this copy).

@@ -24,7 +24,8 @@ from solvers.harness.engine.executors import ExecutorError, make_executor
 from solvers.harness.engine.runner import run_tasks
 from solvers.harness.tasks import Configuration, Task
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, compare
+
 PLUGINS = ROOT / "tests" / "plugins"
 PLANTED = PLUGINS / "planted.py"
 REFERENCE = f"ref={PLUGINS / 'reference.py'}:solve"
@@ -35,11 +36,6 @@ CRASH_AND_TIMEOUT = ("--plugin", REFERENCE, "--plugin", f"sleeper={PLANTED}:slee
                      "--plugin", f"exits={PLANTED}:exits", "--plugin", f"false_unsat={PLANTED}:false_unsat",
                      "--solvers", "ref,sleeper,exits,false_unsat")
 
-
-def compare(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """Run compare.py as a user would."""
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture()

@@ -16,6 +16,8 @@ timeout, unknown, error: the run gave no answer (the time limit ran out; the bac
          run that found fewer and stopped before exhausting the search has not answered
          either: unknown (timeout if it was the time limit), its solutions still verified.
 memory-out: the run went over its memory limit (--memory-limit), like BenchExec's category.
+unsupported: the backend cannot express a constraint kind of the puzzle (exact cover and a
+         killer cage's sum) and said so; not a failure, not wrong, and no effect on the exit status.
 """
 from __future__ import annotations
 
@@ -40,6 +42,7 @@ class Category(StrEnum):
     UNKNOWN = "unknown"
     ERROR = "error"
     MEMORY_OUT = "memory-out"
+    UNSUPPORTED = "unsupported"
 
 
 
@@ -196,6 +199,8 @@ class _Judging:
             return Category.ERROR, outcome.message or "the backend reported an error", ""
         if status == Status.MEMORY_OUT:
             return Category.MEMORY_OUT, outcome.message or "over the memory limit", ""
+        if status == Status.UNSUPPORTED:
+            return Category.UNSUPPORTED, outcome.message or "the backend cannot express this puzzle", ""
         if status == Status.SOLVED and problems:
             return Category.WRONG, "invalid solution: " + "; ".join(problems), ""
         if status not in (Status.SOLVED, Status.UNSAT):

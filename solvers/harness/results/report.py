@@ -64,12 +64,13 @@ def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False, lim
 
 
 SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs", "solved", "unsat",
-                "multiple", "timeouts", "memory_outs", "unknown", "errors", "wrong", "unchecked", "par",
+                "multiple", "timeouts", "memory_outs", "unknown", "unsupported", "errors", "wrong",
+                "unchecked", "par",
                 "mean_s", "median_s",
                 "spread_s", "max_s", "mean_cpu_s", "mean_nodes", "nodes_are", "mean_conflicts")
 _COUNTED = {"solved": (Status.SOLVED, Category.CORRECT), "unsat": (Status.UNSAT, Category.CORRECT),
             "timeouts": (None, Category.TIMEOUT), "memory_outs": (None, Category.MEMORY_OUT),
-            "unknown": (None, Category.UNKNOWN),
+            "unknown": (None, Category.UNKNOWN), "unsupported": (None, Category.UNSUPPORTED),
             "errors": (None, Category.ERROR), "wrong": (None, Category.WRONG)}
 
 
@@ -96,13 +97,16 @@ class GroupSummary:
         correct = [r for r in records if r["category"] == Category.CORRECT]
         self.counts["multiple"] += sum(len(r["solutions"]) >= 2 for r in correct)
         self.counts["unchecked"] += sum(r.get("proof") == "unchecked" for r in correct)
-        times = [r["time_s"] for r in records if r["category"] != Category.ERROR]
+        # An unsupported run answered nothing to time or score: it is neither solved nor failed.
+        times = [r["time_s"] for r in records
+                 if r["category"] not in (Category.ERROR, Category.UNSUPPORTED)]
         if times:
             self.times.append(statistics.median(times))
         if len(times) > 1:
             self.spreads.append(max(times) - min(times))
-        if self.limit is not None:
-            self.scores.append(statistics.median(run_score(r, self.limit, self.par) for r in records))
+        scored = [r for r in records if r["category"] != Category.UNSUPPORTED]
+        if self.limit is not None and scored:
+            self.scores.append(statistics.median(run_score(r, self.limit, self.par) for r in scored))
         self._add("cpu", (r.get("cpu_s") for r in records))
         for counter in ("nodes", "conflicts"):
             self._add(counter, ((r.get("stats") or {}).get(counter) for r in correct))
@@ -126,7 +130,7 @@ class GroupSummary:
             "puzzles": counts["puzzles"], "runs": counts["runs"], "solved": counts["solved"],
             "unsat": counts["unsat"], "multiple": counts["multiple"] if self.unique else None,
             "timeouts": counts["timeouts"], "memory_outs": counts["memory_outs"],
-            "unknown": counts["unknown"],
+            "unknown": counts["unknown"], "unsupported": counts["unsupported"],
             "errors": counts["errors"], "wrong": counts["wrong"], "unchecked": counts["unchecked"],
             "par": statistics.fmean(self.scores) if self.scores else None,
             "mean_s": statistics.fmean(times) if times else None,
@@ -162,8 +166,8 @@ def node_meaning(solver: str) -> str:
 _HEADERS = {"set": "puzzle set", "configuration": "configuration", "runs": "runs", "par": "PAR",
             "spread_s": "spread s", "mean_cpu_s": "mean cpu s", "backend": "backend", "puzzles": "puzzles", "solved": "solved",
             "unsat": "unsat", "multiple": "multiple", "timeouts": "timeouts", "memory_outs": "memory-outs", "errors": "errors",
-            "unknown": "unknown", "wrong": "wrong", "unchecked": "unchecked claims",
-            "mean_s": "mean s", "median_s": "median s",
+            "unknown": "unknown", "unsupported": "unsupported", "wrong": "wrong",
+            "unchecked": "unchecked claims", "mean_s": "mean s", "median_s": "median s",
             "max_s": "max s", "mean_nodes": "mean nodes", "nodes_are": "nodes are",
             "mean_conflicts": "mean conflicts"}
 
@@ -184,6 +188,8 @@ def render_table(rows: Sequence[dict[str, Any]], fmt: str, *, par: float = 2.0) 
         hidden |= {"runs", "spread_s"}
     if not any(r.get("memory_outs") for r in rows):  # shown only when a run went over the limit
         hidden.add("memory_outs")
+    if not any(r.get("unsupported") for r in rows):  # shown only when a backend declined a puzzle
+        hidden.add("unsupported")
     if not any(r.get("unchecked") for r in rows):  # shown only when the judge left a claim unchecked
         hidden.add("unchecked")
     keys = [k for k in rows[0] if k not in hidden and any(r[k] is not None for r in rows)]
@@ -341,8 +347,8 @@ def compare_rows(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any
     for key in list(before) + [k for k in after if k not in before]:
         a, b = before.get(key), after.get(key)
         row: dict[str, Any] = {"set": key[0], "configuration": key[1]}
-        for column in ("puzzles", "solved", "unsat", "timeouts", "memory_outs", "unknown", "errors",
-                       "wrong"):
+        for column in ("puzzles", "solved", "unsat", "timeouts", "memory_outs", "unknown",
+                       "unsupported", "errors", "wrong"):
             row[column] = f"{_get(a, column)} -> {_get(b, column)}"
         row["mean s old"] = a["mean_s"] if a else None
         row["mean s new"] = b["mean_s"] if b else None

@@ -55,7 +55,7 @@ def score_rows(runs: Sequence[dict[str, Any]], limit: float, k: float = 2.0) -> 
         for label, values in by_label.items():
             rows.append(_row(file, n, label, list(values.values()), limit, k))
         if len(by_label) > 1:
-            best = {}
+            best: dict[Any, Any] = {}
             for values in by_label.values():
                 for index, score in values.items():
                     best[index] = min(best.get(index, score), score)
