@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from models import Cage, Puzzle, parse_puzzle
+from solvers.encodings.cnf import EncodingError
 from solvers.harness.results import claims
 from solvers.harness.results.claims import ClaimChecker
 from solvers.harness.results.judge import judge
@@ -146,11 +147,19 @@ def test_a_claim_is_checked_once_per_puzzle_and_solutions() -> None:
 
 
 def test_a_claim_the_reference_cannot_state_is_unchecked_and_says_why(monkeypatch) -> None:
-    monkeypatch.setattr(claims, "_cnf_states_cages", lambda: False)
-    caged = Puzzle(PUZZLE.geometry, PUZZLE.givens, cages=(Cage((0, 1), 7),))
-    category, proof, reason = proofs(caged, alone=solved(SOLUTION, complete=True))["alone"]
+    def cannot(*_args: object) -> None:
+        raise EncodingError("no clauses for this constraint")
+    monkeypatch.setattr(claims, "encode", cannot)
+    category, proof, reason = proofs(PUZZLE, alone=solved(SOLUTION, complete=True))["alone"]
     assert (category, proof) == ("correct", "unchecked")
-    assert "cannot state killer cage totals" in reason
+    assert "cannot state this puzzle: no clauses for this constraint" in reason
+
+
+def test_a_check_out_of_budget_is_not_proved_and_says_so() -> None:
+    checker = ClaimChecker(budget_s=1e-6)
+    category, proof, reason = proofs(PUZZLE, checker=checker, alone=solved(SOLUTION, complete=True))["alone"]
+    assert category == "correct" and proof in ("confirmed", "unchecked")  # which depends on the clock
+    assert "budget of 1e-06 s" in reason
 
 
 @pytest.mark.parametrize("message, category", [("node limit reached", "unknown"),

@@ -14,6 +14,9 @@ the engine or the encoding. The verdict (``Proof``):
   by the judge, another backend's complete answer agrees);
 - ``unchecked``: not re-derived; the reason says why (a constraint the CNF cannot state,
   the engine out of time, python-sat missing);
+
+Killer cage totals are in the CNF (by their digit combinations), so killer claims are
+checked like any other.
 - ``refuted``: the counterexample.
 
 Every check runs within ``budget`` seconds (engine and proof check together) and is done
@@ -26,7 +29,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
 
 from models import Grid, Model, Puzzle, verify
@@ -93,15 +96,15 @@ class ClaimChecker:
 
 
 def _rederive(puzzle: Puzzle, solutions: Sequence[Grid], budget_s: float) -> ClaimCheck:
-    model = Model.from_puzzle(puzzle)
-    if model.cages and not _cnf_states_cages():
-        return ClaimCheck(Proof.UNCHECKED, "the reference CNF cannot state killer cage totals yet")
+    try:
+        cnf = encode(Model.from_puzzle(puzzle), ENCODING)
+    except ValueError as error:  # a constraint the CNF cannot state
+        return ClaimCheck(Proof.UNCHECKED, f"the reference CNF cannot state this puzzle: {error}")
     try:
         from pysat.solvers import Solver  # noqa: PLC0415 - an optional, heavy package
     except ImportError:
         return ClaimCheck(Proof.UNCHECKED, "python-sat is not installed (pip install python-sat)")
     deadline = time.monotonic() + budget_s
-    cnf = encode(model, ENCODING)
     formula = cnf.clauses + [cnf.blocking_clause(solution) for solution in solutions]
     with Solver(name=ENGINE, bootstrap_with=formula, with_proof=True) as engine:
         timer = threading.Timer(budget_s, engine.interrupt)
@@ -141,8 +144,3 @@ def _refutation(puzzle: Puzzle, cnf: CNF, literals: Sequence[int]) -> ClaimCheck
         return ClaimCheck(Proof.UNCHECKED, f"the reference engine's grid does not verify: {verdict}")
     return ClaimCheck(Proof.REFUTED, "the reference method found another verified solution",
                       counterexample=grid)
-
-
-def _cnf_states_cages() -> bool:
-    """Whether the CNF encoding states cage totals (it numbers auxiliary selector variables)."""
-    return any(field.name == "aux_vars" for field in fields(CNF))
