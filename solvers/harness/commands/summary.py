@@ -11,7 +11,7 @@ from models import PuzzleError
 
 from ..engine.runner import default_jobs, grace_for
 from ..engine.stopping import quiet_stdout
-from ..results import records, report
+from ..results import claims, records, report
 from ..results.experiment import Results
 from ..results.judge import Disagreement, Run
 from ..results.outputs import write_atomic
@@ -66,6 +66,8 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
             "memory_limit_mb": experiment.memory_limit,
             "executor": experiment.executor, "ran_on": where,
             "unique": experiment.unique, "max_solutions": experiment.max_solutions,
+            "claim_check": {"engine": claims.ENGINE, "encoding": claims.ENCODING,
+                            "budget_s": claims.BUDGET_S},
             "repeat": experiment.repeat, "seed": experiment.seed, "par": experiment.par,
             "exclude_warmup": experiment.exclude_warmup, "fmt": experiment.input_format,
             "hex": experiment.hex16}
