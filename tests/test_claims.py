@@ -5,6 +5,7 @@ bundled 125-solution puzzle to exactly 125."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 from models import read_puzzles
 from solvers import registry
+from solvers.harness.results.database import open_database
 from solvers.harness.results.judge import judge
 from solvers.harness.tasks import Outcome
 
@@ -177,3 +179,14 @@ def test_a_bad_max_solutions_is_a_usage_error(tmp_path: Path, command: str, valu
     done = compare(command, puzzle_file(tmp_path, UNIQUE), "--solvers", "mrv", "--max-solutions", value)
     assert done.returncode == 2
     assert "--max-solutions" in done.stderr
+
+
+def test_a_results_database_made_before_the_proof_column_gains_it_on_open(tmp_path: Path) -> None:
+    path = str(tmp_path / "old.sqlite")
+    open_database(path, create=True).connection.close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("ALTER TABLE runs DROP COLUMN proof")
+    reopened = open_database(path, create=False)
+    columns = {row[1] for row in reopened.connection.execute("PRAGMA table_info(runs)")}
+    reopened.connection.close()
+    assert {"proof", "verified_solutions"} <= columns
