@@ -241,7 +241,9 @@ class _Judging:
         if check is None or (agreeing and check.proof != Proof.PROVED):  # None: all confirmed
             return Category.CORRECT, f"{verdict} (confirmed by {_names(agreeing)})", \
                 Proof.CONFIRMED.value
-        return Category.CORRECT, (f"{verdict} ({check.proof.value} by the reference method: "
+        also = [other for other, grids in self.claims.items() if other != solver and grids == claimed]
+        said = f"confirmed by {_names(also)}, " if also else ""  # agreement that proves nothing alone
+        return Category.CORRECT, (f"{verdict} ({said}{check.proof.value} by the reference method: "
                                   f"{check.reason}; {check.seconds:.3f} s)"), check.proof.value
 
     def _confirmers(self, solver: str, claimed: frozenset[tuple[Any, ...]]) -> list[str]:
