@@ -181,11 +181,13 @@ def test_a_bad_max_solutions_is_a_usage_error(tmp_path: Path, command: str, valu
     assert "--max-solutions" in done.stderr
 
 
-def test_a_results_database_made_before_the_proof_column_gains_it_on_open(tmp_path: Path) -> None:
+def test_a_version_2_results_database_gains_the_proof_columns_on_open(tmp_path: Path) -> None:
     path = str(tmp_path / "old.sqlite")
     open_database(path, create=True).connection.close()
-    with sqlite3.connect(path) as connection:
+    with sqlite3.connect(path) as connection:  # made as version 2 made it
         connection.execute("ALTER TABLE runs DROP COLUMN proof")
+        connection.execute("ALTER TABLE runs DROP COLUMN verified_solutions")
+        connection.execute("UPDATE format SET value = '2' WHERE key = 'version'")
     reopened = open_database(path, create=False)
     columns = {row[1] for row in reopened.connection.execute("PRAGMA table_info(runs)")}
     reopened.connection.close()

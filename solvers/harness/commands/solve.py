@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
               "Ctrl-D; or give a file)", file=sys.stderr)
     puzzles, bad = read_inputs(paths, args.fmt, args.hex)
     max_solutions = solutions_asked(args.max_solutions, args.unique)
-    tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit)
+    tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit,
+                  cpu_limit=args.cpu_limit)
              for puzzle in puzzles]
     outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
     wrong, checker = False, ClaimChecker()

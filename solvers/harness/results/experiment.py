@@ -96,9 +96,10 @@ class _Group:
 
 
 def build_tasks(puzzle: Puzzle, solvers: Sequence[Configuration], *, max_solutions: int,
-                time_limit: float, repeat: int, memory_limit: float | None = None) -> list[Task]:
+                time_limit: float, repeat: int, memory_limit: float | None = None,
+                cpu_limit: float | None = None) -> list[Task]:
     """The tasks of one (puzzle, repetition), one per configuration."""
-    return [Task(solver, puzzle, max_solutions, time_limit, repeat, memory_limit)
+    return [Task(solver, puzzle, max_solutions, time_limit, repeat, memory_limit, cpu_limit)
             for solver in solvers]
 
 
@@ -200,7 +201,7 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
     bookkeeping = _Experiment(store, progress)
     groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,
                           time_limit=experiment.time_limit, repeat=number,
-                          memory_limit=experiment.memory_limit)
+                          memory_limit=experiment.memory_limit, cpu_limit=experiment.cpu_limit)
               for puzzle in puzzles for number in range(experiment.repeat))
     try:
         executor.run(bookkeeping.tasks(groups, experiment.seed), bookkeeping.arrived)

@@ -65,7 +65,7 @@ class Run:
     claim: str = ""
     category: Category | str = ""
     reason: str = ""
-    cpu_s: float = 0.0
+    cpu_s: float | None = None
     warmup: bool = False
     n: int = 0
     box: str = ""
@@ -73,6 +73,11 @@ class Run:
     repeat: int = 0
     backend: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    peak_memory_mb: float | None = None
+    termination: str | None = None
+    host: str = ""
+    worker: int | None = None
+    sequence: int | None = None
     proof: str = ""
     """For a claim of completeness: proved, confirmed or unchecked (claims.Proof); else empty."""
     verified_solutions: int = 0
@@ -129,6 +134,8 @@ def judge(puzzle: Puzzle, outcomes: Sequence[tuple[str, Outcome]], *, max_soluti
             message=outcome.message, claim=claim_of(outcome), category=category, reason=reason,
             cpu_s=outcome.cpu_s, warmup=outcome.warmup, n=puzzle.n,
             box=f"{puzzle.geometry.box_rows}x{puzzle.geometry.box_cols}", variant=puzzle.variant,
+            peak_memory_mb=outcome.peak_memory_mb, termination=outcome.termination,
+            host=outcome.host, worker=outcome.worker, sequence=outcome.sequence,
             proof=proof, verified_solutions=verified))
     if not any(run.category == Category.WRONG for run in runs):
         return runs, None
