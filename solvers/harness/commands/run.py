@@ -92,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         cpu_limit=args.cpu_limit,
         repeat=args.seeds or args.repeat, seeds=args.seeds, seed=args.seed, par=args.par, exclude_warmup=args.exclude_warmup,
         plugins=tuple(args.plugin), input_format=args.fmt, hex16=args.hex,
-        executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size)
+        executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size,
+        count=args.max_solutions)
     outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
                       title=args.title, db=args.db, resume=args.resume)
     return run_experiment(experiment, outputs)
@@ -151,7 +152,7 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
     results = store.results(tally.partial)
     say_partial(tally)
     count = len({(r.file, r.index) for r in results.runs})
-    rows = report.summarize(results.runs, unique=experiment.unique, limit=experiment.time_limit,
+    rows = report.summarize(results.runs, unique=experiment.max_solutions >= 2, limit=experiment.time_limit,
                             par=experiment.par, exclude_warmup=experiment.exclude_warmup)
     status = EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad)
     where = executor.describe()

@@ -19,6 +19,7 @@ from models import Puzzle
 
 from ..engine.executors import Executor
 from ..tasks import Configuration, Experiment, Outcome, Task
+from .claims import ClaimChecker
 from .judge import Disagreement, Run, judge
 
 SHUFFLE_BLOCK = 10_000
@@ -117,6 +118,7 @@ class _Experiment:
         self.where: dict[int, tuple[int, int]] = {}  # dispatched number -> (group, position)
         self.tally = Tally()
         self.serials = itertools.count()
+        self.checker = ClaimChecker()  # one per sweep: each claim re-derived once
 
     def tasks(self, groups: Iterable[list[Task]], seed: int | None) -> Iterator[Task]:
         """The tasks to run, group after group (shuffled within blocks with a seed)."""
@@ -169,11 +171,18 @@ class _Experiment:
         positions = sorted(group.outcomes)
         tasks = [group.tasks[p] for p in positions]
         outcomes = [group.outcomes[p] for p in positions]
-        runs, disagreement = judge(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)])
+        runs, disagreement = judge(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)],
+                                   max_solutions=tasks[0].max_solutions, backends=backends_of(tasks),
+                                   checker=self.checker)
         for run, task in zip(runs, tasks):
             run.repeat, run.backend, run.options = task.repeat, task.solver.backend or task.solver.name, \
                 dict(task.solver.options)
         self.store.judged(group.serial, tasks, outcomes, runs, disagreement)
+
+
+def backends_of(tasks: Sequence[Task]) -> dict[str, str]:
+    """Each task's configuration label -> the registered backend it runs ("" for a plugin)."""
+    return {t.solver.name: "" if t.solver.plugin is not None else t.solver.backend_name for t in tasks}
 
 
 def _blocks(groups: Iterable[list[Task]], size: int) -> Iterator[list[list[Task]]]:
