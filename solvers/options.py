@@ -174,6 +174,11 @@ def node_limit(what: str) -> Option:
                   f"after this many {what}; none: no limit", default=None, low=0)
 
 
+def seed(how: str) -> Option:
+    """The shared seed option: none keeps the backend's usual order; a number randomises it."""
+    return Option("seed", "int", f"a whole number: {how}; none: the usual order", default=None, low=0)
+
+
 @dataclass(frozen=True)
 class Declaration:
     """Everything the harness needs to know about a backend before loading it."""

@@ -147,7 +147,7 @@ def encode(model: Model, domains: list[tuple[int, ...]], presolve: bool = True) 
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          node_limit: int | None = None, presolve: bool = True) -> Result:
+          node_limit: int | None = None, presolve: bool = True, seed: int | None = None) -> Result:
     """Solve the 0-1 model with HiGHS; count up to max_solutions with no-good cuts."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -157,6 +157,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     built = encode(model, domains, presolve)
     if isinstance(built, str):
         return Result(Status.UNSAT, [], True, Stats(encode_time=time.perf_counter() - start), built)
+    if seed is not None:
+        built.highs.setOptionValue("random_seed", seed)
     stats = Stats(encode_time=time.perf_counter() - start, nodes=0, lp_iterations=0,
                   variables=len(built.columns), constraints=built.rows)
     if not built.columns:  # every cell given, and no group repeats a value

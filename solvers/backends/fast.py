@@ -12,7 +12,8 @@ from typing import Any
 
 from models import Model
 
-from ..options import Declaration, Option, node_limit
+from ..encodings.isomorph import solve_isomorph
+from ..options import Declaration, Option, node_limit, seed
 from ..result import Result
 
 INFERENCES = ("singles", "locked", "subsets")
@@ -32,6 +33,8 @@ DECLARATION = Declaration(
         Option("learning", "choice", "none: depth-first search; conflicts: clause learning over "
                "(cell, value) literals with VSIDS and restarts (inference and branching do not "
                "apply)", default="none", choices=LEARNINGS),
+        seed("solve a random isomorph (values relabelled; on a plain grid the rows and columns "
+             "reordered by the grid's symmetries), so value order and tie-breaks are random"),
     ),
     counters={
         "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
@@ -48,8 +51,12 @@ DECLARATION = Declaration(
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", branching: str = "mrv",
-          node_limit: int | None = None, learning: str = "none") -> Result:
+          node_limit: int | None = None, learning: str = "none", seed: int | None = None) -> Result:
     """Solve with compiled propagation and MRV search; count up to max_solutions solutions."""
+    if seed is not None:
+        return solve_isomorph(solve, model, seed, max_solutions=max_solutions, time_limit=time_limit,
+                              inference=inference, branching=branching, node_limit=node_limit,
+                              learning=learning)
     from ._fast import solve as search  # noqa: PLC0415 - loads numba and its kernels, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, inference=inference,
                   branching=branching, node_limit=node_limit, learning=learning)

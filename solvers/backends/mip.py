@@ -17,6 +17,8 @@ DECLARATION = Declaration(
         node_limit("B&B nodes"),
         Option("presolve", "bool", "HiGHS presolve (true settles most 9x9 puzzles alone)",
                default=True),
+        Option("seed", "int", "HiGHS random_seed, a whole number; none: HiGHS's own (0)",
+               default=None, low=0),
     ),
     counters={
         "nodes": "HiGHS branch-and-bound nodes (mip_node_count, summed over the solves)",
@@ -31,11 +33,11 @@ DECLARATION = Declaration(
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          node_limit: int | None = None, presolve: bool = True) -> Result:
+          node_limit: int | None = None, presolve: bool = True, seed: int | None = None) -> Result:
     """Solve the 0-1 model with HiGHS; count up to max_solutions with no-good cuts."""
     from ._mip import solve as search  # noqa: PLC0415 - loads highspy, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit,
-                  node_limit=node_limit, presolve=presolve)
+                  node_limit=node_limit, presolve=presolve, seed=seed)
 
 
 def __getattr__(name: str) -> Any:

@@ -50,7 +50,8 @@ from functools import lru_cache
 from models import Model
 
 from ..encodings.cages import LEVELS_CAGES_UNSUPPORTED, combination_masks
-from ..options import Declaration, Option, node_limit
+from ..encodings.isomorph import solve_isomorph
+from ..options import Declaration, Option, node_limit, seed
 from ..result import Result, Stats, finish, propagation_only, stop_message, unsupported
 
 VALUE_ORDERS = ("ascending", "least-used")
@@ -76,6 +77,8 @@ DECLARATION = Declaration(
                "decisions", default="fast", choices=("fast", "readable")),
         Option("branching", "choice", "mrv: fewest candidates; first: the first empty cell "
                "(readable only)", default="mrv", choices=("mrv", "first")),
+        seed("solve a random isomorph (values relabelled; on a plain grid the rows and columns "
+             "reordered by the grid's symmetries), so value order and tie-breaks are random"),
     ),
     counters={
         "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
@@ -91,8 +94,12 @@ _CLOCK_EVERY = 64  # decisions between two looks at the clock
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", value_order: str = "ascending",
           node_limit: int | None = None, impl: str = "fast", branching: str = "mrv",
-          search: str = "depth-first") -> Result:
+          search: str = "depth-first", seed: int | None = None) -> Result:
     """Solve with propagation and MRV search; count up to max_solutions solutions."""
+    if seed is not None:
+        return solve_isomorph(solve, model, seed, max_solutions=max_solutions,
+                              time_limit=time_limit, inference=inference, value_order=value_order,
+                              node_limit=node_limit, impl=impl, branching=branching, search=search)
     if inference in LEVELS and model.cages:
         return unsupported(LEVELS_CAGES_UNSUPPORTED)
     if impl == "readable" or inference not in INFERENCES + LEVELS or branching != "mrv":

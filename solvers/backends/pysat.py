@@ -10,7 +10,8 @@ from typing import Any
 from models import Model
 
 from ..encodings.cnf import DESCRIPTIONS
-from ..options import Declaration, Option
+from ..encodings.isomorph import solve_isomorph
+from ..options import Declaration, Option, seed
 from ..result import Result
 
 ENCODINGS = ("extended", "efficient", "minimal", "simplified")
@@ -53,6 +54,9 @@ DECLARATION = Declaration(
         Option("inference", "choice", "none: CDCL search; up: unit propagation only; "
                "failed-literal: failed literals to a fixed point (no search: unknown unless "
                "every cell is fixed)", default="none", choices=INFERENCES),
+        seed("solve a random isomorph (values relabelled, rows and columns of a plain grid "
+             "reordered), so the engine meets the variables in another order (the engines' own "
+             "seeds change nothing unless their random decisions are switched on)"),
     ),
     counters={
         "nodes": "CDCL decisions (the engine's accum_stats, this puzzle's share)",
@@ -72,8 +76,12 @@ DECLARATION = Declaration(
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           engine: str | None = None, encoding: str = ENCODINGS[0], warm: bool = True,
-          conflict_limit: int | None = None, inference: str = "none") -> Result:
+          conflict_limit: int | None = None, inference: str = "none", seed: int | None = None) -> Result:
     """Solve (or only propagate) with a python-sat engine; up to max_solutions grids."""
+    if seed is not None:
+        return solve_isomorph(solve, model, seed, max_solutions=max_solutions, time_limit=time_limit,
+                              engine=engine, encoding=encoding, warm=warm,
+                              conflict_limit=conflict_limit, inference=inference)
     from ._pysat import solve as search  # noqa: PLC0415 - loads python-sat, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, engine=engine,
                   encoding=encoding, warm=warm, conflict_limit=conflict_limit, inference=inference)

@@ -58,7 +58,8 @@ def show_value(value: Any) -> str:
 @dataclass(frozen=True)
 class Task:
     """One run: a backend on a puzzle, asked for up to max_solutions within time_limit seconds
-    (and, if memory_limit is set, within that many MB more address space)."""
+    (and, if memory_limit is set, within that many MB more address space; if cpu_limit is set,
+    within that many CPU seconds)."""
 
     solver: Configuration
     puzzle: Puzzle
@@ -67,6 +68,7 @@ class Task:
     repeat: int = 0
     """Which repetition of this (puzzle, configuration) this run is, from 0."""
     memory_limit: float | None = None
+    cpu_limit: float | None = None
 
     @property
     def key(self) -> str:
@@ -77,8 +79,12 @@ class Task:
 @dataclass
 class Outcome:
     """What a run gave, as plain data: status, raw solutions, stats dict, message, wall and
-    CPU seconds (timing.py's rules), and whether it was its configuration's first run in a
-    fresh worker (warmup: imports and caches are cold)."""
+    CPU seconds (timing.py's rules; cpu_s None when it could not be measured), whether it
+    was its configuration's first run in a fresh worker (warmup: imports and caches are
+    cold); then how it was measured: the run's own peak resident memory (MB, None if not
+    measured), which limit ended it (timing.py: walltime, cputime, memory; None if none),
+    and where and when it ran: host, worker process id, and its place in the order the
+    runs were started (sequence, counted by the process that hands runs to workers)."""
 
     status: Status
     solutions: list[tuple[Any, ...]] = field(default_factory=list)
@@ -86,8 +92,13 @@ class Outcome:
     stats: dict[str, float | int] = field(default_factory=dict)
     message: str = ""
     time_s: float = 0.0
-    cpu_s: float = 0.0
+    cpu_s: float | None = None
     warmup: bool = False
+    peak_memory_mb: float | None = None
+    termination: str | None = None
+    host: str = ""
+    worker: int | None = None
+    sequence: int | None = None
 
 
 @dataclass(frozen=True)
@@ -101,7 +112,10 @@ class Experiment:
     time_limit: float
     unique: bool = False
     memory_limit: float | None = None
+    cpu_limit: float | None = None
     repeat: int = 1
+    seeds: int | None = None
+    """--seeds K: the K repetitions run with solver seeds 0..K-1 (repeat is then K)."""
     seed: int | None = None
     par: float = 2.0
     exclude_warmup: bool = False
@@ -111,11 +125,24 @@ class Experiment:
     executor: str = "local"
     jobs: int | None = None
     chunk_size: int | None = None
+    count: int | None = None
+    """--max-solutions: count and enumerate up to this many solutions."""
 
     @property
     def max_solutions(self) -> int:
-        """Two to tell a unique solution from several (--unique), else one."""
-        return 2 if self.unique else 1
+        """What each run is asked for: --max-solutions, at least two with --unique (to tell
+        a unique solution from several), else one."""
+        return solutions_asked(self.count, self.unique)
+
+
+def solutions_asked(count: int | None, unique: bool) -> int:
+    """The solutions a run is asked for: ``count`` (--max-solutions) if given, at least two
+    under --unique, else one.
+
+    >>> solutions_asked(None, False), solutions_asked(None, True), solutions_asked(200, True)
+    (1, 2, 200)
+    """
+    return max(count or 1, 2 if unique else 1)
 
 
 @dataclass(frozen=True)
