@@ -122,6 +122,7 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
         tally = stream_experiment(puzzles, experiment, executor=executor, store=store,
                                   progress=progress)
     results = store.results(tally.partial)
+    results.calibration = tally.calibration
     say_partial(tally)
     count = len({(r.file, r.index) for r in results.runs})
     rows = report.summarize(results.runs, unique=experiment.unique, limit=experiment.time_limit,

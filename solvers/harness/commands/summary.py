@@ -50,6 +50,7 @@ def print_summary(table_format: str, par: float, rows: list[dict[str, Any]], par
     print(report.render_table(rows, table_format, par=par))
     if table_format != "csv":
         print(legend)
+        print(report.footnote(rows, par=par))
     extra = "\n\n".join(t for t in (report.render_failures(failures),
                                     report.render_disagreements(disagreements)) if t)
     if extra:
@@ -71,10 +72,11 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
             "hex": experiment.hex16}
 
 
-def environment(experiment: Experiment) -> dict[str, Any]:
-    """The provenance saved with a sweep's results."""
-    return provenance(experiment.configurations, limit=experiment.time_limit,
-                      repeat=experiment.repeat, seed=experiment.seed)
+def environment(experiment: Experiment, calibration: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The provenance saved with a sweep's results (with its calibration once it has run)."""
+    found = provenance(experiment.configurations, limit=experiment.time_limit,
+                       repeat=experiment.repeat, seed=experiment.seed)
+    return {**found, "calibration": calibration} if calibration else found
 
 
 def save(experiment: Experiment, outputs: Outputs, results: Results, where: str,
@@ -83,7 +85,7 @@ def save(experiment: Experiment, outputs: Outputs, results: Results, where: str,
     if outputs.json:
         document = report.build_document(
             results.runs, results.disagreements, options=run_options(experiment, where),
-            partial=results.partial, environment=environment(experiment),
+            partial=results.partial, environment=environment(experiment, results.calibration),
             input_errors=[error_record(e) for e in bad])
         write_atomic(outputs.json, json.dumps(document, indent=1) + "\n")
         print(f"compare.py: runs saved to {outputs.json}", file=sys.stderr)
@@ -104,11 +106,9 @@ def draw_cactus(runs: list[dict[str, Any]], path: str, limit: float, title: str)
 
 
 def legend(count: int, experiment: Experiment, where: str) -> str:
-    """The lines under the summary table: what was run and how the numbers are made."""
+    """The lines under the summary table: what was run (what each column is follows it)."""
     repeats = f" x {experiment.repeat} repetitions" if experiment.repeat > 1 else ""
     warm = "; warm-up runs left out" if experiment.exclude_warmup else ""
-    par, limit = experiment.par, experiment.time_limit
     return (f"\n{count} puzzles x {len(experiment.configurations)} configurations{repeats}; every "
-            f"answer checked by models.verify. Times in seconds per run\n(median of the repetitions "
-            f"per puzzle); a run past the limit is a timeout counted at the limit; PAR-{par:g} counts "
-            f"unsolved runs at {par:g} x limit;\nlimit {limit:g} s per run; {where}{warm}.")
+            f"answer checked by models.verify; limit {experiment.time_limit:g} s per run (wall "
+            f"clock; a run past it is a timeout, recorded at the limit); {where}{warm}.")

@@ -60,7 +60,7 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
             tally = stream_experiment(_noting_files(puzzles, files), experiment, executor=executor,
                                       store=DatabaseStore(database, sweep, resume=outputs.resume),
                                       progress=progress)
-        database.finish_sweep(sweep, partial=tally.partial)
+        database.finish_sweep(sweep, partial=tally.partial, calibration=tally.calibration)
         _say_done(outputs, tally)
         selection = _selection(experiment, files)
         rows = db_views.summary_rows(database, selection, unique=experiment.unique,

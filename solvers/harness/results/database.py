@@ -108,10 +108,18 @@ class ResultsDatabase:
                 (_now(), json.dumps(options, default=repr), json.dumps(provenance, default=repr)))
         return int(cursor.lastrowid or 0)
 
-    def finish_sweep(self, sweep: int, *, partial: bool) -> None:
+    def finish_sweep(self, sweep: int, *, partial: bool,
+                     calibration: dict[str, Any] | None = None) -> None:
+        """Mark a sweep finished (or partial), adding its calibration to its provenance."""
         with self.connection:
             self.connection.execute("UPDATE sweeps SET finished = ?, partial = ? WHERE id = ?",
                                     (_now(), int(partial), sweep))
+            if calibration:
+                row = self.connection.execute("SELECT provenance FROM sweeps WHERE id = ?",
+                                              (sweep,)).fetchone()
+                provenance = {**json.loads(row[0]), "calibration": calibration}
+                self.connection.execute("UPDATE sweeps SET provenance = ? WHERE id = ?",
+                                        (json.dumps(provenance, default=repr), sweep))
 
     def add_pending(self, items: Iterable[tuple[bytes, Outcome]]) -> None:
         """Outcomes that arrived, before their (puzzle, repetition) is judged; committed."""
@@ -239,6 +247,16 @@ def _check_format(path: str, connection: sqlite3.Connection) -> None:
     result = connection.execute("PRAGMA quick_check").fetchone()
     if result is None or result[0] != "ok":
         raise DatabaseError(f"{path}: the database is damaged ({result[0] if result else 'no answer'})")
+    _add_new_columns(connection)
+
+
+def _add_new_columns(connection: sqlite3.Connection) -> None:
+    """A file written before a per-run field existed gets that column, empty for its old runs."""
+    present = {row[1] for row in connection.execute("PRAGMA table_info(runs)")}
+    with connection:
+        for column in RUN_COLUMNS:
+            if column not in present:
+                connection.execute(f'ALTER TABLE runs ADD COLUMN "{column}"')
 
 
 def _recorded_outcome(status: str, solutions: str, raw: str | None, complete: int, stats: str,

@@ -61,6 +61,8 @@ class Run:
     repeat: int = 0
     backend: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    order: int | None = None
+    """Its place in the dispatch order of its (puzzle, repetition), from 0 (experiment.py)."""
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

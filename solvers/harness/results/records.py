@@ -1,5 +1,7 @@
 """One stable per-run record, the same in the JSON document and the per-run CSV.
 
+``order`` is the run's place (from 0) in the order its (puzzle, repetition)'s
+configurations were dispatched (results/experiment.py), None in runs saved before it.
 The columns never depend on the flags given: FIELDS, then every counter of
 result.COUNTERS (empty when the backend has none). ``file`` is the path as given,
 so two files of the same name in different folders stay apart.
@@ -16,7 +18,7 @@ from ...result import COUNTERS
 from .judge import Run
 
 FIELDS = ("file", "index", "line", "n", "box", "variant", "configuration", "backend", "options",
-          "repeat", "status", "category", "time_s", "cpu_s", "warmup")
+          "repeat", "order", "status", "category", "time_s", "cpu_s", "warmup")
 COLUMNS = FIELDS + tuple(COUNTERS)
 EXTRA = ("puzzle", "size", "solver", "solutions", "complete", "stats", "message", "claim", "reason")
 """Kept in the JSON after the record's fields: the grids, the raw stats and the judge's words."""
@@ -39,6 +41,7 @@ def record(run: Run | dict[str, Any]) -> dict[str, Any]:
         "box": data.get("box") or _square_box(n), "variant": data.get("variant") or "standard",
         "configuration": label, "backend": data.get("backend") or label.split(":")[0],
         "options": dict(data.get("options") or {}), "repeat": data.get("repeat", 0),
+        "order": data.get("order"),
         "status": str(getattr(data["status"], "value", data["status"])),
         "category": str(getattr(data["category"], "value", data["category"])),
         "time_s": data["time_s"], "cpu_s": data.get("cpu_s"), "warmup": bool(data.get("warmup")),
