@@ -171,7 +171,7 @@ def part_encodings(repeats: int) -> None:
                          for _ in range(repeats)]
                 results.append(min(tries, key=lambda r: r.stats.encode_time + r.stats.solve_time))
             k = len(results)
-            mean = lambda f: sum(f(r) for r in results) / k  # noqa: E731
+            mean = lambda f, results=results, k=k: sum(f(r) for r in results) / k
             rows.append([name, encoding, k, ms(mean(lambda r: r.stats.encode_time)),
                          ms(mean(lambda r: r.stats.solve_time)),
                          f"{mean(lambda r: r.stats.nodes):.0f}", f"{mean(lambda r: r.stats.conflicts):.1f}",
@@ -248,8 +248,8 @@ def part_presolve(repeats: int) -> None:
 
 
 def part_csp(_repeats: int) -> None:
-    from solvers.backends import (
-        csp,  # imported here: the other parts do not need python-constraint
+    from solvers.backends import (  # noqa: PLC0415 - the other parts do not need python-constraint
+        csp,
     )
 
     print("\n## csp on every top95 puzzle (one run each, seconds; encode and solve)\n")

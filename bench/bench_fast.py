@@ -4,9 +4,10 @@
                                [--set puzzles/top95.txt] [--compare mrv]
                                [--baseline /tmp/fast_before.py]
 
-Part 1, compile: a fresh interpreter imports solvers.backends.fast twice, first with an
-empty numba cache directory (the first import on a machine: numba compiles the kernel)
-and then with that cache filled (every later process: it loads the compiled code).
+Part 1, compile: a fresh interpreter imports solvers.backends.fast (which compiles
+nothing), then prepares the depth-first kernel, then the learning kernel, timing each
+step; twice, first with an empty numba cache directory (the first use on a machine:
+numba compiles) and then with that cache filled (every later process: it loads them).
 
 Part 2, speed: in this process (already imported, so the compile is paid and excluded)
 each configuration solves every puzzle counting to two, through the registry, so the
@@ -37,22 +38,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tabulate import tabulate  # noqa: E402
+
 from models import Model, read_puzzles, verify  # noqa: E402
 from solvers import registry  # noqa: E402
 from solvers.harness.engine import configs  # noqa: E402
 
 DEFAULT_SETS = ("top95.txt", "forum_hardest_1106.txt", "hardest.txt", "16x16_forum_samples.txt")
-IMPORT = "import time; t = time.perf_counter(); import solvers.backends.fast; print(time.perf_counter() - t)"
+STEPS = ("import time; t = time.perf_counter(); import solvers.backends.fast as fast\n"
+         "print(time.perf_counter() - t); t = time.perf_counter(); fast.prepare()\n"
+         "print(time.perf_counter() - t); t = time.perf_counter(); fast.prepare(learning='conflicts')\n"
+         "print(time.perf_counter() - t)")
 
 
-def compile_times() -> tuple[float, float]:
-    """Seconds to import fast with an empty numba cache, then with the cache filled."""
+def compile_times() -> list[list[float]]:
+    """Seconds to import fast, prepare its depth-first kernel, prepare its learning kernel:
+    with an empty numba cache, then with the cache filled."""
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
-        times = [float(subprocess.run([sys.executable, "-c", IMPORT], env=env, cwd=ROOT,
-                                      check=True, capture_output=True, text=True).stdout)
-                 for _ in range(2)]
-    return times[0], times[1]
+        return [[float(line) for line in subprocess.run(
+            [sys.executable, "-c", STEPS], env=env, cwd=ROOT, check=True, capture_output=True,
+            text=True).stdout.split()] for _ in range(2)]
 
 
 Entry = tuple[str, registry.Backend, dict]
@@ -124,13 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, metavar="FILE",
                         help="an earlier fast.py to race every fast configuration against")
     args = parser.parse_args(argv)
-    from tabulate import tabulate
-
     if not args.no_compile:
-        cold, warm = compile_times()
-        print(f"import of solvers.backends.fast: {cold:.1f} s with an empty numba cache (compile), "
-              f"{warm:.2f} s with the cache filled\n")
-    registry.get("fast").load()
+        for label, (load, plain, learning) in zip(("empty numba cache (compile)", "cache filled"),
+                                                  compile_times(), strict=True):
+            print(f"{label}: import fast {load:.2f} s, prepare() {plain:.2f} s, "
+                  f"prepare(learning='conflicts') {learning:.2f} s")
+        print()
+    registry.get("fast").prepare({})
     raced = configs.parse(args.configs)
     contenders = entries(raced) + (baseline_entries(args.baseline, raced) if args.baseline else [])
     rows, results = [], {}

@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", default="github", help="tabulate format (default github)")
     add_executor_arguments(parser)
     args = parser.parse_args(argv)
-    from tabulate import tabulate
+    from tabulate import tabulate  # noqa: PLC0415 - only the printing needs it, after the arguments
 
     chosen = configs.parse(args.solvers)
     paths = [Path(p) for p in args.set] or [ROOT / "puzzles" / name for name in DEFAULT_SETS]

@@ -105,7 +105,7 @@ def main() -> int:
     described = {name: e.describe() for name, e in executors.items()}
     try:
         with tempfile.TemporaryDirectory() as folder:
-            for name, chosen in executors.items():  # warm-up: load the backends in every worker
+            for chosen in executors.values():  # warm-up: load the backends in every worker
                 measure(chosen, puzzles[: 20 * pool_size(chosen, args.jobs)], solvers,
                         pool_size(chosen, args.jobs), None)
             for round_number in range(args.rounds):

@@ -39,7 +39,7 @@ def run_mip(**options: object) -> Method:
 def methods() -> dict[str, Method]:
     chosen = {"mip": run_mip(), "mip presolve=False": run_mip(presolve=False)}
     try:
-        import pulp_example
+        import pulp_example  # noqa: PLC0415 - optional: needs PuLP, which the toolkit does not
     except ModuleNotFoundError as error:
         print(f"anchor skipped: {error.name} is not installed (pip install pulp)")
         return chosen

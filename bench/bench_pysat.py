@@ -65,7 +65,7 @@ def search_table(sets: dict[str, list[Puzzle]], engines: list[str], timeout: flo
         decisions = {i: [] for i in range(len(configs))}
         conflicts = {i: [] for i in range(len(configs))}
         unsolved = {i: 0 for i in range(len(configs))}
-        for i, options in enumerate(configs):
+        for options in configs:
             checked(puzzles[0], options, timeout)          # load the warm solver outside the timing
         for puzzle in puzzles:
             for i, options in enumerate(configs):

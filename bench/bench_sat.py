@@ -3,8 +3,9 @@
     python bench/bench_sat.py [--repeat 3] [--format github] [--example PATH/TO/sudoku.py]
                               [--solvers sat:encoding=minimal,ext=sat:encoding=extended] [--plugin SPEC]
 
-Table 1: every encoding (or the --solvers configurations, written as in compare.py) on top95, hardest and the 16x16 samples: mean variables and
-clauses, mean encode and solve time (ms per puzzle), each solution verified.
+Table 1: every encoding (or the --solvers configurations, written as in compare.py) on top95,
+hardest and the 16x16 samples: mean variables and clauses, mean encode and solve time (ms per
+puzzle), each solution verified.
 
 Table 2: time per top95 puzzle of the default encoding next to a baseline that works
 the way pycosat's published examples/sudoku.py does (the 11,745 clauses rebuilt in

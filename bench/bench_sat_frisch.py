@@ -99,7 +99,7 @@ def commander(model: Model, cnf: CNF) -> Built:
                                                               for x in c}) == 1):
         clauses += [[-a, -b] for a, b in combinations(row, 2)]        # the cells' own AMO
     segment_var: dict[tuple[tuple[int, ...], int], int] = {}
-    for g, parts in enumerate(_partitions(model)):
+    for parts in _partitions(model):
         for value in range(1, model.n + 1):
             terms = []
             for part in parts:

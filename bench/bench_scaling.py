@@ -6,9 +6,9 @@
 Each backend runs in a worker process of the harness (solvers/harness/engine/runner.py), one
 puzzle at a time; a run that is not back within the time limit (plus the harness's
 grace) is killed with its worker and counted as a timeout (at the limit), so backends
-that cannot be interrupted are bounded too. Every answer is checked with models.verify. Prints a table (tabulate) of mean time and mean
-nodes/conflicts per backend and size, saves every run as JSON (timeouts and errors
-included), and plots time against size on a log scale (matplotlib).
+that cannot be interrupted are bounded too. Every answer is checked with models.verify.
+Prints a table (tabulate) of mean time and mean nodes/conflicts per backend and size, saves
+every run as JSON (timeouts and errors included), and plots time against size on a log scale (matplotlib).
 """
 from __future__ import annotations
 
@@ -77,7 +77,8 @@ def run_backend(ref: Configuration, sets: dict[int, list[Puzzle]], time_limit: f
 
 
 def summarise(runs: list[Run], time_limit: float) -> list[list[object]]:
-    """Rows: size, mean share of cells given, backend, solved/total, timeouts, mean time (timeouts at the limit), nodes, conflicts."""
+    """Rows: size, mean share of cells given, backend, solved/total, timeouts, mean time
+    (timeouts at the limit), nodes, conflicts."""
     rows = []
     keys = sorted({(r.backend, r.size) for r in runs}, key=lambda k: (k[1], k[0]))
     for backend, size in keys:
@@ -109,9 +110,9 @@ HEADERS = ["size", "givens", "backend", "solved", "timeouts", "errors/wrong", "m
 
 
 def plot(runs: list[Run], time_limit: float, path: Path) -> None:
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 - the plot is optional, matplotlib with it
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - after choosing the Agg backend
 
     fig, ax = plt.subplots(figsize=(6, 4))
     for backend in dict.fromkeys(r.backend for r in runs):
@@ -151,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", default="github", help="tabulate format (default github)")
     args = parser.parse_args(argv)
 
-    from tabulate import tabulate
+    from tabulate import tabulate  # noqa: PLC0415 - only the printing needs it, after the arguments
 
     refs = configurations(args, registry.available_names())
     names = [ref.name for ref in refs]

@@ -9,6 +9,8 @@ from .checker import Verdict, verify
 from .errors import (
                      BadCharacterError,
                      CellCountError,
+                     ConstraintError,
+                     DocumentError,
                      DuplicateGivenError,
                      EncodingError,
                      LayoutError,
@@ -16,6 +18,7 @@ from .errors import (
                      PuzzleError,
                      RegionError,
                      SizeError,
+                     UnsupportedConstraintError,
                      ValueRangeError,
 )
 from .formats import (
@@ -30,12 +33,15 @@ from .formats import (
                      to_line,
                      to_pretty,
 )
+from .fpuzzles import read_document, read_link, to_fpuzzles, to_fpuzzles_json, to_fpuzzles_link
 from .geometry import Geometry, GeometryError, valid_size
 from .model import Duplicate, Group, Model, as_model, find_duplicate
-from .puzzle import Cage, Grid, Puzzle, Source
+from .puzzle import RULES, Cage, Grid, Puzzle, Source
 
 __all__ = [
-    "BadCharacterError", "Batch", "Cage", "CellCountError", "Duplicate", "DuplicateGivenError",
+    "BadCharacterError", "Batch", "Cage", "CellCountError", "ConstraintError", "DocumentError",
+    "Duplicate", "DuplicateGivenError", "RULES", "UnsupportedConstraintError", "read_document",
+    "read_link", "to_fpuzzles", "to_fpuzzles_json", "to_fpuzzles_link",
     "EncodingError", "Geometry", "LayoutError", "LineLengthError", "read_stream",
     "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
     "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates",

@@ -1,8 +1,10 @@
 """An independent checker for solutions.
 
 It shares no code with any solver, nor with ``Model``: it works out rows,
-columns, boxes, diagonals and regions by its own arithmetic, so a mistake in
-the shared model cannot make a wrong answer look right.
+columns, boxes (none in a Latin square), diagonals, regions, disjoint groups and the
+knight's and king's moves by its own arithmetic, so a mistake in the shared model
+cannot make a wrong answer look right. Cages and extra regions are lists of cells in
+the puzzle itself, checked as they stand.
 
 That independence is deliberate, and it is why this module repeats on purpose two
 things the rest of ``models`` has once: the groups (``Model.groups``) and the scan for
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:  # only for the type hints
     from .model import Model
@@ -40,8 +42,9 @@ class Verdict:
 
 def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
     """Check a full grid against a puzzle: shape, range, givens kept, every group all different,
-    every killer cage all different with its total."""
-    puzzle = getattr(puzzle_or_model, "puzzle", puzzle_or_model)
+    no equal digits a forbidden knight's or king's move apart, every killer cage all
+    different with its total."""
+    puzzle = cast("Puzzle", getattr(puzzle_or_model, "puzzle", puzzle_or_model))  # duck-typed: no import
     box_rows, box_cols = puzzle.geometry.box_rows, puzzle.geometry.box_cols
     n = box_rows * box_cols
     problems: list[str] = []
@@ -61,7 +64,9 @@ def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
         if given and value != given:
             problems.append(f"given {given} changed to {value!r} at {where(cell)}")
     # Its own duplicate scan, not models.find_duplicate: see the module docstring.
-    for name, cells in _groups(n, box_rows, box_cols, puzzle.diagonals, puzzle.regions):
+    rules = set(getattr(puzzle, "rules", ()))
+    for name, cells in _groups(n, box_rows, box_cols, puzzle.diagonals, puzzle.regions, rules,
+                               getattr(puzzle, "extra_regions", ())):
         seen: dict[int, int] = {}
         for cell in cells:
             value = solution[cell]
@@ -71,8 +76,35 @@ def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
                 problems.append(f"duplicate {value} in {name} at {_pair(name, seen[value], cell, n)}")
             else:
                 seen[value] = cell
+    problems += _move_problems(n, rules, solution, in_range, where)
     problems += _cage_problems(puzzle, solution, in_range, where)
     return Verdict(tuple(problems))
+
+
+def _move_problems(n: int, rules: set[str], solution: Sequence[int], in_range: list[bool],
+                   where: Callable[[int], str]) -> list[str]:
+    """Anti-knight and anti-king: any two cells a knight's (king's) move apart hold different digits."""
+    moves: list[tuple[str, Callable[[int, int], bool]]] = []
+    if "antiknight" in rules:
+        moves.append(("knight's", _knight_apart))
+    if "antiking" in rules:
+        moves.append(("king's", _king_apart))
+    problems = []
+    for name, apart in moves:
+        for a in range(n * n):
+            for b in range(a + 1, min(n * n, a + 2 * n + 3)):
+                dr, dc = b // n - a // n, b % n - a % n
+                if (in_range[a] and in_range[b] and solution[a] == solution[b] and apart(dr, dc)):
+                    problems.append(f"{solution[a]} twice a {name} move apart, at {where(a)} and {where(b)}")
+    return problems
+
+
+def _knight_apart(rows: int, cols: int) -> bool:
+    return {abs(rows), abs(cols)} == {1, 2}
+
+
+def _king_apart(rows: int, cols: int) -> bool:
+    return max(abs(rows), abs(cols)) == 1
 
 
 def _cage_problems(puzzle: Puzzle, solution: Sequence[int], in_range: list[bool],
@@ -99,21 +131,29 @@ def _pair(name: str, first: int, second: int, n: int) -> str:
             f"and row {second // n + 1}, column {second % n + 1}")
 
 
-def _groups(n: int, box_rows: int, box_cols: int, diagonals: bool,
-            regions: Sequence[int] | None) -> list[tuple[str, list[int]]]:
+def _groups(n: int, box_rows: int, box_cols: int, diagonals: bool, regions: Sequence[int] | None,
+            rules: set[str], extra_regions: Sequence[Sequence[int]]) -> list[tuple[str, list[int]]]:
     groups = [(f"row {r + 1}", [r * n + c for c in range(n)]) for r in range(n)]
     groups += [(f"column {c + 1}", [r * n + c for r in range(n)]) for c in range(n)]
-    if regions is None:
+    if regions is None and box_rows > 1:  # boxes of one row are the rows: a Latin square
         for b in range(n):
             top, left = (b // box_rows) * box_rows, (b % box_rows) * box_cols
             groups.append((f"box {b + 1}", [(top + i // box_cols) * n + left + i % box_cols
                                              for i in range(n)]))
-    else:
+    elif regions is not None:
         by_region: dict[int, list[int]] = {}
         for cell, region in enumerate(regions):
             by_region.setdefault(region, []).append(cell)
         groups += [(f"region {r}", cells) for r, cells in sorted(by_region.items())]
-    if diagonals:
+    if diagonals or "main-diagonal" in rules:
         groups.append(("main diagonal", [i * (n + 1) for i in range(n)]))
+    if diagonals or "anti-diagonal" in rules:
         groups.append(("anti-diagonal", [(i + 1) * (n - 1) for i in range(n)]))
+    if "disjoint-groups" in rules:
+        for place in range(n):  # the cell at this place of each box, place in reading order
+            inner_row, inner_col = divmod(place, box_cols)
+            groups.append((f"disjoint group {place + 1}",
+                           [(top + inner_row) * n + left + inner_col
+                            for top in range(0, n, box_rows) for left in range(0, n, box_cols)]))
+    groups += [(f"extra region {i + 1}", list(cells)) for i, cells in enumerate(extra_regions)]
     return groups

@@ -73,3 +73,15 @@ class LineLengthError(PuzzleError, kind="line too long"):
 
 class LayoutError(PuzzleError, kind="grid layout"):
     """Rows of grids that do not divide into whole grids (a row missing or extra)."""
+
+
+class ConstraintError(PuzzleError, kind="bad constraint"):
+    """A cage, extra region or rule that no grid could meet or that names no cells of the grid."""
+
+
+class UnsupportedConstraintError(PuzzleError, kind="unsupported constraint"):
+    """A constraint of a variant format (an f-puzzles thermometer, arrow, ...) the model cannot hold."""
+
+
+class DocumentError(PuzzleError, kind="bad document"):
+    """A structured document (f-puzzles JSON or link) that is malformed: says the key path and what."""

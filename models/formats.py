@@ -1,14 +1,20 @@
 """Reading and writing puzzles: line, grid and pretty (boxed) layouts.
 
-line:   n*n symbols on one line, optionally followed by ``variant=x`` and/or
-        ``regions=<n*n region symbols>`` (jigsaw); '#' starts a comment line, and
-        whitespace then '#' starts a comment at the end of a line.
+line:   n*n symbols on one line, optionally followed by variant fields (fields.py):
+        ``variant=x``, ``variant=latin``, ``regions=<n*n region symbols>`` (jigsaw),
+        ``cage=17:R1C1,R1C2``, ...; '#' starts a comment line, and whitespace then '#'
+        starts a comment at the end of a line.
 grid:   n rows, each of n symbols (``6.5..3.4.``) or n whitespace-separated
         symbols or integers (``6 . 5 . . 3 . 4 .``, ``12  0  8  9 ...``);
-        puzzles separated by blank lines or simply consecutive.
+        puzzles separated by blank lines or simply consecutive. The same fields, on a
+        line of their own, apply to the grid after them (``variant=latin``).
 pretty: the boxed grid from ``to_pretty``; its border lines and bars are skipped on reading.
 
 The grid reader also reads plain .sdk files (``#`` metadata lines, then nine rows of nine symbols).
+
+f-puzzles (fpuzzles.py): a ``.json`` file, or any input starting with '{' or '[', is read as
+f-puzzles JSON documents; in a line file, a line starting with '{' is one document and a
+line holding '?load=' an f-puzzles link.
 
 Reading a batch never stops at a bad puzzle: ``read_puzzles`` returns the good
 puzzles and a located ``PuzzleError`` for each bad one.
@@ -16,6 +22,7 @@ puzzles and a located ``PuzzleError`` for each bad one.
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 import sys
@@ -25,15 +32,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from .errors import CellCountError, DuplicateGivenError, LayoutError, PuzzleError, RegionError, SizeError
-from .geometry import MIN_SIZE, Geometry, valid_size
-from .lines import BadLine, iter_lines
+from .errors import (CellCountError, DocumentError, DuplicateGivenError, EncodingError, LayoutError,
+                     PuzzleError, SizeError)
+from .fields import Fields, is_fields_line, write_fields
+from .fpuzzles import LINK_MARK, iter_documents, read_document, read_link
+from .geometry import MIN_LATIN, MIN_SIZE, valid_size
+from .lines import BadLine, byte_reader, iter_lines
 from .model import Model, find_duplicate
-from .puzzle import Grid, Puzzle, Source
+from .puzzle import Puzzle, Source
 from .symbols import EMPTY, HEX_DIGITS, MAX_SYMBOL_SIZE, SYMBOLS, char_value, symbol, token_value
 
-FORMATS = ("auto", "line", "grid")
-VARIANTS = ("standard", "x", "jigsaw", "jigsaw-x")
+FORMATS = ("auto", "line", "grid", "fpuzzles")
+MAX_JSON_BYTES = 1 << 26
+"""The largest f-puzzles JSON input read (it is parsed whole, unlike the line layouts)."""
 _BARS = "|│┃║"
 _TRAILING_COMMENT = re.compile(r"(?<=\S)\s+#.*$")  # '4.....8.5...  # hard' keeps its puzzle
 _BORDER_CHARS = set("+-=|:─━│┃┼┬┴├┤┌┐└┘═║╬╔╗╚╝╠╣╦╩ \t")
@@ -59,7 +70,7 @@ def read_puzzles(source: str | Path | TextIO | BinaryIO, *, fmt: str = "auto",
                  hex16: bool = False) -> Batch:
     """Read every puzzle from a path, '-' (stdin) or an open text or binary file.
 
-    ``fmt`` forces 'line' or 'grid' where 'auto' would guess; ``hex16`` reads 16x16
+    ``fmt`` forces 'line', 'grid' or 'fpuzzles' where 'auto' would guess; ``hex16`` reads 16x16
     puzzles written 0-F (value 1 written '0', so only '.' and '-' are empty); puzzles
     of other sizes in the same file are read as usual. Any line ends and a UTF-8
     byte-order mark are accepted; a line that is not UTF-8 or is too long is an error
@@ -93,14 +104,73 @@ def read_stream(stream: TextIO | BinaryIO, name: str, *, fmt: str = "auto", hex1
 
 def _stream_items(stream: TextIO | BinaryIO, name: str, fmt: str, hex16: bool
                   ) -> Iterator[Puzzle | PuzzleError]:
-    """The puzzles and located errors of an open stream, read line by line."""
-    return _parse_lines(_Lines(iter_lines(stream, name)), name, fmt, hex16)
+    """The puzzles and located errors of an open stream: f-puzzles JSON when its name ends
+    in .json or it starts with '{' or '[', else read line by line."""
+    read = byte_reader(stream)
+    head = read(65536)
+    if fmt == "fpuzzles" or (fmt == "auto" and (name.lower().endswith(".json") or _spans_lines(head))):
+        yield from _json_items(head, read, name)
+        return
+    yield from _parse_lines(_Lines(iter_lines(_Peeked(head, read), name)), name, fmt, hex16)
+
+
+def _spans_lines(head: bytes) -> bool:
+    """Whether an input starts with JSON that its first line does not complete (a document
+    written over several lines): then it is read whole; one document a line is read by lines."""
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if text[:1] not in (b"{", b"["):
+        return False
+    first, newline, _ = text.partition(b"\n")
+    try:
+        json.loads(first)
+    except ValueError:
+        return True
+    return not newline and len(head) >= 65536  # one line, longer than the peek: read it whole
+
+
+class _Peeked:
+    """A binary stream whose first chunk has been read already (to choose the format)."""
+
+    def __init__(self, head: bytes, read: Callable[[int], bytes]):
+        self._head, self._read = head, read
+
+    def read1(self, size: int = -1) -> bytes:
+        if self._head:
+            head, self._head = self._head, b""
+            return head
+        return self._read(size)
+
+
+def _json_items(head: bytes, read: Callable[[int], bytes], name: str) -> Iterator[Puzzle | PuzzleError]:
+    """The puzzles of f-puzzles JSON documents (read whole, up to MAX_JSON_BYTES)."""
+    chunks, size = [head], len(head)
+    while (chunk := read(1 << 20)) and size <= MAX_JSON_BYTES:
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > MAX_JSON_BYTES:
+        yield DocumentError(f"more than {MAX_JSON_BYTES:,} bytes of JSON: not read", file=name, line=1)
+        return
+    data = b"".join(chunks).removeprefix(b"\xef\xbb\xbf")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        yield EncodingError(f"invalid UTF-8 byte 0x{data[error.start]:02x}", file=name, line=line)
+        return
+    for item in iter_documents(text, name):
+        if isinstance(item, PuzzleError):
+            yield item
+        else:
+            yield _checked(lambda: item, name, item.source.line, item.source.index)
 
 
 def _batch(name: str, items: Iterator[Puzzle | PuzzleError]) -> Batch:
     batch = Batch(name)
     for item in items:
-        (batch.errors if isinstance(item, PuzzleError) else batch.puzzles).append(item)
+        if isinstance(item, PuzzleError):
+            batch.errors.append(item)
+        else:
+            batch.puzzles.append(item)
     return batch
 
 
@@ -169,6 +239,7 @@ class _Lines:
 def _parse_lines(lines: _Lines, name: str, fmt: str, hex16: bool) -> Iterator[Puzzle | PuzzleError]:
     number = 0  # 0-based index of the next line
     index = 0   # 0-based index of the next puzzle, good or bad
+    header: tuple[int, str] | None = None  # a line of fields for the next puzzle: (line, text)
     while (line := lines.get(number)) is not None:
         lines.forget(number)
         text = _text(line)
@@ -176,18 +247,58 @@ def _parse_lines(lines: _Lines, name: str, fmt: str, hex16: bool) -> Iterator[Pu
             yield line.error.located(file=name, line=number + 1, index=index)
             index += 1
             number += 1
+            header = None
         elif not text or text.startswith("#") or _is_border(text):
             number += 1
+        elif text.startswith("{") or LINK_MARK in text:
+            source = Source(name, number + 1, index)
+            yield _checked(lambda: _read_fpuzzles_line(line.strip(), source), name, number + 1, index)
+            index += 1
+            number += 1
+            header = None
+        elif is_fields_line(text):
+            if header is not None:
+                yield PuzzleError("a line of fields with no puzzle after it (fields go on the line "
+                                  "just before a grid)", file=name, line=header[0], index=index)
+                index += 1
+            header = (number + 1, text)
+            number += 1
         elif fmt == "line" or (fmt == "auto" and _looks_like_line(text, lines, number)):
-            yield _checked(lambda: _parse_line(text, hex16, Source(name, number + 1, index)),
+            yield _checked(lambda: _parse_line(text, hex16, Source(name, number + 1, index),
+                                               _header_fields(header)),
                            name, number + 1, index)
             index += 1
             number += 1
+            header = None
         else:
             rows, number = _collect_block(lines, number, fmt)
-            for item in split_block(rows, hex16, name, index):
+            for item in split_block(rows, hex16, name, index, header):
                 yield item
                 index += 1
+            header = None
+    if header is not None:
+        yield PuzzleError("a line of fields with no puzzle after it (fields go on the line just "
+                          "before a grid)", file=name, line=header[0], index=index)
+
+
+def _read_fpuzzles_line(text: str, source: Source) -> Puzzle:
+    """One f-puzzles document written on a line, or an f-puzzles link."""
+    if not text.startswith("{"):
+        return read_link(text, source)
+    try:
+        return read_document(json.loads(text), source)
+    except json.JSONDecodeError as error:
+        raise DocumentError(f"not JSON: {error.msg} at column {error.colno}") from None
+
+
+def _header_fields(header: tuple[int, str] | None) -> Fields:
+    """The fields of the line before a puzzle (none without one), located at that line."""
+    if header is None:
+        return Fields()
+    try:
+        return Fields.read(header[1].split())
+    except PuzzleError as error:
+        raise error.located(file=error.file, line=header[0])
 
 
 def _checked(parse: Callable[[], Puzzle], name: str, line: int, index: int) -> Puzzle | PuzzleError:
@@ -214,10 +325,10 @@ def _looks_like_line(text: str, lines: _Lines, number: int) -> bool:
     cells, which is both a 4x4 line puzzle and a compact 16x16 grid row: 16 such
     rows in a row holding a symbol that a 4x4 grid cannot are read as a 16x16 grid.
     """
-    first = text.split()[0]
+    first, *rest = text.split()
     n = math.isqrt(len(first))
-    if len(first) > MAX_SYMBOL_SIZE:
-        return True
+    if len(first) > MAX_SYMBOL_SIZE or any("=" in token for token in rest):
+        return True  # fields follow the cells: no grid row has them
     if n * n != len(first) or not valid_size(n):
         return False
     return len(first) != 16 or not _is_compact_16x16(lines, number)
@@ -239,51 +350,34 @@ def _is_compact_16x16(lines: _Lines, start: int) -> bool:
     return False
 
 
-def _parse_line(text: str, hex16: bool, source: Source) -> Puzzle:
-    cells, *fields = text.split()
-    geometry = _geometry_for_cells(len(cells))
-    n, hex16 = geometry.n, hex16 and geometry.n == 16
+def _parse_line(text: str, hex16: bool, source: Source, before: Fields | None = None) -> Puzzle:
+    cells, *items = text.split()
+    fields = Fields.read(items)
+    if before is not None:
+        fields = before.merged(fields)
+    n = _side_for_cells(len(cells), fields)
+    geometry = fields.geometry_for(n)
+    hex16 = hex16 and n == 16
     givens = tuple(char_value(ch, n, hex16, i // n + 1, i % n + 1) for i, ch in enumerate(cells))
-    variant, regions = "standard", None
-    for item in fields:
-        key, _, value = item.partition("=")
-        if key == "variant":
-            if value not in VARIANTS:
-                raise PuzzleError(f"unknown variant {value!r} (expected one of {', '.join(VARIANTS)})")
-            variant = value
-        elif key == "regions":
-            regions = _parse_regions(value, geometry)
-        else:
-            raise PuzzleError(f"unknown field {item!r} (expected variant=x or regions=<map>)")
-    if variant.startswith("jigsaw") and regions is None:
-        raise RegionError(f"variant={variant} needs a region map: regions=<{geometry.cells} region symbols>")
-    return Puzzle(geometry, givens, variant.endswith("x"), regions, source)
+    return fields.puzzle(geometry, givens, source)
 
 
-def _geometry_for_cells(count: int) -> Geometry:
+def _side_for_cells(count: int, fields: Fields) -> int:
+    """The side of a line puzzle of ``count`` cells: its square root, a valid size (any side
+    from 2 for a Latin square or a jigsaw)."""
     n = math.isqrt(count)
-    if n * n == count and valid_size(n):
-        return Geometry.for_size(n)
+    free = "latin" in fields.kinds or fields.regions is not None
+    if n * n == count and (valid_size(n) or (free and n >= MIN_LATIN)):
+        return n
     if n * n == count and n > 1:
         raise SizeError(f"{count} cells make a {n}x{n} grid, but size {n} is not a valid grid "
-                        "(sizes are box_rows x box_cols with both at least 2, such as 4, 6, 9, 16)")
+                        "(sizes are box_rows x box_cols with both at least 2, such as 4, 6, 9, 16); "
+                        "a Latin square of any side says variant=latin")
     sizes = [k for k in range(4, MAX_SYMBOL_SIZE + 1) if valid_size(k)]
     nearest = min(sizes, key=lambda k: abs(k * k - count))
     how = "too few" if count < nearest * nearest else "too many"
     raise CellCountError(f"{how} cells: found {count}, expected {nearest * nearest} "
                          f"for {nearest}x{nearest} (a line puzzle has n*n cells)")
-
-
-def _parse_regions(value: str, geometry: Geometry) -> Grid:
-    n = geometry.n
-    if len(value) != geometry.cells:
-        raise RegionError(f"region map has {len(value)} cells, expected {geometry.cells}")
-    for i, ch in enumerate(value):
-        if ch not in SYMBOLS[:n]:
-            raise RegionError(f"bad region symbol {ch!r} at row {i // n + 1}, column {i % n + 1} "
-                              f"(expected 1-{symbol(n)}: every cell names its region)",
-                              row=i // n + 1, column=i % n + 1)
-    return tuple(SYMBOLS.index(ch) + 1 for ch in value)  # Puzzle checks each region's size
 
 
 def _collect_block(lines: _Lines, start: int, fmt: str) -> tuple[list[Row], int]:
@@ -294,7 +388,7 @@ def _collect_block(lines: _Lines, start: int, fmt: str) -> tuple[list[Row], int]
     while (line := lines.get(number)) is not None:
         text = _text(line)
         if not isinstance(line, BadLine):
-            if not text:
+            if not text or is_fields_line(text):
                 break
             if text.startswith("#") or _is_border(text):
                 number += 1
@@ -319,8 +413,12 @@ def _starts_anew(text: str, lines: _Lines, number: int, fmt: str, count: int, do
     return done % width == 0 and valid_size(count)
 
 
-def split_block(rows: list[Row], hex16: bool, name: str, index: int) -> list[Puzzle | PuzzleError]:
+def split_block(rows: list[Row], hex16: bool, name: str, index: int,
+                header: tuple[int, str] | None = None) -> list[Puzzle | PuzzleError]:
     """The puzzles (or their errors) of a block of grid rows with no blank line between them.
+
+    ``header`` is the line of fields before the block (line number, text): it applies to
+    the block's first grid.
 
     n rows make a grid (n the first row's cells). When the rows are no whole number of
     grids, the grids before the fault and after it are found by reading from both ends
@@ -331,7 +429,7 @@ def split_block(rows: list[Row], hex16: bool, name: str, index: int) -> list[Puz
     n = len(_row_tokens(first)) if isinstance(first, str) else 0
     if n == 0 or len(rows) <= n or len(rows) % n == 0:
         step = n if n and len(rows) % n == 0 else len(rows)
-        return [_grid(rows[i:i + step], hex16, name, index + k)
+        return [_grid(rows[i:i + step], hex16, name, index + k, header if k == 0 else None)
                 for k, i in enumerate(range(0, len(rows), step))]
     whole, rest = divmod(len(rows), n)
     forward = [_grid(rows[i * n:(i + 1) * n], hex16, name, 0) for i in range(whole)]
@@ -340,7 +438,8 @@ def split_block(rows: list[Row], hex16: bool, name: str, index: int) -> list[Puz
             if all(isinstance(g, Puzzle) for g in forward[:f] + backward[f:])] or list(range(whole + 1))
     low, high = min(fits), max(fits)
     items: list[Puzzle | PuzzleError] = [
-        _grid(rows[i * n:(i + 1) * n], hex16, name, index + i) for i in range(low)]
+        _grid(rows[i * n:(i + 1) * n], hex16, name, index + i, header if i == 0 else None)
+        for i in range(low)]
     bad = rows[low * n:high * n + rest]
     items.append(LayoutError(
         f"{len(bad)} rows (lines {bad[0][0]}-{bad[-1][0]}) where whole grids of {n} rows were "
@@ -351,13 +450,16 @@ def split_block(rows: list[Row], hex16: bool, name: str, index: int) -> list[Puz
     return items
 
 
-def _grid(rows: list[Row], hex16: bool, name: str, index: int) -> Puzzle | PuzzleError:
+def _grid(rows: list[Row], hex16: bool, name: str, index: int,
+          header: tuple[int, str] | None = None) -> Puzzle | PuzzleError:
     """One grid's puzzle, or its located error."""
     try:
         for line, text in rows:
             if isinstance(text, BadLine):
                 raise text.error
-        puzzle = _parse_grid(rows, hex16, Source(name, rows[0][0], index))  # type: ignore[arg-type]
+        fields = _header_fields(header)
+        puzzle = _parse_grid(rows, hex16, Source(name, rows[0][0], index),  # type: ignore[arg-type]
+                             fields)
         check_duplicates(puzzle)
         return puzzle
     except PuzzleError as error:
@@ -379,12 +481,16 @@ def _row_tokens(text: str) -> list[str]:
     return list("".join(tokens)) if compact else tokens
 
 
-def _parse_grid(rows: list[tuple[int, str]], hex16: bool, source: Source) -> Puzzle:
+def _parse_grid(rows: list[tuple[int, str]], hex16: bool, source: Source,
+                fields: Fields | None = None) -> Puzzle:
+    fields = fields or Fields()
     n = len(_row_tokens(rows[0][1]))
     hex16 = hex16 and n == 16
-    if not valid_size(n):
+    free = "latin" in fields.kinds or fields.regions is not None
+    if not (valid_size(n) or (free and n >= MIN_LATIN)):
         raise SizeError(f"the first row has {n} cells, but {n}x{n} is not a valid grid "
-                        "(sizes are box_rows x box_cols with both at least 2, such as 4, 6, 9, 16)")
+                        "(sizes are box_rows x box_cols with both at least 2, such as 4, 6, 9, 16); "
+                        "a Latin square of any side has 'variant=latin' on the line before its grid")
     givens: list[int] = []
     for row, (line, text) in enumerate(rows, start=1):
         tokens = _row_tokens(text)
@@ -396,7 +502,7 @@ def _parse_grid(rows: list[tuple[int, str]], hex16: bool, source: Source) -> Puz
             raise error.located(file=source.file, line=line)
     if len(rows) != n:
         raise CellCountError(f"too few rows: found {len(rows)}, expected {n}")
-    return Puzzle(Geometry.for_size(n), tuple(givens), source=source)
+    return fields.puzzle(fields.geometry_for(n), tuple(givens), source)
 
 
 def check_duplicates(puzzle: Puzzle) -> None:
@@ -421,7 +527,7 @@ def _pair(group_name: str, a: int, b: int, n: int) -> str:
 # ---------------------------------------------------------------- writing
 
 def to_line(puzzle: Puzzle, *, hex16: bool = False) -> str:
-    """One line: n*n symbols ('.' empty), then variant fields if any.
+    """One line: n*n symbols ('.' empty), then variant fields if any (fields.py).
 
     ``hex16`` writes a 16x16 puzzle in 0-F (value 1 written '0'), as ``read_puzzles(hex16=True)`` reads it.
     """
@@ -431,17 +537,14 @@ def to_line(puzzle: Puzzle, *, hex16: bool = False) -> str:
         text = "".join(_cell_symbol(v, puzzle.n, hex16) for v in puzzle.givens)
     else:  # symbol(v) for every cell, by table: this runs once per judged run
         text = "".join(map(_LINE_SYMBOLS.__getitem__, puzzle.givens))
-    if puzzle.diagonals:
-        text += " variant=x"
-    if puzzle.regions:
-        text += " regions=" + "".join(symbol(r) for r in puzzle.regions)
-    return text
+    return " ".join([text, *write_fields(puzzle)])
 
 
 def to_grid(puzzle: Puzzle, *, numbers: bool | None = None, hex16: bool = False) -> str:
     """n rows of space-separated cells: symbols, or integers (0 empty) when numbers is true.
 
-    Grids over 35x35 have no symbols left and are always written in numbers.
+    Grids over 35x35 have no symbols left and are always written in numbers. A variant's
+    fields (``variant=latin``, cages, ...) go on a line of their own before the rows.
     """
     n = puzzle.n
     numbers = n > MAX_SYMBOL_SIZE or bool(numbers)
@@ -449,7 +552,13 @@ def to_grid(puzzle: Puzzle, *, numbers: bool | None = None, hex16: bool = False)
         raise ValueError("choose numbers or hex16, not both")
     width = len(str(n)) if numbers else 1
     cells = [str(v).rjust(width) if numbers else _cell_symbol(v, n, hex16) for v in puzzle.givens]
-    return "\n".join(" ".join(cells[r * n:(r + 1) * n]) for r in range(n))
+    return "\n".join(_header(puzzle) + [" ".join(cells[r * n:(r + 1) * n]) for r in range(n)])
+
+
+def _header(puzzle: Puzzle) -> list[str]:
+    """The line of fields written before a grid: none for a Sudoku."""
+    fields = write_fields(puzzle)
+    return [" ".join(fields)] if fields else []
 
 
 _LINE_SYMBOLS = "." + SYMBOLS
@@ -464,17 +573,19 @@ def _cell_symbol(value: int, n: int, hex16: bool) -> str:
 
 
 def to_pretty(puzzle: Puzzle) -> str:
-    """The grid with box borders, for people."""
+    """The grid with box borders (a Latin square: its frame only), for people; a variant's
+    fields on a line before it, as ``to_grid`` writes them."""
     g = puzzle.geometry
     numbers = g.n > MAX_SYMBOL_SIZE
     width = len(str(g.n)) if numbers else 1
     cells = [(str(v) if numbers and v else symbol(v)).rjust(width) for v in puzzle.givens]
+    box_rows = g.n if g.latin else g.box_rows
     border = "+" + "+".join(["-" * ((width + 1) * g.box_cols + 1)] * (g.n // g.box_cols)) + "+"
-    out = [border]
+    out = _header(puzzle) + [border]
     for r in range(g.n):
         row = cells[r * g.n:(r + 1) * g.n]
         boxes = [" ".join(row[c:c + g.box_cols]) for c in range(0, g.n, g.box_cols)]
         out.append("| " + " | ".join(boxes) + " |")
-        if (r + 1) % g.box_rows == 0:
+        if (r + 1) % box_rows == 0:
             out.append(border)
     return "\n".join(out)

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from .errors import EncodingError, LineLengthError, PuzzleError
 from .symbols import MAX_SYMBOL_SIZE
 
-MAX_LINE_CHARS = 2 * MAX_SYMBOL_SIZE ** 2 + 512
-"""The longest line a puzzle needs (a 35x35 jigsaw: its cells and its region map, fields)
-with room for a comment."""
+MAX_LINE_CHARS = 18 * MAX_SYMBOL_SIZE ** 2 + 512
+"""The longest line a puzzle needs (a 35x35 jigsaw killer: its cells, its region map and
+every cell named in a cage, up to 7 characters 'R35C35,' and 9 of 'cage=NNN:' each) with
+room for a comment; also an f-puzzles document written on one line."""
 MAX_LINE_BYTES = 4 * MAX_LINE_CHARS
 """The same in bytes: UTF-8 takes at most 4 bytes a character."""
 MAX_SKIP_BYTES = 1 << 20
@@ -56,7 +57,7 @@ def read_lines(stream: object, name: str) -> list[str | BadLine]:
 
 def iter_lines(stream: object, name: str) -> Iterator[str | BadLine]:
     """``read_lines`` lazily: each line as soon as it is read (a terminal's end is final)."""
-    for number, raw in _raw_lines(_reader(stream)):
+    for number, raw in _raw_lines(byte_reader(stream)):
         if number == 1 and isinstance(raw, bytes):
             raw = raw.removeprefix(_BOM)
         yield _decode(raw, number, name)
@@ -64,12 +65,12 @@ def iter_lines(stream: object, name: str) -> Iterator[str | BadLine]:
             return
 
 
-def _reader(stream: object) -> Callable[[int], bytes]:
+def byte_reader(stream: object) -> Callable[[int], bytes]:
+    """A function reading up to n bytes of a binary or text stream (b'' at its end)."""
     buffer = getattr(stream, "buffer", None)
-    if buffer is not None and hasattr(buffer, "read1"):
-        return buffer.read1
-    if hasattr(stream, "read1"):
-        return stream.read1  # type: ignore[attr-defined, no-any-return]
+    read1: Callable[[int], bytes] | None = getattr(buffer, "read1", None) or getattr(stream, "read1", None)
+    if read1 is not None:
+        return read1
 
     def read_text(size: int) -> bytes:
         data = stream.read(size // 4)  # type: ignore[attr-defined]

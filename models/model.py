@@ -37,9 +37,10 @@ class Model:
 
     @staticmethod
     def from_puzzle(puzzle: Puzzle) -> Model:
-        """Rows, columns, boxes (or jigsaw regions), diagonals for X-Sudoku, and cages."""
+        """Rows, columns, boxes (or jigsaw regions; none in a Latin square), diagonals for
+        X-Sudoku, the groups of each rule, extra regions, and cages."""
         groups = _groups_for(puzzle.geometry.box_rows, puzzle.geometry.box_cols,
-                             puzzle.diagonals, puzzle.regions)
+                             puzzle.diagonals, puzzle.regions, puzzle.rules, puzzle.extra_regions)
         if not puzzle.cages:
             return Model(puzzle, groups)
         cage_groups = tuple(Group(f"cage {i + 1}", cage.cells) for i, cage in enumerate(puzzle.cages))
@@ -116,8 +117,9 @@ def as_model(puzzle_or_model: Puzzle | Model) -> Model:
 
 
 @lru_cache(maxsize=CACHED_LAYOUTS)
-def _groups_for(box_rows: int, box_cols: int, diagonals: bool,
-                regions: Grid | None) -> tuple[Group, ...]:
+def _groups_for(box_rows: int, box_cols: int, diagonals: bool, regions: Grid | None,
+                rules: tuple[str, ...] = (), extra_regions: tuple[tuple[int, ...], ...] = ()
+                ) -> tuple[Group, ...]:
     geometry = Geometry.of(box_rows, box_cols)
     n = geometry.n
     groups = [Group(f"row {i + 1}", cells) for i, cells in enumerate(geometry.rows)]
@@ -128,10 +130,32 @@ def _groups_for(box_rows: int, box_cols: int, diagonals: bool,
         for region in sorted(set(regions)):
             cells = tuple(c for c, r in enumerate(regions) if r == region)
             groups.append(Group(f"region {region}", cells))
-    if diagonals:
+    if diagonals or "main-diagonal" in rules:
         groups.append(Group("main diagonal", tuple(i * n + i for i in range(n))))
+    if diagonals or "anti-diagonal" in rules:
         groups.append(Group("anti-diagonal", tuple(i * n + (n - 1 - i) for i in range(n))))
+    if "antiknight" in rules:
+        groups += _pairs("knight's move", n, ((1, -2), (1, 2), (2, -1), (2, 1)))
+    if "antiking" in rules:
+        groups += _pairs("king's move", n, ((1, -1), (1, 1)))
+    if "disjoint-groups" in rules:
+        groups += [Group(f"disjoint group {place + 1}", tuple(box[place] for box in geometry.boxes))
+                   for place in range(n)]
+    groups += [Group(f"extra region {i + 1}", cells) for i, cells in enumerate(extra_regions)]
     return tuple(groups)
+
+
+def _pairs(name: str, n: int, steps: tuple[tuple[int, int], ...]) -> list[Group]:
+    """Two-cell groups: each cell with the cells a step below it (steps go down a row or more)."""
+    pairs = []
+    for cell in range(n * n):
+        row, col = divmod(cell, n)
+        for down, right in steps:
+            if row + down < n and 0 <= col + right < n:
+                other = (row + down) * n + col + right
+                pairs.append(Group(f"{name} r{row + 1}c{col + 1}-r{row + down + 1}c{col + right + 1}",
+                                   (cell, other)))
+    return pairs
 
 
 @lru_cache(maxsize=CACHED_LAYOUTS)

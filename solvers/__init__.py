@@ -19,9 +19,9 @@ from .script_path import unshadow_models
 
 unshadow_models()  # before anything imports models: python-sat puts a models.py in bin/
 
-from . import registry  # noqa: E402
-from .registry import Backend, BackendUnavailableError, UnknownBackendError, get
-from .result import Result, Stats, Status, finish
+from . import registry  # noqa: E402 - after unshadow_models, on purpose
+from .registry import Backend, BackendUnavailableError, UnknownBackendError, get  # noqa: E402 - likewise
+from .result import Result, Stats, Status, finish  # noqa: E402 - likewise
 
 __all__ = ["__version__", "Backend", "BackendUnavailableError", "Result", "Stats", "Status",
            "UnknownBackendError", "finish", "get", "registry"]

@@ -8,7 +8,9 @@ they are few) and ``COUNTERS`` (Stats counter -> what this backend
 counts as one; the general meanings are ``result.COUNTERS``). Its third-party package is
 imported inside the module, so a missing package only disables that backend. A module that
 needs something other than a package (an external program) may define ``unavailable()``,
-returning why it cannot run here (with the install hint) or None.
+returning why it cannot run here (with the install hint) or None, and one with work to do
+once per process before its first run (fast compiles its kernels) ``prepare(**options)``,
+which the harness's worker calls before any clock starts.
 The arguments every backend shares are checked here, once, before the backend runs.
 """
 from __future__ import annotations
@@ -66,7 +68,8 @@ class Backend:
         reason = getattr(module, "unavailable", lambda: None)()
         if reason:
             raise BackendUnavailableError(f"backend {self.name!r} is unavailable: {reason}")
-        return module.solve
+        solve: SolveFunction = module.solve
+        return solve
 
     def _module(self) -> ModuleType:
         loaded = sys.modules.get(self.module)  # every call after the first: no import machinery
@@ -93,6 +96,11 @@ class Backend:
                                            f"{self.package!r}: pip install {self.package}")
         return BackendUnavailableError(f"backend {self.name!r} is unavailable: importing "
                                        f"{self.package!r} failed: {type(error).__name__}: {error}")
+
+    def prepare(self, options: dict[str, Any]) -> None:
+        """The module's one-off work before runs with these options (its ``prepare``, if any)."""
+        if self.function is None:
+            getattr(self._module(), "prepare", _nothing)(**options)
 
     @property
     def available(self) -> bool:
@@ -163,6 +171,10 @@ class Backend:
     def choices(self) -> dict[str, tuple[Any, ...]]:
         """Option name -> its valid values, for the options that take one of a few."""
         return {} if self.function is not None else dict(getattr(self._module(), "CHOICES", {}))
+
+
+def _nothing(**_options: Any) -> None:
+    """The prepare of a backend that needs none."""
 
 
 def check_limits(max_solutions: int, time_limit: float | None) -> None:

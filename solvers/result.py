@@ -99,9 +99,27 @@ class Result:
         return None
 
 
+def unsupported(reason: str) -> Result:
+    """The Result of a backend that cannot express a constraint kind of the model, and why."""
+    return Result(Status.UNSUPPORTED, [], False, Stats(), reason)
+
+
 def stop_message(limit_hit: bool, budget_hit: bool) -> str:
     """Why a search with a node budget stopped early, in the words every backend uses."""
     return "node limit reached" if budget_hit else "time limit reached" if limit_hit else ""
+
+
+def propagation_only(grid: Grid, stats: Stats, inference: str) -> Result:
+    """The answer of a run that propagated the givens and did not search (0: a cell left open).
+
+    SOLVED (complete: propagation is sound, so the grid it fixed is the only solution)
+    when every cell is fixed, else UNKNOWN, saying how far ``stats.fixed_cells`` got.
+    """
+    if 0 not in grid:
+        return Result(Status.SOLVED, [grid], True, stats, f"{inference} fixed every cell")
+    return Result(Status.UNKNOWN, [], False, stats,
+                  f"{inference} fixed {stats.fixed_cells} cells, {grid.count(0)} stay open; "
+                  f"search is needed")
 
 
 def finish(solutions: list[Grid], complete: bool, stats: Stats, *, limit_hit: bool,

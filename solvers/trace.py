@@ -158,7 +158,7 @@ def _decision(event: Event, n: int, v: str) -> str:
             if left else "; the last row"
     else:
         why = {"first empty cell": "the first empty cell",
-               "fewest candidates": "a cell with the fewest candidates"}.get(rule, rule)
+               "fewest candidates": "a cell with the fewest candidates"}.get(rule, str(rule))
         rest = (f"; still to try: {', '.join(symbol(x) for _, x in left)}" if left
                 else "; no other value left here")
     return f"decision at depth {event['depth']}: try {where} = {v} ({why}{rest})"

@@ -35,4 +35,5 @@ def shuffled(geometry: Geometry, rng: random.Random) -> tuple[int, ...]:
 def is_valid(geometry: Geometry, grid: tuple[int, ...]) -> bool:
     """A plain restatement of the rules, for checking the builders themselves."""
     n = geometry.n
-    return all(sorted(grid[c] for c in unit) == list(range(1, n + 1)) for unit in geometry.rows + geometry.cols + geometry.boxes)
+    units = geometry.rows + geometry.cols + geometry.boxes
+    return all(sorted(grid[c] for c in unit) == list(range(1, n + 1)) for unit in units)

@@ -12,6 +12,7 @@ from solvers import Status
 from solvers.backends import cpsat  # noqa: E402
 
 from .conftest import load  # noqa: E402
+from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions
 
 ENCODINGS = cpsat.ENCODINGS
 
@@ -83,6 +84,37 @@ def test_each_encoding_solves_uniquely(encoding: str, puzzle: Puzzle) -> None:
     assert result.status is Status.SOLVED and result.unique is True
     assert verify(puzzle, result.solution).ok
     assert result.stats.variables and result.stats.constraints and result.stats.nodes is not None
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("name", UNIQUE)
+def test_each_encoding_proves_a_killer_unique(encoding: str, name: str) -> None:
+    puzzle, solution = UNIQUE[name]
+    result = cpsat.solve(Model.from_puzzle(puzzle), max_solutions=2, time_limit=30, encoding=encoding)
+    assert result.unique is True and result.solution == tuple(map(int, solution))
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("name", UNSAT)
+def test_each_encoding_refutes_an_impossible_killer(encoding: str, name: str) -> None:
+    result = cpsat.solve(Model.from_puzzle(UNSAT[name]), max_solutions=2, encoding=encoding)
+    assert result.status is Status.UNSAT and result.complete
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("name", MULTIPLE)
+def test_each_encoding_finds_every_killer_solution_the_oracle_finds(encoding: str, name: str) -> None:
+    puzzle = MULTIPLE[name]
+    result = cpsat.solve(Model.from_puzzle(puzzle), max_solutions=50, encoding=encoding)
+    assert set(result.solutions) == oracle_solutions(puzzle) and result.complete
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_a_cage_total_is_one_more_constraint(encoding: str) -> None:
+    model = Model.from_puzzle(UNIQUE["4x4-a"][0])
+    without_totals = Model(model.puzzle, model.groups)
+    assert (cpsat.encode(model, encoding).constraints
+            == cpsat.encode(without_totals, encoding).constraints + len(model.cages))
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)

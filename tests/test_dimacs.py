@@ -23,6 +23,7 @@ from solvers.encodings.dimacs import (
 )
 
 from .conftest import load
+from .killers import UNIQUE
 
 PUZZLES = [pytest.param(load(name)[i], id=f"{name.removesuffix('.txt')}-{i}") for name, i in
            [("seeds.txt", 1), ("top95.txt", 0), ("x_sudoku.txt", 1), ("jigsaw.txt", 0),
@@ -180,3 +181,23 @@ def test_the_header_of_a_large_variant_keeps_its_diagonals_and_regions() -> None
     puzzle = Puzzle(geometry, (0,) * (36 * 36), diagonals=True, regions=regions)
     comments = tuple(line[2:].strip() for line in _puzzle_lines(puzzle))
     assert header_puzzle(Dimacs(0, [], comments)) == puzzle
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("name", ["4x4-a", "4x4-given"])
+def test_a_killer_export_carries_its_cages_and_decodes_past_the_selectors(encoding: str, name: str) -> None:
+    puzzle, solution = UNIQUE[name]
+    text = export_dimacs(puzzle, encoding)
+    dimacs = read_dimacs(text)
+    named, _ = cnf_puzzle(dimacs)
+    assert named.cages == puzzle.cages and named.givens == puzzle.givens
+    model = pycosat.solve(dimacs.clauses, vars=dimacs.num_vars)
+    assert decode_with_cnf(competition_output(model), text) == tuple(map(int, solution))
+
+
+@pytest.mark.parametrize("comment", ["c cage: 7 r1c1 r9c1", "c cage: seven r1c1", "c cage: 7 x1",
+                                     "c cage:"])
+def test_a_malformed_cage_comment_is_an_error_naming_it(comment: str) -> None:
+    text = export_dimacs(UNIQUE["4x4-a"][0], "minimal").replace("c cage: 7 r1c2 r1c3", comment)
+    with pytest.raises(DimacsError, match="'c cage:"):
+        header_puzzle(read_dimacs(text))

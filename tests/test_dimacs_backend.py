@@ -154,10 +154,26 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
-def test_a_real_solver_on_a_hard_25x25_stops_at_the_limit(solver: str) -> None:
+def test_a_real_solver_on_a_hard_25x25_is_stopped_by_the_limit_and_leaves_no_process(solver: str) -> None:
+    before = _solver_processes(solver)
     result = solve(load("25x25_gecode_frisch.txt")[0], solver=solver, encoding="extended", time_limit=0.5)
     assert result.status in (Status.TIMEOUT, Status.SOLVED)   # no time asserted: the machine is shared
     assert result.status is Status.SOLVED or "time limit" in result.message
+    assert _solver_processes(solver) <= before, "the solver's process outlived the run"
+
+
+def _solver_processes(solver: str) -> set[int]:
+    """The live (non-zombie) processes whose command is this solver binary."""
+    found = set()
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)
+            name = fields[0].split("(", 1)[1]
+        except (OSError, IndexError):
+            continue
+        if name == solver and fields[1].split()[0] != "Z":
+            found.add(int(entry.parent.name))
+    return found
 
 
 # ---------------------------------------------------------------- compare.py decode

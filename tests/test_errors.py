@@ -47,7 +47,8 @@ MALFORMED_GRID = [
     (CellCountError, 16, 3, None, "row 3 has 8 cells, expected 9"),
     (CellCountError, 25, None, None, "too few rows: found 3, expected 9"),
     (SizeError, 30, None, None, "the first row has 7 cells, but 7x7 is not a valid grid "
-                                "(sizes are box_rows x box_cols with both at least 2, such as 4, 6, 9, 16)"),
+                                "(sizes are box_rows x box_cols with both at least 2, such as 4, 6, 9, 16); "
+                                "a Latin square of any side has 'variant=latin' on the line before its grid"),
     (ValueRangeError, 33, 1, 2, "value 17 out of range at row 1, column 2 for a 16x16 grid (expected 0 to 16)"),
 ]
 

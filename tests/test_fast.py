@@ -5,15 +5,23 @@ for ``fast`` through tests/test_backends.py; these tests cover what is its own.
 """
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("numba", reason="the fast backend needs numba: pip install numba")
 
 from models import Geometry, Group, Model, Puzzle, verify  # noqa: E402
-from solvers import Status  # noqa: E402
-from solvers.backends import fast, mrv  # noqa: E402
+from solvers import Status, registry  # noqa: E402
+from solvers.backends import _fast_learning, fast, mrv  # noqa: E402
 
-from .conftest import load  # noqa: E402
+from .conftest import ROOT, load  # noqa: E402
+from .killers import MULTIPLE as KILLER_MULTIPLE  # noqa: E402
+from .killers import SEARCHING, UNIQUE  # noqa: E402
+from .killers import UNSAT as KILLER_UNSAT  # noqa: E402
 
 
 def model(name: str, index: int) -> Model:
@@ -149,9 +157,41 @@ def test_bad_options_are_refused(option: str, value: object) -> None:
         fast.solve(model("top95.txt", 0), **{option: value})
 
 
-def test_the_kernel_is_compiled_when_the_module_is_imported() -> None:
-    # Fixed signatures: the compile (or the cache load) is paid on import, once per process.
-    assert len(fast._kernel.signatures) == 1
+def compiled_after(code: str, cache: str | None = None) -> subprocess.CompletedProcess:
+    """Run code in a fresh interpreter (numba's cache in the given directory, if any)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)} | ({"NUMBA_CACHE_DIR": cache} if cache else {})
+    return subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+                          text=True, check=True, timeout=600)
+
+
+def test_importing_fast_compiles_no_kernel_and_prepare_only_the_one_asked_for() -> None:
+    shown = compiled_after(
+        "import solvers.backends.fast as f; l = f._fast_learning._kernel\n"
+        "print(len(f._kernel.signatures), len(l.signatures))\n"
+        "f.prepare(learning='none'); print(len(f._kernel.signatures), len(l.signatures))")
+    assert shown.stdout.split() == ["0", "0", "1", "0"]
+
+
+def test_the_registry_lets_fast_prepare_the_kernels_its_options_need() -> None:
+    registry.get("fast").prepare({"learning": "conflicts", "inference": "singles"})
+    assert len(_fast_learning._kernel.signatures) == 1
+
+
+@pytest.mark.slow
+def test_a_real_compile_is_said_on_stderr_and_a_cached_one_is_not(tmp_path: Path) -> None:
+    # A one-line kernel in a module of its own, compiled through the same helper as fast's.
+    (tmp_path / "tiny.py").write_text(
+        "from numba import njit, types\n"
+        "@njit(cache=True)\ndef double(x):\n    return 2 * x\n"
+        "SIGNATURE = types.int64(types.int64)\n")
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import tiny\n"
+            "from solvers.backends._fast_kernels import compile_kernels\n"
+            "compile_kernels('tiny', [(tiny.double, tiny.SIGNATURE)]); print(tiny.double(21))")
+    first = compiled_after(code, str(tmp_path / "cache"))
+    assert first.stdout.strip() == "42"
+    assert "compiling tiny (first use" in first.stderr and " took " in first.stderr
+    again = compiled_after(code, str(tmp_path / "cache"))
+    assert again.stdout.strip() == "42" and "compiling" not in again.stderr
 
 
 @pytest.mark.parametrize("branching", fast.BRANCHINGS)
@@ -175,3 +215,92 @@ def test_a_group_smaller_than_the_grid_holds_each_value_at_most_once(
     refuted = fast.solve(Model(puzzle, base.groups + (Group("pair", same),)), max_solutions=2,
                          inference=inference, branching=branching)
     assert refuted.status is Status.UNSAT and refuted.complete
+
+
+@pytest.mark.parametrize("name", ["top95.txt", "jigsaw.txt", "generated_12x12.txt"])
+def test_the_built_tables_have_the_declared_types(name: str) -> None:
+    # Tables is the one declaration of the layout: the kernel's signature reads its types
+    # from it, so tables built otherwise would be refused at the call, not misread.
+    from numba import typeof
+
+    from solvers.backends._fast_kernels import TABLES, Tables
+    tables, _ = fast._tables_for(model(name, 0))
+    assert typeof(tables) == TABLES and len(tables) == len(Tables._fields)
+
+
+@pytest.mark.parametrize("max_solutions", [1, 2])
+@pytest.mark.parametrize("inference", fast.INFERENCES)
+@pytest.mark.parametrize("name", ["top95.txt", "special_9x9_multiple_solutions.txt",
+                                  "special_9x9_unsolvable.txt", "16x16_forum_samples.txt"])
+def test_a_batch_finds_what_one_call_per_puzzle_finds(name: str, inference: str,
+                                                      max_solutions: int) -> None:
+    puzzles = list(load(name)[:8])
+    batch = fast.solve_batch(Model.from_puzzle(puzzles[0]), fast.givens_array(puzzles),
+                             max_solutions=max_solutions, inference=inference)
+    for index, puzzle in enumerate(puzzles):
+        single = fast.solve(Model.from_puzzle(puzzle), max_solutions=max_solutions,
+                            inference=inference)
+        assert batch.counts[index] == len(single.solutions), index
+        assert batch.complete[index] == single.complete and batch.nodes[index] == single.stats.nodes
+        if single.solutions:
+            assert tuple(batch.solutions[index].tolist()) == single.solution
+            assert verify(puzzle, single.solution).ok
+
+
+def test_a_batch_node_limit_leaves_the_count_incomplete() -> None:
+    puzzles = list(load("forum_hardest_1106.txt")[:3])
+    batch = fast.solve_batch(Model.from_puzzle(puzzles[0]), fast.givens_array(puzzles),
+                             node_limit=1)
+    assert (batch.nodes <= 1).all() and not batch.complete.any()
+
+
+@pytest.mark.parametrize("shape", [(3, 80), (81,), (2, 3, 81)])
+def test_a_batch_of_the_wrong_shape_is_refused(shape: tuple[int, ...]) -> None:
+    import numpy as np
+    with pytest.raises(ValueError, match="shape"):
+        fast.solve_batch(model("top95.txt", 0), np.zeros(shape, np.uint8))
+
+
+def test_a_batch_given_out_of_range_is_a_contradiction_not_a_crash() -> None:
+    givens = fast.givens_array([load("top95.txt")[0]])
+    givens[0, 0] = 10
+    batch = fast.solve_batch(model("top95.txt", 0), givens)
+    assert batch.counts[0] == 0 and batch.complete[0]
+
+
+KILLERS = {**UNIQUE, **SEARCHING}
+
+
+@pytest.mark.parametrize("max_solutions", [1, 2])
+@pytest.mark.parametrize("inference", ["singles", "locked"])
+@pytest.mark.parametrize("name", list(KILLERS) + list(KILLER_MULTIPLE) + list(KILLER_UNSAT))
+def test_makes_mrvs_decisions_on_killer_puzzles(name: str, inference: str, max_solutions: int) -> None:
+    # the cage rule (_cages) reaches mrv's cage_combinations fixed point, so the trees agree
+    puzzle = {**{k: p for k, (p, _) in KILLERS.items()}, **KILLER_MULTIPLE, **KILLER_UNSAT}[name]
+    quick = fast.solve(Model.from_puzzle(puzzle), max_solutions=max_solutions, inference=inference)
+    slow = mrv.solve(Model.from_puzzle(puzzle), max_solutions=max_solutions, inference=inference)
+    assert quick.status is slow.status and quick.solutions == slow.solutions
+    assert quick.complete == slow.complete
+    assert (quick.stats.nodes, quick.stats.backtracks, quick.stats.propagations) == \
+        (slow.stats.nodes, slow.stats.backtracks, slow.stats.propagations)
+
+
+@pytest.mark.parametrize("branching", fast.BRANCHINGS)
+@pytest.mark.parametrize("name", list(SEARCHING))
+def test_subsets_and_wdeg_prove_a_killer_unique(name: str, branching: str) -> None:
+    puzzle, solution = SEARCHING[name]
+    result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, inference="subsets",
+                        branching=branching)
+    assert result.unique is True and result.solution == tuple(map(int, solution))
+
+
+def test_the_learning_search_says_it_cannot_state_a_cage_total() -> None:
+    result = fast.solve(Model.from_puzzle(UNIQUE["4x4-a"][0]), learning="conflicts")
+    assert result.status is Status.UNSUPPORTED and "learning='none'" in result.message
+
+
+def test_tables_follow_the_cages_of_a_model_sharing_its_groups() -> None:
+    # same groups object, totals dropped: the cached tables must not keep the cage rule
+    model = Model.from_puzzle(KILLER_UNSAT["4x4-total-too-big"])
+    assert fast.solve(model, max_solutions=2).status is Status.UNSAT
+    assert fast.solve(Model(model.puzzle, model.groups), max_solutions=2).status is Status.SOLVED

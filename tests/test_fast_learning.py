@@ -131,5 +131,6 @@ def test_an_unknown_learning_is_refused() -> None:
         fast.solve(Model.from_puzzle(load("top95.txt")[0]), learning="nogoods")
 
 
-def test_the_kernel_is_compiled_when_the_module_is_imported() -> None:
+def test_a_learning_run_compiles_the_learning_kernel_for_its_one_signature() -> None:
+    learn(load("small_4x4.txt")[0])
     assert len(_fast_learning._kernel.signatures) == 1

@@ -87,7 +87,7 @@ def test_sizes_without_a_box_shape_are_refused(n: int) -> None:
         Geometry.for_size(n)
 
 
-@pytest.mark.parametrize("box_rows, box_cols", [(1, 4), (4, 1), (1, 1), (0, 9), (9, 8)])
+@pytest.mark.parametrize("box_rows, box_cols", [(4, 1), (1, 1), (0, 9), (9, 8), (1, 65), (2, 1)])
 def test_box_shapes_that_give_no_grid_are_refused(box_rows: int, box_cols: int) -> None:
     with pytest.raises(GeometryError, match="give no valid grid"):
         Geometry(box_rows, box_cols)
@@ -99,3 +99,23 @@ def test_grid_builders_used_by_the_tests_are_valid(n: int) -> None:
     assert is_valid(g, pattern(g))
     assert is_valid(g, shuffled(g, random.Random(n)))
     assert shuffled(g, random.Random(1)) != shuffled(g, random.Random(2))
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 9, 17, 36, 64])
+def test_a_latin_square_has_rows_and_columns_and_no_boxes(n: int) -> None:
+    g = Geometry.latin_square(n)
+    assert (g.latin, g.n, g.boxes, len(g.rows), len(g.cols)) == (True, n, (), n, n)
+    assert g is Geometry.of(1, n)
+    assert all(len(p) == 2 * (n - 1) for p in Model.from_puzzle(Puzzle(g, (0,) * n * n)).peers)
+    assert {g.box_of(cell) for cell in range(g.cells)} == {0}
+    assert g.label() == f"{n}x{n} Latin square"
+
+
+@pytest.mark.parametrize("n", [-1, 0, 1, 65])
+def test_latin_squares_outside_sides_2_to_64_are_refused(n: int) -> None:
+    with pytest.raises(GeometryError, match="Latin square has a side from 2 to 64"):
+        Geometry.latin_square(n)
+
+
+def test_boxed_geometries_are_not_latin() -> None:
+    assert not Geometry.for_size(9).latin and not Geometry.of(2, 3).latin

@@ -5,6 +5,7 @@ import pytest
 
 from models import parse_puzzle
 from solvers.harness.results.judge import judge
+from solvers.harness.results.report import render_table, summarize
 from solvers.harness.tasks import Outcome
 
 PUZZLE = parse_puzzle(".3.....4.1.....1")         # 4x4, unique
@@ -74,3 +75,24 @@ def test_a_run_over_its_memory_limit_is_memory_out_not_error() -> None:
                         good=solved(SOLUTION))
     assert result["hog"] == ("memory-out", "over the memory limit of 300 MB")
     assert result["good"][0] == "correct"
+
+
+def test_an_unsupported_run_is_its_own_category_and_no_disagreement() -> None:
+    runs, disagreement = judge(PUZZLE, [
+        ("dlx", Outcome("unsupported", message="exact cover cannot express a killer cage's total")),
+        ("good", solved(SOLUTION, complete=True))])
+    assert [(r.category, r.reason) for r in runs] == [
+        ("unsupported", "exact cover cannot express a killer cage's total"),
+        ("correct", "verified; unique (not contradicted, but no other backend proved it)")]
+    assert disagreement is None
+
+
+def test_the_summary_counts_unsupported_runs_apart_from_failures() -> None:
+    runs, _ = judge(PUZZLE, [("dlx", Outcome("unsupported", message="no sums", time_s=0.5)),
+                             ("good", solved(SOLUTION))])
+    rows = {row["configuration"]: row for row in summarize(runs, limit=10.0)}
+    assert (rows["dlx"]["unsupported"], rows["dlx"]["errors"], rows["dlx"]["wrong"]) == (1, 0, 0)
+    assert rows["dlx"]["solved"] == 0 and rows["dlx"]["mean_s"] is None and rows["dlx"]["par"] is None
+    assert rows["good"]["unsupported"] == 0
+    assert "unsupported" in render_table(list(rows.values()), "text")
+    assert "unsupported" not in render_table([rows["good"]], "text")

@@ -88,7 +88,7 @@ def test_every_python_package_folder_is_installed() -> None:
 
 
 def test_fixed_top_level() -> None:
-    expected = {"pyproject.toml", "README.md", "models", "solvers", "tests", "puzzles", ".ci"}
+    expected = {"pyproject.toml", "README.md", "models", "solvers", "tests", "puzzles", "docs", ".ci"}
     listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
     if listed.returncode != 0:
         pytest.skip("not a git checkout")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from models import Puzzle, verify
+from models import Model, Puzzle, verify
 from solvers import Status, registry
 
 from .conftest import load
+from .killers import MULTIPLE as KILLER_MULTIPLE
+from .killers import SOLUTION_4A, UNIQUE, killer, oracle_solutions
+from .killers import UNSAT as KILLER_UNSAT
 
 pysat = pytest.importorskip("solvers.backends.pysat", reason="python-sat is not installed")
 from pysat.solvers import SolverNames  # noqa: E402
@@ -136,3 +139,30 @@ def test_an_engine_that_cannot_propagate_alone_is_refused_for_inference() -> Non
         pytest.skip("every engine of this python-sat wheel can propagate alone")
     with pytest.raises(ValueError, match="cannot propagate alone"):
         BACKEND.solve(HARD, engine=cannot[0], inference="up")
+
+
+@pytest.mark.parametrize("warm", [True, False])
+@pytest.mark.parametrize("encoding", ["extended", "simplified"])
+@pytest.mark.parametrize("name", sorted(KILLER_MULTIPLE) + sorted(KILLER_UNSAT))
+def test_cage_counters_give_exactly_the_oracles_killer_solutions(name: str, encoding: str,
+                                                                 warm: bool) -> None:
+    puzzle = {**KILLER_MULTIPLE, **KILLER_UNSAT}[name]
+    result = registry.solve("pysat", puzzle, max_solutions=50, encoding=encoding, warm=warm)
+    assert set(result.solutions) == oracle_solutions(puzzle) and result.complete
+
+
+def test_warm_solvers_with_the_same_cage_cells_and_other_totals_are_not_shared() -> None:
+    puzzle = KILLER_MULTIPLE["4x4-few-cages"]
+    other = killer(2, 2, SOLUTION_4A, "AA.. B... B.CC ....", totals={"A": 8})  # same cells
+    assert Model.from_puzzle(other).groups == Model.from_puzzle(puzzle).groups
+    for first, second in ((puzzle, other), (other, puzzle)):
+        registry.solve("pysat", first, max_solutions=50)
+        result = registry.solve("pysat", second, max_solutions=50)
+        assert set(result.solutions) == oracle_solutions(second) and result.complete
+
+
+@pytest.mark.parametrize("name", ["4x4-a", "9x9-b"])
+def test_failed_literals_settle_a_killer_through_the_order_literals(name: str) -> None:
+    puzzle, solution = UNIQUE[name]
+    result = registry.solve("pysat", puzzle, inference="failed-literal")
+    assert result.status is Status.SOLVED and result.solution == tuple(map(int, solution))

@@ -212,6 +212,6 @@ def test_the_layout_caches_stay_bounded_over_many_jigsaws() -> None:
     rng = random.Random(3)
     geometry = Geometry.for_size(6)
     for _ in range(CACHED_LAYOUTS + 40):
-        Model.from_puzzle(Puzzle(geometry, (0,) * 36, regions=random_regions(6, rng))).peers
+        assert Model.from_puzzle(Puzzle(geometry, (0,) * 36, regions=random_regions(6, rng))).peers  # built
     assert _groups_for.cache_info().currsize == CACHED_LAYOUTS  # full, and no fuller
     assert _tables.cache_info().currsize == CACHED_LAYOUTS

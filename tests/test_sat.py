@@ -5,11 +5,13 @@ import os
 import time
 from math import comb
 
+import pycosat
 import pytest
 
 from models import Geometry, Model, Puzzle, parse_puzzle, verify
 from solvers import Status
 from solvers.backends import sat
+from solvers.encodings.cages import combinations
 from solvers.encodings.cnf import (
     ENCODINGS,
     EncodingError,
@@ -20,6 +22,7 @@ from solvers.encodings.cnf import (
 )
 
 from .conftest import load
+from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions
 
 STANDARD = ("minimal", "efficient", "extended")
 
@@ -292,3 +295,23 @@ def test_bad_options_are_refused(options: dict, error: type[Exception]) -> None:
 def test_unknown_encoding_lists_the_valid_ones() -> None:
     with pytest.raises(EncodingError, match="valid encodings: " + ", ".join(ENCODINGS)):
         encode(empty(4), "tseitin")
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("name", sorted(MULTIPLE) + sorted(UNSAT))
+def test_every_encoding_finds_exactly_the_oracles_killer_solutions(encoding: str, name: str) -> None:
+    puzzle = {**MULTIPLE, **UNSAT}[name]
+    result = sat.solve(Model.from_puzzle(puzzle), max_solutions=50, encoding=encoding)
+    assert set(result.solutions) == oracle_solutions(puzzle) and result.complete
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_cage_selectors_come_after_the_cell_variables_and_decode_ignores_them(encoding: str) -> None:
+    puzzle, solution = UNIQUE["4x4-a"]
+    cnf = encode(Model.from_puzzle(puzzle), encoding)
+    # a cage with several combinations gets one selector each; one with a single combination none
+    assert cnf.aux_vars == sum(len(combinations(len(c.cells), c.total, 4)) for c in puzzle.cages
+                               if len(combinations(len(c.cells), c.total, 4)) > 1) > 0
+    assert cnf.num_vars == cnf.numbering.top + cnf.aux_vars
+    answer = pycosat.solve(cnf.clauses, vars=cnf.num_vars)
+    assert cnf.decode(lit for lit in answer if lit > 0) == tuple(map(int, solution))

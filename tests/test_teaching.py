@@ -227,13 +227,13 @@ def test_a_browser_steps_the_page_forward_and_back(replay_page: Path, tmp_path: 
     assert describe(events[7], 9) in sentence
 
 
-def test_the_readme_ladder_table_is_what_the_ladder_computes() -> None:
-    # the README's figures come from `compare.py ladder`: decisions do not depend on the machine
+def test_the_docs_ladder_table_is_what_the_ladder_computes() -> None:
+    # docs/teaching.md's figures come from `compare.py ladder`: decisions do not depend on the machine
     from solvers import registry  # noqa: PLC0415
     from solvers.harness.commands.ladder import FAST, RUNGS  # noqa: PLC0415
 
-    readme = (ROOT / "README.md").read_text()
-    block = readme[readme.index("$ python compare.py ladder --format markdown"):]
+    page = (ROOT / "docs" / "teaching.md").read_text()
+    block = page[page.index("$ python compare.py ladder --format markdown"):]
     rows = [line.split("|") for line in block.splitlines()[4:12]]
     assert len(rows) == len(RUNGS + FAST)
     for row, rung in zip(rows, RUNGS + FAST):

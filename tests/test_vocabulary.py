@@ -1,4 +1,4 @@
-"""One counter vocabulary: README, `compare.py list`, the saved JSON and the backends agree."""
+"""One counter vocabulary: docs/backends.md, `compare.py list`, the saved JSON and the backends agree."""
 from __future__ import annotations
 
 import json
@@ -15,13 +15,13 @@ from solvers.result import COUNTERS, Stats
 
 from .conftest import ROOT
 
-README = (ROOT / "README.md").read_text()
+BACKENDS_PAGE = (ROOT / "docs" / "backends.md").read_text()
 TIMES = {"wall_time", "encode_time", "solve_time"}
 
 
 def section(title: str) -> str:
-    """The README text from a heading with this title to the next heading of any level."""
-    return re.split(r"\n#{2,3} ", README.split(f"\n{title}\n", 1)[1], maxsplit=1)[0]
+    """The text of docs/backends.md from a heading with this title to the next heading of any level."""
+    return re.split(r"\n#{2,3} ", BACKENDS_PAGE.split(f"\n{title}\n", 1)[1], maxsplit=1)[0]
 
 
 def table_rows(text: str) -> list[list[str]]:
@@ -39,8 +39,8 @@ def listed() -> dict[str, str]:
     return {row["backend"]: row["counters"] for row in json.loads(done.stdout)}
 
 
-def test_the_readme_layout_lists_exactly_the_vocabulary() -> None:
-    names = [row[0].strip("`") for row in table_rows(section("### Counters"))]
+def test_the_docs_counters_table_lists_exactly_the_vocabulary() -> None:
+    names = [row[0].strip("`") for row in table_rows(section("## Counters"))]
     assert names == list(COUNTERS)
 
 
@@ -51,9 +51,9 @@ def test_stats_has_one_field_per_counter_after_the_times() -> None:
 
 
 @pytest.mark.parametrize("name", registry.names())
-def test_the_readme_backend_table_names_the_backends_counters(name: str) -> None:
-    rows = {row[0].strip("`"): row[-1] for row in table_rows(section("## The backends"))}
-    assert name in rows, f"README's backend table has no row for {name}"
+def test_the_docs_backend_table_names_the_backends_counters(name: str) -> None:
+    rows = {row[0].strip("`"): row[-1] for row in table_rows(section("## Counters per backend"))}
+    assert name in rows, f"docs/backends.md's counters table has no row for {name}"
     assert re.findall(r"`(\w+)`", rows[name]) == list(registry.get(name).counters)
 
 

@@ -6,28 +6,96 @@ for the group's k-th cell). Every removal goes through _drop (any values of a ce
 _strike (one value), which keep the two in step and note the events the rules react to:
 a cell left with one candidate goes on the queue (naked single), and a value left with
 few places in a group (at most limit[g]) marks the group pending (hidden single, or a
-check for locked candidates), so no rule rescans the grid. The state slots and table
-indexes below are the layout fast.py shares with these kernels.
+check for locked candidates), so no rule rescans the grid. The state slots, the kernel
+answers and the tables (``Tables``, declared once: the kernels read its fields by name and
+their signatures take its types from it) are the layout fast.py shares with these kernels,
+as is the Luby sequence both of fast's searches restart by.
 
 Compiled without numba's reference counting (``_nrt=False``: nothing here allocates) and
 mostly inlined into fast's kernel.
+
+Nothing is compiled on import: the searches' entry kernels are compiled (or loaded from
+numba's on-disk cache) by ``compile_kernels`` the first time a run needs them, which says
+so on stderr when it really compiles (the first use on a machine, or after a change).
 """
 from __future__ import annotations
 
+import sys
+import time
+import typing
+from collections.abc import Iterable
+from typing import Annotated, Any, NamedTuple
+
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import event
 from numba.extending import intrinsic
 
 MAX_SHARES = 62
 """Shares of other groups a group may have for locked candidates to find them by bitmask
 (more: one look at each)."""
-# Slots of the state array the kernel shares with Python.
+# Slots of the state array the kernels share with Python.
 (_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LEVEL, _FOUND, _FIXED, _STARTED, _STATUS,
  _SIZE, _WDEG, _RESTARTS, _TAIL, _CULPRIT) = range(14)
-_SLOTS = 14
-# The tables' places in the tuple the kernels take (the fields of _Tables).
-(_GCELLS, _GSIZE, _GFULL, _CGL, _NCG, _CPOS, _PAIRG, _GSEG, _NGSEG, _SEGPOS,
- _SEGMAX, _SEGAT) = range(12)
+_SLOTS = _CULPRIT + 1
+# Kernel answers, the same for both searches (GROW: the learning search needs more room).
+EXHAUSTED, FULL, PAUSED, CONTRADICTION, GROW = range(5)
+
+_I8, _I4, _U8 = types.int64, types.int32, types.uint8
+
+
+def field_types(layout: type) -> tuple[types.Type, ...]:
+    """The numba types of a NamedTuple's fields, read from their ``Annotated`` declarations:
+    the one place a layout's order and types are written."""
+    hints = typing.get_type_hints(layout, include_extras=True)  # in the fields' order
+    return tuple(hint.__metadata__[0] for hint in hints.values())
+
+
+class Tables(NamedTuple):
+    """The model's groups as integer arrays (built by fast.py); the kernels read them by name."""
+
+    gcells: Annotated[np.ndarray, _I4[:, ::1]]   # [groups, size]: each group's cells
+    gsize: Annotated[np.ndarray, _I4[::1]]       # [groups]
+    gfull: Annotated[np.ndarray, _I8[::1]]       # [groups]: every value's bit, or 0 for a
+                                                 # group smaller than n
+    cgl: Annotated[np.ndarray, _I4[:, ::1]]      # [cells, most groups]: each cell's groups
+    ncg: Annotated[np.ndarray, _I4[::1]]         # [cells]
+    cpos: Annotated[np.ndarray, _I4[:, ::1]]     # [cells, most groups]: the cell's place in
+                                                 # each of those groups
+    pairg: Annotated[np.ndarray, _I4[:, ::1]]    # [pairs, 2]: groups A and B of each pair
+                                                 # sharing two cells or more
+    gseg: Annotated[np.ndarray, _I4[:, ::1]]     # [groups, most pairs]: 2 * pair + (1 if the
+                                                 # group is the pair's B)
+    ngseg: Annotated[np.ndarray, _I4[::1]]       # [groups]
+    segpos: Annotated[np.ndarray, _I8[:, ::1]]   # [pairs, 2]: the shared cells' places in A, in B
+    segmax: Annotated[np.ndarray, _I8[::1]]      # [groups]: the most cells the group shares
+                                                 # with another, or 1
+    segat: Annotated[np.ndarray, _I8[:, ::1]]    # [groups, size]: bit s set where the place
+                                                 # lies in share s
+    # killer cages with a total (no rows when the model has none), for _cages
+    kcells: Annotated[np.ndarray, _I4[:, ::1]]   # [cages, most cells]: each cage's cells
+    ksize: Annotated[np.ndarray, _I4[::1]]       # [cages]
+    kcombo: Annotated[np.ndarray, _I8[:, ::1]]   # [cages, most combinations]: the digit sets
+                                                 # making its total, as candidate masks
+    ncombo: Annotated[np.ndarray, _I4[::1]]      # [cages]
+    kout: Annotated[np.ndarray, _I4[:, ::1]]     # [cages, most cells]: the cells outside the
+                                                 # cage of every other group holding all of it
+    nout: Annotated[np.ndarray, _I4[::1]]        # [cages]
+    kgroup: Annotated[np.ndarray, _I4[::1]]      # [cages]: the cage's own group (blamed when
+                                                 # no combination is left)
+
+
+TABLES = types.Tuple(field_types(Tables))
+"""The numba type of Tables' fields as a plain tuple, which is how the kernels take them:
+numba reads a plain tuple's type faster from Python (about 2 us a call), and the kernels
+ran about 10% slower on a NamedTuple (measured on top95)."""
+# Where each field sits in that tuple, by name (a renamed field fails here, at import).
+(_GCELLS, _GSIZE, _GFULL, _CGL, _NCG, _CPOS, _PAIRG, _GSEG, _NGSEG, _SEGPOS, _SEGMAX,
+ _SEGAT, _KCELLS, _KSIZE, _KCOMBO, _NCOMBO, _KOUT, _NOUT, _KGROUP) = (
+    Tables._fields.index(name) for name in (
+        "gcells", "gsize", "gfull", "cgl", "ncg", "cpos", "pairg", "gseg", "ngseg", "segpos",
+        "segmax", "segat", "kcells", "ksize", "kcombo", "ncombo", "kout", "nout", "kgroup"))
 
 
 @intrinsic
@@ -320,6 +388,65 @@ def _subsets(c, p, queue, waiting, pend, touched, spots, limit, state, tables):
 
 
 @njit(cache=True, _nrt=False)
+def _cages(c, p, queue, waiting, pend, touched, limit, state, tables):
+    """One pass of the cage rule over every killer cage with a total, as mrv's
+    cage_combinations: each cell keeps the digits of the combinations its cage can still
+    form, a digit all of them need goes to its one place in the cage, and leaves the
+    cells outside the cage of every group holding it. 1 if a candidate went, 0 if none,
+    -1 on a contradiction (state[_CULPRIT]: a group left without a place for a value, or
+    the cage's own group when no combination is left)."""
+    kcells, ksize, kcombo, ncombo = tables[_KCELLS], tables[_KSIZE], tables[_KCOMBO], tables[_NCOMBO]
+    kout, nout = tables[_KOUT], tables[_NOUT]
+    changed = 0
+    for k in range(ksize.shape[0]):
+        size = ksize[k]
+        allowed, needed = 0, -1
+        for j in range(ncombo[k]):
+            combo = kcombo[k, j]
+            cover = 0
+            for i in range(size):
+                m = c[kcells[k, i]] & combo
+                if m == 0:
+                    cover = -1
+                    break
+                cover |= m
+            if cover == combo:
+                allowed |= combo
+                needed &= combo
+        if allowed == 0:
+            state[_CULPRIT] = tables[_KGROUP][k]
+            return -1
+        for i in range(size):
+            cell = kcells[k, i]
+            drop = c[cell] & ~allowed
+            if drop:
+                if not _drop(c, p, cell, drop, queue, waiting, pend, touched, limit, state, tables):
+                    return -1
+                changed = 1
+        rest = needed
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            place = -1
+            for i in range(size):
+                if c[kcells[k, i]] & bit:
+                    place = kcells[k, i] if place == -1 else -2
+            if place >= 0 and c[place] != bit:
+                if not _drop(c, p, place, c[place] ^ bit, queue, waiting, pend, touched, limit,
+                             state, tables):
+                    return -1
+                changed = 1
+        for i in range(nout[k]):
+            cell = kout[k, i]
+            drop = c[cell] & needed
+            if drop:
+                if not _drop(c, p, cell, drop, queue, waiting, pend, touched, limit, state, tables):
+                    return -1
+                changed = 1
+    return changed
+
+
+@njit(cache=True, _nrt=False)
 def _any(words):
     for w in range(words.shape[0]):
         if words[w]:
@@ -347,7 +474,7 @@ def _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
 
     level 0: naked and hidden singles; 1: and locked candidates (through limit, which
     lets a value with a few places mark its group); 2: and subsets, over the groups
-    touched since they last ran.
+    touched since they last ran. Killer cages (_cages) at every level.
     """
     words = (tables[_GSIZE].shape[0] + 63) >> 6
     touched, spots = scratch[:words], scratch[words:]
@@ -362,6 +489,12 @@ def _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
             if code < 0:
                 return code if code < -1 else _failed(state)
             continue
+        if tables[_KSIZE].shape[0]:  # killer cages: at every level, once the rules above rest
+            code = _cages(c, p, queue, waiting, pend, touched, limit, state, tables)
+            if code < 0:
+                return _failed(state)
+            if code:
+                continue
         if level < 2:
             return head
         if not _any(touched):
@@ -376,3 +509,56 @@ def _failed(state):
     """The code of the contradiction just found: -2 - g if group g ran out of places for
     a value, else -1 (a cell ran out of candidates)."""
     return -1 if state[_CULPRIT] < 0 else -2 - state[_CULPRIT]
+
+
+@njit(cache=True, _nrt=False)
+def luby(i):
+    """The i-th number (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (compiled, and
+    called from Python too, between kernel calls).
+
+    >>> [luby(i) for i in range(1, 11)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]
+    """
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while (1 << k) - 1 != i:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+class _Announce(event.Listener):
+    """Says on stderr, once, that a compile has begun; remembers when."""
+
+    def __init__(self, what: str) -> None:
+        self.what, self.began = what, None
+
+    def on_start(self, data: Any) -> None:
+        if self.began is None:
+            self.began = time.perf_counter()
+            print(f"compiling {self.what} (first use; numba caches it for later runs) ...",
+                  file=sys.stderr, flush=True)
+
+    def on_end(self, data: Any) -> None:
+        pass
+
+
+def compile_kernels(what: str, kernels: Iterable[tuple[Any, Any]]) -> None:
+    """Compile each (dispatcher, signature) not compiled in this process yet, or load it from
+    numba's cache; then no other signature is compiled for it. When numba really compiles,
+    stderr shows ``compiling WHAT (first use ...) ...`` and then ``compiling WHAT took N s``."""
+    todo = [(kernel, signature) for kernel, signature in kernels
+            if signature.args not in kernel.signatures]
+    if not todo:
+        return
+    announce = _Announce(what)
+    with event.install_listener("numba:compile", announce):
+        for kernel, signature in todo:
+            kernel.compile(signature)
+            kernel.disable_compile()
+    if announce.began is not None:  # a line of its own: parallel workers may both compile
+        print(f"compiling {what} took {time.perf_counter() - announce.began:.1f} s",
+              file=sys.stderr, flush=True)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
 
 import numpy as np
 from numba import njit, types
@@ -45,6 +45,8 @@ from numba import njit, types
 from models import Model
 
 from ..result import Result, Stats, finish, stop_message
+from ._fast_drive import drive
+from ._fast_kernels import _I4, _I8, _U8, CONTRADICTION, EXHAUSTED, FULL, GROW, PAUSED, field_types, luby
 
 RESTART_UNIT = 100
 """Stable mode: conflicts between restarts, times the Luby sequence."""
@@ -56,21 +58,21 @@ DECAY = 0.95
 """VSIDS: the activity bump grows by 1 / DECAY at every conflict."""
 FIRST_LEARNT_BOUND = 20000
 """Learnt clauses kept before the first reduction; the bound grows by a tenth each time."""
-CHUNK = 4096
-"""Decisions between two looks at the clock."""
+FIRST_CHUNK = 256
+"""Decisions in the first call of the kernel; then the chunks double (_fast_drive)."""
 
-# Kernel answers (the same codes as fast's kernel, plus a request for room).
-EXHAUSTED, FULL, PAUSED, CONTRADICTION, GROW = 0, 1, 2, 3, 4
 # Reason kinds.
 _DECISION, _AMO, _ALO, _CLAUSE = 0, 1, 2, 3
-# Rows of the int8 variable table and of the int32 variable table.
-_VALUE, _KIND, _SEEN = 0, 1, 2
+# Rows of the int8 variable table and of the int32 variable table (see _Search).
+_VALUE, _KIND, _SEEN = range(3)
+_VB_ROWS = _SEEN + 1
 _LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHED = range(11)
+_VI_ROWS = _TOUCHED + 1
 # Slots of the int64 state array.
 (_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
  _LIVE, _STAMP, _SIZE, _PENDING, _STABLE, _MODE_END, _SWITCHES) = range(27)
-_SLOTS = 27
+_SLOTS = _SWITCHES + 1
 # Slots of the float state array.
 _INC, _DECAY, _FAST_LBD, _LBD_SUM = 0, 1, 2, 3
 
@@ -496,25 +498,6 @@ def _learn(size, lbd, vb, vi, act, cons, db, st):
 
 # ------------------------------------------------------------------ restarts, reduction
 
-@_plain
-def _luby(i):
-    """The i-th number (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (compiled, and
-    called from Python too: fast's depth-first restarts use it between kernel calls).
-
-    >>> [_luby(i) for i in range(1, 11)]
-    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]
-    """
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while (1 << k) - 1 != i:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
-
-
 @njit(cache=True)
 def _reduce(db, st):
     """At level 0: keep the better half of the learnt clauses (lower LBD, then shorter),
@@ -566,7 +549,7 @@ def _schedule(st):
     conflicts; in focused mode (Glucose) the conflict count it waits from."""
     st[_NEXT_RESTART] = st[_CONFLICTS]
     if st[_STABLE]:
-        st[_NEXT_RESTART] += RESTART_UNIT * _luby(st[_RESTARTS] + 1)
+        st[_NEXT_RESTART] += RESTART_UNIT * luby(st[_RESTARTS] + 1)
 
 
 @_plain
@@ -685,14 +668,32 @@ def _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
     return True
 
 
-_I8, _I4, _U8, _F8 = types.int64, types.int32, types.uint8, types.float64
+_F8 = types.float64
 _CONS = types.Tuple((_I4[:, ::1], _I4[::1], _U8[::1], _I4[:, ::1], _I4[::1], _I4[::1], _I4[::1]))
 _STORE = types.Tuple((_I4[::1], _I4[:, ::1], _I4[::1], _I4[::1]))
-_KERNEL = _I8(_U8[::1], types.int8[:, ::1], _I4[:, ::1], _F8[::1], _I8[::1], _CONS, _STORE,
-              _U8[:, ::1], _I8[::1], _F8[::1], _I8)
 
 
-@njit(_KERNEL, cache=True)
+class _Search(NamedTuple):
+    """The arrays of one search, in the kernel's argument order (after the givens)."""
+
+    vb: Annotated[np.ndarray, types.int8[:, ::1]]  # [_VB_ROWS, vars]: value (-1 unassigned),
+                                                   # reason kind, analysis mark
+    vi: Annotated[np.ndarray, _I4[:, ::1]]         # [_VI_ROWS, vars + 1]: level, reason id,
+                                                   # trail, level starts, heap, heap positions,
+                                                   # learnt clause, reason buffer, a copy of the
+                                                   # learnt clause, a stack and the marks to
+                                                   # clear of the minimisation
+    act: Annotated[np.ndarray, _F8[::1]]           # [vars]: VSIDS activity
+    stamps: Annotated[np.ndarray, _I8[::1]]        # [vars + 1]: per level, the last LBD count
+                                                   # that met it
+
+
+_KERNEL = _I8(_U8[::1], *field_types(_Search), _CONS, _STORE, _U8[:, ::1], _I8[::1], _F8[::1], _I8)
+"""The kernel's signature: givens, the search arrays, constraints, clause store, solutions,
+state, float state, node stop."""
+
+
+@njit(cache=True)
 def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
     """Search until sols is full, node_stop decisions have been made in all, the clause
     store needs room, or the space is exhausted; resumable. Solutions are sols[:st[_FOUND]]."""
@@ -752,20 +753,10 @@ def _constraint_tables(n: int, num_cells: int, groups: tuple[tuple[int, ...], ..
     return cmem, csize, calo, vcons, nvcons
 
 
-class _Search(NamedTuple):
-    """The arrays of one search, in the kernel's argument order (after the givens)."""
-
-    vb: np.ndarray      # int8[3, vars]: value (-1 unassigned), reason kind, analysis mark
-    vi: np.ndarray      # int32[9, vars]: level, reason id, trail, level starts, heap, heap
-                        # positions, learnt clause, reason buffer, a copy of the learnt clause
-    act: np.ndarray     # float64[vars]: VSIDS activity
-    stamps: np.ndarray  # int64[vars + 1]: per level, the last LBD count that met it
-
-
 def _new_search(variables: int) -> _Search:
-    vb = np.full((3, variables), -1, np.int8)
+    vb = np.full((_VB_ROWS, variables), -1, np.int8)
     vb[_SEEN] = 0
-    vi = np.zeros((11, variables + 1), np.int32)
+    vi = np.zeros((_VI_ROWS, variables + 1), np.int32)
     vi[_HEAP, :variables] = np.arange(variables)
     vi[_HPOS, :variables] = np.arange(variables)
     return _Search(vb, vi, np.zeros(variables), np.zeros(variables + 1, np.int64))
@@ -805,30 +796,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     fst = np.array([1.0, DECAY, 0.0, 0.0])
     givens = np.frombuffer(bytearray(model.givens), np.uint8)
     sols = np.empty((min(max_solutions, 64), cells), np.uint8)
-    found, code = [], PAUSED
-    limit_hit = budget_hit = False
-    chunk = 256
-    while True:
-        if deadline is not None and time.perf_counter() > deadline:
-            limit_hit = True
-            break
-        stop = st[_NODES] + chunk
-        if node_limit is not None:
-            stop = min(stop, node_limit)
-        code = _kernel(givens, *search, cons, db, sols, st, fst, stop)
-        chunk = min(CHUNK, 2 * chunk)
-        found += [tuple(row) for row in sols[:st[_FOUND]].tolist()]
-        st[_FOUND] = 0
-        if code in (EXHAUSTED, CONTRADICTION) or len(found) >= max_solutions:
-            break
-        if code == GROW:
-            db = _grown(db, st, variables)
-        elif code == FULL:
-            sols = sols[:min(len(sols), max_solutions - len(found))]
-        elif node_limit is not None and st[_NODES] >= node_limit:
-            budget_hit = True
-            break
-    found = found[:max_solutions]
+    found, code, limit_hit, budget_hit = drive(
+        _Learning(givens, search, cons, db, sols, st, fst, variables), max_solutions, deadline,
+        node_limit, FIRST_CHUNK)
     stats = Stats(nodes=int(st[_NODES]), backtracks=int(st[_BACKTRACKS]),
                   conflicts=int(st[_CONFLICTS]), restarts=int(st[_RESTARTS]),
                   propagations=int(st[_PROPS]), fixed_cells=int(st[_FIXED]),
@@ -838,3 +808,37 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     message = stop_message(limit_hit, budget_hit)
     return finish(found, code == EXHAUSTED, stats, limit_hit=limit_hit, budget_hit=budget_hit,
                   message=message)
+
+
+class _Learning:
+    """The learning kernel as the chunked driver sees it (_fast_drive.Chunked)."""
+
+    __slots__ = ("givens", "search", "cons", "db", "sols", "st", "fst", "variables")
+
+    def __init__(self, givens: np.ndarray, search: _Search, cons: tuple[np.ndarray, ...],
+                 db: tuple[np.ndarray, ...], sols: np.ndarray, st: np.ndarray, fst: np.ndarray,
+                 variables: int) -> None:
+        self.givens, self.search, self.cons, self.db = givens, search, cons, db
+        self.sols, self.st, self.fst, self.variables = sols, st, fst, variables
+
+    @property
+    def nodes(self) -> int:
+        return int(self.st[_NODES])
+
+    def run(self, stop: int) -> int:
+        return _kernel(self.givens, *self.search, self.cons, self.db, self.sols, self.st,
+                       self.fst, stop)
+
+    def take(self) -> list[tuple[int, ...]]:
+        count = self.st[_FOUND]
+        self.st[_FOUND] = 0
+        return [tuple(row) for row in self.sols[:count].tolist()]
+
+    def make_room(self, wanted: int) -> None:
+        self.sols = self.sols[:min(len(self.sols), wanted)]
+
+    def grow(self) -> None:
+        self.db = _grown(self.db, self.st, self.variables)
+
+    def paused(self) -> None:
+        """Nothing to do: restarts happen inside the kernel."""

@@ -14,6 +14,13 @@ reading order is always the one filled at depth k), so 25x25 grids never meet
 Python's recursion limit, and "no group holds value" is one OR of per-group
 bitmasks. The search tree is the textbook one, value for value.
 
+Killer cages: a value is allowed in a cell of a cage with a total only if the cage can
+still be completed: with s the sum of the cage's filled cells and r its empty cells left
+after this one, the value is at most total - s - (1 + 2 + ... + r) and at least
+total - s - (n + (n - 1) + ... + (n - r + 1)), so the last cell of a cage takes exactly
+what its total still needs. (Each is a bound on the values to try, so the check is one
+mask, and the tree is the textbook tree with these values left out.)
+
 Counters: ``nodes`` = calls of the textbook ``search``: the root call plus one per
 value placed (so a puzzle with no empty cell takes 1 node); ``backtracks`` = values
 placed and later taken back (to try the next value, or on return).
@@ -28,6 +35,7 @@ from collections.abc import Callable
 
 from models import Model
 
+from ..encodings.cages import cage_clash
 from ..encodings.domains import clash_message
 from ..result import Result, Stats, finish, stop_message
 
@@ -56,7 +64,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     stats = Stats(nodes=0, backtracks=0)
     # the textbook search never looks at givens again, so a clash there must be caught
     # first or it would come back inside a 'solution'
-    clash = clash_message(model)
+    clash = clash_message(model) or cage_clash(model)
     if clash:
         stats.solve_time = time.perf_counter() - start
         return finish([], True, stats, limit_hit=False, message=clash)
@@ -87,14 +95,53 @@ def _search(model: Model, max_solutions: int, deadline: float | None,
         solutions.append(tuple(grid))
         stats.nodes, stats.backtracks = 1, 0
         return solutions, False
-    # standard and jigsaw cells lie in exactly three groups: that loop is unrolled
-    run = _run_three if all(len(groups) == 3 for groups in cell_groups) else _run_any
-    nodes, limit_hit = run(cell_groups, used, placed, (1 << model.n) - 1, max_solutions,
-                           deadline, -1 if node_limit is None else node_limit,
-                           lambda: solutions.append(_filled(grid, empties, placed)))
+    record = lambda: solutions.append(_filled(grid, empties, placed))  # noqa: E731
+    limit = -1 if node_limit is None else node_limit
+    if model.cages:
+        nodes, limit_hit = _run_any(cell_groups, used, placed, (1 << model.n) - 1, max_solutions,
+                                    deadline, limit, record, _Cages(model, empties))
+    else:
+        # standard and jigsaw cells lie in exactly three groups: that loop is unrolled
+        run = _run_three if all(len(groups) == 3 for groups in cell_groups) else _run_any
+        nodes, limit_hit = run(cell_groups, used, placed, (1 << model.n) - 1, max_solutions,
+                               deadline, limit, record)
     # Every placement but those still standing on the current path was taken back.
     stats.nodes, stats.backtracks = nodes, nodes - 1 - sum(1 for bit in placed if bit)
     return solutions, limit_hit
+
+
+class _Cages:
+    """What the search keeps about the cages with totals: per depth the cages of its cell;
+    per cage the sum it still needs and its cells still empty; per count r of empty
+    cells the least and the most r different values sum to."""
+
+    def __init__(self, model: Model, empties: list[int]) -> None:
+        n, grid = model.n, model.givens
+        self.need = [(cage.total or 0) - sum(grid[c] for c in cage.cells) for cage in model.cages]
+        self.empty = [sum(1 for c in cage.cells if not grid[c]) for cage in model.cages]
+        member: dict[int, list[int]] = {}
+        for k, cage in enumerate(model.cages):
+            for cell in cage.cells:
+                member.setdefault(cell, []).append(k)
+        self.at = [tuple(member.get(cell, ())) for cell in empties]
+        self.least = [r * (r + 1) // 2 for r in range(n + 1)]
+        self.most = [r * (2 * n - r + 1) // 2 for r in range(n + 1)]
+
+    def allowed(self, depth: int, full: int) -> int:
+        """The mask of the values each cage of the depth's cell still allows there."""
+        mask = full
+        for k in self.at[depth]:
+            rest = self.empty[k] - 1
+            low = max(self.need[k] - self.most[rest], 1)
+            high = self.need[k] - self.least[rest]
+            mask &= ((1 << high) - 1 if high > 0 else 0) & ~((1 << (low - 1)) - 1)
+        return mask
+
+    def change(self, depth: int, value: int, cells: int) -> None:
+        """Add value to the cages of the depth's cell (cells -1: it fills one) or take it back."""
+        for k in self.at[depth]:
+            self.need[k] -= value
+            self.empty[k] += cells
 
 
 def _filled(grid: list[int], empties: list[int], placed: list[int]) -> tuple[int, ...]:
@@ -154,7 +201,7 @@ def _run_three(cell_groups: list[tuple[int, ...]], used: list[int], placed: list
 
 def _run_any(cell_groups: list[tuple[int, ...]], used: list[int], placed: list[int], full: int,
              max_solutions: int, deadline: float | None, limit: int,
-             record: Callable[[], None]) -> tuple[int, bool]:
+             record: Callable[[], None], cages: _Cages | None = None) -> tuple[int, bool]:
     nodes, found, last = 1, 0, len(placed) - 1
     perf_counter = time.perf_counter
     depth = 0
@@ -167,6 +214,12 @@ def _run_any(cell_groups: list[tuple[int, ...]], used: list[int], placed: list[i
         free = full & ~taken
         if bit:
             free &= -(bit << 1)
+        if cages is not None:  # the cages' bounds, with this cell's last value taken out
+            if bit:
+                cages.change(depth, -bit.bit_length(), 1)
+            free &= cages.allowed(depth, full)
+            if free:
+                cages.change(depth, (free & -free).bit_length(), -1)
         if not free:
             if bit:
                 for g in groups:

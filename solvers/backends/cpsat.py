@@ -11,9 +11,13 @@ Encodings (``encoding=``):
   group. Empty 9x9 grid: 81 variables, 27 constraints.
 
 Both encode exactly ``model.groups`` and ``model.givens``, so X-Sudoku and
-jigsaw need nothing special. Solver settings (measured in bench/README.md):
-one search worker, CP-SAT's presolve, probing, symmetry detection, LP
-relaxation and in-processing switched off. On a Sudoku these cost more than
+jigsaw need nothing special. A killer cage is one of the groups (its digits
+differ) and, with a total, one linear equality: the cells' integer variables sum
+to the total (``integer``), or the value-weighted Booleans do (``boolean``:
+sum of value * [cell holds value]); a given in the cage is a constant.
+
+Solver settings (measured in bench/README.md): one search worker, CP-SAT's
+presolve, probing, symmetry detection, LP relaxation and in-processing switched off. On a Sudoku these cost more than
 they save: propagation of the AllDifferent (or exactly-one) constraints
 solves most puzzles in a few dozen branches. ``parameters=`` restores any of
 them. A fixed random seed makes runs repeatable; with ``workers > 1`` CP-SAT's
@@ -135,12 +139,14 @@ def _integer(model: Model, domains: list[tuple[int, ...]]) -> Encoding:
             cells.append(cp.new_int_var_from_domain(cp_model.Domain.from_values(values), ""))
     for group in model.groups:
         cp.add_all_different([cells[c] for c in group.cells])
+    for cage in model.cages:
+        cp.add(sum(cells[c] for c in cage.cells) == cage.total)
 
     def decode(value: Callable[[Any], int]) -> Grid:
         return tuple(int(value(v)) for v in cells)
 
     empty = sum(1 for g in model.givens if not g)
-    return Encoding(cp, decode, empty, len(model.groups))
+    return Encoding(cp, decode, empty, len(model.groups) + len(model.cages))
 
 
 def _boolean(model: Model, domains: list[tuple[int, ...]]) -> Encoding:
@@ -164,6 +170,11 @@ def _boolean(model: Model, domains: list[tuple[int, ...]]) -> Encoding:
                 else:  # a group smaller than the grid need not hold every value
                     cp.add_at_most_one(places)
                 constraints += 1
+    for cage in model.cages:
+        given_sum = sum(givens[c] for c in cage.cells)
+        cp.add(sum(v * b for c in cage.cells for v, b in is_value[c].items())
+               == cage.total - given_sum)
+        constraints += 1
 
     def decode(value: Callable[[Any], int]) -> Grid:
         return tuple(givens[cell] or next(v for v, b in is_value[cell].items() if value(b))

@@ -27,6 +27,12 @@ counts agree):
 - ``impl='readable'``: ``solvers.backends.readable.dlx``, node objects and a recursive
   search written to be read next to Knuth's paper.
 
+Killer cages: a cage's digits differ, which exact cover states like any small group
+(secondary columns), but its total cannot be stated: exact cover asks each column to
+be covered exactly once, and a sum is no such condition. A model with cage totals is
+answered ``unsupported`` with that reason (CAGES_UNSUPPORTED); cages without totals
+are only groups and are solved.
+
 Counters: ``nodes`` = rows tried (a row chosen at a search level, not the givens);
 ``updates`` = link updates, Knuth's measure: one per node taken out of its list and one
 per node put back (a column header leaving or rejoining the header list counts one too).
@@ -41,8 +47,8 @@ from functools import lru_cache
 from models import Grid, Model
 
 from ..encodings.domains import clash_message
-from ..encodings.exact_cover import CLOCK_EVERY, column_layout
-from ..result import Result, Stats, Status, finish
+from ..encodings.exact_cover import CAGES_UNSUPPORTED, CLOCK_EVERY, column_layout
+from ..result import Result, Stats, Status, finish, unsupported
 from .readable import dlx as readable
 
 COUNTERS = {
@@ -131,6 +137,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
                                    or node_limit < 0):
         raise ValueError(f"node_limit must be a whole number >= 0, not {node_limit!r}")
+    if model.cages:
+        return unsupported(CAGES_UNSUPPORTED)
     if impl == "readable":
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                               node_limit=node_limit)

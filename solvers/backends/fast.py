@@ -38,16 +38,23 @@ constraints with lazy reasons, VSIDS and restarts. Depth-first search without le
 repeats the same refutations in every subtree; on the minimal 25x25 Frisch puzzles that
 is the difference between none proved and most (bench/README.md).
 
-Compilation: the kernels have fixed signatures and numba's on-disk cache
-(``cache=True``), so they are compiled or loaded from the cache when this module is
-imported, once per process: a harness worker pays it while loading the backend, before
-its clock starts. The first import on a machine compiles (several seconds, see
-bench/README.md); later imports load the cache (well under a second). Numba writes the
-cache beside this file, or in the user's cache directory when that is not writable
-(``NUMBA_CACHE_DIR`` overrides both).
+Compilation: nothing is compiled when this module is imported (so listing the backends
+or a mistyped option answers at once). ``prepare`` compiles the kernels a run needs (the
+depth-first one, the learning one, the batch one) for their fixed signatures, or loads
+them from numba's on-disk cache (``cache=True``); the harness's worker calls it when it
+loads the backend, before its clock starts, and ``solve`` calls it too. A real compile
+(the first use on a machine, or after the code changed) says ``compiling fast (first use
+...) ...`` and then ``compiling fast took N s`` on stderr; bench/README.md has its cost.
+Numba writes the cache beside this file, or in the user's cache directory when that is
+not writable (``NUMBA_CACHE_DIR`` overrides both).
 
-The rules' kernels are in ``_fast_kernels`` (with the state layout both modules share);
-this module chooses, copies and branches, and drives the search from Python. The kernels
+``solve_batch`` solves a whole array of puzzles of one geometry in one compiled call
+(counting each to two, or to one), for throughput: no Python between the puzzles.
+
+The rules' kernels are in ``_fast_kernels`` (with the layout both searches share: the
+state slots, the kernel answers, the tables declared once as ``Tables``, the Luby
+sequence); the chunked loop that calls a kernel between looks at the clock is
+``_fast_drive``. This module chooses, copies and branches. The kernels
 are compiled without numba's reference counting (``_nrt=False``: they allocate nothing,
 and counting the references of every array passed between them cost about 40% of the
 time) and the hot ones are inlined into the kernel.
@@ -59,16 +66,19 @@ before the first decision; with learning, ``conflicts`` and ``restarts``.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
 
 import numpy as np
 from numba import njit, types
 
-from models import Model
+from models import Model, Puzzle
 
-from ..result import Result, Stats, finish, stop_message
+from ..encodings.cages import combination_masks
+from ..result import Result, Stats, finish, stop_message, unsupported
 from . import _fast_learning
+from ._fast_drive import drive
 from ._fast_kernels import (
     _BACKTRACKS,
     _CGL,
@@ -79,6 +89,8 @@ from ._fast_kernels import (
     _GCELLS,
     _GFULL,
     _GSIZE,
+    _I4,
+    _I8,
     _LEVEL,
     _NCG,
     _NODES,
@@ -90,14 +102,23 @@ from ._fast_kernels import (
     _STARTED,
     _STATUS,
     _TAIL,
+    _U8,
     _WDEG,
+    CONTRADICTION,
+    EXHAUSTED,
+    FULL,
     MAX_SHARES,
+    PAUSED,
+    TABLES,
+    Tables,
     _drop,
     _failed,
     _popcount,
     _propagate,
+    compile_kernels,
+    field_types,
+    luby,
 )
-from ._fast_learning import _luby
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
@@ -120,6 +141,8 @@ OPTIONS = {
                 "(naked and hidden singles as exactly-one constraints; inference and "
                 "branching do not apply), see _fast_learning.py",
 }
+LEARNING_CAGES = ("fast's clause-learning search (learning='conflicts') states the groups "
+                  "only; killer cage totals need learning='none'")
 INFERENCES = ("singles", "locked", "subsets")
 """From weakest to strongest; each adds a rule to the one before."""
 BRANCHINGS = ("mrv", "wdeg")
@@ -129,15 +152,11 @@ RESTART_BASE = 256
 """Decisions before the first restart with dom/wdeg (then times the Luby sequence)."""
 MAX_SIZE = 63
 """The largest n: candidates are int64 bitmasks."""
-CHUNK = 4096
-"""Decisions between two looks at the clock."""
 FIRST_CHUNK = 1024
 """Decisions in the first call of the kernel (it propagates the givens first); every
 call costs a dispatch and a look at the clock, so most 9x9 puzzles (the 1,106 hardest
 too) should need one; 1,024 decisions take about a millisecond on 9x9."""
 
-# Kernel answers.
-_EXHAUSTED, _FULL, _PAUSED, _CONTRADICTION = 0, 1, 2, 3
 # Columns of a search frame: kind (0 a cell's values, 1 a value's places in a group),
 # the cell or group, the value bit (kind 1), the alternatives not yet tried (a bitmask
 # of values, or of positions in the group).
@@ -338,7 +357,7 @@ def _begin(givens, stack, frames, queue, waiting, pend, scratch, limit, weights,
     must follow. The first call of a run also clears the failure weights.
 
     state[_DEPTH] becomes 0 (search from frames[0]) or -1 (nothing left to search);
-    state[_STATUS] is _CONTRADICTION if the givens contradict each other.
+    state[_STATUS] is CONTRADICTION if the givens contradict each other.
     """
     c, p = _rows(stack, 0, tables[_GSIZE].shape[0], state[_SIZE])
     groups = tables[_GSIZE].shape[0]
@@ -348,11 +367,11 @@ def _begin(givens, stack, frames, queue, waiting, pend, scratch, limit, weights,
     state[_DEPTH] = -1
     count = _place_givens(givens, c, p, queue, waiting, pend, scratch, limit, state, tables)
     if count < 0:
-        state[_STATUS] = _CONTRADICTION
+        state[_STATUS] = CONTRADICTION
         return False
     tail = _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, state[_LEVEL])
     if tail < 0:
-        state[_STATUS] = _CONTRADICTION
+        state[_STATUS] = CONTRADICTION
         return False
     state[_FIXED] = tail - count
     state[_PROPAGATIONS] += tail - count
@@ -398,36 +417,54 @@ def _decide(stack, frames, d, gcells):
     return gcells[frames[d, _WHERE], _popcount(low - 1)], frames[d, _VALUE]
 
 
-_I8, _I4, _U8 = types.int64, types.int32, types.uint8
-_TABLE_TYPES = types.Tuple((_I4[:, ::1], _I4[::1], _I8[::1], _I4[:, ::1], _I4[::1],
-                            _I4[:, ::1], _I4[:, ::1], _I4[:, ::1], _I4[::1], _I8[:, ::1],
-                            _I8[::1], _I8[:, ::1]))
-_KERNEL = _I8(_U8[::1], _I8[:, ::1], _I8[:, ::1], _I4[::1], _I8[::1], _I8[::1],
-              _I8[::1], _I8[::1], _I8[::1], _U8[:, ::1], _I8[::1], _TABLE_TYPES, _I8)
+class _Work(NamedTuple):
+    """The arrays one search works in, in the kernel's argument order (after the givens)."""
+
+    stack: Annotated[np.ndarray, _I8[:, ::1]]   # [depth, cells + groups * n]: the search
+                                                # state at each depth
+    frames: Annotated[np.ndarray, _I8[:, ::1]]  # [depth, 4]: the branching at each depth
+    queue: Annotated[np.ndarray, _I4[::1]]      # [cells + 1]: cells fixed during a
+                                                # propagation, in order
+    waiting: Annotated[np.ndarray, _I8[::1]]    # [words]: bit g set when group g has pending
+                                                # values
+    pend: Annotated[np.ndarray, _I8[::1]]       # [groups]: each group's values left with few
+                                                # places, to look at
+    scratch: Annotated[np.ndarray, _I8[::1]]    # [words + n]: groups touched since the subsets
+                                                # rule ran; a row of n for the subsets rule and
+                                                # for reading a group's places
+    limit: Annotated[np.ndarray, _I8[::1]]      # [groups]: the most places that make a value
+                                                # pending
+    weights: Annotated[np.ndarray, _I8[::1]]    # [groups + cells]: contradictions found in
+                                                # each group (dom/wdeg), then the decisions
+                                                # refuted at each cell
 
 
-@njit(_KERNEL, cache=True, _nrt=False)
+_KERNEL = _I8(_U8[::1], *field_types(_Work), _U8[:, ::1], _I8[::1], TABLES, _I8)
+"""The kernel's signature: givens, the work arrays, solutions, state, tables, node stop."""
+
+
+@njit(cache=True, _nrt=False)
 def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights, sols,
             state, tables, node_stop):
     """Solve from the givens on the first call, then search until sols is full, node_stop
     decisions have been made in all, or the space is exhausted; resumable.
 
-    Returns _FULL (resume to look for more), _PAUSED (resume to go on), _EXHAUSTED or
-    _CONTRADICTION. Solutions found are sols[:state[_FOUND]].
+    Returns FULL (resume to look for more), PAUSED (resume to go on), EXHAUSTED or
+    CONTRADICTION. Solutions found are sols[:state[_FOUND]].
     """
     if state[_STARTED] == 0:
         state[_STARTED] = 1
         if not _begin(givens, stack, frames, queue, waiting, pend, scratch, limit,
                       weights, state, tables):
-            if state[_STATUS] == _CONTRADICTION:
-                return _CONTRADICTION
+            if state[_STATUS] == CONTRADICTION:
+                return CONTRADICTION
             _record(_rows(stack, 0, tables[_GSIZE].shape[0], state[_SIZE])[0], sols, state)
-            return _EXHAUSTED
+            return EXHAUSTED
     level, wdeg, n = state[_LEVEL], state[_WDEG] != 0, state[_SIZE]
     groups = tables[_GSIZE].shape[0]
     touched = scratch[:(groups + 63) >> 6]
     d, nodes, backtracks, forced = state[_DEPTH], state[_NODES], state[_BACKTRACKS], 0
-    code = _EXHAUSTED
+    code = EXHAUSTED
     while d >= 0:
         if frames[d, _REST] == 0:
             d -= 1
@@ -435,7 +472,7 @@ def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights
                 backtracks += 1  # the parent's decision that led here failed
             continue
         if nodes >= node_stop:
-            code = _PAUSED
+            code = PAUSED
             break
         nodes += 1
         cell, bit = _decide(stack, frames, d, tables[_GCELLS])
@@ -457,7 +494,7 @@ def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights
             continue
         _record(c, sols, state)
         if state[_FOUND] == sols.shape[0]:
-            code = _FULL
+            code = FULL
             break
         backtracks += 1  # leave this solution to look for another
     state[_DEPTH], state[_NODES], state[_BACKTRACKS] = d, nodes, backtracks
@@ -467,38 +504,23 @@ def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights
 
 # ------------------------------------------------------------------ tables and the driver
 
-class _Tables(NamedTuple):
-    """The model's groups as integer arrays, in the kernels' order (the _GCELLS... indexes)."""
-
-    gcells: np.ndarray   # int32[groups, size]: each group's cells
-    gsize: np.ndarray    # int32[groups]
-    gfull: np.ndarray    # int64[groups]: every value's bit, or 0 for a group smaller than n
-    cgl: np.ndarray      # int32[cells, most groups]: each cell's groups
-    ncg: np.ndarray      # int32[cells]
-    cpos: np.ndarray     # int32[cells, most groups]: the cell's place in each of those groups
-    pairg: np.ndarray    # int32[pairs, 2]: groups A and B of each pair sharing two cells or more
-    gseg: np.ndarray     # int32[groups, most pairs]: 2 * pair + (1 if the group is the pair's B)
-    ngseg: np.ndarray    # int32[groups]
-    segpos: np.ndarray   # int64[pairs, 2]: the shared cells' places in A, in B
-    segmax: np.ndarray   # int64[groups]: the most cells the group shares with another, or 1
-    segat: np.ndarray    # int64[groups, size]: bit s set where the place lies in share s
+_TABLES: dict[int, tuple[object, tuple[np.ndarray, ...], tuple[int, int, int], object]] = {}
 
 
-_TABLES: dict[int, tuple[object, tuple, tuple[int, int, int]]] = {}
-
-
-def _tables_for(model: Model) -> tuple[tuple, tuple[int, int, int]]:
-    """The tables of the model's groups and their sizes (cells, groups, n);
+def _tables_for(model: Model) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int]]:
+    """The fields of the model's Tables (a plain tuple, as the kernel takes them) and their
+    sizes (cells, groups, n);
     the same group tuple is looked up by identity, so a geometry is worked out once."""
     groups = model.groups
     hit = _TABLES.get(id(groups))
-    if hit is not None and hit[0] is groups:
+    if hit is not None and hit[0] is groups and hit[3] is model.cages:
         return hit[1], hit[2]
-    tables = tuple(_build(model.n, model.num_cells, tuple(g.cells for g in groups)))
+    built = _build(model.n, model.num_cells, tuple(g.cells for g in groups))
+    tables = tuple(built._replace(**_cage_fields(model)) if model.cages else built)
     if len(_TABLES) > 64:
         _TABLES.clear()
     key = (model.num_cells, len(groups), model.n)
-    _TABLES[id(groups)] = (groups, tables, key)
+    _TABLES[id(groups)] = (groups, tables, key, model.cages)
     return tables, key
 
 
@@ -511,7 +533,7 @@ def _ragged(rows: list[list[int]], dtype: type) -> tuple[np.ndarray, np.ndarray]
 
 
 @lru_cache(maxsize=32)
-def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> _Tables:
+def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> Tables:
     gcells, gsize = _ragged([list(g) for g in groups], np.int32)
     gfull = np.array([(1 << n) - 1 if len(g) == n else 0 for g in groups], np.int64)
     member: list[list[int]] = [[] for _ in range(num_cells)]
@@ -522,7 +544,31 @@ def _build(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]) -> _Tabl
             place[cell].append(k)
     cgl, ncg = _ragged(member, np.int32)
     cpos, _ = _ragged(place, np.int32)
-    return _Tables(gcells, gsize, gfull, cgl, ncg, cpos, *_pairs(groups))
+    return Tables(gcells, gsize, gfull, cgl, ncg, cpos, *_pairs(groups), *_NO_CAGES)
+
+
+_NO_CAGES = (np.zeros((0, 1), np.int32), np.zeros(0, np.int32), np.zeros((0, 1), np.int64),
+             np.zeros(0, np.int32), np.zeros((0, 1), np.int32), np.zeros(0, np.int32),
+             np.zeros(0, np.int32))
+"""The cage fields of Tables for a model without cage totals."""
+
+
+def _cage_fields(model: Model) -> dict[str, np.ndarray]:
+    """The cage fields of Tables (kcells ... kgroup) for the model's cages with totals."""
+    index = {group.cells: g for g, group in enumerate(model.groups)}
+    cells, combos, outside = [], [], []
+    for cage in model.cages:
+        inside = set(cage.cells)
+        cells.append(list(cage.cells))
+        combos.append(list(combination_masks(len(cage.cells), cage.total or 0, model.n)))
+        outside.append(sorted({c for group in model.groups if inside < set(group.cells)
+                               for c in group.cells if c not in inside}))
+    kcells, ksize = _ragged(cells, np.int32)
+    kcombo, ncombo = _ragged(combos, np.int64)
+    kout, nout = _ragged(outside, np.int32)
+    kgroup = np.array([index[cage.cells] for cage in model.cages], np.int32)
+    return {"kcells": kcells, "ksize": ksize, "kcombo": kcombo, "ncombo": ncombo, "kout": kout,
+            "nout": nout, "kgroup": kgroup}
 
 
 def _pairs(groups: tuple[tuple[int, ...], ...]
@@ -553,21 +599,6 @@ def _pairs(groups: tuple[tuple[int, ...], ...]
     return pairg, gseg, ngseg, segpos, segmax, segat
 
 
-class _Work(NamedTuple):
-    """The arrays one search works in, in the kernel's argument order (after the givens)."""
-
-    stack: np.ndarray    # int64[depth, cells + groups * n]: the search state at each depth
-    frames: np.ndarray   # int64[depth, 4]: the branching at each depth
-    queue: np.ndarray    # int32[cells + 1]: cells fixed during a propagation, in order
-    waiting: np.ndarray  # int64[words]: bit g set when group g has pending values
-    pend: np.ndarray     # int64[groups]: each group's values left with few places, to look at
-    scratch: np.ndarray  # int64[words + n]: groups touched since the subsets rule ran; a row
-                         # of n for the subsets rule and for reading a group's places
-    limit: np.ndarray    # int64[groups]: the most places that make a value pending
-    weights: np.ndarray  # int64[groups + cells]: contradictions found in each group
-                         # (dom/wdeg), then the decisions refuted at each cell
-
-
 _WORK: dict[tuple[int, int, int], _Work] = {}  # taken while in use, so calls never share
 
 
@@ -582,6 +613,25 @@ def _work(cells: int, groups: int, n: int) -> _Work:
                  np.zeros(words, np.int64), np.zeros(groups, np.int64),
                  np.zeros(words + n, np.int64), np.zeros(groups, np.int64),
                  np.ones(groups + cells, np.int64))
+
+
+_PREPARED: set[str] = set()
+"""The learning options whose kernels this process has compiled or loaded."""
+
+
+def prepare(*, learning: str = "none", batch: bool = False, **_options: object) -> None:
+    """Compile (or load from numba's cache) the kernels a run with these options needs; the
+    harness's worker calls this when it loads the backend, before any clock starts, and
+    solve calls it too (at once when done already). A compile is said on stderr."""
+    kind = "batch" if batch else learning
+    if kind in _PREPARED:
+        return
+    if learning == "conflicts":
+        compile_kernels("fast's clause learning", [(_fast_learning._kernel, _fast_learning._KERNEL)])
+    else:
+        compile_kernels("fast", [(_kernel, _KERNEL), (luby, types.int64(types.int64))]
+                        + ([(_batch, _BATCH)] if batch else []))
+    _PREPARED.add(kind)
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
@@ -599,7 +649,11 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {n}x{n}")
     if node_limit is not None and node_limit < 0:
         raise ValueError(f"node_limit must be at least 0, not {node_limit}")
+    if learning not in _PREPARED:
+        prepare(learning=learning)
     if learning == "conflicts":
+        if model.cages:
+            return unsupported(LEARNING_CAGES)
         return _fast_learning.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                                     node_limit=node_limit)
     start = time.perf_counter()
@@ -613,57 +667,145 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     givens = np.frombuffer(bytearray(model.givens), np.uint8)
     sols = np.empty((min(max_solutions, 64), cells), np.uint8)
     try:
-        found, code, limit_hit, budget_hit = _drive(
-            givens, work, sols, state, tables, max_solutions, deadline, node_limit)
+        found, code, limit_hit, budget_hit = drive(_DepthFirst(givens, work, sols, state, tables),
+                                                   max_solutions, deadline, node_limit, FIRST_CHUNK)
     finally:
         _WORK[key] = work
     final = state.tolist()  # Python ints, read once
     stats = Stats(nodes=final[_NODES], backtracks=final[_BACKTRACKS], restarts=final[_RESTARTS],
                   propagations=final[_PROPAGATIONS], fixed_cells=final[_FIXED],
                   solve_time=time.perf_counter() - start)
-    if code == _CONTRADICTION:
+    if code == CONTRADICTION:
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
     message = stop_message(limit_hit, budget_hit)
-    return finish(found, code == _EXHAUSTED, stats, limit_hit=limit_hit, budget_hit=budget_hit,
+    return finish(found, code == EXHAUSTED, stats, limit_hit=limit_hit, budget_hit=budget_hit,
                   message=message)
 
 
-def _drive(givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
-           tables: tuple, max_solutions: int, deadline: float | None, node_limit: int | None
-           ) -> tuple[list[tuple[int, ...]], int, bool, bool]:
-    """Call the kernel in chunks of decisions; the solutions, the last kernel answer, and
-    whether the clock or the node budget stopped the search. The clock is looked at before
-    every call (a deadline already past does no work).
+class _DepthFirst:
+    """The depth-first kernel as the chunked driver sees it (_fast_drive.Chunked).
 
     With dom/wdeg the search restarts from the givens (weights kept) each time it spends
     RESTART_BASE times the next Luby number of decisions, until a first solution is found;
     from then on the run in progress goes on to the end, so a proof stays complete.
     """
-    found: list[tuple[int, ...]] = []
-    chunk = FIRST_CHUNK  # most 9x9 puzzles need one call; then chunks grow to CHUNK
-    restart_at = RESTART_BASE * _luby(1) if state[_WDEG] else None
-    code = _PAUSED
-    while True:
-        if deadline is not None and time.perf_counter() > deadline:
-            return found, code, True, False
-        stop = int(state[_NODES]) + chunk  # a Python int: a numpy one costs the dispatch more
-        if node_limit is not None:
-            stop = min(stop, node_limit)
-        if restart_at is not None and not found:
-            stop = min(stop, restart_at)
-        code = _kernel(givens, *work, sols, state, tables, stop)
-        chunk = min(CHUNK, 2 * chunk)
-        if state[_FOUND]:
-            found += [tuple(row) for row in sols[:state[_FOUND]].tolist()]
-            state[_FOUND] = 0
-        if code in (_EXHAUSTED, _CONTRADICTION) or len(found) >= max_solutions:
-            return found[:max_solutions], code, False, False
-        if code == _FULL:
-            sols = sols[:min(len(sols), max_solutions - len(found))]
-            state[_BACKTRACKS] += 1  # leave the last solution to look for another
-        elif node_limit is not None and state[_NODES] >= node_limit:
-            return found, code, False, True
-        elif restart_at is not None and not found and state[_NODES] >= restart_at:
+
+    __slots__ = ("givens", "work", "sols", "state", "tables", "restart_at")
+
+    def __init__(self, givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
+                 tables: tuple[np.ndarray, ...]) -> None:
+        self.givens, self.work, self.sols, self.state, self.tables = givens, work, sols, state, tables
+        self.restart_at = RESTART_BASE * luby(1) if state[_WDEG] else None
+
+    @property
+    def nodes(self) -> int:
+        return int(self.state[_NODES])  # a Python int: a numpy one costs the dispatch more
+
+    def run(self, stop: int) -> int:
+        if self.restart_at is not None:
+            stop = min(stop, self.restart_at)
+        return _kernel(self.givens, *self.work, self.sols, self.state, self.tables, stop)
+
+    def take(self) -> list[tuple[int, ...]]:
+        count = self.state[_FOUND]
+        if not count:
+            return []
+        self.state[_FOUND] = 0
+        self.restart_at = None  # a solution is known: no more restarts
+        return [tuple(row) for row in self.sols[:count].tolist()]
+
+    def make_room(self, wanted: int) -> None:
+        self.sols = self.sols[:min(len(self.sols), wanted)]
+        self.state[_BACKTRACKS] += 1  # leave the last solution to look for another
+
+    def grow(self) -> None:
+        raise AssertionError("the depth-first kernel never asks for room")
+
+    def paused(self) -> None:
+        state = self.state
+        if self.restart_at is not None and state[_NODES] >= self.restart_at:
             state[_RESTARTS] += 1
             state[_STARTED] = 0
-            restart_at = state[_NODES] + RESTART_BASE * _luby(int(state[_RESTARTS]) + 1)
+            self.restart_at = int(state[_NODES]) + RESTART_BASE * luby(int(state[_RESTARTS]) + 1)
+
+
+# ------------------------------------------------------------------ many puzzles in one call
+
+_BATCH = _I8(_U8[:, ::1], *field_types(_Work), _U8[:, ::1], _I8[::1], TABLES, _I8, _I8, _I8,
+             _U8[:, ::1], _I8[:, ::1])
+"""The batch kernel's signature: every puzzle's givens, the work arrays, a solution buffer,
+state, tables, inference level, n, node stop, first solutions, (count, answer, nodes) rows."""
+
+
+@njit(cache=True, _nrt=False)
+def _batch(givens, stack, frames, queue, waiting, pend, scratch, limit, weights, sols, state,
+           tables, level, n, node_stop, first, counts):
+    """Solve every row of givens in turn with fast's kernel, counting to sols' rows; each
+    puzzle's first solution into first, its count, the kernel's last answer and its decisions
+    into counts. The decisions of all."""
+    total = 0
+    for i in range(givens.shape[0]):
+        for k in range(state.shape[0]):
+            state[k] = 0
+        state[_LEVEL], state[_SIZE] = level, n
+        code = _kernel(givens[i], stack, frames, queue, waiting, pend, scratch, limit, weights,
+                       sols, state, tables, node_stop)
+        found = state[_FOUND]
+        if found:
+            _copy(sols[0], first[i])
+        counts[i, 0], counts[i, 1], counts[i, 2] = found, code, state[_NODES]
+        total += state[_NODES]
+    return total
+
+
+class Batch(NamedTuple):
+    """What solve_batch finds, one row (or entry) per puzzle."""
+
+    solutions: np.ndarray  # uint8[puzzles, cells]: the first solution found (zeros if none)
+    counts: np.ndarray     # int64[puzzles]: solutions found, at most max_solutions
+    complete: np.ndarray   # bool[puzzles]: the space was exhausted, so the count is exact
+    nodes: np.ndarray      # int64[puzzles]: decisions
+
+
+def givens_array(puzzles: Sequence[Puzzle]) -> np.ndarray:
+    """The puzzles' givens as one uint8[puzzles, cells] array, as solve_batch takes them."""
+    return np.array([p.givens for p in puzzles], np.uint8).reshape(len(puzzles), -1)
+
+
+def solve_batch(model: Model, givens: np.ndarray, *, max_solutions: int = 2,
+                inference: str = "locked", node_limit: int | None = None) -> Batch:
+    """Solve every row of givens (uint8[puzzles, cells], 0 an empty cell) under the groups of
+    model (its own givens are not used) in one compiled call, counting each to max_solutions
+    (2: unique or not; 1: any solution), with mrv branching.
+
+    For throughput on many puzzles of one geometry (or one variant's groups): no clock is
+    looked at inside the call, so node_limit (decisions per puzzle) is its only bound. The
+    answers are not checked here: check them (models.verify) as any backend's.
+    """
+    if inference not in INFERENCES:
+        raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
+    if not 1 <= max_solutions <= 64:
+        raise ValueError(f"max_solutions must be between 1 and 64 here, not {max_solutions}")
+    if node_limit is not None and node_limit < 0:
+        raise ValueError(f"node_limit must be at least 0, not {node_limit}")
+    if model.n > MAX_SIZE:
+        raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {model.n}x{model.n}")
+    givens = np.ascontiguousarray(givens, np.uint8)
+    if givens.ndim != 2 or givens.shape[1] != model.num_cells:
+        raise ValueError(f"givens must be an array of shape (puzzles, {model.num_cells}), "
+                         f"not {givens.shape}")
+    prepare(batch=True)
+    tables, key = _tables_for(model)
+    work = _work(*key)
+    state = np.zeros(_SLOTS, np.int64)
+    sols = np.empty((max_solutions, model.num_cells), np.uint8)
+    first = np.zeros(givens.shape, np.uint8)
+    counts = np.zeros((len(givens), 3), np.int64)
+    stop = (1 << 62) if node_limit is None else node_limit
+    try:
+        _batch(givens, *work, sols, state, tables, INFERENCES.index(inference), model.n, stop,
+               first, counts)
+    finally:
+        _WORK[key] = work
+    return Batch(first, counts[:, 0].copy(), (counts[:, 1] == EXHAUSTED) | (counts[:, 1] == CONTRADICTION),
+                 counts[:, 2].copy())

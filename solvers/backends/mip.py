@@ -8,6 +8,9 @@ nothing special):
 - sum over v of x[c, v] = 1 for every open cell c;
 - sum over the open cells c of g of x[c, v] = 1 for every group g and every value v
   not given in g (at most 1 where g has fewer than n cells: it need not hold every value);
+- for every killer cage with a total, sum over its open cells c and candidates v of
+  v * x[c, v] = the total less the cage's givens (the cage's digits differ because
+  it is also one of the groups);
 - no objective: any feasible point is an answer.
 
 The rows go to HiGHS in one call (``addRows`` with CSR arrays), the columns in one
@@ -39,7 +42,7 @@ COUNTERS = {
     "nodes": "HiGHS branch-and-bound nodes (mip_node_count, summed over the solves)",
     "lp_iterations": "HiGHS simplex iterations (summed over the solves)",
     "variables": "binaries x[cell, value] of the open cells' candidates",
-    "constraints": "equality rows (per open cell, per group and missing value) and no-good cuts",
+    "constraints": "rows (per open cell, per group and missing value, per cage total) and no-good cuts",
 }
 OPTIONS = {
     "node_limit": "give up (status unknown, or solved and incomplete) after this many B&B nodes",
@@ -104,14 +107,18 @@ def encode(model: Model, domains: list[tuple[int, ...]], presolve: bool = True) 
     index: dict[tuple[int, int], int] = {}
     starts: list[int] = []
     entries: list[int] = []
+    weights: list[float] = []  # the coefficient of each entry
     lower: list[float] = []  # 1 for "exactly one", 0 for "at most one" (a group smaller than n)
+    upper: list[float] = []
     for cell, values in enumerate(domains):
         if not givens[cell]:
             starts.append(len(entries))
             lower.append(1.0)
+            upper.append(1.0)
             for value in values:
                 index[cell, value] = len(index)
                 entries.append(index[cell, value])
+                weights.append(1.0)
     open_cells = len(starts)
     for group, present in zip(model.groups, given_values(model)):
         for value in range(1, n + 1):
@@ -125,7 +132,19 @@ def encode(model: Model, domains: list[tuple[int, ...]], presolve: bool = True) 
                 continue
             starts.append(len(entries))
             lower.append(1.0 if full else 0.0)
+            upper.append(1.0)
             entries.extend(places)
+            weights.extend([1.0] * len(places))
+    for cage in model.cages:
+        terms = [(index[c, v], float(v)) for c in cage.cells if not givens[c] for v in domains[c]]
+        if not terms:  # a cage given whole was checked by domains.contradiction
+            continue
+        rest = float((cage.total or 0) - sum(givens[c] for c in cage.cells))
+        starts.append(len(entries))
+        lower.append(rest)
+        upper.append(rest)
+        entries.extend(j for j, _ in terms)
+        weights.extend(w for _, w in terms)
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
     highs.setOptionValue("presolve", "on" if presolve else "off")
@@ -133,9 +152,9 @@ def encode(model: Model, domains: list[tuple[int, ...]], presolve: bool = True) 
     highs.addVars(count, np.zeros(count), np.ones(count))
     highs.changeColsIntegrality(count, np.arange(count, dtype=np.int32),
                                 np.full(count, highspy.HighsVarType.kInteger))
-    highs.addRows(rows, np.array(lower), np.ones(rows), len(entries),
+    highs.addRows(rows, np.array(lower), np.array(upper), len(entries),
                   np.array(starts, dtype=np.int32), np.array(entries, dtype=np.int32),
-                  np.ones(len(entries)))
+                  np.array(weights))
     return Encoding(highs, list(index), open_cells, rows)
 
 

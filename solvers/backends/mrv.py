@@ -11,6 +11,12 @@ decision these rules run to a fixed point:
   rule is written for any two groups, so jigsaw regions and diagonals get it too. It
   runs only when the singles are at a fixed point, as it costs more per look.
 
+- cage combinations (killer cages with a total, at every inference level): the cage's
+  combinations (sets of different digits of its size making its total) that its cells'
+  candidates can still form; every cell keeps only digits of those, a digit all of them
+  need goes to its one place in the cage if it has one, and leaves every other cell of
+  a group holding the whole cage (solvers/encodings/cages.py lists the combinations).
+
 A contradiction (a cell with no candidate, a group value with no place, one cell
 needing two values) ends the branch. Otherwise the search branches on the unsolved
 cell with the fewest candidates (ties: the cell whose decisions failed most often so
@@ -22,6 +28,13 @@ on a copy of the candidate list.
 Counters: ``nodes`` = decisions (a value tried for a branching cell);
 ``backtracks`` = decisions undone (their branch failed, or was left after a
 solution to look for more); ``propagations`` = cells fixed by the rules.
+
+Consistency levels (``inference='bounds'|'gac'|'sac'``, Simonis 2005): instead of the
+rules above, bounds consistency, generalised arc consistency (Regin's matching) or
+singleton arc consistency on every all-different group, each alone, to a fixed point
+(solvers/backends/_consistency.py). ``search='none'``, at any level, stops after
+propagating the givens: ``solved`` when that fixes every cell, else ``unknown``;
+``fixed_cells`` says how many open cells the propagation fixed before any decision.
 
 The readable twin, ``solvers.backends.readable.mrv`` (``impl='readable'``), makes the
 same decisions with sets and short functions, and adds the lower rungs of the teaching
@@ -36,16 +49,21 @@ from functools import lru_cache
 
 from models import Model
 
-from ..result import Result, Stats, finish, stop_message
+from ..encodings.cages import combination_masks
+from ..result import Result, Stats, finish, propagation_only, stop_message, unsupported
 
 COUNTERS = {
     "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
     "backtracks": "decisions undone",
     "propagations": "cells forced and candidates removed by inference",
+    "fixed_cells": "open cells the inference fixed before the first decision",
 }
 OPTIONS = {
     "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
-                 "'singles': naked and hidden singles only",
+                 "'singles': naked and hidden singles only; 'bounds', 'gac', 'sac': bounds, "
+                 "generalised arc or singleton arc consistency on each all-different group alone",
+    "search": "'depth-first' (default); 'none': propagate the givens only (solved when that "
+              "fixes every cell, else unknown, with fixed_cells)",
     "value_order": "'ascending' (default): values 1..n; 'least-used': values placed least "
                    "often in the grid so far first (the seeds' order)",
     "node_limit": "give up (status unknown, or solved and incomplete) after this many decisions",
@@ -56,24 +74,33 @@ OPTIONS = {
 VALUE_ORDERS = ("ascending", "least-used")
 INFERENCES = ("locked", "singles")
 LADDER = ("none", "forward", "naked", "singles", "locked")  # rungs below 'singles': readable only
-CHOICES = {"inference": LADDER, "value_order": VALUE_ORDERS, "impl": ("fast", "readable"),
-           "branching": ("mrv", "first")}
+LEVELS = ("bounds", "gac", "sac")  # Simonis's consistency levels: solvers/backends/_consistency.py
+SEARCHES = ("depth-first", "none")
+LEVELS_CAGES_UNSUPPORTED = ("the consistency levels (bounds, gac, sac) reason about all-different "
+                            "groups alone, not a cage's total: use inference='singles' or 'locked'")
+CHOICES = {"inference": LADDER + LEVELS, "value_order": VALUE_ORDERS, "impl": ("fast", "readable"),
+           "branching": ("mrv", "first"), "search": SEARCHES}
 _CLOCK_EVERY = 64  # decisions between two looks at the clock
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", value_order: str = "ascending",
-          node_limit: int | None = None, impl: str = "fast", branching: str = "mrv") -> Result:
+          node_limit: int | None = None, impl: str = "fast", branching: str = "mrv",
+          search: str = "depth-first") -> Result:
     """Solve with propagation and MRV search; count up to max_solutions solutions."""
-    if impl == "readable" or inference not in INFERENCES or branching != "mrv":
+    if inference in LEVELS and model.cages:
+        return unsupported(LEVELS_CAGES_UNSUPPORTED)
+    if impl == "readable" or inference not in INFERENCES + LEVELS or branching != "mrv":
         from .readable import mrv as readable  # noqa: PLC0415 - the teaching twin
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                               inference=inference, branching=branching, value_order=value_order,
-                              node_limit=node_limit)
+                              node_limit=node_limit, search=search)
     if impl != "fast":
         raise ValueError(f"unknown mrv impl {impl!r}; valid: fast, readable")
     if value_order not in VALUE_ORDERS:
         raise ValueError(f"unknown value_order {value_order!r}; choose one of {VALUE_ORDERS}")
+    if search not in SEARCHES:
+        raise ValueError(f"unknown search {search!r}; choose one of {SEARCHES}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     propagator = Propagator(model, inference)
@@ -82,6 +109,11 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if cands is None:
         stats.solve_time = time.perf_counter() - start
         return finish([], True, stats, limit_hit=False, message="the givens contradict each other")
+    stats.propagations = stats.fixed_cells = forced
+    if search == "none":
+        stats.solve_time = time.perf_counter() - start
+        fixed = tuple(0 if c & (c - 1) else c.bit_length() for c in cands)
+        return propagation_only(fixed, stats, inference)
     # Only a group of n cells must hold every value, so only those give two-place branches.
     groups = tuple(cells for cells in propagator.groups if len(cells) == model.n)
     least_used = value_order == "least-used"
@@ -123,6 +155,12 @@ class _Rules:
     full: int  # every value's bit
     whole: int  # bit g set when group g has n cells, so it must hold every value
     intersections: tuple[tuple[Family, ...], ...] | None  # per group; None: singles only
+    cages: tuple[CageRule, ...] = ()
+
+
+# A cage with a total as the rule sees it: its cells, its combinations as candidate
+# masks, and for each other group holding all its cells, that group's cells outside it.
+CageRule = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
 
 
 def _rules_for(model: Model, inference: str) -> _Rules:
@@ -132,7 +170,80 @@ def _rules_for(model: Model, inference: str) -> _Rules:
         group_bits=[sum(1 << g for g in cell_groups) for cell_groups in model.cell_groups],
         full=(1 << model.n) - 1,
         whole=sum(1 << g for g, cells in enumerate(groups) if len(cells) == model.n),
-        intersections=_intersections(groups, model.n) if inference == "locked" else None)
+        intersections=_intersections(groups, model.n) if inference == "locked" else None,
+        cages=cage_rules(model))
+
+
+def cage_rules(model: Model) -> tuple[CageRule, ...]:
+    """Each cage with a total: its cells, its combinations as masks (bit v-1 for value v),
+    and the cells outside it of every other group that holds all of it."""
+    rules = []
+    for cage in model.cages:
+        inside = set(cage.cells)
+        houses = tuple(tuple(c for c in group.cells if c not in inside) for group in model.groups
+                       if inside < set(group.cells))
+        rules.append((cage.cells, combination_masks(len(cage.cells), cage.total or 0, model.n),
+                      houses))
+    return tuple(rules)
+
+
+def cage_combinations(cands: list[int], queue: list[int], cages: tuple[CageRule, ...],
+                      group_bits: list[int]) -> int:
+    """One pass of the cage rule over every cage: each cell keeps the digits of the
+    combinations its cage can still form, a digit every one of them needs goes to its one
+    place in the cage, and leaves the rest of each group holding the cage. Cells left with
+    one candidate go on the queue. The groups changed (0: nothing), or -1 on a
+    contradiction (no combination left, or a cell with no candidate)."""
+    changed = 0
+    for cells, combos, houses in cages:
+        allowed, needed = 0, -1
+        for combo in combos:
+            cover = 0
+            for cell in cells:
+                m = cands[cell] & combo
+                if not m:
+                    break
+                cover |= m
+            else:
+                if cover == combo:
+                    allowed |= combo
+                    needed &= combo
+        if not allowed:
+            return -1
+        for cell in cells:
+            c = cands[cell]
+            if c & ~allowed:
+                c &= allowed
+                if not c:
+                    return -1
+                if not c & (c - 1):
+                    queue.append(cell)
+                cands[cell] = c
+                changed |= group_bits[cell]
+        rest = needed
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            place = -1
+            for cell in cells:
+                if cands[cell] & bit:
+                    place = cell if place == -1 else -2
+            if place >= 0 and cands[place] != bit:
+                cands[place] = bit
+                queue.append(place)
+                changed |= group_bits[place]
+        for outside in houses:
+            for cell in outside:
+                c = cands[cell]
+                if c & needed:
+                    c &= ~needed
+                    if not c:
+                        return -1
+                    if not c & (c - 1):
+                        queue.append(cell)
+                    cands[cell] = c
+                    changed |= group_bits[cell]
+    return changed
 
 
 Branch = Callable[[list[int], list[int]], list[tuple[int, int]]]
@@ -166,10 +277,11 @@ class Propagator:
     """
 
     def __init__(self, model: Model, inference: str = "singles"):
-        if inference not in INFERENCES:
-            raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
+        if inference not in INFERENCES + LEVELS:
+            raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES + LEVELS}")
         self._rules = _rules_for(model, inference)
         self.full = self._rules.full
+        self._consistency = _consistency_of(inference, self._rules)
 
     @property
     def groups(self) -> tuple[tuple[int, ...], ...]:
@@ -191,7 +303,10 @@ class Propagator:
             if value:
                 cands[cell] = 1 << (value - 1)
                 queue.append(cell)
-        forced = _propagate(cands, queue, (1 << len(rules.groups)) - 1, rules)
+        everything = (1 << len(rules.groups)) - 1
+        consistency = self._consistency
+        forced = _propagate(cands, queue, everything, rules) if consistency is None \
+            else consistency(cands, everything)
         return (cands, forced) if forced >= 0 else (None, 0)
 
     def propagate(self, cands: list[int], changed: Sequence[int]) -> bool:
@@ -211,6 +326,8 @@ class Propagator:
             if not c & (c - 1):
                 queue.append(cell)
             dirty |= group_bits[cell]
+        if self._consistency is not None:
+            return self._consistency(cands, dirty) >= 0
         return _propagate(cands, queue, dirty, rules) >= 0
 
     def search(self, cands: list[int], branch: Branch, *, max_solutions: int = 1,
@@ -232,7 +349,7 @@ class Propagator:
         nodes = backtracks = propagations = 0
         limit = node_limit if node_limit is not None else -1
         perf_counter, propagate, rules = time.perf_counter, _propagate, self._rules
-        group_bits = rules.group_bits
+        group_bits, consistency = rules.group_bits, self._consistency
         while stack:
             state, untried = stack[-1]
             if not untried:
@@ -247,7 +364,10 @@ class Propagator:
             nodes += 1
             child = state[:]
             cell, child[cell] = untried.pop()
-            forced = propagate(child, [cell], group_bits[cell], rules)
+            if consistency is None:
+                forced = propagate(child, [cell], group_bits[cell], rules)
+            else:
+                forced = consistency(child, group_bits[cell])
             if forced < 0:
                 backtracks += 1
                 failures[cell] += 1
@@ -264,6 +384,15 @@ class Propagator:
         found.nodes, found.backtracks, found.propagations = nodes, backtracks, propagations
         found.exhausted = not stack
         return found
+
+
+def _consistency_of(inference: str, rules: _Rules) -> Callable[[list[int], int], int] | None:
+    """A consistency level's propagation, (candidates, dirty groups) -> cells fixed or -1;
+    None for mrv's own rules."""
+    if inference not in LEVELS:
+        return None
+    from . import _consistency  # noqa: PLC0415 - networkx is imported only when a level is asked for
+    return _consistency.propagator(inference, rules.groups, rules.group_bits)
 
 
 @lru_cache(maxsize=32)
@@ -303,16 +432,26 @@ def _propagate(cands: list[int], queue: list[int], dirty: int, rules: _Rules) ->
     has bit g set when group g has changed since the rules last looked at it.
     """
     forced = 0
-    intersections = rules.intersections
+    intersections, cages = rules.intersections, rules.cages
+    unlocked = 0  # groups changed since locked candidates last looked at them
     while True:
         fixed, touched = _singles(cands, queue, dirty, rules.peers, rules.groups,
                                   rules.group_bits, rules.full, rules.whole)
         if fixed < 0:
             return -1
         forced += fixed
-        if intersections is None or not touched:
+        unlocked |= touched
+        if cages:
+            dirty = cage_combinations(cands, queue, cages, rules.group_bits)
+            if dirty < 0:
+                return -1
+            if dirty:
+                forced += len(queue)
+                continue
+        if intersections is None or not unlocked:
             return forced
-        dirty = _locked_candidates(cands, queue, touched, intersections, rules.group_bits)
+        dirty = _locked_candidates(cands, queue, unlocked, intersections, rules.group_bits)
+        unlocked = 0
         if dirty <= 0:
             return forced if dirty == 0 else -1
         forced += len(queue)
@@ -449,19 +588,25 @@ def _branches(cands: list[int], groups: tuple[tuple[int, ...], ...], failures: l
 
 
 def _two_places(cands: list[int], groups: tuple[tuple[int, ...], ...]) -> list[tuple[int, int]]:
-    """The two (cell, bit) places of the first value left with two places in a group, or []."""
+    """The two (cell, bit) places of the first value left with two places in a group, or [].
+
+    A value some cell of the group already holds has none to take (under bounds
+    consistency it may still be a candidate of other cells there).
+    """
     for group in groups:
-        once = twice = thrice = 0
+        once = twice = thrice = solved = 0
         for cell in group:
             m = cands[cell]
             if m & (m - 1):
                 thrice |= twice & m
                 twice |= once & m
                 once |= m
-        two = twice & ~thrice
+            else:
+                solved |= m
+        two = twice & ~thrice & ~solved
         if two:
             bit = two & -two
-            return [(cell, bit) for cell in reversed(group) if cands[cell] & bit]
+            return [(cell, bit) for cell in reversed(group) if cands[cell] & bit and cands[cell] != bit]
     return []
 
 

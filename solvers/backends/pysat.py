@@ -30,6 +30,19 @@ cell is fixed (the grid is then checked, and unique), UNSAT on a conflict, other
 UNKNOWN; ``fixed_cells`` counts the open cells fixed. These modes use a solver that
 never searches, so no learnt clause makes propagation stronger than the encoding.
 
+Killer cages. The cage's digits differ because it is one of the groups; its total is a
+cardinality constraint from python-sat's own ``pysat.card`` (the sequential counter)
+over order literals: each open cell of a cage gets literals "value > k" for k = 1..n-1,
+tied to its value literals (x = v implies > v-1 and not > v; > v-1 and not > v implies
+x = v; > k implies > k-1), so the cell's value less one is the number of its order
+literals that are true, and the total less the cage's givens and its open cells is how
+many of the cage's order literals are true. (Repeating each value literal value - 1
+times in the counter says the same with no order literals, but made a 9x9 killer's CNF
+ten times larger.) The ``sat`` backend states the same total by the cage's digit
+combinations instead (solvers/encodings/cnf.py), so the two SAT backends compare two
+encodings of a sum. The new variables are numbered after the cells'. Warm solvers are
+kept per set of cages too (the counters are part of their clauses).
+
 Engines are listed from the installed python-sat at import, keeping those that honour
 assumptions, conflict budgets and report statistics (``ENGINES``; see ``EXCLUDED``).
 """
@@ -42,6 +55,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from pysat.card import CardEnc, EncType
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from models import Grid, Model, verify
@@ -134,7 +148,8 @@ COUNTERS = {
     "propagations": "literals propagated by the engine",
     "restarts": "CDCL restarts",
     "fixed_cells": "inference=up|failed-literal: open cells fixed without search",
-    "variables": "CNF variables of the encoding (activation literals not counted)",
+    "variables": "CNF variables of the encoding, cage counters' included (activation literals not "
+                 "counted)",
     "clauses": "CNF clauses of the encoding, one unit per given whether loaded or assumed "
                "(blocking clauses not counted)",
 }
@@ -168,12 +183,15 @@ _POOL: OrderedDict[tuple, _Warm] = OrderedDict()
 
 def _warm(engine: str, encoding: str, model: Model, purpose: str, deadline: float | None) -> _Warm:
     """The worker's solver for this engine, encoding, geometry and purpose (search|propagate)."""
-    key = (engine, encoding, model.n, model.groups, purpose)
+    key = (engine, encoding, model.n, model.groups, model.cages, purpose)
     if key in _POOL:
         _POOL.move_to_end(key)
         return _POOL[key]
     clauses = geometry_clauses(encoding, model.n, model.groups)
-    _POOL[key] = _Warm(_loaded(engine, clauses, deadline), model.n ** 3 + 1, len(clauses))
+    # the counters of the cage totals, with every cell open: the givens come as assumptions
+    counters, top = cage_counters(model, Numbering(model.n), (0,) * model.num_cells)
+    clauses = clauses + counters if counters else clauses
+    _POOL[key] = _Warm(_loaded(engine, clauses, deadline), top + 1, len(clauses))
     while len(_POOL) > 1 and sum(w.clauses for w in _POOL.values()) > WARM_CLAUSES:
         _POOL.popitem(last=False)[1].solver.delete()
     return _POOL[key]
@@ -248,12 +266,16 @@ def _session(model: Model, engine: str, encoding: str, warm: bool, purpose: str,
         held = _warm(engine, encoding, model, purpose, deadline)
         numbering = Numbering(model.n)
         givens = [numbering.var(c, v) for c, v in enumerate(model.givens) if v]
-        cnf = CNF(encoding, model.givens, [], numbering)
+        cnf = CNF(encoding, model.givens, [], numbering, held.next_var - 1 - numbering.top)
         session = _Session(held.solver, cnf, givens, held.clauses + len(givens), held)
     else:
         # Unit clauses (givens; simplified's cells with one candidate) are assumed, not loaded:
         # propagate() reports only what follows from its assumptions, never level-0 facts.
-        cnf = encode(model, encoding)
+        cnf = encode(model, encoding, cages=False)
+        if model.cages:
+            counters, top = cage_counters(model, cnf.numbering, model.givens)
+            cnf = CNF(encoding, cnf.givens, cnf.clauses + counters, cnf.numbering,
+                      top - cnf.numbering.top)
         units = [clause[0] for clause in cnf.clauses if len(clause) == 1]
         solver = _loaded(engine, [clause for clause in cnf.clauses if len(clause) != 1], deadline)
         session = _Session(solver, cnf, units, len(cnf.clauses))
@@ -411,7 +433,7 @@ def _infer(session: _Session, model: Model, inference: str, deadline: float | No
     consistent, implied = solver.propagate(assumptions=assumed)
     out_of_time = False
     if consistent and inference == "failed-literal":
-        consistent, implied, out_of_time = _failed_literals(solver, implied, session.cnf.num_vars,
+        consistent, implied, out_of_time = _failed_literals(solver, implied, session.cnf.numbering.top,
                                                             deadline)
     if not consistent:
         stats.fixed_cells = 0
@@ -467,9 +489,49 @@ def _failed_literals(solver: Solver, implied: list[int], top: int,
     return True, list(facts), False
 
 
+def cage_counters(model: Model, numbering: Numbering, givens: Grid) -> tuple[list[Clause], int]:
+    """The cage totals as order literals and cardinality constraints (see the module
+    docstring), and the largest variable used; ``givens`` are the cells taken as constants
+    (all zeros: none). A (cell, value) the numbering does not keep is false and left out;
+    a total out of reach is the empty clause."""
+    clauses: list[Clause] = []
+    top = numbering.top
+    n = model.n
+    for cage in model.cages:
+        open_cells = [c for c in cage.cells if not givens[c]]
+        rest = (cage.total or 0) - sum(givens[c] for c in cage.cells) - len(open_cells)
+        above: list[int] = []  # every open cell's order literals
+        for cell in open_cells:
+            # more[k] = "the cell's value is more than k", for k = 1..n-1 (more[0] true, more[n] false)
+            more = [0, *range(top + 1, top + n)]
+            top += n - 1
+            above += more[1:]
+            clauses += [[-more[k], more[k - 1]] for k in range(2, n)]
+            for value in range(1, n + 1):
+                try:
+                    x = numbering.var(cell, value)
+                except KeyError:  # simplified: ruled out by the givens
+                    x = 0
+                if x and value > 1:
+                    clauses.append([-x, more[value - 1]])
+                if x and value < n:
+                    clauses.append([-x, -more[value]])
+                # more than value - 1 and not more than value: the value itself
+                gap = ([-more[value - 1]] if value > 1 else []) + ([more[value]] if value < n else [])
+                clauses.append(gap + ([x] if x else []))
+        if not 0 <= rest <= len(above):
+            clauses.append([])
+        elif above:
+            counter = CardEnc.equals(lits=above, bound=rest, top_id=top,
+                                     encoding=EncType.seqcounter)
+            clauses += counter.clauses
+            top = max(top, counter.nv)
+    return clauses, top
+
+
 def _fixed_grid(cnf: CNF, literals: Iterable[int]) -> tuple[Grid, int]:
     """The givens plus every open cell with exactly one value set true; and how many those are."""
-    n, top, cell_value = cnf.n, cnf.num_vars, cnf.numbering.cell_value
+    n, top, cell_value = cnf.n, cnf.numbering.top, cnf.numbering.cell_value
     values: list[set[int]] = [set() for _ in range(n * n)]
     for lit in literals:
         if 0 < lit <= top:

@@ -13,6 +13,19 @@ stated over the model's all-different groups instead of rows, columns and boxes
   givens decide are removed, clauses they satisfy are dropped, literals they falsify
   are deleted, and the remaining variables are renumbered 1..k.
 
+Killer cages (every encoding): a cage's digits differ because the cage is one of the
+groups; its total is stated by the cage's *combinations*, the sets of distinct digits
+of its size that sum to the total and hold its givens (solvers/encodings/cages.py).
+With one selector variable per combination: at least one selector is true; a true
+selector puts every open cell of the cage on one of its digits and each of its digits
+in some open cell; digits in no combination leave the cage's cells (unit clauses); a
+single combination needs no selector. Chosen over a pseudo-Boolean counter on the
+value-weighted literals (what the ``pysat`` backend uses, through python-sat's card
+module) because it is how a killer solver reasons, unit propagation on it prunes
+a cell to the digits of the combinations left, and Sudoku cages have few combinations
+(at most 12 for a 9x9 cage), so it is small. Selectors are numbered after the
+(cell, value) variables; ``CNF.aux_vars`` counts them and decoding ignores them.
+
 For an empty 9x9 grid (27 groups) the first three have 8,829, 11,745 and 11,988
 clauses. In general, with n values, G groups of n cells each:
 minimal ``n*n + G*n*C(n,2)``, efficient ``+ n*n*C(n,2)``, extended ``+ G*n``.
@@ -41,6 +54,8 @@ from functools import cache, lru_cache
 from itertools import combinations
 
 from models import Grid, Group, Model, find_duplicate
+
+from .cages import open_combinations
 
 ENCODINGS = ("simplified", "minimal", "efficient", "extended")
 """Encoding names; the first is the default: ``simplified`` was the fastest with pycosat on
@@ -158,6 +173,7 @@ class CNF:
     givens: Grid
     clauses: list[Clause]
     numbering: Numbering
+    aux_vars: int = 0  # selectors of cage combinations, numbered after numbering.top
 
     @property
     def n(self) -> int:
@@ -165,7 +181,7 @@ class CNF:
 
     @property
     def num_vars(self) -> int:
-        return self.numbering.top
+        return self.numbering.top + self.aux_vars
 
     def decode(self, literals: Iterable[int]) -> Grid:
         """The grid a model (its true literals; false ones are ignored) describes.
@@ -173,7 +189,7 @@ class CNF:
         Given cells keep their givens; every other cell must have exactly one true value.
         """
         n, grid, counts = self.n, list(self.givens), [0] * (self.n * self.n)
-        top, cell_value = self.num_vars, self.numbering.cell_value
+        top, cell_value = self.numbering.top, self.numbering.cell_value
         for lit in literals:
             if 0 < lit <= top:
                 cell, value = cell_value(lit)
@@ -194,15 +210,64 @@ class CNF:
         return [-var(c, grid[c]) for c, v in enumerate(self.givens) if not v]
 
 
-def encode(model: Model, encoding: str = ENCODINGS[0]) -> CNF:
-    """The CNF of a model's groups and givens under the named encoding."""
+def encode(model: Model, encoding: str = ENCODINGS[0], *, cages: bool = True) -> CNF:
+    """The CNF of a model's groups, givens and (unless ``cages`` is False, for a backend
+    that states them its own way) cage totals under the named encoding."""
     check_encoding(encoding)
     if encoding == "simplified":
-        return _simplified(model)
-    numbering = Numbering(model.n)
-    base = geometry_clauses(encoding, model.n, model.groups)
-    units = [[numbering.var(cell, v)] for cell, v in enumerate(model.givens) if v]
-    return CNF(encoding, model.givens, base + units, numbering)
+        cnf = _simplified(model)
+    else:
+        numbering = Numbering(model.n)
+        base = geometry_clauses(encoding, model.n, model.groups)
+        units = [[numbering.var(cell, v)] for cell, v in enumerate(model.givens) if v]
+        cnf = CNF(encoding, model.givens, base + units, numbering)
+    if not model.cages or not cages:
+        return cnf
+    clauses, selectors = cage_clauses(model, cnf.numbering)
+    return CNF(cnf.encoding, cnf.givens, cnf.clauses + clauses, cnf.numbering, selectors)
+
+
+def cage_clauses(model: Model, numbering: Numbering) -> tuple[list[Clause], int]:
+    """The clauses of the model's cage totals by their combinations (see the module
+    docstring), and the number of selector variables, numbered from numbering.top + 1.
+
+    A (cell, value) the numbering does not keep (simplified: ruled out by the givens) is
+    false and left out; a clause left with no literal is the empty clause, unsatisfiable.
+    """
+    givens, n = model.givens, model.n
+    clauses: list[Clause] = []
+    selectors = 0
+
+    def var(cell: int, value: int) -> int | None:
+        try:
+            return numbering.var(cell, value)
+        except KeyError:
+            return None
+
+    def some(pairs: Iterable[tuple[int, int]]) -> Clause:
+        return [v for v in (var(c, x) for c, x in pairs) if v is not None]
+
+    for cage in model.cages:
+        open_cells = [c for c in cage.cells if not givens[c]]
+        given = {givens[c] for c in cage.cells if givens[c]}
+        needed = [sorted(digits - given) for digits in open_combinations(model, cage)]
+        if not needed:
+            clauses.append([])
+            continue
+        used = set().union(*needed)
+        clauses += [[-v] for v in some((c, x) for c in open_cells for x in range(1, n + 1)
+                                       if x not in used)]
+        if len(needed) == 1:
+            clauses += [some((c, x) for x in needed[0]) for c in open_cells]
+            clauses += [some((c, x) for c in open_cells) for x in needed[0]]
+            continue
+        first = numbering.top + selectors + 1
+        selectors += len(needed)
+        clauses.append(list(range(first, first + len(needed))))
+        for selector, digits in enumerate(needed, first):
+            clauses += [[-selector, *some((c, x) for x in digits)] for c in open_cells]
+            clauses += [[-selector, *some((c, x) for c in open_cells)] for x in digits]
+    return clauses, selectors
 
 
 @lru_cache(maxsize=GEOMETRY_CACHE_SIZE)

@@ -20,9 +20,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from models import Geometry, Grid, Model, Puzzle, PuzzleError, as_model, parse_puzzle, to_line
+from models import Cage, Geometry, Grid, Model, Puzzle, PuzzleError, as_model, parse_puzzle, to_line
 from models.symbols import MAX_SYMBOL_SIZE
 
 from .cnf import CNF, DESCRIPTIONS, ENCODINGS, Clause, EncodingError, Numbering, check_encoding, encode
@@ -90,6 +90,7 @@ def _header_lines(model: Model, cnf: CNF, extra: int = 0) -> list[str]:
     lines = [
         "c Sudoku as SAT, DIMACS CNF (sudoku-methods, solvers/encodings/dimacs.py)\n",
         *_puzzle_lines(puzzle),
+        *_cage_lines(puzzle),
         f"c source: {puzzle.source}\n",
         f"c geometry: {puzzle.geometry.label()}, variant {puzzle.variant}, "
         f"{len(model.groups)} all-different groups, {puzzle.num_givens} givens\n",
@@ -97,11 +98,14 @@ def _header_lines(model: Model, cnf: CNF, extra: int = 0) -> list[str]:
         f"c numbering: {Numbering(n).describe()}\n",
     ]
     if cnf.numbering.renumbered:
-        lines.append(f"c renumbered: only the {cnf.num_vars} variables the givens leave open are "
-                     "kept, as 1..V; each line 'c map VAR ROW COLUMN VALUE' names one\n")
-        for var in range(1, cnf.num_vars + 1):
+        lines.append(f"c renumbered: only the {cnf.numbering.top} variables the givens leave open "
+                     "are kept, as 1..V; each line 'c map VAR ROW COLUMN VALUE' names one\n")
+        for var in range(1, cnf.numbering.top + 1):
             cell, value = cnf.numbering.cell_value(var)
             lines.append(f"c map {var} {cell // n + 1} {cell % n + 1} {value}\n")
+    if cnf.aux_vars:
+        lines.append(f"c selectors: variables {cnf.numbering.top + 1}..{cnf.num_vars} choose a "
+                     "combination of digits for each killer cage\n")
     if extra:
         lines.append(f"c blocking: the last {extra} clauses rule out grids already found\n")
     lines.append(f"p cnf {cnf.num_vars} {len(cnf.clauses) + extra}\n")
@@ -123,8 +127,46 @@ def _puzzle_lines(puzzle: Puzzle) -> list[str]:
     return lines
 
 
+def _cage_lines(puzzle: Puzzle) -> list[str]:
+    """One 'c cage: TOTAL r1c1 r1c2 ...' line per killer cage ('-' for a cage without a total)."""
+    n = puzzle.n
+    return [f"c cage: {'-' if cage.total is None else cage.total} "
+            + " ".join(f"r{c // n + 1}c{c % n + 1}" for c in cage.cells) + "\n"
+            for cage in puzzle.cages]
+
+
+def _header_cages(dimacs: Dimacs, n: int) -> tuple[Cage, ...]:
+    """The cages of the 'c cage:' comments; DimacsError naming a malformed one."""
+    cages = []
+    for comment in dimacs.comments:
+        if not comment.startswith("cage:"):
+            continue
+        try:
+            total, *cells = comment[len("cage:"):].split()
+            places = [_cell(name, n) for name in cells]
+            cages.append(Cage(tuple(places), None if total == "-" else int(total)))
+        except ValueError:
+            raise DimacsError(f"the CNF file's comment 'c {comment}' is not 'c cage: TOTAL r1c1 "
+                              f"r1c2 ...' with rows and columns 1..{n}") from None
+    return tuple(cages)
+
+
+def _cell(name: str, n: int) -> int:
+    row, _, col = name.removeprefix("r").partition("c")
+    r, c = int(row), int(col)
+    if not (1 <= r <= n and 1 <= c <= n):
+        raise ValueError(name)
+    return (r - 1) * n + c - 1
+
+
 def header_puzzle(dimacs: Dimacs) -> Puzzle:
     """The puzzle an exported file's comments name ('c puzzle:', or 'c boxes:' and 'c givens:')."""
+    puzzle = _header_grid(dimacs)
+    cages = _header_cages(dimacs, puzzle.n)
+    return replace(puzzle, cages=cages) if cages else puzzle
+
+
+def _header_grid(dimacs: Dimacs) -> Puzzle:
     line = dimacs.field("puzzle")
     if line is not None:
         try:

@@ -19,6 +19,7 @@ import time
 from models import Model, find_duplicate
 
 from ..result import Result, Stats, Status
+from .cages import cage_clash
 
 
 def given_values(model: Model) -> list[frozenset[int]]:
@@ -52,8 +53,9 @@ def clash_message(model: Model) -> str:
 
 def contradiction(model: Model, domains: list[tuple[int, ...]]) -> str | None:
     """Why the givens alone make the puzzle unsolvable (a repeated given, a cell with no
-    value left), or None. Encodings cannot express an empty domain, so backends check first."""
-    clash = clash_message(model)
+    value left, a cage whose givens no combination of digits completes to its total), or
+    None. Encodings cannot express an empty domain, so backends check first."""
+    clash = clash_message(model) or cage_clash(model)
     if clash:
         return clash
     for cell, values in enumerate(domains):

@@ -2,6 +2,9 @@
 (solvers/backends/dlx.py, flat link arrays, and its readable twin, node objects)."""
 from __future__ import annotations
 
+CAGES_UNSUPPORTED = ("exact cover cannot express a killer cage's total: each column is covered "
+                     "exactly once, and a sum of digits is no such condition")
+"""Why both implementations answer 'unsupported' for a model with cage totals."""
 CLOCK_EVERY = 64
 """Rows tried between two looks at the clock, in both implementations."""
 

@@ -29,7 +29,7 @@ from .engine.stopping import exit_status_for, quiet_stdout, received, stop_on_si
 from .results.database import DatabaseError
 from .results.report import ReportError
 
-COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate",
+COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate", "study",
             "ladder", "explain", "render", "replay")  # the last four: for teaching
 DEFAULT_COMMAND = "run"
 

@@ -12,6 +12,10 @@ same solutions, ``nodes`` and ``backtracks`` (tests/test_readable.py checks this
 ``backtrack`` with ``impl='readable'`` runs it; ``mrv`` with ``inference='none'`` and
 ``branching='first'`` is the same search, counting decisions instead of calls.
 
+Killer cages: a value is allowed in a cell of a cage with a total only if the cage can
+still reach its total (:meth:`Backtracker.cage_allows`): the values placed in it, this
+one, and the least (or the most) its other empty cells could add with different values.
+
 Counters: ``nodes`` = calls of :meth:`search` (the root plus one per value placed);
 ``backtracks`` = values placed and later taken back.
 """
@@ -19,8 +23,9 @@ from __future__ import annotations
 
 import time
 
-from models import Grid, Model
+from models import Cage, Grid, Model
 
+from ...encodings.cages import cage_clash
 from ...encodings.domains import clash_message
 from ...result import Result, Stats, finish, stop_message
 from ...trace import Trace
@@ -38,14 +43,26 @@ class Backtracker:
         self.groups = [group.cells for group in model.groups]
         self.cell_groups = model.cell_groups
         self.empties = [cell for cell, value in enumerate(self.grid) if not value]
+        self.cages_of: list[list[Cage]] = [[] for _ in self.grid]  # the cages with totals
+        for cage in model.cages:
+            for cell in cage.cells:
+                self.cages_of[cell].append(cage)
         self.limits, self.trace = limits, trace
         self.found: list[Grid] = []
         self.nodes = self.backtracks = 0
 
     def allowed(self, cell: int, value: int) -> bool:
-        """No group of the cell holds value yet."""
+        """No group of the cell holds value yet, and every cage of the cell can still be completed."""
         return all(self.grid[other] != value
-                   for g in self.cell_groups[cell] for other in self.groups[g])
+                   for g in self.cell_groups[cell] for other in self.groups[g]) and all(
+            self.cage_allows(cage, value) for cage in self.cages_of[cell])
+
+    def cage_allows(self, cage: Cage, value: int) -> bool:
+        """With value in one of its empty cells, the cage's total is still within reach: its
+        other r empty cells add at least 1 + ... + r and at most n + ... + (n - r + 1)."""
+        need = (cage.total or 0) - value - sum(self.grid[c] for c in cage.cells)
+        rest = sum(1 for c in cage.cells if not self.grid[c]) - 1
+        return rest * (rest + 1) // 2 <= need <= rest * (2 * self.n - rest + 1) // 2
 
     def search(self, depth: int) -> None:
         """Fill the empty cells from the depth-th on; record each complete grid."""
@@ -83,7 +100,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     stats = Stats(nodes=0, backtracks=0)
     if trace is not None:
         trace.start(model, "backtrack:impl=readable")
-    clash = clash_message(model)  # the search never looks at the givens again
+    clash = clash_message(model) or cage_clash(model)  # the search never looks at the givens again
     if clash:
         if trace is not None:
             trace.emit("contradiction", 0, rule="givens clash", message=clash)

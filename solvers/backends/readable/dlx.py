@@ -28,8 +28,8 @@ from models import Grid, Model
 from models.symbols import symbol
 
 from ...encodings.domains import clash_message
-from ...encodings.exact_cover import CLOCK_EVERY, column_layout
-from ...result import Result, Stats, Status, finish
+from ...encodings.exact_cover import CAGES_UNSUPPORTED, CLOCK_EVERY, column_layout
+from ...result import Result, Stats, Status, finish, unsupported
 from ...trace import Trace
 from .limits import Limits, Stop, recursion_room
 
@@ -186,6 +186,8 @@ def column_names(model: Model) -> list[str]:
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           node_limit: int | None = None, trace: Trace | None = None) -> Result:
     """Solve as exact cover with node objects; the same answers and counters as dlx."""
+    if model.cages:
+        return unsupported(CAGES_UNSUPPORTED)
     start = time.perf_counter()
     if trace is not None:
         trace.start(model, "dlx:impl=readable")

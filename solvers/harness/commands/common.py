@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from models import Puzzle, PuzzleError, iter_puzzles
+from models.formats import FORMATS
 
 from ..engine.runner import run_tasks
 from ..pictures.plot import PlotUnavailableError, check_plot_format, require_matplotlib
@@ -59,8 +60,9 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
 
 def input_options(parser: argparse.ArgumentParser) -> None:
     """The input layout options, shared by the commands that read puzzles."""
-    parser.add_argument("--input-format", "--fmt", dest="fmt", choices=("auto", "line", "grid"),
-                        default="auto", help="input layout (default: auto; --fmt is the old name)")
+    parser.add_argument("--input-format", "--fmt", dest="fmt", choices=FORMATS,
+                        default="auto", help="input layout (default: auto: f-puzzles JSON for .json "
+                                             "files and input starting with '{'; --fmt is the old name)")
     parser.add_argument("--hex", action="store_true",
                         help="16x16 input in 0-based hex (0-9A-F), as some collections write it")
 
@@ -73,8 +75,9 @@ def check_output_paths(outputs: dict[str, str | None], inputs: Sequence[str]) ->
         for option, path in outputs.items():
             if path and not os.access(Path(path).resolve().parent, os.W_OK):
                 raise OutputError(f"{option} {path}: its folder is not writable")
-        if outputs.get("--plot"):
-            check_plot_format(outputs["--plot"])
+        plot = outputs.get("--plot")
+        if plot:
+            check_plot_format(plot)
             require_matplotlib()
     except (OutputError, PlotUnavailableError) as error:
         raise UsageError(str(error)) from None

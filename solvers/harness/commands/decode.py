@@ -83,7 +83,7 @@ def _decode(answer: Answer, puzzle: Puzzle, encoding: str) -> tuple[Grid | None,
     beyond = max((abs(lit) for lit in answer.literals), default=0)
     problems = [f"the answer names variable {beyond}, the CNF has {cnf.num_vars}"] \
         if beyond > cnf.num_vars else []
-    true = [lit for lit in answer.literals if 0 < lit <= cnf.num_vars]
+    true = [lit for lit in answer.literals if 0 < lit <= cnf.numbering.top]  # not cage selectors
     n = puzzle.n
     for lit in true:
         cell, value = cnf.numbering.cell_value(lit)

@@ -1,10 +1,12 @@
-"""``compare.py export``: one puzzle's CNF in DIMACS format (the sat backend's encodings)."""
+"""``compare.py export``: one puzzle's CNF in DIMACS format (the sat backend's encodings), or
+puzzles converted to another format: f-puzzles JSON or links, line, grid."""
 from __future__ import annotations
 
 import argparse
 import sys
 
-from models import Puzzle
+from models import Puzzle, to_fpuzzles_json, to_fpuzzles_link, to_grid, to_line
+from models.symbols import MAX_SYMBOL_SIZE
 
 from ... import registry
 from ...encodings.cnf import ENCODINGS
@@ -20,37 +22,55 @@ from .common import (
     read_inputs,
 )
 
+FORMATS = ("dimacs", "fpuzzles", "fpuzzles-link", "line", "grid")
+"""What export writes: a CNF, or the puzzles themselves in a puzzle format."""
 CNF_BACKENDS = ("sat", "pysat", "dimacs")
 """The backends that solve the CNF encodings (solvers/encodings/cnf.py)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    export = subparsers.add_parser("export", help="write a puzzle's CNF in DIMACS format",
-                                   description="Write the CNF of one puzzle (the sat backend's encodings).")
+    export = subparsers.add_parser("export", help="write a puzzle's CNF in DIMACS format, or convert "
+                                                  "puzzles to f-puzzles, line or grid format",
+                                   description="Write the CNF of one puzzle (the sat backend's encodings), "
+                                               "or with --format write puzzles in another format: "
+                                               "f-puzzles JSON (one document a line), f-puzzles links, "
+                                               "line or grid.")
     export.add_argument("path", metavar="PATH", help="puzzle file or '-'")
     export.add_argument("--encoding", metavar="NAME", help="CNF encoding (default: the sat backend's first)")
     export.add_argument("--solver", "--solvers", dest="configuration", metavar="CONFIG",
                         help="or the encoding of this configuration, e.g. sat:encoding=extended")
-    export.add_argument("--index", type=int, default=0, metavar="I",
-                        help="which puzzle of the file, 0-based (default: 0)")
+    export.add_argument("--index", type=int, default=None, metavar="I",
+                        help="which puzzle of the file, 0-based (default: 0 for dimacs, every puzzle "
+                             "for the other formats)")
+    export.add_argument("--format", dest="out_format", choices=FORMATS, default="dimacs",
+                        help="dimacs (default: the CNF), fpuzzles (JSON, one document a line), "
+                             "fpuzzles-link, line or grid")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     input_options(export)
     return export
 
 
 def run(args: argparse.Namespace) -> int:
-    encoding = _encoding(args.encoding, args.configuration)
+    if args.out_format != "dimacs" and (args.encoding or args.configuration):
+        raise UsageError(f"--encoding and --solver choose a CNF; --format {args.out_format} writes "
+                         "puzzles, not a CNF")
+    encoding = _encoding(args.encoding, args.configuration) if args.out_format == "dimacs" else None
     check_output_paths({"--output": args.output}, [args.path])
     puzzles, bad = read_inputs([args.path], args.fmt, args.hex)
     if bad and not puzzles:
         raise UsageError("no good puzzle to export")
-    if not 0 <= args.index < len(puzzles):
-        raise UsageError(f"--index {args.index} is out of range: {args.path} has "
+    index = 0 if args.index is None and args.out_format == "dimacs" else args.index
+    if index is not None and not 0 <= index < len(puzzles):
+        raise UsageError(f"--index {index} is out of range: {args.path} has "
                          f"{len(puzzles)} good puzzle(s)")
-    cnf = export_cnf(puzzles[args.index], encoding)
-    if len(puzzles) > 1:
-        print(f"compare.py: exported puzzle {args.index} of {len(puzzles)} (choose with --index)",
-              file=sys.stderr)
+    if args.out_format == "dimacs":
+        text = export_cnf(puzzles[index], encoding)
+        if len(puzzles) > 1:
+            print(f"compare.py: exported puzzle {index} of {len(puzzles)} (choose with --index)",
+                  file=sys.stderr)
+    else:
+        text = export_puzzles(puzzles if index is None else [puzzles[index]], args.out_format)
+    cnf = text
     if args.output:
         try:
             write_atomic(args.output, cnf)
@@ -81,6 +101,20 @@ def _default_encoding(backend: str) -> str | None:
         return registry.get(backend).encodings[0]
     except (registry.BackendUnavailableError, IndexError):
         return None
+
+
+def export_puzzles(puzzles: list[Puzzle], out_format: str) -> str:
+    """The puzzles in a puzzle format: one a line (f-puzzles JSON, links, line format), or
+    grids separated by blank lines."""
+    if out_format == "line":
+        too_big = next((p for p in puzzles if p.n > MAX_SYMBOL_SIZE), None)
+        if too_big is not None:
+            raise UsageError(f"{too_big.source}: a {too_big.n}x{too_big.n} puzzle has no line format "
+                             f"(symbols go up to {MAX_SYMBOL_SIZE}x{MAX_SYMBOL_SIZE}); use --format grid")
+    if out_format == "grid":
+        return "\n\n".join(map(to_grid, puzzles)) + "\n"
+    write = {"fpuzzles": to_fpuzzles_json, "fpuzzles-link": to_fpuzzles_link, "line": to_line}[out_format]
+    return "".join(write(puzzle) + "\n" for puzzle in puzzles)
 
 
 def export_cnf(puzzle: Puzzle, encoding: str | None) -> str:

@@ -11,6 +11,7 @@ import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tabulate import tabulate
 
@@ -36,7 +37,7 @@ class Rung:
 
     name: str
     backend: str
-    options: dict[str, str]
+    options: dict[str, Any]
 
     @property
     def config(self) -> str:

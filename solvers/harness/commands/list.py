@@ -5,6 +5,7 @@ import argparse
 import json
 
 from ... import registry
+from ...result import Result
 from ..engine.configs import load_plugins
 from ..results import report
 from .common import EXIT_OK
@@ -50,7 +51,7 @@ def _backend_row(backend: registry.Backend) -> dict[str, str]:
             "counters": counters, "description": backend.description}
 
 
-def _runs_in_workers(*_args: object, **_options: object) -> None:
+def _runs_in_workers(*_args: object, **_options: object) -> Result:
     """A plugin's row in the list: its code runs in worker processes only, never here."""
     raise RuntimeError("plugins run in worker processes only")
 

@@ -51,13 +51,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _common_limit(documents: list[dict[str, Any]], paths: list[str]) -> float:
-    limits = [scores.document_limit(d) for d in documents]
-    if any(limit is None for limit in limits):
-        raise UsageError(f"{paths[limits.index(None)]}: the saved run does not say its time limit")
+    limits: list[float] = []
+    for document, path in zip(documents, paths):
+        limit = scores.document_limit(document)
+        if limit is None:
+            raise UsageError(f"{path}: the saved run does not say its time limit")
+        limits.append(limit)
     if any(not math.isclose(limit, limits[0]) for limit in limits):
         raise UsageError("the runs' limits differ (" + ", ".join(f"{x:g} s" for x in limits)
                          + "): their times cannot share one picture")
-    return float(limits[0])
+    return limits[0]
 
 
 def _merged(documents: list[dict[str, Any]], paths: list[str]) -> list[dict[str, Any]]:

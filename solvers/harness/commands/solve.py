@@ -67,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, unique: bool) -> str:
     where = f"{run.file} puzzle {run.index}" + (f" (line {run.line})" if run.line else "")
-    variant = "" if puzzle.variant == "standard" else f" {puzzle.variant}-sudoku"
+    variant = ("" if puzzle.variant == "standard" else f" {puzzle.variant}"
+               if puzzle.geometry.latin and puzzle.regions is None else f" {puzzle.variant}-sudoku")
     head = f"{where}: {puzzle.geometry.label()}{variant}, {puzzle.num_givens} givens"
     verdict = _verdict(run, outcome, unique)
     grid = None
@@ -85,7 +86,8 @@ def _verdict(run: Run, outcome: Outcome, unique: bool) -> str:
     took = f"in {report.seconds(run.time_s)} s" + (f", {counters}" if counters else "")
     if run.category == Category.WRONG:
         return f"WRONG answer from {run.solver} {took}: {run.reason}"
-    if run.category in (Category.TIMEOUT, Category.UNKNOWN, Category.ERROR, Category.MEMORY_OUT):
+    if run.category in (Category.TIMEOUT, Category.UNKNOWN, Category.ERROR, Category.MEMORY_OUT,
+                        Category.UNSUPPORTED):
         return f"no answer from {run.solver}: {run.category}: {run.reason}"
     if run.status == Status.UNSAT:
         return f"no solution: proved by {run.solver} {took}"

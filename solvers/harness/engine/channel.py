@@ -97,7 +97,8 @@ def _no_constant(name: str) -> None:
 
 def read_available(fd: int, limit: int = MAX_FRAME + HEADER.size) -> tuple[bytes, bool]:
     """Bytes waiting on a non-blocking descriptor (at most ``limit``) and whether it is closed."""
-    chunks, total = [], 0
+    chunks: list[bytes] = []
+    total = 0
     while total < limit:
         try:
             chunk = os.read(fd, min(65536, limit - total))

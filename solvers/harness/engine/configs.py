@@ -219,7 +219,9 @@ def value_of(text: str) -> Any:
 
 def split_list(text: str) -> list[str]:
     """Split at commas outside JSON brackets."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         depth += 1 if char in "{[" else -1 if char in "}]" else 0
         if char == "," and depth == 0:

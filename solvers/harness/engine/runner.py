@@ -183,8 +183,8 @@ class _Pool:
                     return
                 if worker is not None:
                     self._end(worker)
-                self.slots[index] = self._spawn(self.tasks[number].key)
-                self._send(self.slots[index], number)
+                spawned = self.slots[index] = self._spawn(self.tasks[number].key)
+                self._send(spawned, number)
 
     def close(self) -> None:
         for worker in self.slots:
@@ -398,7 +398,7 @@ def _checked(data: Any, task: Task) -> Outcome:
     if not isinstance(data, dict):
         raise _Malformed(f"an answer of type {type(data).__name__}")
     try:
-        status = Status(data.get("status"))
+        status = Status(str(data.get("status")))
     except ValueError:
         raise _Malformed(f"unknown status {str(data.get('status'))[:40]!r}") from None
     solutions = data.get("solutions", [])

@@ -51,7 +51,7 @@ def _drop_tracker() -> None:
             os.close(fd)
         except OSError:
             pass
-        tracker._fd = None
+        tracker._fd = None  # type: ignore[union-attr]  # _fd was read from it just above
 
 
 def _death_signal() -> bool:

@@ -55,6 +55,7 @@ def worker_main(tasks: Connection, results: Connection, parent_pid: int, token: 
         try:
             if warmup:
                 backends[task.solver] = load_backend(task.solver)
+                backends[task.solver].prepare(dict(task.solver.options))  # e.g. a compile
             backend = backends[task.solver]
         except Exception as error:  # noqa: BLE001 - reported as this run's error
             write_frame(fd, {"kind": "done", "task": number,

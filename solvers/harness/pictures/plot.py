@@ -45,7 +45,7 @@ def check_plot_format(path: str) -> None:
     >>> check_plot_format("a.gif")
     Traceback (most recent call last):
     ...
-    solvers.harness.results.outputs.OutputError: a.gif: unknown plot format 'gif'; use one of png, pdf, svg, svgz, eps, ps, jpg, jpeg, tif, tiff, webp
+    solvers.harness.results.outputs.OutputError: a.gif: unknown plot format 'gif'; use one of png, pdf, svg, ...
     """
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in PLOT_FORMATS:

@@ -94,6 +94,6 @@ def final_board(events: Iterable[Event]) -> Board:
     """The board after the last event (the solution, when the solve stopped at it)."""
     events = list(events)
     board = Board.start(events[0])
-    for _, board, _ in replay(events):
+    for _, board, _ in replay(events):  # noqa: B007 - the last board is the answer
         pass
     return board

@@ -1,6 +1,8 @@
 """The one aggregation basis of every table: first each puzzle's repetitions, then the puzzles.
 
-Per puzzle (one configuration's R repetitions on it):
+Per puzzle (one configuration's R repetitions on it; repetitions judged unsupported, a
+constraint kind the backend cannot express, answered nothing and are left out; a puzzle
+with only those is ``unsupported``, with no time or score):
 
 - verdict: ``wrong`` if any repetition was wrong; else ``solved`` when a strict majority
   (more than R/2) gave a correct answer (a verified solution, or a correct unsat claim);
@@ -47,7 +49,8 @@ class PuzzleOutcome:
     """Solved, and the correct answers were unsat claims."""
     multiple: bool
     """Solved, and a correct repetition found two or more solutions."""
-    time_s: float
+    time_s: float | None
+    """None only when unsupported."""
     cpu_s: float | None
     nodes: float | None
     conflicts: float | None
@@ -58,7 +61,7 @@ class PuzzleOutcome:
 
     def score(self, limit: float, k: float) -> float:
         """The puzzle's PAR-K score: its time when solved, K x limit otherwise."""
-        return self.time_s if self.solved else k * limit
+        return self.time_s if self.solved and self.time_s is not None else k * limit
 
 
 def upper_median(values: Sequence[float]) -> float:
@@ -76,6 +79,9 @@ def upper_median(values: Sequence[float]) -> float:
 def reduce_puzzle(records: Sequence[dict[str, Any]], limit: float | None) -> PuzzleOutcome:
     """The PuzzleOutcome of one configuration's repetitions on one puzzle (flat records:
     category, status, time_s, cpu_s, solutions, and the counters nodes/conflicts or stats)."""
+    records = [r for r in records if str(r["category"]) != Category.UNSUPPORTED]
+    if not records:
+        return PuzzleOutcome("unsupported", False, False, None, None, None, None)
     categories = [str(r["category"]) for r in records]
     correct = [r for r in records if str(r["category"]) == Category.CORRECT]
     if Category.WRONG in categories:

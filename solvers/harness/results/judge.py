@@ -8,6 +8,8 @@ wrong:   a solution that fails the independent checker (a changed given included
 timeout, unknown, error: the run gave no answer (the time limit ran out; the backend gave
          up otherwise, e.g. a work budget; the backend failed or its answer was malformed).
 memory-out: the run went over its memory limit (--memory-limit), like BenchExec's category.
+unsupported: the backend cannot express a constraint kind of the puzzle (exact cover and a
+         killer cage's sum) and said so; not a failure, not wrong, and no effect on the exit status.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ class Category(StrEnum):
     UNKNOWN = "unknown"
     ERROR = "error"
     MEMORY_OUT = "memory-out"
+    UNSUPPORTED = "unsupported"
 
 
 
@@ -156,6 +159,8 @@ def _categorise(solver: str, outcome: Outcome, problems: list[str],
         return Category.ERROR, outcome.message or "the backend reported an error"
     if status == Status.MEMORY_OUT:
         return Category.MEMORY_OUT, outcome.message or "over the memory limit"
+    if status == Status.UNSUPPORTED:
+        return Category.UNSUPPORTED, outcome.message or "the backend cannot express this puzzle"
     if status == Status.SOLVED:
         if problems:
             return Category.WRONG, "invalid solution: " + "; ".join(problems)

@@ -76,13 +76,13 @@ def pairs_between(old: dict[str, Any], new: dict[str, Any], *,
 
 
 def _same_limit(old: dict[str, Any], new: dict[str, Any]) -> float:
-    limits = document_limit(old), document_limit(new)
-    if None in limits:
+    first, second = document_limit(old), document_limit(new)
+    if first is None or second is None:
         raise PairingError("a run does not say its time limit")
-    if not math.isclose(limits[0], limits[1]):
-        raise PairingError(f"the limits differ ({limits[0]:g} s and {limits[1]:g} s): times "
+    if not math.isclose(first, second):
+        raise PairingError(f"the limits differ ({first:g} s and {second:g} s): times "
                            "and timeouts are not comparable")
-    return float(limits[0])
+    return first
 
 
 def _same_puzzles(old: dict[str, Any], new: dict[str, Any]) -> None:
@@ -106,7 +106,8 @@ def _times(document: dict[str, Any], limit: float) -> dict[tuple[str, int, str],
         flat = {**run, **record(run)}
         groups.setdefault((flat["file"], flat["index"], flat["configuration"]), []).append(flat)
     outcomes = {key: reduce_puzzle(records, limit) for key, records in groups.items()}
-    return {key: (outcome.time_s, outcome.solved) for key, outcome in outcomes.items()}
+    return {key: (outcome.time_s, outcome.solved) for key, outcome in outcomes.items()
+            if outcome.time_s is not None}  # an unsupported puzzle makes no pair
 
 
 def summary_rows(pairs: Sequence[Pair], refused: str = "") -> list[dict[str, Any]]:

@@ -72,11 +72,12 @@ def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False, lim
 
 
 SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs", "solved", "unsat",
-                "multiple", "timeouts", "memory_outs", "unknown", "errors", "wrong", "par", "mean_s",
+                "multiple", "timeouts", "memory_outs", "unknown", "unsupported", "errors", "wrong", "par", "mean_s",
                 "mean_s_low", "mean_s_high", "median_s", "iqr_s", "max_s", "mean_cpu_s", "mean_nodes",
                 "nodes_are", "mean_conflicts")
 _VERDICT_COLUMNS = {"solved": "solved", "timeout": "timeouts", "memory-out": "memory_outs",
-                    "unknown": "unknown", "error": "errors", "wrong": "wrong"}
+                    "unknown": "unknown", "unsupported": "unsupported", "error": "errors",
+                    "wrong": "wrong"}
 
 
 class GroupSummary:
@@ -101,6 +102,8 @@ class GroupSummary:
         self.counts[_VERDICT_COLUMNS[outcome.verdict]] += 1
         self.counts["unsat"] += outcome.unsat
         self.counts["multiple"] += outcome.multiple
+        if outcome.time_s is None:  # unsupported: it answered nothing to time or score
+            return
         self.times.append(outcome.time_s)
         if self.limit is not None:
             self.scores.append(outcome.score(self.limit, self.par))
@@ -123,7 +126,7 @@ class GroupSummary:
             "puzzles": counts["puzzles"], "runs": counts["runs"], "solved": counts["solved"],
             "unsat": counts["unsat"], "multiple": counts["multiple"] if self.unique else None,
             "timeouts": counts["timeouts"], "memory_outs": counts["memory_outs"],
-            "unknown": counts["unknown"],
+            "unknown": counts["unknown"], "unsupported": counts["unsupported"],
             "errors": counts["errors"], "wrong": counts["wrong"],
             "par": statistics.fmean(self.scores) if self.scores else None,
             "mean_s": statistics.fmean(times) if times else None,
@@ -153,7 +156,8 @@ _HEADERS = {"set": "puzzle set", "configuration": "configuration", "runs": "runs
             "mean_s_low": "mean s 95% CI", "iqr_s": "IQR s", "mean_cpu_s": "mean cpu s",
             "backend": "backend", "puzzles": "puzzles", "solved": "solved", "unsat": "of which unsat",
             "multiple": "multiple", "timeouts": "timeouts", "memory_outs": "memory-outs",
-            "errors": "errors", "unknown": "unknown", "wrong": "wrong", "mean_s": "mean s",
+            "errors": "errors", "unknown": "unknown", "unsupported": "unsupported", "wrong": "wrong",
+            "mean_s": "mean s",
             "median_s": "median s", "max_s": "max s", "mean_nodes": "mean nodes",
             "nodes_are": "nodes are", "mean_conflicts": "mean conflicts"}
 
@@ -165,6 +169,8 @@ def shown_keys(rows: Sequence[dict[str, Any]]) -> list[str]:
         hidden.add("runs")
     if not any(r.get("memory_outs") for r in rows):  # shown only when a run went over the limit
         hidden.add("memory_outs")
+    if not any(r.get("unsupported") for r in rows):  # shown only when a backend declined a puzzle
+        hidden.add("unsupported")
     keys = [k for k in rows[0] if k not in hidden and any(r.get(k) is not None for r in rows)]
     if "mean_nodes" not in keys:
         keys = [k for k in keys if k != "nodes_are"]
@@ -201,6 +207,8 @@ _MEANINGS = {
     "timeouts": "unsolved puzzles whose repetitions mostly timed out",
     "memory_outs": "unsolved puzzles whose repetitions mostly went over the memory limit",
     "unknown": "unsolved puzzles whose repetitions mostly gave up (a budget, an incomplete mode)",
+    "unsupported": "puzzles with a constraint kind the backend cannot express (left out of "
+                   "every time and score)",
     "errors": "unsolved puzzles whose repetitions mostly failed",
     "wrong": "puzzles with a wrong answer in any repetition (never counted solved)",
     "par": "mean over puzzles of PAR-{k}: the puzzle's time when solved, {k} x limit otherwise",
@@ -389,8 +397,8 @@ def compare_rows(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any
     for key in list(before) + [k for k in after if k not in before]:
         a, b = before.get(key), after.get(key)
         row: dict[str, Any] = {"set": key[0], "configuration": key[1]}
-        for column in ("puzzles", "solved", "unsat", "timeouts", "memory_outs", "unknown", "errors",
-                       "wrong"):
+        for column in ("puzzles", "solved", "unsat", "timeouts", "memory_outs", "unknown",
+                       "unsupported", "errors", "wrong"):
             row[column] = f"{_get(a, column)} -> {_get(b, column)}"
         row["mean s old"] = a["mean_s"] if a else None
         row["mean s new"] = b["mean_s"] if b else None

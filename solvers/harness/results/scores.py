@@ -45,8 +45,9 @@ def puzzle_outcomes(runs: Iterable[dict[str, Any]],
 
 def puzzle_scores(runs: Iterable[dict[str, Any]], limit: float,
                   k: float = 2.0) -> dict[tuple[str, int, str], float]:
-    """(file, index, configuration) -> the puzzle's PAR-K score."""
-    return {key: outcome.score(limit, k) for key, outcome in puzzle_outcomes(runs, limit).items()}
+    """(file, index, configuration) -> the puzzle's PAR-K score (unsupported puzzles left out)."""
+    return {key: outcome.score(limit, k) for key, outcome in puzzle_outcomes(runs, limit).items()
+            if outcome.verdict != "unsupported"}
 
 
 def score_rows(runs: Sequence[dict[str, Any]], limit: float, k: float = 2.0) -> list[dict[str, Any]]:
@@ -57,6 +58,8 @@ def score_rows(runs: Sequence[dict[str, Any]], limit: float, k: float = 2.0) -> 
     size = {(r["file"], r["index"]): r["n"] for r in records}
     groups: dict[tuple[str, int], dict[str, dict[int, tuple[bool, float]]]] = {}
     for (file, index, label), outcome in puzzle_outcomes(runs, limit).items():
+        if outcome.verdict == "unsupported":  # it answered nothing to score
+            continue
         groups.setdefault((file, size[file, index]), {}).setdefault(label, {})[index] = \
             (outcome.solved, outcome.score(limit, k))
     rows = []
@@ -80,7 +83,8 @@ def _row(file: str, n: int, label: str, puzzles: list[tuple[bool, float]], limit
             f"par{k:g}": statistics.fmean(score for _, score in puzzles), "limit_s": limit}
 
 
-SCORES_FOOTNOTE = ("puzzles: puzzles run; solved: puzzles a strict majority of whose repetitions "
+SCORES_FOOTNOTE = ("puzzles: puzzles run (those the backend could not express left out); solved: "
+                   "puzzles a strict majority of whose repetitions "
                    "were correct, none wrong; par{k}: mean over puzzles of the puzzle's time (upper "
                    "median of its repetitions) when solved, {k} x limit_s otherwise; virtual best: "
                    "each puzzle's best score over the configurations.")

@@ -1,0 +1,54 @@
+"""``compare.py export --format``: puzzles converted to f-puzzles JSON or links, line or grid,
+read back unchanged; options that only a CNF takes are refused."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from models import Cage, Geometry, Puzzle, read_puzzles, to_line
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = [
+    Puzzle(Geometry.for_size(4), (0,) * 15 + (2,), cages=(Cage((0, 1), 3), Cage((2, 3, 7), 9))),
+    Puzzle(Geometry.latin_square(5), (1,) + (0,) * 24, rules=("antiknight",)),
+]
+
+
+def export(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "compare.py", "export", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    path = tmp_path / "puzzles.txt"
+    path.write_text("".join(to_line(p) + "\n" for p in PUZZLES))
+    return path
+
+
+@pytest.mark.parametrize("out_format, suffix", [("fpuzzles", "json"), ("fpuzzles-link", "txt"),
+                                                ("line", "txt"), ("grid", "txt")])
+def test_export_converts_every_puzzle_and_they_read_back(source: Path, tmp_path: Path,
+                                                         out_format: str, suffix: str) -> None:
+    out = tmp_path / f"out.{suffix}"
+    done = export(str(source), "--format", out_format, "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert read_puzzles(out).puzzles == PUZZLES
+
+
+def test_export_of_one_puzzle_by_index(source: Path) -> None:
+    done = export(str(source), "--format", "fpuzzles", "--index", "1")
+    assert done.returncode == 0 and done.stdout.count("\n") == 1 and '"antiknight":true' in done.stdout
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--format", "fpuzzles", "--encoding", "minimal"], "--format fpuzzles writes puzzles, not a CNF"),
+    (["--format", "json"], "invalid choice: 'json'"),
+    (["--format", "line", "--index", "2"], "--index 2 is out of range"),
+])
+def test_export_refuses_what_does_not_fit(source: Path, argv: list[str], words: str) -> None:
+    done = export(str(source), *argv)
+    assert done.returncode == 2 and words in done.stderr, done.stderr

@@ -1,0 +1,71 @@
+"""The classic studies' commands: compare.py study consistency (Simonis's table)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solvers.harness import consistency_study
+
+from .conftest import load
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def compare(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run compare.py from the repository root as a user would."""
+    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("name, first", [("top95.txt", 4), ("small_6x6.txt", 3),
+                                         ("16x16_forum_samples.txt", 1), ("jigsaw.txt", 1)])
+def test_consistency_counts_never_fall_along_the_chains(name: str, first: int) -> None:
+    result = consistency_study.measure(name, load(name)[:first], consistency_study.DEFAULT_LEVELS)
+    assert consistency_study.chain_breaks(result) == []
+    for chain in consistency_study.CHAINS:
+        settled = [result.settled(level) for level in chain]
+        fixed = [result.mean_fixed(level) for level in chain]
+        assert settled == sorted(settled) and fixed == sorted(fixed), (chain, settled, fixed)
+
+
+def test_a_chain_break_is_reported_naming_the_puzzle() -> None:
+    made_up = consistency_study.SetResult("made-up", {
+        "bounds": [consistency_study.Outcome(True, 5, 5, 0.0)],
+        "gac": [consistency_study.Outcome(False, 3, 5, 0.0)]})
+    assert consistency_study.chain_breaks(made_up) == ["made-up #0: gac fixed 3 cells, bounds 5"]
+
+
+def test_study_consistency_prints_the_table_and_writes_json(tmp_path: Path) -> None:
+    out = tmp_path / "study.json"
+    done = compare("study", "consistency", "puzzles/top95.txt", "puzzles/small_4x4.txt",
+                   "--first", "2", "--levels", "singles,gac,sac", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line for line in done.stdout.splitlines()[3:]}
+    assert set(rows) == {"singles", "gac", "sac"}
+    assert "2 settled" in rows["sac"]  # shaving settles the first two top95 puzzles
+    saved = json.loads(out.read_text())
+    top95 = saved["sets"][0]
+    assert top95["puzzles"] == 2 and top95["levels"]["sac"]["settled"] == 2
+    assert all(s <= g for s, g in zip(top95["levels"]["singles"]["fixed"],
+                                      top95["levels"]["gac"]["fixed"]))
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--levels", "gac,hyper"), "unknown level 'hyper'"),
+    (("--first", "0"), "must be at least 1"),
+    (("puzzles/no_such_file.txt",), "no_such_file"),
+])
+def test_study_consistency_refuses_a_wrong_value_with_exit_2(args: tuple[str, ...], message: str) -> None:
+    done = compare("study", "consistency", *(args if args[0].endswith(".txt") else
+                                             ("puzzles/small_4x4.txt", *args)))
+    assert done.returncode == 2
+    assert message in done.stderr
+
+
+def test_study_names_the_known_studies_on_a_wrong_one() -> None:
+    done = compare("study", "phase", "puzzles/small_4x4.txt")
+    assert done.returncode == 2 and "consistency" in done.stderr
