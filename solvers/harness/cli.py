@@ -9,6 +9,7 @@ import argparse
 import difflib
 import importlib
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Sequence
@@ -25,13 +26,17 @@ from .commands.common import (
 from .engine.configs import ConfigurationError
 from .engine.executors import ExecutorError
 from .engine.plugins import PluginError
-from .engine.stopping import exit_status_for, quiet_stdout, received, stop_on_signals
+from .engine.stopping import exit_status_for, guard_stderr, quiet_stdout, received, stop_on_signals
 from .results.database import DatabaseError
 from .results.report import ReportError
 
 COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate", "study",
             "ladder", "explain", "render", "replay")  # the last four: for teaching
 DEFAULT_COMMAND = "run"
+OUTPUT_OPTIONS = ("json", "csv", "plot", "db", "output")
+"""The options naming files a command writes: a broken pipe must not pass for success with any given."""
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
+"""A broken pipe that stopped a command before the files it was asked for were written."""
 
 
 def command_module(name: str) -> ModuleType:
@@ -41,7 +46,13 @@ def command_module(name: str) -> ModuleType:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 all right, 1 something wrong, 2 bad
-    usage or input, 3 an internal error: one line, the traceback with --debug)."""
+    usage or input, 3 an internal error: one line, the traceback with --debug). A closed
+    stderr is silenced, never an error of its own."""
+    with guard_stderr():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args_list
     args_list = [a for a in args_list if a != "--debug"]
@@ -49,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     if not args_list or args_list[0] not in (*COMMANDS, "-h", "--help", "--version"):
         args_list.insert(0, DEFAULT_COMMAND)
+    args = None
     try:
         with stop_on_signals():
             args = build_parser().parse_args(args_list)
@@ -61,8 +73,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("compare.py: interrupted", file=sys.stderr)
         return exit_status_for(None)
-    except BrokenPipeError:  # e.g. piped into head: stop quietly
+    except BrokenPipeError:  # e.g. piped into head: stop quietly, but not as a success if files were asked for
         quiet_stdout()
+        wanted = [name for name in OUTPUT_OPTIONS if getattr(args, name, None)]
+        if wanted:
+            print(f"compare.py: error: output closed early; --{wanted[0]} may not be written",
+                  file=sys.stderr)
+            return EXIT_BROKEN_PIPE
         return EXIT_OK
     except Exception as error:  # noqa: BLE001 - a bug of ours: one line, the traceback on request
         if debug:
@@ -92,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run Sudoku backends side by side, verify every answer, and tabulate. "
                     "With no command, 'run' on the bundled default puzzles.",
         epilog="Exit status: 0 nothing wrong, 1 some answer wrong, 2 bad usage or bad input, "
-               "3 an internal error; 128+N when stopped by signal N (130 Ctrl-C, 143 SIGTERM).")
+               "3 an internal error; 128+N when stopped by signal N (130 Ctrl-C, 143 SIGTERM; 141 "
+               "when a closed pipe stopped a command before its output files were written).")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true",
                         help="on an internal error, print the traceback (anywhere on the line)")

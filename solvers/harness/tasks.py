@@ -59,7 +59,8 @@ def show_value(value: Any) -> str:
 @dataclass(frozen=True)
 class Task:
     """One run: a backend on a puzzle, asked for up to max_solutions within time_limit seconds
-    (and, if memory_limit is set, within that many MB more address space)."""
+    (and, if memory_limit is set, within that many MB more address space; if cpu_limit is set,
+    within that many CPU seconds)."""
 
     solver: Configuration
     puzzle: Puzzle
@@ -68,6 +69,7 @@ class Task:
     repeat: int = 0
     """Which repetition of this (puzzle, configuration) this run is, from 0."""
     memory_limit: float | None = None
+    cpu_limit: float | None = None
 
     @property
     def key(self) -> str:
@@ -78,8 +80,12 @@ class Task:
 @dataclass
 class Outcome:
     """What a run gave, as plain data: status, raw solutions, stats dict, message, wall and
-    CPU seconds (timing.py's rules), and whether it was its configuration's first run in a
-    fresh worker (warmup: imports and caches are cold)."""
+    CPU seconds (timing.py's rules; cpu_s None when it could not be measured), whether it
+    was its configuration's first run in a fresh worker (warmup: imports and caches are
+    cold); then how it was measured: the run's own peak resident memory (MB, None if not
+    measured), which limit ended it (timing.py: walltime, cputime, memory; None if none),
+    and where and when it ran: host, worker process id, and its place in the order the
+    runs were started (sequence, counted by the process that hands runs to workers)."""
 
     status: Status
     solutions: list[tuple[Any, ...]] = field(default_factory=list)
@@ -87,8 +93,13 @@ class Outcome:
     stats: dict[str, float | int] = field(default_factory=dict)
     message: str = ""
     time_s: float = 0.0
-    cpu_s: float = 0.0
+    cpu_s: float | None = None
     warmup: bool = False
+    peak_memory_mb: float | None = None
+    termination: str | None = None
+    host: str = ""
+    worker: int | None = None
+    sequence: int | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +113,7 @@ class Experiment:
     time_limit: float
     unique: bool = False
     memory_limit: float | None = None
+    cpu_limit: float | None = None
     repeat: int = 1
     seed: int | None = None
     par: float = 2.0

@@ -25,3 +25,34 @@ def late(model: Model, *, time_limit: float | None = None, **kwargs: object) -> 
 def gives_up(model: Model, **kwargs: object) -> Result:
     """Says at once that its time ran out."""
     return Result(Status.TIMEOUT, [], False, Stats(nodes=1), message="planted timeout")
+
+
+def spins(model: Model, *, seconds: float = 60.0, **kwargs: object) -> Result:
+    """Burns CPU for ``seconds`` of its own CPU time (never looking at a limit), then answers."""
+    start = time.process_time()
+    while time.process_time() - start < float(seconds):
+        pass
+    return reference_solve(model, **kwargs)
+
+
+def sleeps_in_bursts(model: Model, *, seconds: float = 0.05, **kwargs: object) -> Result:
+    """Alternates short CPU bursts and sleeps for about ``seconds``: CPU well under wall."""
+    deadline = time.perf_counter() + float(seconds)
+    while time.perf_counter() < deadline:
+        burst = time.process_time()
+        while time.process_time() - burst < 0.001:
+            pass
+        time.sleep(0.002)
+    return reference_solve(model, **kwargs)
+
+
+KEPT: list[bytearray] = []
+
+
+def allocates(model: Model, *, megabytes: int = 200, **kwargs: object) -> Result:
+    """Touches ``megabytes`` of fresh memory (every page), frees it, then answers."""
+    block = bytearray(int(megabytes) * 1024 * 1024)
+    for offset in range(0, len(block), 4096):
+        block[offset] = 1
+    del block
+    return reference_solve(model, **kwargs)

@@ -48,6 +48,10 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"wall-clock limit per run, enforced by killing the worker "
                              f"(default: {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--cpu-limit", type=positive_float, default=None, metavar="SECONDS",
+                        help="CPU-time limit per run (the worker's threads), enforced by the kernel's "
+                             "CPU timer; a run over it is a timeout recorded with termination "
+                             "'cputime' (default: none, the wall-clock --timeout only)")
     parser.add_argument("--unique", action="store_true",
                         help="ask for two solutions, to tell unique from multiple")
     parser.add_argument("--memory-limit", type=positive_float, default=None, metavar="MB",

@@ -12,6 +12,7 @@ from ..engine.configs import resolve as resolve_solvers
 from ..engine.executors import Executor, executor_options, make_executor
 from ..results import report
 from ..results.experiment import MemoryStore, say_partial, stream_experiment
+from ..results.provenance import load_average
 from ..tasks import Experiment, Outputs
 from .common import (
     DEFAULT_PUZZLES,
@@ -29,7 +30,7 @@ from .common import (
     shown,
     solving_options,
 )
-from .summary import legend, print_summary, save, show_and_save
+from .summary import environment, legend, print_summary, saves, show_and_save
 from .sweep_db import database_options, sweep_to_database
 
 
@@ -80,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         paths=tuple(args.paths or [shown(DEFAULT_PUZZLES)]),
         configurations=tuple(resolve_solvers(args.solvers, plugins)),
         time_limit=args.timeout, unique=args.unique, memory_limit=args.memory_limit,
+        cpu_limit=args.cpu_limit,
         repeat=args.repeat, seed=args.seed, par=args.par, exclude_warmup=args.exclude_warmup,
         plugins=tuple(args.plugin), input_format=args.fmt, hex16=args.hex,
         executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size)
@@ -118,11 +120,12 @@ def _first_checked(puzzles: Iterator[Puzzle], bad: list[PuzzleError]) -> Iterato
 def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator[Puzzle],
                      executor: Executor, bad: list[PuzzleError]) -> int:
     store = MemoryStore()
+    load_started = load_average()
     with progress_bar(None) as progress:
         tally = stream_experiment(puzzles, experiment, executor=executor, store=store,
                                   progress=progress)
+    provenance = environment(experiment, load_started, calibration=tally.calibration)
     results = store.results(tally.partial)
-    results.calibration = tally.calibration
     say_partial(tally)
     count = len({(r.file, r.index) for r in results.runs})
     rows = report.summarize(results.runs, unique=experiment.unique, limit=experiment.time_limit,
@@ -133,4 +136,4 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
         status, bad,
         lambda: print_summary(outputs.format, experiment.par, rows, results.partial,
                               results.disagreements, results.runs, legend(count, experiment, where)),
-        lambda: save(experiment, outputs, results, where, bad))
+        saves(experiment, outputs, results, where, bad, provenance))

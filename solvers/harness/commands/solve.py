@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
               "Ctrl-D; or give a file)", file=sys.stderr)
     puzzles, bad = read_inputs(paths, args.fmt, args.hex)
     max_solutions = 2 if args.unique else 1
-    tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit)
+    tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit,
+                  cpu_limit=args.cpu_limit)
              for puzzle in puzzles]
     outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
     wrong = False

@@ -2,6 +2,7 @@
 the summary on stdout, the options saved with the results, and the --json/--csv/--plot files."""
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -21,21 +22,25 @@ from .common import EXIT_OK, EXIT_USAGE, error_record
 
 
 def show_and_save(status: int, bad: Sequence[PuzzleError], show: Callable[[], None],
-                  save: Callable[[], None]) -> int:
-    """Print the summary, then write the files. A closed stdout (``| head``) keeps the files
-    and the status; a failed write is said, and a wrong run's status (1) outranks its (2)."""
+                  saves: Sequence[Callable[[], None]]) -> int:
+    """Print the summary, then write each file asked for, each on its own: one that cannot be
+    written stops none of the others. A closed stdout (``| head``) keeps the files and the
+    status (stderr, closed too, is silenced by the command line, never stops a write); a
+    failed write is said and makes the status non-zero (a wrong run's 1 outranks its 2)."""
     try:
         show()
     except BrokenPipeError:
         quiet_stdout()
     if bad:
         print(f"compare.py: {len(bad)} bad puzzle(s) skipped (see above)", file=sys.stderr)
-    try:
-        save()
-    except OSError as error:
-        print(f"compare.py: error: cannot save: {error}", file=sys.stderr)
-        return status if status != EXIT_OK else EXIT_USAGE
-    return status
+    failed = False
+    for write in saves:
+        try:
+            write()
+        except OSError as error:
+            print(f"compare.py: error: cannot save: {error}", file=sys.stderr)
+            failed = True
+    return status if status != EXIT_OK or not failed else EXIT_USAGE
 
 
 def print_summary(table_format: str, par: float, rows: list[dict[str, Any]], partial: bool,
@@ -64,7 +69,7 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
             "plugins": list(experiment.plugins), "timeout_s": experiment.time_limit,
             "kill_after_s": experiment.time_limit + grace_for(experiment.time_limit),
             "jobs": experiment.jobs or (default_jobs() if experiment.executor == "local" else None),
-            "memory_limit_mb": experiment.memory_limit,
+            "memory_limit_mb": experiment.memory_limit, "cpu_limit_s": experiment.cpu_limit,
             "executor": experiment.executor, "ran_on": where,
             "unique": experiment.unique, "max_solutions": experiment.max_solutions,
             "repeat": experiment.repeat, "seed": experiment.seed, "par": experiment.par,
@@ -72,29 +77,40 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
             "hex": experiment.hex16}
 
 
-def environment(experiment: Experiment, calibration: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The provenance saved with a sweep's results (with its calibration once it has run)."""
+def environment(experiment: Experiment, load_started: list[float] | None,
+                ended: bool = True, calibration: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The provenance saved with a sweep's results (the load as it ended read now, if ``ended``;
+    the calibration probe once the sweep has run)."""
     found = provenance(experiment.configurations, limit=experiment.time_limit,
-                       repeat=experiment.repeat, seed=experiment.seed)
+                       repeat=experiment.repeat, seed=experiment.seed, load_started=load_started,
+                       ended=ended)
     return {**found, "calibration": calibration} if calibration else found
 
 
-def save(experiment: Experiment, outputs: Outputs, results: Results, where: str,
-         bad: Sequence[PuzzleError]) -> None:
-    """--json, --csv and --plot of a sweep kept in memory."""
-    if outputs.json:
+def saves(experiment: Experiment, outputs: Outputs, results: Results, where: str,
+          bad: Sequence[PuzzleError], provenance: dict[str, Any]) -> list[Callable[[], None]]:
+    """The writes of --json, --csv and --plot of a sweep kept in memory, one per file asked for."""
+    def save_json(path: str) -> None:
         document = report.build_document(
             results.runs, results.disagreements, options=run_options(experiment, where),
-            partial=results.partial, environment=environment(experiment, results.calibration),
+            partial=results.partial, environment=provenance,
             input_errors=[error_record(e) for e in bad])
-        write_atomic(outputs.json, json.dumps(document, indent=1) + "\n")
-        print(f"compare.py: runs saved to {outputs.json}", file=sys.stderr)
-    if outputs.csv:
-        write_atomic(outputs.csv, records.csv_text(results.runs))
-        print(f"compare.py: one line per run written to {outputs.csv}", file=sys.stderr)
-    if outputs.plot:
-        draw_cactus([r.as_dict() for r in results.runs], outputs.plot, experiment.time_limit,
-                    outputs.title)
+        write_atomic(path, json.dumps(document, indent=1) + "\n")
+        print(f"compare.py: runs saved to {path}", file=sys.stderr)
+
+    def save_csv(path: str) -> None:
+        write_atomic(path, records.csv_text(results.runs))
+        print(f"compare.py: one line per run written to {path}", file=sys.stderr)
+
+    def save_plot(path: str) -> None:
+        draw_cactus([r.as_dict() for r in results.runs], path, experiment.time_limit, outputs.title)
+
+    return bound_writes({outputs.json: save_json, outputs.csv: save_csv, outputs.plot: save_plot})
+
+
+def bound_writes(writes: dict[str | None, Callable[[str], None]]) -> list[Callable[[], None]]:
+    """Each write whose path was given, bound to its path."""
+    return [functools.partial(write, path) for path, write in writes.items() if path]
 
 
 def draw_cactus(runs: list[dict[str, Any]], path: str, limit: float, title: str) -> None:

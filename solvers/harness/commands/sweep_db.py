@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from models import Puzzle, PuzzleError
 
@@ -19,6 +19,7 @@ from ..results import db_views, records
 from ..results.database import DatabaseStore, ResultsDatabase, open_database
 from ..results.experiment import Tally, say_partial, stream_experiment
 from ..results.outputs import atomic_path, write_atomic
+from ..results.provenance import load_average
 from ..tasks import Experiment, Outputs
 from .common import (
     EXIT_INTERRUPTED,
@@ -29,7 +30,7 @@ from .common import (
     error_record,
     progress_bar,
 )
-from .summary import draw_cactus, environment, print_summary, run_options, show_and_save
+from .summary import bound_writes, draw_cactus, environment, print_summary, run_options, show_and_save
 
 
 def database_options(parser: argparse.ArgumentParser) -> None:
@@ -55,12 +56,16 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
                              "sweep, or name a new file")
         files: set[str] = set()
         where = executor.describe()
-        sweep = database.start_sweep(run_options(experiment, where), environment(experiment))
+        load_started = load_average()
+        sweep = database.start_sweep(run_options(experiment, where),
+                                     environment(experiment, load_started, ended=False))
         with progress_bar(None) as progress:
             tally = stream_experiment(_noting_files(puzzles, files), experiment, executor=executor,
                                       store=DatabaseStore(database, sweep, resume=outputs.resume),
                                       progress=progress)
-        database.finish_sweep(sweep, partial=tally.partial, calibration=tally.calibration)
+        database.finish_sweep(sweep, partial=tally.partial,
+                              provenance=environment(experiment, load_started,
+                                                     calibration=tally.calibration))
         _say_done(outputs, tally)
         selection = _selection(experiment, files)
         rows = db_views.summary_rows(database, selection, unique=experiment.unique,
@@ -76,7 +81,7 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
             lambda: print_summary(outputs.format, experiment.par, rows, tally.partial,
                                   db_views.disagreements(database, selection),
                                   db_views.errors(database, selection), legend),
-            lambda: _export(experiment, outputs, database, selection, bad))
+            _exports(experiment, outputs, database, selection, bad))
     finally:
         database.close()
 
@@ -103,20 +108,24 @@ def _selection(experiment: Experiment, files: set[str]) -> db_views.Selection:
         [*chosen, *labels, float(experiment.time_limit), experiment.max_solutions, experiment.repeat])
 
 
-def _export(experiment: Experiment, outputs: Outputs, database: ResultsDatabase,
-            selection: db_views.Selection, bad: Sequence[PuzzleError]) -> None:
-    """--json, --csv and --plot of this sweep's selection, from the database."""
-    if outputs.json:
+def _exports(experiment: Experiment, outputs: Outputs, database: ResultsDatabase,
+             selection: db_views.Selection, bad: Sequence[PuzzleError]) -> list[Callable[[], None]]:
+    """The writes of --json, --csv and --plot of this sweep's selection, from the database."""
+    def save_json(path: str) -> None:
         document = db_views.document(database, selection, par=experiment.par)
         document["input_errors"] = [error_record(e) for e in bad]
-        write_atomic(outputs.json, json.dumps(document, indent=1) + "\n")
-        print(f"compare.py: runs saved to {outputs.json}", file=sys.stderr)
-    if outputs.csv:
-        write_csv(outputs.csv, database, selection)
-        print(f"compare.py: one line per run written to {outputs.csv}", file=sys.stderr)
-    if outputs.plot:
-        draw_cactus(list(database.runs(selection.sql, selection.params)), outputs.plot,
+        write_atomic(path, json.dumps(document, indent=1) + "\n")
+        print(f"compare.py: runs saved to {path}", file=sys.stderr)
+
+    def save_csv(path: str) -> None:
+        write_csv(path, database, selection)
+        print(f"compare.py: one line per run written to {path}", file=sys.stderr)
+
+    def save_plot(path: str) -> None:
+        draw_cactus(list(database.runs(selection.sql, selection.params)), path,
                     experiment.time_limit, outputs.title)
+
+    return bound_writes({outputs.json: save_json, outputs.csv: save_csv, outputs.plot: save_plot})
 
 
 def write_csv(path: str, database: ResultsDatabase, selection: db_views.Selection) -> None:

@@ -6,8 +6,9 @@ runner:        worker processes with a wall-clock limit (kill and replace), in t
 worker:        the worker's side: isolate, load a backend, run it, answer as plain data
 channel:       the untrusted result channel: size-capped JSON frames, read without blocking
 sandbox:       a session per worker, death with the parent, killing a group and its strays
-timing:        wall and CPU time, and when a run is a timeout (recorded at the limit)
-stopping:      SIGTERM and SIGHUP handled like Ctrl-C; exit 128+N
+timing:        wall and CPU time over one span, the collector paused, --cpu-limit, timeouts
+memory:        a run's own peak resident memory (the high-water mark reset before it)
+stopping:      SIGTERM and SIGHUP handled like Ctrl-C; exit 128+N; a closed stderr silenced
 execution:     the Executor protocol, the local executor, chunking helpers
 dask_executor: chunks of tasks on a Dask cluster
 executors:     choosing an executor from ``--executor``

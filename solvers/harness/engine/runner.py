@@ -8,6 +8,12 @@ still busy ``grace`` seconds after the limit is killed with its whole process gr
 error for its task (memory-out under a memory limit). Either way the other tasks go
 on, and every outcome is kept in task order.
 
+Measured from outside: a killed run's CPU time and peak memory are read from /proc just
+before the kill (timing.proc_cpu_seconds, memory.high_water_mb); a worker ended by its CPU
+timer is a timeout at the CPU limit. Every outcome is stamped here, never by the worker,
+with the host, the worker's process id and the run's sequence number (the order this pool
+started its runs in).
+
 Trust: the answer comes back as JSON frames (channel.py) read without blocking and
 checked here (``outcome_from``): a stalled frame runs into the limit, garbage or a
 malformed answer is an error for that run and the end of that worker. Plugins never
@@ -21,17 +27,19 @@ import multiprocessing
 import os
 import secrets
 import signal
+import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from ...result import Status
 from ..tasks import Configuration, Outcome, Task
 from .channel import ChannelError, FrameReader, read_available
+from .memory import high_water_mb
 from .sandbox import kill_marked, kill_tree
-from .timing import enforce_limit
+from .timing import CPU_LIMIT_SIGNALS, CPUTIME, MEMORY, WALLTIME, enforce_limit, proc_cpu_seconds
 from .worker import worker_main
 
 LOAD_LIMIT = 300.0
@@ -111,8 +119,14 @@ class _Worker:
     deadline: float = 0.0
     started: float | None = None
     retire: bool = False
-    inbox: list[dict[str, Any]] = field(default_factory=list)
     """Set after a memory-out: the worker's heap may be in any state, so it is not reused."""
+    inbox: list[dict[str, Any]] = field(default_factory=list)
+    sequence: int | None = None
+    """The running task's place in the order this pool started its runs."""
+    cpu_at_start: float | None = None
+    """The worker's CPU seconds (/proc) when the running task's clocks started, as it said."""
+    peak_reset: bool = False
+    """Whether the worker reset its memory high-water mark for the running task."""
 
 
 class _Pool:
@@ -124,6 +138,8 @@ class _Pool:
         self.context = multiprocessing.get_context("spawn")
         self.token = secrets.token_hex(6)
         self.serial = 0
+        self.sequence = 0
+        self.host = socket.gethostname()
         self.slots: list[_Worker | None] = [None] * jobs
         self.tasks: dict[int, Task] = {}  # read and not yet recorded, by number
         self.outcomes: dict[int, Outcome] | None = {}
@@ -215,6 +231,8 @@ class _Pool:
 
     def _send(self, worker: _Worker, number: int) -> None:
         worker.task, worker.started = number, None
+        worker.sequence, worker.cpu_at_start, worker.peak_reset = self.sequence, None, False
+        self.sequence += 1
         worker.deadline = time.monotonic() + LOAD_LIMIT
         try:
             worker.tasks.send((number, self.tasks[number]))
@@ -266,19 +284,22 @@ class _Pool:
         if kind == "started" and worker.started is None:
             worker.started = time.monotonic()
             worker.deadline = worker.started + task.time_limit + grace_for(task.time_limit)
+            cpu = message.get("cpu")
+            worker.cpu_at_start = float(cpu) if isinstance(cpu, (int, float)) and _time(cpu) else None
+            worker.peak_reset = message.get("peak_reset") is True
         elif kind == "done":
             outcome = outcome_from(message.get("outcome"), task)
             worker.retire = outcome.status == Status.MEMORY_OUT or (
                 self.fresh_plugin_workers and worker.key.startswith("plugin:"))
-            self._record(number, outcome)
+            self._record(number, outcome, worker)
             worker.task = None
         else:
             raise ChannelError(f"an unexpected message {str(kind)[:40]!r}")
 
     def _broken(self, worker: _Worker, problem: str) -> None:
         if worker.task is not None:
-            self._record(worker.task, Outcome(Status.ERROR, message=f"result channel: {problem}",
-                                              time_s=_elapsed(worker)))
+            outcome = Outcome(Status.ERROR, message=f"result channel: {problem}", time_s=_elapsed(worker))
+            self._record(worker.task, self._measured(outcome, worker), worker)
             worker.task = None
         self._end(worker)
 
@@ -286,12 +307,17 @@ class _Pool:
         worker.process.join(timeout=1.0)
         if worker.task is not None:
             task, code = self.tasks[worker.task], worker.process.exitcode
-            status = Status.ERROR
+            status, termination, cpu = Status.ERROR, None, None
             message = f"worker process died: {_describe_exit(code)}"
-            if task.memory_limit is not None and code is not None and code < 0:
-                status = Status.MEMORY_OUT
+            if task.cpu_limit is not None and code is not None and -code in CPU_LIMIT_SIGNALS:
+                status, termination, cpu = Status.TIMEOUT, CPUTIME, task.cpu_limit
+                message = (f"killed by its CPU timer at the CPU limit of {task.cpu_limit:g} s "
+                           f"after {_elapsed(worker):.3g} s")
+            elif task.memory_limit is not None and code is not None and code < 0:
+                status, termination = Status.MEMORY_OUT, MEMORY
                 message += f" under a memory limit of {task.memory_limit:g} MB: counted as memory-out"
-            self._record(worker.task, Outcome(status, message=message, time_s=_elapsed(worker)))
+            self._record(worker.task, Outcome(status, message=message, time_s=_elapsed(worker),
+                                              cpu_s=cpu, termination=termination), worker)
             worker.task = None
         self._end(worker)
 
@@ -302,11 +328,12 @@ class _Pool:
         if worker.started is None:
             outcome = Outcome(Status.ERROR, message=f"backend did not load within {LOAD_LIMIT:.0f} s")
         else:
-            outcome = Outcome(Status.TIMEOUT, time_s=limit,
-                              message=f"killed after {_elapsed(worker):.1f} s (limit {limit:g} s)")
+            outcome = self._measured(Outcome(Status.TIMEOUT, time_s=limit, termination=WALLTIME), worker)
+            used = "" if outcome.cpu_s is None else f", {outcome.cpu_s:.3g} s of CPU"
+            outcome.message = f"killed after {_elapsed(worker):.1f} s{used} (limit {limit:g} s)"
         worker.task = None
         self._end(worker)
-        self._record(number, outcome)
+        self._record(number, outcome, worker)
 
     def _end(self, worker: _Worker) -> None:
         """Kill the worker's whole group and marked strays; close its pipes."""
@@ -315,8 +342,19 @@ class _Pool:
         worker.tasks.close()
         worker.results.close()
 
-    def _record(self, number: int, outcome: Outcome) -> None:
-        outcome = enforce_limit(outcome, self.tasks.pop(number).time_limit)
+    def _measured(self, outcome: Outcome, worker: _Worker) -> Outcome:
+        """A run about to be killed, with what /proc says its worker used since it started."""
+        now = proc_cpu_seconds(worker.process.pid)
+        if now is not None and worker.cpu_at_start is not None:
+            outcome.cpu_s = max(0.0, now - worker.cpu_at_start)
+        if worker.peak_reset:
+            outcome.peak_memory_mb = high_water_mb(worker.process.pid)
+        return outcome
+
+    def _record(self, number: int, outcome: Outcome, worker: _Worker) -> None:
+        task = self.tasks.pop(number)
+        outcome = enforce_limit(replace(outcome, host=self.host, worker=worker.process.pid,
+                                        sequence=worker.sequence), task.time_limit, task.cpu_limit)
         if self.outcomes is not None:
             self.outcomes[number] = outcome
         if self.on_outcome is not None:
@@ -413,15 +451,21 @@ def _checked(data: Any, task: Task) -> Outcome:
     stats = data.get("stats", {})
     if not isinstance(stats, dict) or not all(_time(v) for v in stats.values()):
         raise _Malformed("stats that are not finite non-negative numbers")
-    times = {name: data.get(name, 0.0) for name in ("time_s", "cpu_s")}
+    times = {"time_s": data.get("time_s", 0.0), "cpu_s": data.get("cpu_s"),
+             "peak_memory_mb": data.get("peak_memory_mb")}
     for name, value in times.items():
-        if not _time(value):
+        if not _time(value) and (name == "time_s" or value is not None):
             raise _Malformed(f"{name} {value!r} is not a finite non-negative number")
     complete, warmup, message = data.get("complete", False), data.get("warmup", False), data.get("message", "")
     if not isinstance(complete, bool) or not isinstance(warmup, bool) or not isinstance(message, str):
         raise _Malformed("complete, warmup or message of the wrong type")
+    termination = data.get("termination")
+    if termination not in (None, MEMORY) or (termination == MEMORY and status != Status.MEMORY_OUT):
+        raise _Malformed(f"termination {str(termination)[:40]!r} is not one a worker may report")
+    cpu, peak = times["cpu_s"], times["peak_memory_mb"]
     return Outcome(status, [tuple(s) for s in solutions], complete, dict(stats),
-                   message[:MESSAGE_CHARS], float(times["time_s"]), float(times["cpu_s"]), warmup)
+                   message[:MESSAGE_CHARS], float(times["time_s"]), None if cpu is None else float(cpu),
+                   warmup, None if peak is None else float(peak), termination)
 
 
 def _time(value: Any) -> bool:

@@ -1,5 +1,7 @@
 """SIGTERM and SIGHUP handled like Ctrl-C: the run stops, its workers are ended, what
 finished is kept, and the exit status is 128 + the signal's number (130 for Ctrl-C).
+A closed stdout or stderr (``| head``) never stops a command from writing its files:
+stderr is guarded (``guard_stderr``), stdout quieted where the summary is printed.
 
 >>> exit_status_for(None)
 130
@@ -13,6 +15,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
+from typing import Any, TextIO
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 received: list[int] = []
@@ -48,3 +51,49 @@ def quiet_stdout() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
+
+
+class _GuardedStream:
+    """A text stream whose first broken pipe sends the rest to /dev/null instead of raising."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._silence()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._silence()
+
+    def _silence(self) -> None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, self._stream.fileno())
+        finally:
+            os.close(devnull)
+        try:
+            self._stream.flush()  # what was waiting now goes to /dev/null
+        except BrokenPipeError:
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def guard_stderr() -> Iterator[None]:
+    """Within the block, a closed stderr is silenced rather than raising BrokenPipeError, so a
+    message about one file written never stops the next from being written."""
+    original = sys.stderr
+    sys.stderr = _GuardedStream(original)  # type: ignore[assignment,unused-ignore]
+    try:
+        yield
+    finally:
+        sys.stderr = original

@@ -7,15 +7,20 @@ serves tasks from the parent (pickled: that direction is trusted) and answers on
 result channel with frames of JSON (channel.py: the parent trusts none of it). The
 answer is cut down here first, so a backend returning 200,000 solutions costs nothing
 to send: more solutions than asked for is an error for that run.
+
+Measuring (timing.py, memory.py): each backend's imports are frozen out of the garbage
+collector's reach once loaded (gc.freeze), and each run is timed with the collector paused,
+its wall and CPU clocks over the same span, its peak memory its own.
 """
 from __future__ import annotations
 
+import gc
 import math
 import operator
 import os
 import signal
-import time
 import traceback
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -24,9 +29,10 @@ from models import as_model
 from ...registry import Backend
 from ...result import Result, Stats, Status
 from .channel import write_frame
+from .memory import PeakMemory
 from .plugins import load_backend
 from .sandbox import isolate, lift_memory_limit, limit_memory
-from .timing import cpu_clock
+from .timing import MEMORY, Clocks, collector_paused, cpu_limited, proc_cpu_seconds
 
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "std::bad_alloc", "out of memory", "Cannot allocate memory")
 
@@ -56,13 +62,19 @@ def worker_main(tasks: Connection, results: Connection, parent_pid: int, token: 
             if warmup:
                 backends[task.solver] = load_backend(task.solver)
                 backends[task.solver].prepare(dict(task.solver.options))  # e.g. a compile
+                gc.collect()
+                gc.freeze()  # what the backend imported is never traversed again
             backend = backends[task.solver]
         except Exception as error:  # noqa: BLE001 - reported as this run's error
             write_frame(fd, {"kind": "done", "task": number,
                              "outcome": {"status": "error", "message": describe(error)}})
             continue
-        write_frame(fd, {"kind": "started", "task": number})
-        outcome = solve(backend, task)
+
+        def started(peak_reset: bool, number: int = number) -> None:
+            write_frame(fd, {"kind": "started", "task": number, "cpu": proc_cpu_seconds(),
+                             "peak_reset": peak_reset})
+
+        outcome = solve(backend, task, started)
         outcome["warmup"] = warmup
         try:
             write_frame(fd, {"kind": "done", "task": number, "outcome": outcome})
@@ -84,33 +96,45 @@ def _load_error(solver: Any) -> str | None:
     return None
 
 
-def solve(backend: Backend, task: Any) -> dict[str, Any]:
-    """Run the backend on the task under its memory limit; its answer as plain data."""
+def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = None) -> dict[str, Any]:
+    """Run the backend on the task under its memory and CPU limits, the collector paused; its
+    answer as plain data with the span's wall and CPU seconds and peak memory. ``started``
+    is told (with whether the peak could be reset) just before the clocks start."""
     function, model = backend.load(), as_model(task.puzzle)
     options = dict(task.solver.options)
     limit = getattr(task, "memory_limit", None)
-    start, cpu_start = time.perf_counter(), cpu_clock()
-    try:
-        limit_memory(limit)
+    clocks, result, failure = Clocks(), None, None
+    with collector_paused():
+        memory = PeakMemory()
+        if started is not None:
+            started(memory.reset)
         try:
-            result = function(model, max_solutions=task.max_solutions,
-                              time_limit=task.time_limit, **options)
+            limit_memory(limit)
+            with cpu_limited(getattr(task, "cpu_limit", None)):
+                clocks.start()
+                try:
+                    result = function(model, max_solutions=task.max_solutions,
+                                      time_limit=task.time_limit, **options)
+                finally:
+                    clocks.stop()
+        except BaseException as error:  # noqa: BLE001 - a backend's failure, SystemExit included
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            failure = error
         finally:
             if limit is not None:
                 lift_memory_limit()
-        elapsed = time.perf_counter() - start
-        outcome = plain_outcome(result, elapsed, task.max_solutions)
-    except BaseException as error:  # noqa: BLE001 - a backend's failure, SystemExit included
-        if isinstance(error, KeyboardInterrupt):
-            raise
-        if limit is not None:
-            lift_memory_limit()
-        status = Status.MEMORY_OUT if _is_memory(error) and limit is not None else Status.ERROR
-        outcome = {"status": str(status), "time_s": time.perf_counter() - start,
-                   "message": describe(error, trace=True)}
+        peak = memory.peak_mb()
+    if failure is None:
+        outcome = plain_outcome(result, clocks.wall_s, task.max_solutions)
+    else:
+        status = Status.MEMORY_OUT if _is_memory(failure) and limit is not None else Status.ERROR
+        outcome = {"status": str(status), "time_s": clocks.wall_s,
+                   "message": describe(failure, trace=True)}
         if status == Status.MEMORY_OUT:
             outcome["message"] = f"over the memory limit of {limit:g} MB: {outcome['message']}"
-    outcome["cpu_s"] = cpu_clock() - cpu_start
+            outcome["termination"] = MEMORY
+    outcome["cpu_s"], outcome["peak_memory_mb"] = clocks.cpu_s, peak
     return outcome
 
 

@@ -8,7 +8,13 @@ the outcomes that arrived but whose (puzzle, repetition) is not judged yet (its 
 configurations still running). Each outcome is committed as it arrives (WAL), so a
 killed sweep loses only the runs in flight. A task is identified by its puzzle (file,
 index, the puzzle's text with its variant), configuration (label, backend, plugin,
-options), repetition, limit and solutions asked for: ``--resume`` skips the recorded ones.
+options), repetition, limit (and CPU limit, when set) and solutions asked for: ``--resume``
+skips the recorded ones.
+
+Versions: a file of an older version is brought up to this one when opened (MIGRATIONS, in
+one transaction: all of it or none); a newer one is refused by name. Version 2 added the
+measuring columns (peak_memory_mb, termination, host, worker, sequence), empty in old rows;
+version 3 the run's place in its (puzzle, repetition)'s order (``order``).
 """
 from __future__ import annotations
 
@@ -29,9 +35,17 @@ from .judge import Run, _puzzle_text
 from .records import COLUMNS, EXTRA, record
 
 KIND = "sudoku-methods-results"
-VERSION = 1
+VERSION = 3
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: tuple(f'ALTER TABLE runs ADD COLUMN "{column}"' for column in
+             ("peak_memory_mb", "termination", "host", "worker", "sequence")),
+    2: ('ALTER TABLE runs ADD COLUMN "order"',),
+}
+"""The statements that bring a file of version K to K + 1."""
 RUN_COLUMNS = ("sweep", "limit_s", "max_solutions") + COLUMNS + EXTRA
 JSON_COLUMNS = ("options", "solutions", "stats")
+MEASURED = ("peak_memory_mb", "termination", "host", "worker", "sequence")
+"""The Outcome's measuring fields, kept with a pending outcome and a judged run."""
 SCHEMA = f"""
 CREATE TABLE format (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE sweeps (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,
@@ -55,6 +69,8 @@ def task_key(task: Task) -> bytes:
     identity = [source.file, source.index, _puzzle_text(task.puzzle),
                 [ref.name, ref.backend, ref.plugin, list(ref.options)], task.repeat,
                 float(task.time_limit), task.max_solutions]
+    if task.cpu_limit is not None:  # only then, so the keys of runs without one never change
+        identity.append(["cpu_limit", float(task.cpu_limit)])
     text = json.dumps(identity, default=repr, separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
@@ -63,7 +79,8 @@ def outcome_text(outcome: Outcome) -> str:
     """An outcome as JSON (a value JSON cannot hold is kept as its repr)."""
     return json.dumps({"status": outcome.status.value, "solutions": [list(s) for s in outcome.solutions],
                        "complete": outcome.complete, "stats": outcome.stats, "message": outcome.message,
-                       "time_s": outcome.time_s, "cpu_s": outcome.cpu_s, "warmup": outcome.warmup},
+                       "time_s": outcome.time_s, "cpu_s": outcome.cpu_s, "warmup": outcome.warmup,
+                       **{name: getattr(outcome, name) for name in MEASURED}},
                       default=repr, separators=(",", ":"))
 
 
@@ -90,7 +107,8 @@ def raw_solutions(outcome: Outcome, run: Run) -> str | None:
 def outcome_from_text(text: str) -> Outcome:
     data = json.loads(text)
     return Outcome(Status(data["status"]), [tuple(s) for s in data["solutions"]], data["complete"],
-                   data["stats"], data["message"], data["time_s"], data["cpu_s"], data["warmup"])
+                   data["stats"], data["message"], data["time_s"], data["cpu_s"], data["warmup"],
+                   **{name: data.get(name) for name in MEASURED if data.get(name) is not None})
 
 
 class ResultsDatabase:
@@ -108,16 +126,13 @@ class ResultsDatabase:
                 (_now(), json.dumps(options, default=repr), json.dumps(provenance, default=repr)))
         return int(cursor.lastrowid or 0)
 
-    def finish_sweep(self, sweep: int, *, partial: bool,
-                     calibration: dict[str, Any] | None = None) -> None:
-        """Mark a sweep finished (or partial), adding its calibration to its provenance."""
+    def finish_sweep(self, sweep: int, *, partial: bool, provenance: dict[str, Any] | None = None) -> None:
+        """Mark a sweep finished; ``provenance``, if given, replaces what it started with (the
+        load as it ended is known only now)."""
         with self.connection:
             self.connection.execute("UPDATE sweeps SET finished = ?, partial = ? WHERE id = ?",
                                     (_now(), int(partial), sweep))
-            if calibration:
-                row = self.connection.execute("SELECT provenance FROM sweeps WHERE id = ?",
-                                              (sweep,)).fetchone()
-                provenance = {**json.loads(row[0]), "calibration": calibration}
+            if provenance is not None:
                 self.connection.execute("UPDATE sweeps SET provenance = ? WHERE id = ?",
                                         (json.dumps(provenance, default=repr), sweep))
 
@@ -158,7 +173,8 @@ class ResultsDatabase:
             found[key] = (False, outcome_from_text(text))
         for key, *values in self.connection.execute(
                 f"SELECT task, status, solutions, raw_solutions, complete, stats, message, time_s, "
-                f"cpu_s, warmup FROM runs WHERE task IN ({marks})", list(keys)):
+                f"cpu_s, warmup, {', '.join(_quoted(MEASURED))} FROM runs WHERE task IN ({marks})",
+                list(keys)):
             found[key] = (True, _recorded_outcome(*values))
         return found
 
@@ -240,31 +256,35 @@ def _check_format(path: str, connection: sqlite3.Connection) -> None:
         raise
     if marks.get("kind") != KIND:
         raise DatabaseError(f"{path}: not a compare.py results database (kind {marks.get('kind')!r})")
-    if marks.get("version") != str(VERSION):
-        raise DatabaseError(f"{path}: results database version {marks.get('version')}, but this "
+    version = marks.get("version")
+    if version in {str(old) for old in MIGRATIONS}:
+        _migrate(connection, int(str(version)))
+    elif version != str(VERSION):
+        raise DatabaseError(f"{path}: results database version {version}, but this "
                             f"compare.py reads version {VERSION}")
     connection.execute("SELECT COUNT(*) FROM runs JOIN sweeps ON sweeps.id = runs.sweep").fetchone()
     result = connection.execute("PRAGMA quick_check").fetchone()
     if result is None or result[0] != "ok":
         raise DatabaseError(f"{path}: the database is damaged ({result[0] if result else 'no answer'})")
-    _add_new_columns(connection)
 
 
-def _add_new_columns(connection: sqlite3.Connection) -> None:
-    """A file written before a per-run field existed gets that column, empty for its old runs."""
-    present = {row[1] for row in connection.execute("PRAGMA table_info(runs)")}
+def _migrate(connection: sqlite3.Connection, version: int) -> None:
+    """Bring a file of ``version`` up to VERSION, in one transaction."""
     with connection:
-        for column in RUN_COLUMNS:
-            if column not in present:
-                connection.execute(f'ALTER TABLE runs ADD COLUMN "{column}"')
+        for step in range(version, VERSION):
+            for statement in MIGRATIONS[step]:
+                connection.execute(statement)
+        connection.execute("UPDATE format SET value = ? WHERE key = 'version'", (str(VERSION),))
 
 
 def _recorded_outcome(status: str, solutions: str, raw: str | None, complete: int, stats: str,
-                      message: str, time_s: float, cpu_s: float | None, warmup: int) -> Outcome:
+                      message: str, time_s: float, cpu_s: float | None, warmup: int,
+                      *measured: Any) -> Outcome:
     """A judged run's outcome as the backend gave it, for judging it again with new runs."""
     grids = json.loads(raw) if raw is not None else [grid_values(t) for t in json.loads(solutions)]
+    found = {name: value for name, value in zip(MEASURED, measured) if value is not None}
     return Outcome(Status(status), [tuple(g) for g in grids], bool(complete), json.loads(stats),
-                   message, time_s, cpu_s or 0.0, bool(warmup))
+                   message, time_s, cpu_s, bool(warmup), **found)
 
 
 def _row_values(sweep: int, task: Task, run: Run) -> list[Any]:

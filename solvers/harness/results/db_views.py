@@ -20,7 +20,7 @@ from .report import DOCUMENT_KIND, DOCUMENT_VERSION, GroupSummary
 
 NUMERIC = {"index", "line", "n", "repeat", "order", "time_s", "cpu_s", "warmup", "complete", "limit_s",
            "max_solutions", "sweep", "nodes", "backtracks", "propagations", "conflicts",
-           "restarts", "updates", "lp_iterations", "fixed_cells"}
+           "restarts", "updates", "lp_iterations", "fixed_cells", "peak_memory_mb", "worker", "sequence"}
 _FILTER = re.compile(r"^\s*([A-Za-z_]+)\s*(!=|<=|>=|=|<|>|~)\s*(.*?)\s*$")
 
 

@@ -41,7 +41,6 @@ class Results:
     runs: list[Run] = field(default_factory=list)
     disagreements: list[Disagreement] = field(default_factory=list)
     partial: bool = False
-    calibration: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -109,9 +108,10 @@ class _Group:
 
 
 def build_tasks(puzzle: Puzzle, solvers: Sequence[Configuration], *, max_solutions: int,
-                time_limit: float, repeat: int, memory_limit: float | None = None) -> list[Task]:
+                time_limit: float, repeat: int, memory_limit: float | None = None,
+                cpu_limit: float | None = None) -> list[Task]:
     """The tasks of one (puzzle, repetition), one per configuration."""
-    return [Task(solver, puzzle, max_solutions, time_limit, repeat, memory_limit)
+    return [Task(solver, puzzle, max_solutions, time_limit, repeat, memory_limit, cpu_limit)
             for solver in solvers]
 
 
@@ -220,7 +220,7 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
     start = probe()
     groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,
                           time_limit=experiment.time_limit, repeat=number,
-                          memory_limit=experiment.memory_limit)
+                          memory_limit=experiment.memory_limit, cpu_limit=experiment.cpu_limit)
               for puzzle in puzzles for number in range(experiment.repeat))
     try:
         executor.run(bookkeeping.tasks(groups, experiment.seed), bookkeeping.arrived)

@@ -56,7 +56,7 @@ class Run:
     claim: str = ""
     category: Category | str = ""
     reason: str = ""
-    cpu_s: float = 0.0
+    cpu_s: float | None = None
     warmup: bool = False
     n: int = 0
     box: str = ""
@@ -66,6 +66,11 @@ class Run:
     options: dict[str, Any] = field(default_factory=dict)
     order: int | None = None
     """Its place in the dispatch order of its (puzzle, repetition), from 0 (experiment.py)."""
+    peak_memory_mb: float | None = None
+    termination: str | None = None
+    host: str = ""
+    worker: int | None = None
+    sequence: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -107,7 +112,9 @@ def judge(puzzle: Puzzle, outcomes: Sequence[tuple[str, Outcome]]) -> tuple[list
             complete=outcome.complete, time_s=outcome.time_s, stats=dict(outcome.stats),
             message=outcome.message, claim=claim_of(outcome), category=category, reason=reason,
             cpu_s=outcome.cpu_s, warmup=outcome.warmup, n=puzzle.n,
-            box=f"{puzzle.geometry.box_rows}x{puzzle.geometry.box_cols}", variant=puzzle.variant))
+            box=f"{puzzle.geometry.box_rows}x{puzzle.geometry.box_cols}", variant=puzzle.variant,
+            peak_memory_mb=outcome.peak_memory_mb, termination=outcome.termination,
+            host=outcome.host, worker=outcome.worker, sequence=outcome.sequence))
     if not any(run.category == Category.WRONG for run in runs):
         return runs, None
     return runs, Disagreement(

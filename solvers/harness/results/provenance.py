@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime
 import os
 import platform
+import socket
 import subprocess
 from collections.abc import Sequence
 from importlib import metadata
@@ -21,21 +22,34 @@ PACKAGES = ("ortools", "pycosat", "python-constraint2", "python-sat", "highspy",
 
 
 def provenance(solvers: Sequence[Configuration], *, limit: float, repeat: int,
-               seed: int | None) -> dict[str, Any]:
+               seed: int | None, load_started: list[float] | None = None,
+               ended: bool = True) -> dict[str, Any]:
     """Toolkit version, git commit and dirty flag (from a checkout), Python, packages,
-    CPU model, and the run's limit, repetitions, seed and configurations."""
+    host and CPU model, the machine's load average (1, 5, 15 minutes) when the sweep started
+    and, if ``ended``, now as it ended, and the run's limit, repetitions, seed and
+    configurations."""
     return {
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "toolkit": {"name": "sudoku-methods", "version": __version__, "git": git_state(ROOT)},
         "python": {"version": platform.python_version(),
                    "implementation": platform.python_implementation()},
         "packages": {name: package_version(name) for name in PACKAGES},
-        "machine": {"platform": platform.platform(), "machine": platform.machine(),
+        "load": {"started": load_started, "ended": load_average() if ended else None},
+        "machine": {"host": socket.gethostname(), "platform": platform.platform(),
+                    "machine": platform.machine(),
                     "cpu": cpu_model(), "cores": os.cpu_count(), "usable_cores": default_jobs()},
         "limit_s": limit, "repeat": repeat, "seed": seed,
         "configurations": [describe(ref) for ref in solvers],
         "backends": {ref.name: _backend(ref) for ref in solvers},
     }
+
+
+def load_average() -> list[float] | None:
+    """The machine's load average over 1, 5 and 15 minutes, or None where there is none."""
+    try:
+        return [round(value, 2) for value in os.getloadavg()]
+    except OSError:
+        return None
 
 
 def git_state(root: Path) -> dict[str, Any] | None:

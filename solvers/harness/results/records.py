@@ -4,7 +4,12 @@
 configurations were dispatched (results/experiment.py), None in runs saved before it.
 The columns never depend on the flags given: FIELDS, then every counter of
 result.COUNTERS (empty when the backend has none). ``file`` is the path as given,
-so two files of the same name in different folders stay apart.
+so two files of the same name in different folders stay apart. ``time_s`` and ``cpu_s``
+follow engine/timing.py's rules (a timeout at the wall limit, its CPU capped; ``cpu_s``
+empty when not measured, never 0); ``peak_memory_mb`` is the run's own peak resident
+memory (empty when not measured); ``termination`` which limit ended the run (walltime,
+cputime, memory; empty when none did); ``host``, ``worker`` (process id) and ``sequence``
+(the order the runs were started in) say where and when it ran.
 """
 from __future__ import annotations
 
@@ -18,7 +23,8 @@ from ...result import COUNTERS
 from .judge import Run
 
 FIELDS = ("file", "index", "line", "n", "box", "variant", "configuration", "backend", "options",
-          "repeat", "order", "status", "category", "time_s", "cpu_s", "warmup")
+          "repeat", "order", "status", "category", "time_s", "cpu_s", "warmup", "peak_memory_mb",
+          "termination", "host", "worker", "sequence")
 COLUMNS = FIELDS + tuple(COUNTERS)
 EXTRA = ("puzzle", "size", "solver", "solutions", "complete", "stats", "message", "claim", "reason")
 """Kept in the JSON after the record's fields: the grids, the raw stats and the judge's words."""
@@ -45,6 +51,8 @@ def record(run: Run | dict[str, Any]) -> dict[str, Any]:
         "status": str(getattr(data["status"], "value", data["status"])),
         "category": str(getattr(data["category"], "value", data["category"])),
         "time_s": data["time_s"], "cpu_s": data.get("cpu_s"), "warmup": bool(data.get("warmup")),
+        "peak_memory_mb": data.get("peak_memory_mb"), "termination": data.get("termination"),
+        "host": data.get("host") or None, "worker": data.get("worker"), "sequence": data.get("sequence"),
     }
     flat.update({name: stats.get(name) for name in COUNTERS})
     return flat

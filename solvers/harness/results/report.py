@@ -365,7 +365,7 @@ def _bad_field(run: dict[str, Any]) -> str:
         run["stats"] = {}
     if not isinstance(run["stats"], dict):
         return "stats is not an object"
-    for key in ("cpu_s", "n", "line"):
+    for key in ("cpu_s", "n", "line", "peak_memory_mb", "worker", "sequence"):
         value = run.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
             return f"{key} is {json.dumps(value)[:40]}, not a number"

@@ -1,0 +1,58 @@
+"""Peak memory of one run, not of its worker's lifetime.
+
+Linux keeps a process's resident high-water mark (VmHWM in /proc/PID/status); writing 5 to
+/proc/PID/clear_refs resets it to the present resident size. The worker resets it just
+before a run and reads it just after, so a run that allocates 200 MB shows 200 MB more and
+the next run in the same worker does not. Where the reset is refused, the fallback is the
+lifetime peak (ru_maxrss), used only when the run raised it (else None: not measured).
+Children the run waited for count through their own peak (RUSAGE_CHILDREN), when it rose.
+"""
+from __future__ import annotations
+
+import resource
+
+KIB = 1024.0
+
+
+def reset_peak(pid: int | str = "self") -> bool:
+    """Reset the process's resident high-water mark; whether that worked."""
+    try:
+        with open(f"/proc/{pid}/clear_refs", "w", encoding="ascii") as handle:
+            handle.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def high_water_mb(pid: int | str = "self") -> float | None:
+    """The process's resident high-water mark (VmHWM) in MB, or None where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / KIB
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _maxrss_mb(who: int) -> float:
+    return resource.getrusage(who).ru_maxrss / KIB  # kilobytes on Linux
+
+
+class PeakMemory:
+    """The peak resident memory (MB) of the span from construction to ``peak_mb()``."""
+
+    def __init__(self) -> None:
+        self.reset = reset_peak()
+        self.own_before = _maxrss_mb(resource.RUSAGE_SELF)
+        self.children_before = _maxrss_mb(resource.RUSAGE_CHILDREN)
+
+    def peak_mb(self) -> float | None:
+        own = high_water_mb() if self.reset else None
+        if own is None:
+            after = _maxrss_mb(resource.RUSAGE_SELF)
+            own = after if after > self.own_before else None
+        children = _maxrss_mb(resource.RUSAGE_CHILDREN)
+        found = [v for v in (own, children if children > self.children_before else None) if v is not None]
+        return round(max(found), 3) if found else None
