@@ -217,17 +217,19 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
     (in an order shuffled by its seed, if given, so that drifts in the machine's load spread
     over all configurations); on KeyboardInterrupt judge what finished and say so (Tally.partial)."""
     bookkeeping = _Experiment(store, progress)
-    start = probe()
+    start: dict[str, Any] | None = None
     groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,
                           time_limit=experiment.time_limit, repeat=number,
                           memory_limit=experiment.memory_limit, cpu_limit=experiment.cpu_limit)
               for puzzle in puzzles for number in range(experiment.repeat))
     try:
+        start = probe()  # inside: a Ctrl-C during the probe is an interrupted sweep like any other
         executor.run(bookkeeping.tasks(groups, experiment.seed), bookkeeping.arrived)
     except KeyboardInterrupt:
         bookkeeping.tally.partial = True
     bookkeeping.finish()
-    bookkeeping.tally.calibration = calibration(start, None if bookkeeping.tally.partial else probe())
+    if start is not None:
+        bookkeeping.tally.calibration = calibration(start, None if bookkeeping.tally.partial else probe())
     return bookkeeping.tally
 
 
