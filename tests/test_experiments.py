@@ -123,7 +123,7 @@ def test_repeat_records_every_repetition_and_marks_warmups(puzzles: str, tmp_pat
     assert all(r["cpu_s"] >= 0 for r in runs)
     row = next(csv.DictReader(io.StringIO(done.stdout)))
     assert (row["runs"], row["puzzles"]) == (str(3 * len(PUZZLES)), str(len(PUZZLES)))
-    assert row["spread_s"] != ""
+    assert row["iqr_s"] != "" and float(row["mean_s_low"]) <= float(row["mean_s"]) <= float(row["mean_s_high"])
     again = compare("report", str(out), "--exclude-warmup", "--format", "csv")
     assert next(csv.DictReader(io.StringIO(again.stdout)))["runs"] == str(3 * len(PUZZLES) - 1)
 
