@@ -29,11 +29,19 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from .errors import (CellCountError, DocumentError, DuplicateGivenError, EncodingError, LayoutError,
-                     PuzzleError, SizeError)
+from .errors import (
+    CellCountError,
+    DocumentError,
+    DuplicateGivenError,
+    EncodingError,
+    LayoutError,
+    PuzzleError,
+    SizeError,
+)
 from .fields import Fields, is_fields_line, write_fields
 from .fpuzzles import LINK_MARK, iter_documents, read_document, read_link
 from .geometry import MIN_LATIN, MIN_SIZE, valid_size
@@ -114,6 +122,10 @@ def _stream_items(stream: TextIO | BinaryIO, name: str, fmt: str, hex16: bool
     yield from _parse_lines(_Lines(iter_lines(_Peeked(head, read), name)), name, fmt, hex16)
 
 
+def _same(puzzle: Puzzle) -> Puzzle:
+    return puzzle
+
+
 def _spans_lines(head: bytes) -> bool:
     """Whether an input starts with JSON that its first line does not complete (a document
     written over several lines): then it is read whole; one document a line is read by lines."""
@@ -123,7 +135,7 @@ def _spans_lines(head: bytes) -> bool:
     first, newline, _ = text.partition(b"\n")
     try:
         json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):
         return True
     return not newline and len(head) >= 65536  # one line, longer than the peek: read it whole
 
@@ -161,7 +173,7 @@ def _json_items(head: bytes, read: Callable[[int], bytes], name: str) -> Iterato
         if isinstance(item, PuzzleError):
             yield item
         else:
-            yield _checked(lambda: item, name, item.source.line, item.source.index)
+            yield _checked(partial(_same, item), name, item.source.line, item.source.index)
 
 
 def _batch(name: str, items: Iterator[Puzzle | PuzzleError]) -> Batch:
@@ -252,7 +264,7 @@ def _parse_lines(lines: _Lines, name: str, fmt: str, hex16: bool) -> Iterator[Pu
             number += 1
         elif text.startswith("{") or LINK_MARK in text:
             source = Source(name, number + 1, index)
-            yield _checked(lambda: _read_fpuzzles_line(line.strip(), source), name, number + 1, index)
+            yield _checked(partial(_read_fpuzzles_line, line.strip(), source), name, number + 1, index)
             index += 1
             number += 1
             header = None
@@ -264,8 +276,7 @@ def _parse_lines(lines: _Lines, name: str, fmt: str, hex16: bool) -> Iterator[Pu
             header = (number + 1, text)
             number += 1
         elif fmt == "line" or (fmt == "auto" and _looks_like_line(text, lines, number)):
-            yield _checked(lambda: _parse_line(text, hex16, Source(name, number + 1, index),
-                                               _header_fields(header)),
+            yield _checked(partial(_parse_line, text, hex16, Source(name, number + 1, index), header),
                            name, number + 1, index)
             index += 1
             number += 1
@@ -286,9 +297,13 @@ def _read_fpuzzles_line(text: str, source: Source) -> Puzzle:
     if not text.startswith("{"):
         return read_link(text, source)
     try:
-        return read_document(json.loads(text), source)
+        doc = json.loads(text)
+    except RecursionError:
+        raise DocumentError("not JSON this reader takes: nested deeper than Python's recursion limit") \
+            from None
     except json.JSONDecodeError as error:
         raise DocumentError(f"not JSON: {error.msg} at column {error.colno}") from None
+    return read_document(doc, source)
 
 
 def _header_fields(header: tuple[int, str] | None) -> Fields:
@@ -298,7 +313,7 @@ def _header_fields(header: tuple[int, str] | None) -> Fields:
     try:
         return Fields.read(header[1].split())
     except PuzzleError as error:
-        raise error.located(file=error.file, line=header[0])
+        raise error.located(file=error.file, line=header[0]) from None
 
 
 def _checked(parse: Callable[[], Puzzle], name: str, line: int, index: int) -> Puzzle | PuzzleError:
@@ -350,11 +365,9 @@ def _is_compact_16x16(lines: _Lines, start: int) -> bool:
     return False
 
 
-def _parse_line(text: str, hex16: bool, source: Source, before: Fields | None = None) -> Puzzle:
+def _parse_line(text: str, hex16: bool, source: Source, header: tuple[int, str] | None = None) -> Puzzle:
     cells, *items = text.split()
-    fields = Fields.read(items)
-    if before is not None:
-        fields = before.merged(fields)
+    fields = _header_fields(header).merged(Fields.read(items))
     n = _side_for_cells(len(cells), fields)
     geometry = fields.geometry_for(n)
     hex16 = hex16 and n == 16

@@ -41,8 +41,9 @@ from .puzzle import Cage, Puzzle, Source
 
 LINK_MARK = "?load="
 LINK_PREFIX = "https://www.f-puzzles.com/" + LINK_MARK
-MAX_LINK_CHARS = 1 << 16
-"""The longest compressed text decoded (a 16x16 document compresses to a few kilobytes)."""
+MAX_LINK_CHARS = 1 << 14
+"""The longest compressed text decoded: a 16x16 document compresses to a few kilobytes, and
+lz-string can expand its input about quadratically (16 KiB at most some tens of megabytes)."""
 MAX_DOCUMENT_CHARS = 1 << 24
 """The longest decompressed document accepted (lz-string can expand its input many times)."""
 
@@ -91,7 +92,7 @@ def read_document(doc: Any, source: Source | None = None) -> Puzzle:
 
 def decode_link(text: str) -> Any:
     """The parsed document of an f-puzzles link (or of its text after '?load=')."""
-    from lzstring import LZString
+    from lzstring import LZString  # noqa: PLC0415 - only links need the decoder
 
     packed = text.split(LINK_MARK, 1)[1] if LINK_MARK in text else text
     packed = urllib.parse.unquote(packed.split("&", 1)[0].strip())
@@ -106,6 +107,8 @@ def decode_link(text: str) -> Any:
         raise DocumentError(f"the link's text after {LINK_MARK!r} is not lz-string base64 of a document")
     try:
         return json.loads(unpacked)
+    except RecursionError:
+        raise DocumentError("the link's document is nested deeper than Python's recursion limit") from None
     except json.JSONDecodeError as error:
         raise DocumentError(f"the link's document is not JSON: {error.msg} at character {error.pos}") \
             from None
@@ -135,6 +138,10 @@ def iter_documents(text: str, name: str) -> Iterator[Puzzle | PuzzleError]:
             continue
         try:
             doc, end = decoder.raw_decode(text, position)
+        except RecursionError:
+            yield DocumentError("not JSON this reader takes: nested deeper than Python's recursion "
+                                "limit", file=name, line=line, index=index)
+            return
         except json.JSONDecodeError as error:
             at = f"column {error.colno}" if error.lineno == line else \
                 f"line {error.lineno}, column {error.colno}"
@@ -190,7 +197,7 @@ def to_fpuzzles_json(puzzle: Puzzle, *, title: str = "", ruleset: str = "") -> s
 
 def to_fpuzzles_link(puzzle: Puzzle) -> str:
     """An f-puzzles link that opens the puzzle."""
-    from lzstring import LZString
+    from lzstring import LZString  # noqa: PLC0415 - only links need the encoder
 
     return LINK_PREFIX + str(LZString().compressToBase64(to_fpuzzles_json(puzzle)))
 

@@ -7,16 +7,22 @@ decisions on the current path). The kinds and their other keys:
 
 =============  ==============================================================
 start          n, box_rows, box_cols, givens (list), diagonals, regions (list
-               or null), solver: the puzzle, so a trace file stands alone
+               or null), solver: the puzzle, so a trace file stands alone; and
+               cages ([cells, total or null] each), rules, extra_regions (optional)
 place          cell, value, rule ('naked single', 'hidden single'), group
                (hidden single: the group where the value had one place)
 eliminate      value, cells (list), rule ('locked candidates'), group (where
-               the value is locked), other (the group it is removed from)
+               the value is locked), other (the group it is removed from);
+               killer cages: rule 'cage combinations' (other: the cage too) or
+               'cage digits' (other: a group holding the cage), with total,
+               combinations (the digit sets the cage can still make) and removed
+               (the [cell, value] pairs taken out; value is the first one's)
 decide         cell, value, alternatives (list of [cell, value] still to try
                here), rule ('first empty cell', 'fewest candidates', 'two
                places', 'fewest rows'), group (two places: the group)
 contradiction  rule ('no candidate': cell; 'no place': value, group; 'no
-               row': column (dlx); 'givens clash': message)
+               row': column (dlx); 'givens clash': message; 'no combination':
+               group (a cage), total)
 backtrack      cell, value: the decision at this depth is taken back, with
                everything after it
 solved         count: solutions found so far
@@ -31,7 +37,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from models import Geometry, Model, Puzzle
+from models import Cage, Geometry, Model, Puzzle
 from models.symbols import symbol
 
 Event = dict[str, Any]
@@ -68,7 +74,9 @@ class Trace:
         self.emit("start", 0, n=puzzle.n, box_rows=puzzle.geometry.box_rows,
                   box_cols=puzzle.geometry.box_cols, givens=list(puzzle.givens),
                   diagonals=puzzle.diagonals,
-                  regions=None if puzzle.regions is None else list(puzzle.regions), solver=solver)
+                  regions=None if puzzle.regions is None else list(puzzle.regions), solver=solver,
+                  cages=[[list(cage.cells), cage.total] for cage in puzzle.cages],
+                  rules=list(puzzle.rules), extra_regions=[list(r) for r in puzzle.extra_regions])
 
 
 def check_event(event: Any, where: str = "event") -> Event:
@@ -108,8 +116,14 @@ def read_jsonl(path: str | Path) -> list[Event]:
 def puzzle_of(start: Event) -> Puzzle:
     """The puzzle a start event describes."""
     regions = start["regions"]
-    return Puzzle(Geometry.of(start["box_rows"], start["box_cols"]), tuple(start["givens"]),
-                  bool(start["diagonals"]), None if regions is None else tuple(regions))
+    try:  # the variant keys are optional: traces written before them have none
+        cages = tuple(Cage(tuple(cells), total) for cells, total in start.get("cages") or ())
+        return Puzzle(Geometry.of(start["box_rows"], start["box_cols"]), tuple(start["givens"]),
+                      bool(start["diagonals"]), None if regions is None else tuple(regions),
+                      cages=cages, rules=tuple(start.get("rules") or ()),
+                      extra_regions=tuple(tuple(r) for r in start.get("extra_regions") or ()))
+    except (TypeError, ValueError) as error:
+        raise TraceError(f"the start event does not describe a puzzle: {error}") from None
 
 
 def cell_name(cell: int, n: int) -> str:
@@ -133,6 +147,13 @@ def describe(event: Event, n: int) -> str:
         if rule == "hidden single":
             return f"hidden single: {v} can go only in {where} within {event['group']}"
         return f"naked single: {where} = {v}, its only candidate left"
+    if kind == "eliminate" and rule == "cage combinations":
+        values, verb = _values(event)
+        return f"{_cage_words(event)}, so {values} {verb} {_cells(event['cells'], n)}"
+    if kind == "eliminate" and rule == "cage digits":
+        values, verb = _values(event)
+        return (f"{_cage_words(event)}, so {values} must be in the cage and {verb} "
+                f"{_cells(event['cells'], n)} in {event['other']}")
     if kind == "eliminate":
         return (f"locked candidates: {v} in {event['group']} lies in {event['other']}, "
                 f"so removed from {_cells(event['cells'], n)}")
@@ -145,6 +166,31 @@ def describe(event: Event, n: int) -> str:
     if kind == "solved":
         return f"solved: every cell is filled (solution {event['count']})"
     raise TraceError(f"unknown event kind {kind!r}")
+
+
+def _values(event: Event) -> tuple[str, str]:
+    """The values an elimination removes (its 'removed' pairs' values, or its one value), and
+    'leaves' or 'leave' to agree with them."""
+    values = sorted({v for _, v in event.get("removed") or ()}) or [event["value"]]
+    return ", ".join(symbol(v) for v in values), "leaves" if len(values) == 1 else "leave"
+
+
+def _cage_words(event: Event) -> str:
+    """'cage 17 in two cells (cage 3): only 8 and 9' or '... : 1+2+7 or 1+3+6'."""
+    combos = event.get("combinations") or []
+    size = len(combos[0]) if combos else 0
+    cells = NUMBER_WORDS.get(size, str(size))
+    if len(combos) == 1:
+        digits = [symbol(d) for d in combos[0]]
+        only = " and ".join([", ".join(digits[:-1]), digits[-1]] if len(digits) > 1 else digits)
+    else:
+        only = " or ".join("+".join(symbol(d) for d in combo) for combo in combos)
+    plural = "cell" if size == 1 else "cells"
+    return f"cage {event.get('total')} in {cells} {plural} ({event['group']}): only {only}"
+
+
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+                8: "eight", 9: "nine"}
 
 
 def _decision(event: Event, n: int, v: str) -> str:
@@ -174,6 +220,9 @@ def _contradiction(event: Event, n: int) -> str:
         return f"no row left to cover '{event['column']}'"
     if rule == "givens clash":
         return str(event.get("message", "the givens clash"))
+    if rule == "no combination":
+        return (f"no combination of different digits left in {event['group']} can make "
+                f"its total {event.get('total')}")
     return str(rule)
 
 

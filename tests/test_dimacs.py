@@ -4,7 +4,7 @@ from __future__ import annotations
 import pycosat
 import pytest
 
-from models import Model, Puzzle, parse_puzzle, verify
+from models import Cage, Model, Puzzle, parse_puzzle, verify
 from solvers.encodings.cnf import ENCODINGS, Numbering, encode
 from solvers.encodings.dimacs import (
     SATISFIABLE,
@@ -195,9 +195,15 @@ def test_a_killer_export_carries_its_cages_and_decodes_past_the_selectors(encodi
     assert decode_with_cnf(competition_output(model), text) == tuple(map(int, solution))
 
 
-@pytest.mark.parametrize("comment", ["c cage: 7 r1c1 r9c1", "c cage: seven r1c1", "c cage: 7 x1",
-                                     "c cage:"])
+def test_a_large_grids_header_names_its_cages_one_comment_each() -> None:
+    # beyond 35x35 the header holds integers, and one 'c cage:' line per cage
+    dimacs = Dimacs(0, [], ("boxes: 2x2", "givens: " + " ".join("0" * 16), "cage: 7 r1c2 r1c3",
+                            "cage: - r2c1 r3c3"))
+    assert header_puzzle(dimacs).cages == (Cage((1, 2), 7), Cage((4, 10)))
+
+
+@pytest.mark.parametrize("comment", ["cage: 7 r1c1 r9c1", "cage: seven r1c1", "cage: 7 x1", "cage:"])
 def test_a_malformed_cage_comment_is_an_error_naming_it(comment: str) -> None:
-    text = export_dimacs(UNIQUE["4x4-a"][0], "minimal").replace("c cage: 7 r1c2 r1c3", comment)
+    dimacs = Dimacs(0, [], ("boxes: 2x2", "givens: " + " ".join("0" * 16), comment))
     with pytest.raises(DimacsError, match="'c cage:"):
-        header_puzzle(read_dimacs(text))
+        header_puzzle(dimacs)

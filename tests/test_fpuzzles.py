@@ -202,7 +202,7 @@ def test_a_json_list_of_documents_is_read_in_order(tmp_path: Path) -> None:
 @pytest.mark.parametrize("link, words", [
     ("https://www.f-puzzles.com/?load=", "is empty"),
     ("https://www.f-puzzles.com/?load=!!!not-base64!!!", "is not lz-string base64 of a document"),
-    ("https://www.f-puzzles.com/?load=" + "A" * 70_000, "longer than 65,536 characters"),
+    ("https://www.f-puzzles.com/?load=" + "A" * 20_000, "longer than 16,384 characters"),
     ("https://www.f-puzzles.com/?load=N4IgzglgXgpiBcIDCAbAhgZwQAgMoBMIBjDMCDVEAXyA", "not JSON"),
 ])
 def test_a_hostile_link_is_a_located_error(link: str, words: str) -> None:
@@ -219,6 +219,15 @@ def test_bad_bytes_and_stray_text_in_a_json_file_are_located(tmp_path: Path) -> 
     path.write_text(to_fpuzzles_json(PUZZLES["latin-5"]) + "\nhello there\n")
     batch = read_puzzles(path)
     assert len(batch.puzzles) == 1 and "expected an f-puzzles document" in str(batch.errors[0])
+
+
+@pytest.mark.parametrize("text, name", [("[" * 100_000 + "]" * 100_000, "deep.json"),
+                                        ("1...............\n" + '{"a":' * 10_000, "deep.txt"),
+                                        ("{\"a\": " * 5_000 + "1" + "}" * 5_000 + "\n1...............", "deep2.txt")])
+def test_json_nested_past_the_recursion_limit_is_a_located_error(text: str, name: str) -> None:
+    batch = read_text(text, name=name)
+    assert batch.errors and all(isinstance(e, DocumentError) for e in batch.errors)
+    assert "nested deeper than Python's recursion limit" in str(batch.errors[0])
 
 
 def test_lines_of_documents_and_links_mix_with_line_puzzles() -> None:

@@ -2,7 +2,7 @@
 
 Uniqueness of 4x4 killers is checked by brute force over all 576 Latin squares of order 4
 with the independent checker; larger ones by a backend of another paradigm than the
-generator's (mip, where the generator proves with cpsat and confirms with sat).
+generator's (mip, where the generator proves with mrv and confirms with sat).
 """
 from __future__ import annotations
 

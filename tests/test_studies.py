@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from solvers.harness import consistency_study
+from solvers.harness.results import consistency_study
 
 from .conftest import load
 

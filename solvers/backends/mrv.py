@@ -49,7 +49,7 @@ from functools import lru_cache
 
 from models import Model
 
-from ..encodings.cages import combination_masks
+from ..encodings.cages import LEVELS_CAGES_UNSUPPORTED, combination_masks
 from ..result import Result, Stats, finish, propagation_only, stop_message, unsupported
 
 COUNTERS = {
@@ -76,8 +76,6 @@ INFERENCES = ("locked", "singles")
 LADDER = ("none", "forward", "naked", "singles", "locked")  # rungs below 'singles': readable only
 LEVELS = ("bounds", "gac", "sac")  # Simonis's consistency levels: solvers/backends/_consistency.py
 SEARCHES = ("depth-first", "none")
-LEVELS_CAGES_UNSUPPORTED = ("the consistency levels (bounds, gac, sac) reason about all-different "
-                            "groups alone, not a cage's total: use inference='singles' or 'locked'")
 CHOICES = {"inference": LADDER + LEVELS, "value_order": VALUE_ORDERS, "impl": ("fast", "readable"),
            "branching": ("mrv", "first"), "search": SEARCHES}
 _CLOCK_EVERY = 64  # decisions between two looks at the clock

@@ -80,3 +80,8 @@ def cage_clash(model: Model) -> str:
             return (f"no {len(cage.cells)} different digits{with_givens} sum to {cage.total} "
                     f"in cage {cage_number(model, cage)}")
     return ""
+
+
+LEVELS_CAGES_UNSUPPORTED = ("the consistency levels (bounds, gac, sac) reason about all-different "
+                            "groups alone, not a cage's total: use inference='singles' or 'locked'")
+"""Why mrv and its readable twin answer unsupported for a consistency level on a cage total."""

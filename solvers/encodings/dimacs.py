@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from models import Cage, Geometry, Grid, Model, Puzzle, PuzzleError, as_model, parse_puzzle, to_line
 from models.symbols import MAX_SYMBOL_SIZE
@@ -90,7 +90,6 @@ def _header_lines(model: Model, cnf: CNF, extra: int = 0) -> list[str]:
     lines = [
         "c Sudoku as SAT, DIMACS CNF (sudoku-methods, solvers/encodings/dimacs.py)\n",
         *_puzzle_lines(puzzle),
-        *_cage_lines(puzzle),
         f"c source: {puzzle.source}\n",
         f"c geometry: {puzzle.geometry.label()}, variant {puzzle.variant}, "
         f"{len(model.groups)} all-different groups, {puzzle.num_givens} givens\n",
@@ -124,11 +123,12 @@ def _puzzle_lines(puzzle: Puzzle) -> list[str]:
         lines.append("c diagonals: yes\n")
     if puzzle.regions:
         lines.append(f"c regions: {' '.join(map(str, puzzle.regions))}\n")
-    return lines
+    return lines + _cage_lines(puzzle)
 
 
 def _cage_lines(puzzle: Puzzle) -> list[str]:
-    """One 'c cage: TOTAL r1c1 r1c2 ...' line per killer cage ('-' for a cage without a total)."""
+    """One 'c cage: TOTAL r1c1 r1c2 ...' line per killer cage ('-' for a cage without a total),
+    for a grid too large for the line format."""
     n = puzzle.n
     return [f"c cage: {'-' if cage.total is None else cage.total} "
             + " ".join(f"r{c // n + 1}c{c % n + 1}" for c in cage.cells) + "\n"
@@ -160,13 +160,8 @@ def _cell(name: str, n: int) -> int:
 
 
 def header_puzzle(dimacs: Dimacs) -> Puzzle:
-    """The puzzle an exported file's comments name ('c puzzle:', or 'c boxes:' and 'c givens:')."""
-    puzzle = _header_grid(dimacs)
-    cages = _header_cages(dimacs, puzzle.n)
-    return replace(puzzle, cages=cages) if cages else puzzle
-
-
-def _header_grid(dimacs: Dimacs) -> Puzzle:
+    """The puzzle an exported file's comments name ('c puzzle:', which carries any cages as
+    line-format fields; or 'c boxes:', 'c givens:' and one 'c cage:' per cage)."""
     line = dimacs.field("puzzle")
     if line is not None:
         try:
@@ -180,9 +175,11 @@ def _header_grid(dimacs: Dimacs) -> Puzzle:
     try:
         rows, _, cols = boxes.partition("x")
         regions = dimacs.field("regions")
-        return Puzzle(Geometry.of(int(rows), int(cols)), tuple(int(v) for v in givens.split()),
+        geometry = Geometry.of(int(rows), int(cols))
+        return Puzzle(geometry, tuple(int(v) for v in givens.split()),
                       dimacs.field("diagonals") == "yes",
-                      None if regions is None else tuple(int(r) for r in regions.split()))
+                      None if regions is None else tuple(int(r) for r in regions.split()),
+                      cages=_header_cages(dimacs, geometry.n))
     except ValueError as error:
         raise DimacsError(f"the CNF file's puzzle comments are malformed: {error}") from None
 

@@ -11,10 +11,11 @@ Two recipes, both ending where no further step keeps the solution unique:
   random order while the solution stays unique.
 
 Each step's uniqueness is proved by a cage-aware backend counting to two solutions
-(``cpsat`` by default); an answer cut short by its time limit counts as "not unique", so
-a step is kept only when proved. The finished puzzle is proved unique again by a second
-backend of another paradigm (``sat``: cages as digit combinations in CNF) and its
-solution checked by the independent checker. The full grid comes from the Sudoku
+(``mrv`` by default: its cage combinations settle a 9x9 step in milliseconds where CP-SAT
+took seconds, 3.3 s against 26 s for the same 63 proofs of seed 1); an answer cut short by
+its time limit counts as "not unique", so a step is kept only when proved. The finished
+puzzle is proved unique again by a second backend of another paradigm (``sat``: cages as
+digit combinations in CNF) and its solution checked by the independent checker. The full grid comes from the Sudoku
 generator (``generator.random_full_grid``), so killers can be standard, X or jigsaw.
 
 >>> made = generate_killer(4, seed=1)
@@ -80,7 +81,7 @@ def generate_killer(size: int, *, seed: int | str = 0, variant: str = "standard"
     if not 2 <= largest <= size:
         raise ValueError(f"the largest cage has 2 to {size} cells (its digits differ), not {largest}")
     rng = random.Random(f"killer/{variant}/{size}/{seed}")
-    unique = unique or proved_unique("cpsat")
+    unique = unique or proved_unique("mrv")
     full = random_full_grid(size, rng, variant)
     solution = full.givens
     if givens:

@@ -17,8 +17,9 @@ The chain's stationary distribution is uniform on the proper squares. It starts 
 cyclic square and runs ``moves`` moves (default n**3); a square still improper then is not
 corrected by walking to the nearest proper one (that favours the proper squares next to
 improper ones: measured, a chi-square of 1835 on the 576 squares of order 4), but the chain
-runs another n*n moves and looks again, as sampling a long chain at fixed times does. Holes are then chosen as a uniformly random set of round(fraction * n*n)
-cells, so the instance is satisfiable by construction (the square itself fills it).
+runs another n*n moves and looks again, as sampling a long chain at fixed times does.
+Holes are then chosen as a uniformly random set of round(fraction * n*n) cells, so the
+instance is satisfiable by construction (the square itself fills it).
 
 Everything random draws from one ``random.Random`` seeded from the seed string, so a seed
 gives the same instance on every machine.

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import TypeVar, cast
 from itertools import takewhile
 
 from models import Grid, Model
@@ -37,10 +38,13 @@ from .limits import Limits, Stop, recursion_room
 class Node:
     """A data object: a 1 in the matrix, in one row and one column."""
 
-    def __init__(self, column: Column | None, row: tuple[int, int] | None = None) -> None:
-        self.L = self.R = self.U = self.D = self
-        self.C = column if column is not None else self  # type: ignore[assignment]
-        self.row = row  # (cell, value) of the matrix row this 1 is in
+    def __init__(self, column: Column | None, row: tuple[int, int] = (-1, -1)) -> None:
+        self.L: Node = self
+        self.R: Node = self
+        self.U: Node = self
+        self.D: Node = self
+        self.C: Column = column if column is not None else cast(Column, self)  # a header is its own column
+        self.row = row  # (cell, value) of the matrix row this 1 is in; (-1, -1) for a header
 
 
 class Column(Node):
@@ -50,6 +54,10 @@ class Column(Node):
         super().__init__(None)
         self.S = 0
         self.N = name
+
+
+N = TypeVar("N", bound=Node)
+"""walk() yields what it starts from: columns along the header list, nodes along a row or column."""
 
 
 class DancingLinks:
@@ -92,7 +100,7 @@ class DancingLinks:
         column.U = x
 
     @staticmethod
-    def walk(x: Node, link: str) -> Iterator[Node]:
+    def walk(x: N, link: str) -> Iterator[N]:
         """The paper's "for each j <- R[x], R[R[x]], ..., while j != x" for link R, L, U or D."""
         j = getattr(x, link)
         while j is not x:
@@ -144,8 +152,8 @@ class DancingLinks:
         c, cover it, try each of its rows r in turn, and uncover c."""
         if self.h.R is self.h:
             solution = grid[:]
-            for r in self.O:
-                cell, value = r.row
+            for chosen in self.O:
+                cell, value = chosen.row
                 solution[cell] = value
             found.append(tuple(solution))
             if self.trace is not None:
@@ -157,7 +165,7 @@ class DancingLinks:
         if self.trace is not None and c.S == 0:
             self.trace.emit("contradiction", k, rule="no row", column=c.N)
         self.cover(c)
-        for r in self.walk(c, "D"):
+        for r in self.walk(cast(Node, c), "D"):  # the rows of column c
             limits.check(self.nodes)
             self.nodes += 1
             self.O.append(r)  # O_k <- r

@@ -53,10 +53,9 @@ from dataclasses import dataclass, field
 
 from models import Grid, Model
 
-from ...encodings.cages import cage_clash, cage_number, combinations
+from ...encodings.cages import LEVELS_CAGES_UNSUPPORTED, cage_clash, cage_number, combinations
 from ...encodings.domains import clash_message
 from ...result import Result, Stats, finish, propagation_only, stop_message, unsupported
-from ..mrv import LEVELS_CAGES_UNSUPPORTED
 from ...trace import Trace
 from .alldifferent import arc_prunings, bounds_prunings
 from .limits import Limits, Stop, recursion_room
@@ -240,15 +239,12 @@ class Solver:
             allowed = set().union(*left)
             needed = set.intersection(*map(set, left))
             shown = [sorted(combo) for combo in left]
-            for value in range(1, self.n + 1):
-                removed = [c for c in cage.cells
-                           if not board.values[c] and value in board.candidates[c] and value not in allowed]
-                if removed:
-                    self.emit("eliminate", depth, value=value, cells=removed, rule="cage combinations",
-                              group=cage.name, other=cage.name, total=cage.total, combinations=shown)
-                    for cell in removed:
-                        self.remove(board, cell, value)
-                    return True
+            removed = [(c, v) for c in cage.cells if not board.values[c]
+                       for v in sorted(board.candidates[c] - allowed)]
+            if removed:
+                self.eliminate(board, depth, removed, rule="cage combinations", group=cage.name,
+                               other=cage.name, total=cage.total, combinations=shown)
+                return True
             for value in sorted(needed):
                 places = [c for c in cage.cells if value in board.candidates[c]]
                 if len(places) == 1 and not board.values[places[0]]:
@@ -258,15 +254,21 @@ class Solver:
                     self.place(board, places[0], value)
                     return True
             for name, outside in cage.houses:
-                for value in sorted(needed):
-                    removed = [c for c in outside if not board.values[c] and value in board.candidates[c]]
-                    if removed:
-                        self.emit("eliminate", depth, value=value, cells=removed, rule="cage digits",
-                                  group=cage.name, other=name, total=cage.total, combinations=shown)
-                        for cell in removed:
-                            self.remove(board, cell, value)
-                        return True
+                removed = [(c, v) for c in outside if not board.values[c]
+                           for v in sorted(board.candidates[c] & needed)]
+                if removed:
+                    self.eliminate(board, depth, removed, rule="cage digits", group=cage.name,
+                                   other=name, total=cage.total, combinations=shown)
+                    return True
         return False
+
+    def eliminate(self, board: Board, depth: int, removed: list[tuple[int, int]],
+                  **why: object) -> None:
+        """Remove several (cell, value) candidates at once, as one step of the trace."""
+        self.emit("eliminate", depth, value=removed[0][1], cells=sorted({c for c, _ in removed}),
+                  removed=[list(pair) for pair in removed], **why)
+        for cell, value in removed:
+            self.remove(board, cell, value)
 
     def cage_allows(self, board: Board, cell: int, value: int) -> bool:
         """Below the singles rung: each cage of the cell can still reach its total with value

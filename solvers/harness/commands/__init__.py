@@ -16,4 +16,5 @@ common:    usage errors, exit statuses, reading puzzles, shared options
 summary:   what a sweep prints and saves when it ends (run, and run --db)
 sweep_db:  a sweep written run by run to a results database
 tracing:   one puzzle solved by a readable backend while its trace is recorded
+study:     the classic studies as one table each (Simonis's consistency levels)
 """

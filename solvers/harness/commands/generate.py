@@ -179,7 +179,7 @@ def _header(args: argparse.Namespace) -> str:
                 "Markov chain), holes at random; satisfiable, not necessarily unique")
         after = "# after each puzzle: holes (empty cells)\n"
     elif args.variant in KILLERS:
-        what = ("unique solutions (each step proved by cpsat counting to two, the result again "
+        what = ("unique solutions (each step proved by mrv counting to two, the result again "
                 "by sat)")
         after = ("# after each puzzle: cages, largest (cells in the largest cage), givens, "
                  "checks (uniqueness proofs made)\n")

@@ -8,7 +8,7 @@ import sys
 from models import Model, Puzzle
 
 from ... import registry
-from ...result import Result
+from ...result import Result, Status
 from ...trace import Trace
 from .common import UsageError, input_options, positive_float, positive_int, read_inputs
 
@@ -45,6 +45,9 @@ def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None) -> tuple[R
     module = importlib.import_module(f"solvers.backends.readable.{name}")
     trace = Trace()
     result = module.solve(Model.from_puzzle(puzzle), time_limit=time_limit, trace=trace, **options)
+    if result.status is Status.UNSUPPORTED:  # the method cannot state this puzzle: nothing to show
+        raise UsageError(f"--solver {name} cannot solve this puzzle: {result.message}; "
+                         f"choose mrv or backtrack")
     return result, trace
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from models.symbols import symbol
 
 from .plot import _pyplot, _save
-from .steps import Board
+from .steps import Board, cage_corner, cage_sides
 
 # fill colour per way a cell got its value (colour-blind-safe Okabe-Ito tints)
 COLOURS = {
@@ -54,14 +54,19 @@ def draw_board(board: Board, path: str, title: str = "") -> None:
                       fontsize=font, fontweight="bold" if how == "given" else "normal",
                       color="#000000" if how == "given" else "#1f3a93")
     _outline_regions(axes, _region_of(board), n)
+    _outline_cages(axes, board, font)
     used = [how for how in COLOURS if how in board.how]
     handles: list[Any] = [Patch(facecolor=COLOURS[h], edgecolor="#666666", label=LABELS[h])
                           for h in used]
     if diagonal:
         handles.append(Patch(facecolor=DIAGONAL, edgecolor="#666666", hatch="////",
                              label="diagonal (X-Sudoku)"))
-    axes.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01),
-                ncol=min(len(handles), 3), frameon=False, fontsize=9)
+    if board.model.puzzle.cages:
+        handles.append(Patch(facecolor="none", edgecolor="#333333", linestyle="--",
+                             label="killer cage (total top left)"))
+    if handles:  # none for an empty grid not yet filled
+        axes.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01),
+                    ncol=min(len(handles), 3), frameon=False, fontsize=9)
     if title:
         axes.set_title(title, fontsize=10)
     _save(figure, path)
@@ -81,6 +86,36 @@ def _region_of(board: Board) -> list[int]:
         return list(puzzle.regions)
     geometry = puzzle.geometry
     return [geometry.box_of(cell) for cell in range(geometry.cells)]
+
+
+CAGE_INSET = 0.09
+"""How far inside its cells a cage's dashed outline runs, as a fraction of a cell."""
+
+
+def _outline_cages(axes: Any, board: Board, font: float) -> None:
+    """Killer cages as setters draw them: a dashed line just inside the cage's border, and its
+    total small in the top-left corner of its first cell."""
+    n = board.model.n
+    dashed = {"color": "#333333", "linewidth": 0.9, "linestyle": (0, (3, 2))}
+    d = CAGE_INSET
+    for cage in board.model.puzzle.cages:
+        for cell, (top, right, bottom, left) in cage_sides(cage.cells, n).items():
+            row, col = divmod(cell, n)
+            x0, x1 = col + (d if left else 0), col + 1 - (d if right else 0)
+            y0, y1 = row + (d if top else 0), row + 1 - (d if bottom else 0)
+            if top:
+                axes.plot([x0, x1], [y0, y0], **dashed)
+            if bottom:
+                axes.plot([x0, x1], [y1, y1], **dashed)
+            if left:
+                axes.plot([x0, x0], [y0, y1], **dashed)
+            if right:
+                axes.plot([x1, x1], [y0, y1], **dashed)
+        if cage.total is not None:
+            row, col = divmod(cage_corner(cage.cells), n)
+            axes.text(col + d * 0.6, row + d * 0.6, str(cage.total), ha="left", va="top",
+                      fontsize=max(4.0, font * 0.38), color="#222222",
+                      bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.4})
 
 
 def _outline_regions(axes: Any, region: list[int], n: int) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from models.symbols import symbol
 
 from ...trace import Event, describe
-from .steps import Board, replay
+from .steps import Board, cage_corner, cage_sides, replay
 
 
 def page_data(events: list[Event], max_steps: int) -> dict[str, Any]:
@@ -35,7 +35,11 @@ def page_data(events: list[Event], max_steps: int) -> dict[str, Any]:
                       "cells": [list(c) for c in change.cells],
                       "out": [list(x) for x in change.ruled_out],
                       "back": [list(x) for x in change.brought_back]})
+    cages = [{"sides": {str(cell): [int(x) for x in sides]
+                        for cell, sides in cage_sides(cage.cells, n).items()},
+              "corner": cage_corner(cage.cells), "total": cage.total} for cage in puzzle.cages]
     return {"n": n, "symbols": [symbol(v) for v in range(1, n + 1)], "region": region,
+            "cages": cages,
             "diagonals": puzzle.diagonals, "groups": [list(g.cells) for g in model.groups],
             "values": board.values, "how": board.how, "solver": events[0]["solver"],
             "total": len(events) - 1, "steps": steps}
@@ -74,6 +78,10 @@ td.empty { color: #666; }
 .cands { display: grid; font-size: var(--small); line-height: 1.05; }
 .cands span.out { color: transparent; }
 td.bt { border-top: 3px solid #000; } td.bl { border-left: 3px solid #000; }
+table.grid td { position: relative; }
+.cage { position: absolute; pointer-events: none; border: 0 dashed #333; }
+.ctotal { position: absolute; top: 1px; left: 2px; font-size: var(--tiny); line-height: 1;
+  background: #fff; padding: 0 1px; color: #222; pointer-events: none; }
 #log { font-family: ui-monospace, monospace; font-size: .85em; max-height: 14em; overflow-y: auto;
   margin-top: 1em; white-space: pre; }
 #log .now { background: #fff3c4; }
@@ -108,6 +116,7 @@ const grid = document.getElementById("grid"), cells = [];
 const side = Math.max(22, Math.min(54, Math.floor(560 / n)));
 grid.style.setProperty("--cell", side + "px");
 grid.style.setProperty("--font", Math.floor(side * 0.55) + "px");
+grid.style.setProperty("--tiny", Math.max(7, Math.floor(side * 0.24)) + "px");
 grid.style.setProperty("--small", Math.max(7, Math.floor(side / (Math.ceil(Math.sqrt(n)) + 0.6))) + "px");
 for (let r = 0; r < n; r++) {
   const tr = grid.insertRow();
@@ -117,6 +126,26 @@ for (let r = 0; r < n; r++) {
     if (r > 0 && D.region[cell] !== D.region[cell - n]) td.classList.add("bt");
     if (c > 0 && D.region[cell] !== D.region[cell - 1]) td.classList.add("bl");
     cells.push(td);
+  }
+}
+// killer cages: per cell, its dashed outline (inset on the cage's border sides) and any total
+const cageMarks = [];
+for (let c = 0; c < n * n; c++) cageMarks.push([]);
+const inset = Math.max(2, Math.round(side * 0.09));
+for (const k of D.cages) {
+  for (const [key, [t, r, b, l]] of Object.entries(k.sides)) {
+    const div = document.createElement("div");
+    div.className = "cage";
+    div.style.top = (t ? inset : 0) + "px"; div.style.bottom = (b ? inset : 0) + "px";
+    div.style.left = (l ? inset : 0) + "px"; div.style.right = (r ? inset : 0) + "px";
+    div.style.borderWidth = [t, r, b, l].map(x => x ? "1px" : "0").join(" ");
+    cageMarks[Number(key)].push(div);
+  }
+  if (k.total !== null) {
+    const span = document.createElement("span");
+    span.className = "ctotal";
+    span.textContent = k.total;
+    cageMarks[k.corner].push(span);
   }
 }
 function candidates(cell) {
@@ -150,6 +179,7 @@ function draw(changed) {
       });
       td.replaceChildren(box);
     }
+    for (const mark of cageMarks[cell]) td.appendChild(mark);
   }
   const status = document.getElementById("status");
   status.dataset.step = step;

@@ -74,7 +74,8 @@ def replay(events: Iterable[Event]) -> Iterator[tuple[Event, Board, Change]]:
             board.how[cell] = "decision" if kind == "decide" else event["rule"]
         elif kind == "eliminate":
             board = board.copy()
-            board.removed.update((cell, event["value"]) for cell in event["cells"])
+            pairs = event.get("removed") or [(cell, event["value"]) for cell in event["cells"]]
+            board.removed.update((cell, value) for cell, value in pairs)
         elif kind == "backtrack" and event["depth"] in before:
             board = before.pop(event["depth"]).copy()
         yield event, board, _change(old, board)
@@ -97,3 +98,27 @@ def final_board(events: Iterable[Event]) -> Board:
     for _, board, _ in replay(events):  # noqa: B007 - the last board is the answer
         pass
     return board
+
+
+def cage_sides(cells: tuple[int, ...], n: int) -> dict[int, tuple[bool, bool, bool, bool]]:
+    """Per cell of a cage, whether its top, right, bottom and left edges are the cage's border
+    (the neighbour there lies outside the cage), which is where setters draw the dashes.
+
+    >>> cage_sides((0, 1), 3)[0]
+    (True, False, True, True)
+    """
+    inside = set(cells)
+
+    def out(row: int, col: int) -> bool:
+        return not (0 <= row < n and 0 <= col < n) or row * n + col not in inside
+
+    sides = {}
+    for cell in cells:
+        row, col = divmod(cell, n)
+        sides[cell] = (out(row - 1, col), out(row, col + 1), out(row + 1, col), out(row, col - 1))
+    return sides
+
+
+def cage_corner(cells: tuple[int, ...]) -> int:
+    """The cell where a cage's total is written: its top-left one (first in reading order)."""
+    return min(cells)

@@ -11,4 +11,5 @@ database:    the SQLite results database, written run by run
 db_views:    tables and documents from a results database
 provenance:  versions, git commit, machine and settings saved with every run
 outputs:     output paths checked before a run, files written whole
+consistency_study: how many puzzles each consistency level settles without search
 """

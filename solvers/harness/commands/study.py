@@ -15,11 +15,20 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from . import consistency_study
-from .common import EXIT_OK, EXIT_USAGE, EXIT_WRONG, UsageError, bundled_puzzles, \
-    check_output_paths, input_options, positive_int, read_inputs, shown
+from ..results import consistency_study
+from .common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    EXIT_WRONG,
+    UsageError,
+    bundled_puzzles,
+    check_output_paths,
+    input_options,
+    positive_int,
+    read_inputs,
+    shown,
+)
 
-NAME = "study"
 STUDIES = ("consistency",)
 DEFAULT_SETS = ("top95.txt", "forum_hardest_1106.txt", "16x16_gecode_janko.txt")
 

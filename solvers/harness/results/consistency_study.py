@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from models import Model, Puzzle, verify
 
-from .. import registry
-from ..result import Status
+from ... import registry
+from ...result import Status
 
 LEVELS = {  # level -> what it is, in Simonis's terms where he has one
     "naked": "forward checking + naked singles (Simonis's FC)",
