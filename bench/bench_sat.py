@@ -32,7 +32,6 @@ from tabulate import tabulate
 
 from models import Grid, Model, Puzzle, read_puzzles, verify  # noqa: E402
 from solvers import Status, registry
-from solvers.backends import sat  # noqa: E402
 from solvers.encodings.cnf import ENCODINGS  # noqa: E402
 from solvers.harness.engine.plugins import load_backend  # noqa: E402
 from solvers.harness.tasks import Configuration  # noqa: E402

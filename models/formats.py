@@ -467,7 +467,7 @@ def _grid(rows: list[Row], hex16: bool, name: str, index: int,
           header: tuple[int, str] | None = None) -> Puzzle | PuzzleError:
     """One grid's puzzle, or its located error."""
     try:
-        for line, text in rows:
+        for _line, text in rows:
             if isinstance(text, BadLine):
                 raise text.error
         fields = _header_fields(header)
@@ -512,7 +512,7 @@ def _parse_grid(rows: list[tuple[int, str]], hex16: bool, source: Source,
         try:
             givens += [token_value(t, n, hex16, row, col) for col, t in enumerate(tokens, start=1)]
         except PuzzleError as error:
-            raise error.located(file=source.file, line=line)
+            raise error.located(file=source.file, line=line) from None
     if len(rows) != n:
         raise CellCountError(f"too few rows: found {len(rows)}, expected {n}")
     return fields.puzzle(fields.geometry_for(n), tuple(givens), source)

@@ -160,7 +160,7 @@ def _boolean(model: Model, domains: list[tuple[int, ...]]) -> Encoding:
     for cage in model.cages:
         given_sum = sum(givens[c] for c in cage.cells)
         cp.add(sum(v * b for c in cage.cells for v, b in is_value[c].items())
-               == cage.total - given_sum)
+               == (cage.total or 0) - given_sum)  # Model.cages holds only cages with a total
         constraints += 1
 
     def decode(value: Callable[[Any], int]) -> Grid:
@@ -216,7 +216,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
 
     solver = configured_solver(workers=workers, seed=seed, parameters=parameters,
                                time_limit=None if time_limit is None
-                               else max(time_limit - stats.encode_time, 1e-3))
+                               else max(time_limit - (stats.encode_time or 0.0), 1e-3))
     settings = solver.parameters
     collector = None
     if max_solutions > 1:

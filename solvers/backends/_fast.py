@@ -502,7 +502,7 @@ def _tables_for(model: Model) -> tuple[tuple[np.ndarray, ...], tuple[int, int, i
 
 def _ragged(rows: list[list[int]], dtype: type) -> tuple[np.ndarray, np.ndarray]:
     """Rows of different lengths as one zero-padded array, and the lengths."""
-    table = np.zeros((len(rows), max([1] + [len(r) for r in rows])), dtype)
+    table: np.ndarray = np.zeros((len(rows), max([1] + [len(r) for r in rows])), dtype)
     for index, row in enumerate(rows):
         table[index, :len(row)] = row
     return table, np.array([len(r) for r in rows], np.int32)
@@ -548,7 +548,7 @@ def _cage_fields(model: Model) -> dict[str, np.ndarray]:
 
 
 def _pairs(groups: tuple[tuple[int, ...], ...]
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every pair of groups sharing two cells or more (A before B), each group's shares
     (2 * pair + side), where the shared cells sit in A and in B, each group's largest
     share (1 when it shares nothing), and the shares each place of a group lies in."""

@@ -534,7 +534,8 @@ class _Announce(event.Listener):
     """Says on stderr, once, that a compile has begun; remembers when."""
 
     def __init__(self, what: str) -> None:
-        self.what, self.began = what, None
+        self.what = what
+        self.began: float | None = None
 
     def on_start(self, data: Any) -> None:
         if self.began is None:

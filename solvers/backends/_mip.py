@@ -191,7 +191,7 @@ def _enumerate(model: Model, built: Encoding, max_solutions: int, deadline: floa
                 return solutions, Status.TIMEOUT
             highs.setOptionValue("time_limit", left)
         if node_limit is not None:  # what is left of the budget; presolve needs no node
-            highs.setOptionValue("mip_max_nodes", max(node_limit - stats.nodes, 0))
+            highs.setOptionValue("mip_max_nodes", max(node_limit - (stats.nodes or 0), 0))
         highs.run()
         status = translate(highs.getModelStatus())
         info = highs.getInfo()

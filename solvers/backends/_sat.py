@@ -41,7 +41,7 @@ import pickle
 import select
 import signal
 import time
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 import pycosat
 
@@ -85,15 +85,16 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             answer = _pycosat(clauses, cnf.num_vars, FIRST_SLICE)
             if answer == "UNKNOWN":
                 more, complete = _solve_in_process(clauses, cnf.num_vars,
-                                                   max_solutions - len(solutions), deadline)
-                stats.solve_time += time.perf_counter() - began
+                                                   max_solutions - len(solutions),
+                                                   math.inf if deadline is None else deadline)
+                stats.solve_time = (stats.solve_time or 0.0) + time.perf_counter() - began
                 solutions += [cnf.decode(found) for found in more]
                 limit_hit = not complete and len(solutions) < max_solutions
                 message = f"time limit of {time_limit} s reached" if limit_hit else ""
                 break
         else:
             answer = _solve_within(clauses, cnf.num_vars, deadline, prop_limit)
-        stats.solve_time += time.perf_counter() - began
+        stats.solve_time = (stats.solve_time or 0.0) + time.perf_counter() - began
         if answer == "UNSAT":
             complete = True
             break
@@ -102,7 +103,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             message = (f"time limit of {time_limit} s reached" if answer == OUT_OF_TIME
                        else f"propagation limit of {prop_limit} reached")
             break
-        solutions.append(cnf.decode(answer))
+        solutions.append(cnf.decode(cast(list[int], answer)))  # neither UNSAT nor a limit: a model
         if len(solutions) < max_solutions:
             if clauses is cnf.clauses:
                 clauses = list(clauses)

@@ -79,7 +79,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     deadline = None if time_limit is None else start + time_limit
     solutions, limit_hit = _search(model, max_solutions, deadline, node_limit, stats)
     stats.solve_time = time.perf_counter() - start
-    budget_hit = limit_hit and node_limit is not None and stats.nodes >= node_limit
+    budget_hit = limit_hit and node_limit is not None and (stats.nodes or 0) >= node_limit
     message = stop_message(limit_hit, budget_hit)
     exhausted = not limit_hit and len(solutions) < max_solutions
     return finish(solutions, exhausted, stats, limit_hit=limit_hit and not budget_hit,

@@ -39,7 +39,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from models import Grid, Model
 
@@ -166,7 +166,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         while len(solutions) < max_solutions:
             began = time.perf_counter()
             answer = _run(binary, profile, cnf_text(model, cnf, blocking), Path(folder), deadline, stats)
-            stats.solve_time += time.perf_counter() - began
+            stats.solve_time = (stats.solve_time or 0.0) + time.perf_counter() - began
             if isinstance(answer, Result):
                 answer.stats = stats
                 return answer
@@ -176,7 +176,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             if answer in (OUT_OF_TIME, GAVE_UP):
                 limit_hit, budget_hit = answer == OUT_OF_TIME, answer == GAVE_UP
                 break
-            solutions.append(cnf.decode(lit for lit in answer if lit > 0))
+            solutions.append(cnf.decode(lit for lit in cast(list[int], answer) if lit > 0))  # a model
             blocking.append(cnf.blocking_clause(solutions[-1]))
     return finish(solutions, complete, stats, limit_hit=limit_hit, budget_hit=budget_hit,
                   message="time limit reached" if limit_hit else

@@ -1,1 +1,2 @@
-"""Puzzle generation: unique puzzles of any size and variant (``generator``); its command is solvers/harness/commands/generate.py."""
+"""Puzzle generation: unique puzzles of any size and variant (``generator``), killer puzzles
+(``killer``) and quasigroups with holes (``qwh``); the command is solvers/harness/commands/generate.py."""

@@ -10,8 +10,8 @@
    A clue stays if removing it lets a second solution in. The check is one search for
    a solution that *differs* in the removed cell (its value excluded there): none means
    still unique. A search longer than CHECK_NODE_BUDGET decisions is handed to the cpsat
-   backend's integer model (``cpsat.encode``) under its solver settings. Removing clues only ever adds solutions, so a clue that had to stay once
-   stays necessary: a single pass ends at a locally minimal puzzle.
+   backend's integer model (``cpsat.encode``) under its solver settings. Removing clues only
+   ever adds solutions, so a clue that had to stay once stays necessary: a single pass ends at a locally minimal puzzle.
 3. Every finished puzzle is checked again by the ``mrv`` backend counting to two
    solutions (through the registry), which also gives its difficulty: the decisions
    ``mrv`` needs, and whether naked and hidden singles alone solve it.

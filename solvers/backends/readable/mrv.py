@@ -310,7 +310,7 @@ class Solver:
                 (value,) = candidates
                 board.values[cell] = value
                 self.counts.propagations += 1
-                self.emit("place", depth, cell=cell, value=value, rule=LEVEL_NAMES[self.level])
+                self.emit("place", depth, cell=cell, value=value, rule=LEVEL_NAMES[str(self.level)])
 
     def make_groups_consistent(self, board: Board, depth: int) -> None:
         """Bounds or arc consistency on each group in turn, round and round until no group changes."""
@@ -483,9 +483,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     try:
         if clash:
             raise Contradiction(rule="givens clash", message=clash)
-        for cell, value in enumerate(model.givens):
-            if value:
-                solver.place(board, cell, value)
+        for cell, given in enumerate(model.givens):
+            if given:
+                solver.place(board, cell, given)
         solver.propagate(board, 0)
     except Contradiction as contradiction:
         solver.emit("contradiction", 0, **contradiction.why)

@@ -94,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         configurations=configurations,
         time_limit=args.timeout, unique=args.unique, memory_limit=args.memory_limit,
         cpu_limit=args.cpu_limit,
-        repeat=args.seeds or args.repeat, seeds=args.seeds, seed=args.seed, par=args.par, exclude_warmup=args.exclude_warmup,
+        repeat=args.seeds or args.repeat, seeds=args.seeds, seed=args.seed, par=args.par,
+        exclude_warmup=args.exclude_warmup,
         plugins=tuple(args.plugin), input_format=args.fmt, hex16=args.hex,
         executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size,
         count=args.max_solutions)
