@@ -1,6 +1,6 @@
 """Running configurations on puzzles under limits enforced from outside the backend.
 
-configs:       configurations ``[LABEL=]BACKEND[:OPTION=VALUE;...]``, checked before anything runs
+configs:       configurations ``[LABEL=]BACKEND[:OPTION=VALUE...]``, checked before anything runs
 plugins:       a user's own backend from a file or module; loading any configuration's backend
 runner:        worker processes with a wall-clock limit (kill and replace), in task order
 worker:        the worker's side: isolate, load a backend, run it, answer as plain data
