@@ -7,12 +7,12 @@ from collections.abc import Iterator, Sequence
 
 from models import Puzzle, PuzzleError
 
+from ... import registry
 from ..engine.configs import load_plugins
 from ..engine.configs import resolve as resolve_solvers
 from ..engine.executors import Executor, executor_options, make_executor
 from ..results import report
 from ..results.experiment import MemoryStore, say_partial, stream_experiment
-from ... import registry
 from ..results.provenance import load_average
 from ..tasks import Configuration, Experiment, Outputs
 from .common import (
@@ -152,7 +152,7 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
     with progress_bar(None) as progress:
         tally = stream_experiment(puzzles, experiment, executor=executor, store=store,
                                   progress=progress)
-    provenance = environment(experiment, load_started)
+    provenance = environment(experiment, load_started, calibration=tally.calibration)
     results = store.results(tally.partial)
     say_partial(tally)
     count = len({(r.file, r.index) for r in results.runs})
