@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from solvers.harness.results.records import COLUMNS
+from solvers.harness.results.records import CSV_COLUMNS
 
 from .conftest import ROOT, compare
 
@@ -137,7 +137,7 @@ def test_the_per_run_csv_has_one_schema_whatever_the_flags(flags: tuple[str, ...
     done = compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--csv", str(out), *flags)
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader(io.StringIO(out.read_text())))
-    assert tuple(rows[0]) == COLUMNS
+    assert tuple(rows[0]) == CSV_COLUMNS
     assert {(r["file"], r["n"], r["box"], r["variant"]) for r in rows} == {(puzzles, "4", "2x2", "standard")}
     assert rows[0]["conflicts"] == ""  # a counter this backend lacks stays empty
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from solvers.harness.results import consistency_study
+from solvers.harness.results import consistency_study, curves, tails
 
 from .conftest import load
 
@@ -69,3 +69,50 @@ def test_study_consistency_refuses_a_wrong_value_with_exit_2(args: tuple[str, ..
 def test_study_names_the_known_studies_on_a_wrong_one() -> None:
     done = compare("study", "phase", "puzzles/small_4x4.txt")
     assert done.returncode == 2 and "consistency" in done.stderr
+
+
+def test_hill_reads_the_slope_of_a_pareto_tail() -> None:
+    # quantiles of a Pareto law with alpha = 1.5: P(X > x) = x^-1.5
+    values = [(1 - (i + 0.5) / 400) ** (-1 / 1.5) for i in range(400)]
+    assert tails.hill(values, 40) == pytest.approx(1.5, rel=0.1)
+
+
+def test_plot_survival_draws_and_prints_a_tail_index_per_configuration(tmp_path: Path) -> None:
+    runs = tmp_path / "runs.json"
+    done = compare("run", "puzzles/small_6x6.txt", "--solvers", "mrv,backtrack", "--seeds", "6",
+                   "--json", str(runs))
+    assert done.returncode == 0, done.stderr
+    picture = tmp_path / "survival.png"
+    done = compare("plot", "survival", str(runs), "--field", "nodes", "-o", str(picture))
+    assert done.returncode == 0, done.stderr
+    assert picture.stat().st_size > 0
+    lines = [line for line in done.stdout.splitlines() if "largest of" in line]
+    assert len(lines) == 2 and all("runs (0 of them cut by the limit)" in line for line in lines)
+    assert all(f"of {6 * 4} runs" in line for line in lines)  # 4 puzzles x 6 seeds
+
+
+def test_plot_survival_refuses_an_unknown_field(tmp_path: Path) -> None:
+    done = compare("plot", "survival", "nothing.json", "--field", "conflicts_per_s")
+    assert done.returncode == 2 and "--field" in done.stderr
+
+
+def test_plot_curve_draws_cost_against_givens_and_refuses_a_wrong_field(tmp_path: Path) -> None:
+    runs = tmp_path / "runs.json"
+    done = compare("run", "puzzles/small_6x6.txt", "puzzles/small_4x4.txt", "--solvers", "mrv,backtrack",
+                   "--json", str(runs))
+    assert done.returncode == 0, done.stderr
+    picture = tmp_path / "curve.png"
+    done = compare("plot", "curve", str(runs), "--x", "givens", "--y", "nodes", "-o", str(picture))
+    assert done.returncode == 0, done.stderr
+    assert picture.stat().st_size > 0 and "points plotted" in done.stdout
+    for x, y, message in (("colour", "nodes", "--x must be a puzzle attribute"),
+                          ("givens", "speed", "--y must be a run's measure")):
+        done = compare("plot", "curve", str(runs), "--x", x, "--y", y, "-o", str(picture))
+        assert done.returncode == 2 and message in done.stderr
+
+
+def test_a_curve_point_is_the_median_and_quartiles_of_its_runs() -> None:
+    runs = [{"configuration": "a", "n": 2, "puzzle": "1..2", "nodes": v, "category": "correct"}
+            for v in (1, 2, 3, 4, 100)]
+    (point,) = curves.curve(runs, "holes", "nodes", None)["a"]
+    assert (point.x, point.median, point.low, point.high, point.runs) == (0.5, 3, 2, 4, 5)

@@ -37,6 +37,7 @@ from models import Model
 
 from ..encodings.cages import cage_clash
 from ..encodings.domains import clash_message
+from ..encodings.isomorph import check_seed, solve_isomorph
 from ..result import Result, Stats, finish, stop_message
 
 COUNTERS = {
@@ -46,14 +47,19 @@ COUNTERS = {
 OPTIONS = {
     "node_limit": "give up (status unknown, or solved and incomplete) after this many nodes",
     "impl": "'fast' (default): bitmasks, a loop; 'readable': the recursive textbook function",
+    "seed": "a whole number: solve a random isomorph (values relabelled; on a plain grid the rows and columns reordered by the grid's symmetries), so value order and tie-breaks are random; default: none (the usual order)",
 }
 CHOICES = {"impl": ("fast", "readable")}
 _CLOCK_EVERY = 4096  # nodes between two looks at the clock (a power of two)
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          node_limit: int | None = None, impl: str = "fast") -> Result:
+          node_limit: int | None = None, impl: str = "fast", seed: int | None = None) -> Result:
     """Search in the textbook order; count up to max_solutions solutions."""
+    if seed is not None:
+        check_seed(seed)
+        return solve_isomorph(solve, model, seed, max_solutions=max_solutions,
+                              time_limit=time_limit, node_limit=node_limit, impl=impl)
     if impl == "readable":
         from .readable import backtrack as readable  # noqa: PLC0415 - the teaching twin
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,

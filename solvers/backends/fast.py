@@ -76,6 +76,7 @@ from numba import njit, types
 from models import Model, Puzzle
 
 from ..encodings.cages import combination_masks
+from ..encodings.isomorph import check_seed, solve_isomorph
 from ..result import Result, Stats, finish, stop_message, unsupported
 from . import _fast_learning
 from ._fast_drive import drive
@@ -129,6 +130,7 @@ COUNTERS = {
     "conflicts": "conflicts analysed into a learnt clause (learning='conflicts')",
 }
 OPTIONS = {
+    "seed": "a whole number: solve a random isomorph (values relabelled; on a plain grid the rows and columns reordered by the grid's symmetries), so value order and tie-breaks are random; default: none (the usual order)",
     "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
                  "'singles': naked and hidden singles only; 'subsets': locked plus naked and "
                  "hidden subsets (pairs, triples, ...) anchored at one cell or one value",
@@ -636,8 +638,13 @@ def prepare(*, learning: str = "none", batch: bool = False, **_options: object) 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", branching: str = "mrv",
-          node_limit: int | None = None, learning: str = "none") -> Result:
+          node_limit: int | None = None, learning: str = "none", seed: int | None = None) -> Result:
     """Solve with compiled propagation and MRV search; count up to max_solutions solutions."""
+    if seed is not None:
+        check_seed(seed)
+        return solve_isomorph(solve, model, seed, max_solutions=max_solutions, time_limit=time_limit,
+                              inference=inference, branching=branching, node_limit=node_limit,
+                              learning=learning)
     if learning not in LEARNINGS:
         raise ValueError(f"unknown learning {learning!r}; choose one of {LEARNINGS}")
     if inference not in INFERENCES:

@@ -47,6 +47,7 @@ COUNTERS = {
 OPTIONS = {
     "node_limit": "give up (status unknown, or solved and incomplete) after this many B&B nodes",
     "presolve": "HiGHS presolve: True (default; it settles most 9x9 puzzles alone) or False",
+    "seed": "HiGHS random_seed, a whole number (default: HiGHS's own, 0)",
 }
 CHOICES = {"presolve": (True, False)}
 
@@ -159,17 +160,21 @@ def encode(model: Model, domains: list[tuple[int, ...]], presolve: bool = True) 
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          node_limit: int | None = None, presolve: bool = True) -> Result:
+          node_limit: int | None = None, presolve: bool = True, seed: int | None = None) -> Result:
     """Solve the 0-1 model with HiGHS; count up to max_solutions with no-good cuts."""
     if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
                                    or node_limit < 0):
         raise ValueError(f"node_limit must be a whole number >= 0, not {node_limit!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     domains, refuted = reduced_or_refuted(model)
     if refuted is not None:
         return refuted
     built = encode(model, domains, presolve)
+    if seed is not None:
+        built.highs.setOptionValue("random_seed", seed)
     if isinstance(built, str):
         return Result(Status.UNSAT, [], True, Stats(encode_time=time.perf_counter() - start), built)
     stats = Stats(encode_time=time.perf_counter() - start, nodes=0, lp_iterations=0,

@@ -50,6 +50,7 @@ from functools import lru_cache
 from models import Model
 
 from ..encodings.cages import LEVELS_CAGES_UNSUPPORTED, combination_masks
+from ..encodings.isomorph import check_seed, solve_isomorph
 from ..result import Result, Stats, finish, propagation_only, stop_message, unsupported
 
 COUNTERS = {
@@ -62,14 +63,15 @@ OPTIONS = {
     "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
                  "'singles': naked and hidden singles only; 'bounds', 'gac', 'sac': bounds, "
                  "generalised arc or singleton arc consistency on each all-different group alone",
-    "search": "'depth-first' (default); 'none': propagate the givens only (solved when that "
-              "fixes every cell, else unknown, with fixed_cells)",
     "value_order": "'ascending' (default): values 1..n; 'least-used': values placed least "
                    "often in the grid so far first (the seeds' order)",
     "node_limit": "give up (status unknown, or solved and incomplete) after this many decisions",
     # the teaching ladder: solvers/backends/readable/mrv.py
     "impl": "'fast' (default): bitmasks; 'readable': sets and short functions, the same decisions",
     "branching": "'mrv' (default): fewest candidates; 'first': the first empty cell (readable only)",
+    "search": "'depth-first' (default); 'none': propagate the givens only (solved when that "
+              "fixes every cell, else unknown, with fixed_cells)",
+    "seed": "a whole number: solve a random isomorph (values relabelled; on a plain grid the rows and columns reordered by the grid's symmetries), so value order and tie-breaks are random; default: none (the usual order)",
 }
 VALUE_ORDERS = ("ascending", "least-used")
 INFERENCES = ("locked", "singles")
@@ -84,8 +86,13 @@ _CLOCK_EVERY = 64  # decisions between two looks at the clock
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", value_order: str = "ascending",
           node_limit: int | None = None, impl: str = "fast", branching: str = "mrv",
-          search: str = "depth-first") -> Result:
+          search: str = "depth-first", seed: int | None = None) -> Result:
     """Solve with propagation and MRV search; count up to max_solutions solutions."""
+    if seed is not None:
+        check_seed(seed)
+        return solve_isomorph(solve, model, seed, max_solutions=max_solutions,
+                              time_limit=time_limit, inference=inference, value_order=value_order,
+                              node_limit=node_limit, impl=impl, branching=branching, search=search)
     if inference in LEVELS and model.cages:
         return unsupported(LEVELS_CAGES_UNSUPPORTED)
     if impl == "readable" or inference not in INFERENCES + LEVELS or branching != "mrv":

@@ -61,6 +61,7 @@ from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 from models import Grid, Model, verify
 
 from ..encodings.cnf import CNF, DESCRIPTIONS, Clause, Numbering, check_encoding, encode, geometry_clauses
+from ..encodings.isomorph import check_seed, solve_isomorph
 from ..result import Result, Stats, Status, finish
 
 __all__ = ["ALIASES", "CHOICES", "COUNTERS", "ENCODINGS", "ENGINES", "EXCLUDED", "OPTIONS", "solve"]
@@ -163,6 +164,9 @@ OPTIONS = {
                       "gives unknown",
     "inference": "none (default: CDCL search) | up (unit propagation only) | failed-literal "
                  "(failed literals to a fixed point): no search, unknown unless every cell is fixed",
+    "seed": "a whole number: solve a random isomorph (values relabelled, rows and columns of a "
+            "plain grid reordered), so the engine meets the variables in another order (the "
+            "engines' own seeds change nothing unless their random decisions are switched on)",
 }
 CHOICES = {"engine": (*ENGINES, *ALIASES), "warm": (True, False), "inference": INFERENCES}
 _STATS = ("decisions", "conflicts", "propagations", "restarts")
@@ -290,8 +294,13 @@ def _engine_stats(solver: Solver) -> dict[str, int]:
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           engine: str | None = None, encoding: str = ENCODINGS[0], warm: bool = True,
-          conflict_limit: int | None = None, inference: str = "none") -> Result:
+          conflict_limit: int | None = None, inference: str = "none", seed: int | None = None) -> Result:
     """Solve (or only propagate) with a python-sat engine; up to max_solutions grids."""
+    if seed is not None:
+        check_seed(seed)
+        return solve_isomorph(solve, model, seed, max_solutions=max_solutions, time_limit=time_limit,
+                              engine=engine, encoding=encoding, warm=warm,
+                              conflict_limit=conflict_limit, inference=inference)
     if engine is None:
         engine = DEFAULT_ENGINE if inference == "none" else PROPAGATION_ENGINE
     engine = _check(engine, encoding, conflict_limit, inference)

@@ -115,6 +115,8 @@ class Experiment:
     memory_limit: float | None = None
     cpu_limit: float | None = None
     repeat: int = 1
+    seeds: int | None = None
+    """--seeds K: the K repetitions run with solver seeds 0..K-1 (repeat is then K)."""
     seed: int | None = None
     par: float = 2.0
     exclude_warmup: bool = False
@@ -124,11 +126,24 @@ class Experiment:
     executor: str = "local"
     jobs: int | None = None
     chunk_size: int | None = None
+    count: int | None = None
+    """--max-solutions: count and enumerate up to this many solutions."""
 
     @property
     def max_solutions(self) -> int:
-        """Two to tell a unique solution from several (--unique), else one."""
-        return 2 if self.unique else 1
+        """What each run is asked for: --max-solutions, at least two with --unique (to tell
+        a unique solution from several), else one."""
+        return solutions_asked(self.count, self.unique)
+
+
+def solutions_asked(count: int | None, unique: bool) -> int:
+    """The solutions a run is asked for: ``count`` (--max-solutions) if given, at least two
+    under --unique, else one.
+
+    >>> solutions_asked(None, False), solutions_asked(None, True), solutions_asked(200, True)
+    (1, 2, 200)
+    """
+    return max(count or 1, 2 if unique else 1)
 
 
 @dataclass(frozen=True)

@@ -74,3 +74,16 @@ def self_kill(model: Model, **kwargs: object) -> Result:
 def not_a_result(model: Model, **kwargs: object) -> dict:
     """Returns something else than a Result."""
     return {"status": "solved"}
+
+
+def duplicate_solution(model: Model, **kwargs: object) -> Result:
+    """Returns its one solution twice, as if the puzzle had two."""
+    result = reference_solve(model, max_solutions=1)
+    return Result(Status.SOLVED, result.solutions[:1] * 2, False, result.stats)
+
+
+def false_count(model: Model, *, max_solutions: int = 1, **kwargs: object) -> Result:
+    """Finds every solution asked for but keeps only the first half, claiming that is all."""
+    result = reference_solve(model, max_solutions=max_solutions)
+    kept = result.solutions[:max(1, len(result.solutions) // 2)]
+    return Result(Status.SOLVED, kept, True, result.stats)

@@ -6,7 +6,8 @@ export:    one puzzle's CNF in DIMACS format
 decode:    an external SAT solver's answer back into a checked grid
 list:      the backends, their options, packages and versions
 report:    tables from saved runs (JSON or a results database)
-plot:      cactus and scatter plots from saved runs
+plot:      cactus, scatter and survival plots from saved runs
+study:     a classic CSP study as one table (Simonis's consistency levels)
 generate:  puzzles with a unique solution
 ladder:    the teaching ladder: what each rung of inference buys
 explain:   one solve as numbered sentences

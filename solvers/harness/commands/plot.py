@@ -1,9 +1,13 @@
-"""``compare.py plot cactus|scatter RUNS.json ...``: the pictures, from saved runs.
+"""``compare.py plot cactus|scatter|survival RUNS.json ...``: the pictures, from saved runs.
 
 cactus:  one panel per grid size, one line per configuration, the limit drawn.
 scatter: configuration --y against --x, puzzle by puzzle, log-log, timeouts on the
          limit's edge, the diagonal drawn. With two saved runs and no --x/--y, the
          configuration they share (the first run on x, the second on y).
+curve:   --y (a run's measure: time_s, nodes, ...) against --x (a puzzle's attribute:
+         holes, givens, n), the median and the interquartile band per configuration.
+survival: P(cost > x) per configuration, log-log (--field time_s or nodes), and the Hill
+         estimate of each tail index with the runs it rests on (run with --seeds K).
 """
 from __future__ import annotations
 
@@ -12,7 +16,10 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ..pictures.plot import cactus_plot, scatter_plot
+from ..pictures.plot import cactus_plot, curve_plot, scatter_plot, survival_plot
+from ..results.curves import ATTRIBUTES, MEASURES
+from ..results.records import record
+from ..results.tails import FIELDS, Tail, tails
 from ..results import report, scores
 from ..results.paired import PairingError
 from .common import EXIT_OK, UsageError, check_output_paths
@@ -22,11 +29,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     plot = subparsers.add_parser("plot", help="cactus or scatter plot of saved runs",
                                  description=__doc__.split("\n", 2)[2],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    plot.add_argument("kind", choices=("cactus", "scatter"))
+    plot.add_argument("kind", choices=("cactus", "scatter", "survival", "curve"))
     plot.add_argument("runs", nargs="+", metavar="RUNS.json")
     plot.add_argument("-o", "--output", metavar="FILE", help="the picture (default: KIND.png)")
-    plot.add_argument("--x", metavar="CONFIG", help="scatter: the configuration on the x axis")
-    plot.add_argument("--y", metavar="CONFIG", help="scatter: the configuration on the y axis")
+    plot.add_argument("--x", metavar="CONFIG|FIELD", help="scatter: the configuration on the x "
+                      f"axis; curve: the puzzle attribute ({', '.join(ATTRIBUTES)})")
+    plot.add_argument("--y", metavar="CONFIG|FIELD", help="scatter: the configuration on the y "
+                      "axis; curve: the run's measure (time_s, cpu_s, nodes, backtracks, ...)")
+    plot.add_argument("--field", choices=FIELDS, default="time_s",
+                      help="survival: the cost, time_s (default) or nodes")
     plot.add_argument("--title", default="", help="the plot's title")
     return plot
 
@@ -39,6 +50,18 @@ def run(args: argparse.Namespace) -> int:
     runs = _merged(documents, args.runs)
     if args.kind == "cactus":
         cactus_plot(runs, output, limit=limit, title=args.title)
+    elif args.kind == "curve":
+        if args.x not in ATTRIBUTES:
+            raise UsageError(f"plot curve: --x must be a puzzle attribute, one of "
+                             f"{', '.join(ATTRIBUTES)}; not {args.x!r}")
+        if args.y not in MEASURES:
+            raise UsageError(f"plot curve: --y must be a run's measure, one of "
+                             f"{', '.join(MEASURES)}; not {args.y!r}")
+        count = curve_plot(runs, output, x=args.x, y=args.y, limit=limit, title=args.title)
+        print(f"compare.py: {count} points plotted", flush=True)
+    elif args.kind == "survival":
+        survival_plot(runs, output, field=args.field, limit=limit, title=args.title)
+        print_tails(tails([record(r) for r in runs], args.field, limit), args.field)
     else:
         x, y = _axes(args, documents, runs)
         try:
@@ -48,6 +71,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"compare.py: {count} puzzles plotted", flush=True)
     print(f"compare.py: {args.kind} plot written to {output}")
     return EXIT_OK
+
+
+def print_tails(found: list[Tail], field: str) -> None:
+    """The Hill estimates, one line per configuration."""
+    print(f"tail index (Hill) of {field}: alpha < 1 infinite mean, < 2 infinite variance")
+    for tail in found:
+        alpha = f"{tail.alpha:.2f}" if tail.alpha is not None else "-"
+        print(f"  {tail.configuration}: alpha = {alpha} from the {tail.k} largest of {tail.runs} "
+              f"runs ({tail.censored} of them cut by the limit)")
 
 
 def _common_limit(documents: list[dict[str, Any]], paths: list[str]) -> float:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from models import Puzzle, PuzzleError
 
@@ -12,8 +12,9 @@ from ..engine.configs import resolve as resolve_solvers
 from ..engine.executors import Executor, executor_options, make_executor
 from ..results import report
 from ..results.experiment import MemoryStore, say_partial, stream_experiment
+from ... import registry
 from ..results.provenance import load_average
-from ..tasks import Experiment, Outputs
+from ..tasks import Configuration, Experiment, Outputs
 from .common import (
     DEFAULT_PUZZLES,
     EXIT_INTERRUPTED,
@@ -65,6 +66,10 @@ def experiment_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=positive_int, default=1, metavar="K",
                         help="run each (puzzle, configuration) K times; every run is recorded, "
                              "tables show the median and the spread (default: 1)")
+    parser.add_argument("--seeds", type=positive_int, default=None, metavar="K",
+                        help="run each (puzzle, configuration) K times with solver seeds 0..K-1 "
+                             "(each backend's seed option; recorded per run): run-time "
+                             "distributions over seeds (Gomes et al.)")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
                         help="shuffle the order of the runs with this seed, within blocks of about "
                              "10,000 runs (default: fixed order)")
@@ -77,14 +82,18 @@ def experiment_options(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     plugins = load_plugins(args.plugin)
+    configurations = tuple(resolve_solvers(args.solvers, plugins))
+    if args.seeds:
+        check_seedable(configurations, args.repeat)
     experiment = Experiment(
         paths=tuple(args.paths or [shown(DEFAULT_PUZZLES)]),
-        configurations=tuple(resolve_solvers(args.solvers, plugins)),
+        configurations=configurations,
         time_limit=args.timeout, unique=args.unique, memory_limit=args.memory_limit,
         cpu_limit=args.cpu_limit,
-        repeat=args.repeat, seed=args.seed, par=args.par, exclude_warmup=args.exclude_warmup,
+        repeat=args.seeds or args.repeat, seeds=args.seeds, seed=args.seed, par=args.par, exclude_warmup=args.exclude_warmup,
         plugins=tuple(args.plugin), input_format=args.fmt, hex16=args.hex,
-        executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size)
+        executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size,
+        count=args.max_solutions)
     outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
                       title=args.title, db=args.db, resume=args.resume)
     return run_experiment(experiment, outputs)
@@ -109,6 +118,21 @@ def run_experiment(experiment: Experiment, outputs: Outputs) -> int:
         executor.close()
 
 
+def check_seedable(configurations: Sequence[Configuration], repeat: int) -> None:
+    """UsageError unless every configuration's backend takes a solver seed that is not set yet."""
+    if repeat != 1:
+        raise UsageError("--seeds K already runs each (puzzle, configuration) K times: leave out --repeat")
+    for configuration in configurations:
+        backend = configuration.backend or configuration.name
+        if configuration.plugin is not None or "seed" not in registry.get(backend).options:
+            takers = [name for name in registry.names() if "seed" in registry.get(name).options]
+            raise UsageError(f"--seeds: configuration {configuration.name!r} takes no solver seed; "
+                             f"backends that do: {', '.join(takers)}")
+        if any(name == "seed" for name, _ in configuration.options):
+            raise UsageError(f"--seeds sets the seed of each run: configuration "
+                             f"{configuration.name!r} sets one already")
+
+
 def _first_checked(puzzles: Iterator[Puzzle], bad: list[PuzzleError]) -> Iterator[Puzzle]:
     """The puzzles, once it is sure there is at least one (UsageError otherwise)."""
     first = next(puzzles, None)
@@ -128,7 +152,7 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
     results = store.results(tally.partial)
     say_partial(tally)
     count = len({(r.file, r.index) for r in results.runs})
-    rows = report.summarize(results.runs, unique=experiment.unique, limit=experiment.time_limit,
+    rows = report.summarize(results.runs, unique=experiment.max_solutions >= 2, limit=experiment.time_limit,
                             par=experiment.par, exclude_warmup=experiment.exclude_warmup)
     status = EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad)
     where = executor.describe()

@@ -12,7 +12,7 @@ from models import PuzzleError
 
 from ..engine.runner import default_jobs, grace_for
 from ..engine.stopping import quiet_stdout
-from ..results import records, report
+from ..results import claims, records, report
 from ..results.experiment import Results
 from ..results.judge import Disagreement, Run
 from ..results.outputs import write_atomic
@@ -71,7 +71,10 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
             "memory_limit_mb": experiment.memory_limit, "cpu_limit_s": experiment.cpu_limit,
             "executor": experiment.executor, "ran_on": where,
             "unique": experiment.unique, "max_solutions": experiment.max_solutions,
-            "repeat": experiment.repeat, "seed": experiment.seed, "par": experiment.par,
+            "claim_check": {"engine": claims.ENGINE, "encoding": claims.ENCODING,
+                            "budget_s": claims.BUDGET_S},
+            "repeat": experiment.repeat, "seeds": experiment.seeds, "seed": experiment.seed,
+            "par": experiment.par,
             "exclude_warmup": experiment.exclude_warmup, "fmt": experiment.input_format,
             "hex": experiment.hex16}
 
@@ -120,10 +123,13 @@ def draw_cactus(runs: list[dict[str, Any]], path: str, limit: float, title: str)
 
 def legend(count: int, experiment: Experiment, where: str) -> str:
     """The lines under the summary table: what was run and how the numbers are made."""
-    repeats = f" x {experiment.repeat} repetitions" if experiment.repeat > 1 else ""
+    repeats = (f" x {experiment.seeds} solver seeds" if experiment.seeds else
+               f" x {experiment.repeat} repetitions" if experiment.repeat > 1 else "")
     warm = "; warm-up runs left out" if experiment.exclude_warmup else ""
     par, limit = experiment.par, experiment.time_limit
     return (f"\n{count} puzzles x {len(experiment.configurations)} configurations{repeats}; every "
             f"answer checked by models.verify. Times in seconds per run\n(median of the repetitions "
             f"per puzzle); a run past the limit is a timeout counted at the limit; PAR-{par:g} counts "
-            f"unsolved runs at {par:g} x limit;\nlimit {limit:g} s per run; {where}{warm}.")
+            f"unsolved runs at {par:g} x limit;\nlimit {limit:g} s per run; {where}{warm}.\n"
+            f"A claim of no, one or exactly k solutions is proved by the judge (a CDCL re-derivation "
+            f"with a checked proof) unless another backend confirms it.")

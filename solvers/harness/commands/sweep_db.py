@@ -67,7 +67,7 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
                               provenance=environment(experiment, load_started))
         _say_done(outputs, tally)
         selection = _selection(experiment, files)
-        rows = db_views.summary_rows(database, selection, unique=experiment.unique,
+        rows = db_views.summary_rows(database, selection, unique=experiment.max_solutions >= 2,
                                      limit=experiment.time_limit, par=experiment.par,
                                      exclude_warmup=experiment.exclude_warmup)
         legend = (f"\n{sum(r['runs'] for r in rows)} runs in {outputs.db} for these puzzle files, "

@@ -101,6 +101,58 @@ def cactus_plot(runs: Iterable[dict[str, Any]], path: str, *, limit: float | Non
     _save(figure, path)
 
 
+def survival_plot(runs: Iterable[dict[str, Any]], path: str, *, field: str = "time_s",
+                  limit: float | None = None, title: str = "") -> None:
+    """Log-log survival curves P(cost > x), one per configuration (results/tails.py)."""
+    from ..results.tails import costs, survival  # noqa: PLC0415 - only this picture needs it
+
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for number, (label, pairs) in enumerate(costs([record(r) for r in runs], field, limit).items()):
+        xs, ys = survival([v for v, _ in pairs])
+        axes.step(xs, ys, where="pre", label=f"{label} ({len(xs)} runs)",
+                  linestyle=STYLES[number % len(STYLES)], marker=MARKERS[number % len(MARKERS)],
+                  markersize=2)
+    if limit is not None and field == "time_s":
+        axes.axvline(limit, color="grey", linestyle=":", label=f"limit {limit:g} s")
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("time per run (s)" if field == "time_s" else field)
+    axes.set_ylabel("share of runs costing more")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(loc="lower left", fontsize="small")
+    figure.suptitle(title or "Survival of the run-time distribution (log-log)")
+    _save(figure, path)
+
+
+def curve_plot(runs: Iterable[dict[str, Any]], path: str, *, x: str, y: str,
+               limit: float | None = None, title: str = "") -> int:
+    """y against x per configuration: the median line and the interquartile band
+    (results/curves.py); returns the number of points drawn."""
+    from ..results.curves import curve  # noqa: PLC0415 - only this picture needs it
+
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    drawn = 0
+    records = [{**record(r), "puzzle": r.get("puzzle")} for r in runs]
+    for number, (label, points) in enumerate(curve(records, x, y, limit).items()):
+        xs = [p.x for p in points]
+        line, = axes.plot(xs, [p.median for p in points], linestyle=STYLES[number % len(STYLES)],
+                          marker=MARKERS[number % len(MARKERS)], markersize=3,
+                          label=f"{label} (median, quartiles)")
+        axes.fill_between(xs, [p.low for p in points], [p.high for p in points],
+                          color=line.get_color(), alpha=0.2)
+        drawn += len(points)
+    axes.set_yscale("log")
+    axes.set_xlabel(x)
+    axes.set_ylabel(f"{y} per run (log scale)")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize="small")
+    figure.suptitle(title or f"{y} against {x}")
+    _save(figure, path)
+    return drawn
+
+
 def median_runs(records: list[dict[str, Any]], limit: float | None) -> list[dict[str, Any]]:
     """One run per (puzzle, configuration): the median of its repetitions, unsolved ones
     ranking last (so a puzzle counts as solved when most repetitions solved it)."""

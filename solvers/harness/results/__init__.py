@@ -1,6 +1,7 @@
 """What runs gave, judged and turned into records, tables, scores and documents.
 
 judge:       verifies every answer and sorts each run into a category
+claims:      the judge's reference method: claims of no, one or k solutions re-derived, proofs checked
 experiment:  puzzles x configurations x repetitions, run by an executor and judged
 records:     the one per-run record of the JSON and the CSV
 report:      summary tables, the saved JSON document, the change between two saved runs
@@ -11,5 +12,7 @@ database:    the SQLite results database, written run by run
 db_views:    tables and documents from a results database
 provenance:  versions, git commit, machine and settings saved with every run
 outputs:     output paths checked before a run, files written whole
-consistency_study: how many puzzles each consistency level settles without search
+consistency_study: Simonis's study: puzzles each consistency level settles with no search
+curves:      cost against a puzzle attribute, median and quartiles per configuration
+tails:       survival functions and the Hill tail index of run-time distributions
 """

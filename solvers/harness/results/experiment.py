@@ -12,13 +12,14 @@ import itertools
 import random
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from models import Puzzle
 
 from ..engine.executors import Executor
 from ..tasks import Configuration, Experiment, Outcome, Task
+from .claims import ClaimChecker
 from .judge import Disagreement, Run, judge
 
 SHUFFLE_BLOCK = 10_000
@@ -96,10 +97,16 @@ class _Group:
 
 def build_tasks(puzzle: Puzzle, solvers: Sequence[Configuration], *, max_solutions: int,
                 time_limit: float, repeat: int, memory_limit: float | None = None,
-                cpu_limit: float | None = None) -> list[Task]:
-    """The tasks of one (puzzle, repetition), one per configuration."""
-    return [Task(solver, puzzle, max_solutions, time_limit, repeat, memory_limit, cpu_limit)
-            for solver in solvers]
+                cpu_limit: float | None = None, seeded: bool = False) -> list[Task]:
+    """The tasks of one (puzzle, repetition), one per configuration; ``seeded``: each backend
+    gets the repetition's number as its solver seed (``--seeds``)."""
+    return [Task(with_seed(solver, repeat) if seeded else solver, puzzle, max_solutions,
+                 time_limit, repeat, memory_limit, cpu_limit) for solver in solvers]
+
+
+def with_seed(solver: Configuration, seed: int) -> Configuration:
+    """The configuration with the solver seed ``seed`` among its options."""
+    return replace(solver, options=(*solver.options, ("seed", seed)))
 
 
 class _Experiment:
@@ -111,6 +118,7 @@ class _Experiment:
         self.where: dict[int, tuple[int, int]] = {}  # dispatched number -> (group, position)
         self.tally = Tally()
         self.serials = itertools.count()
+        self.checker = ClaimChecker()  # one per sweep: each claim re-derived once
 
     def tasks(self, groups: Iterable[list[Task]], seed: int | None) -> Iterator[Task]:
         """The tasks to run, group after group (shuffled within blocks with a seed)."""
@@ -163,11 +171,18 @@ class _Experiment:
         positions = sorted(group.outcomes)
         tasks = [group.tasks[p] for p in positions]
         outcomes = [group.outcomes[p] for p in positions]
-        runs, disagreement = judge(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)])
+        runs, disagreement = judge(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)],
+                                   max_solutions=tasks[0].max_solutions, backends=backends_of(tasks),
+                                   checker=self.checker)
         for run, task in zip(runs, tasks):
             run.repeat, run.backend, run.options = task.repeat, task.solver.backend or task.solver.name, \
                 dict(task.solver.options)
         self.store.judged(group.serial, tasks, outcomes, runs, disagreement)
+
+
+def backends_of(tasks: Sequence[Task]) -> dict[str, str]:
+    """Each task's configuration label -> the registered backend it runs ("" for a plugin)."""
+    return {t.solver.name: "" if t.solver.plugin is not None else t.solver.backend_name for t in tasks}
 
 
 def _blocks(groups: Iterable[list[Task]], size: int) -> Iterator[list[list[Task]]]:
@@ -192,7 +207,8 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
     bookkeeping = _Experiment(store, progress)
     groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,
                           time_limit=experiment.time_limit, repeat=number,
-                          memory_limit=experiment.memory_limit, cpu_limit=experiment.cpu_limit)
+                          memory_limit=experiment.memory_limit, cpu_limit=experiment.cpu_limit,
+                          seeded=bool(experiment.seeds))
               for puzzle in puzzles for number in range(experiment.repeat))
     try:
         executor.run(bookkeeping.tasks(groups, experiment.seed), bookkeeping.arrived)

@@ -7,7 +7,9 @@ follow engine/timing.py's rules (a timeout at the wall limit, its CPU capped; ``
 empty when not measured, never 0); ``peak_memory_mb`` is the run's own peak resident
 memory (empty when not measured); ``termination`` which limit ended the run (walltime,
 cputime, memory; empty when none did); ``host``, ``worker`` (process id) and ``sequence``
-(the order the runs were started in) say where and when it ran.
+(the order the runs were started in) say where and when it ran. ``proof`` is the judge's
+check of a claim of completeness (proved, confirmed, unchecked; empty when the run claims
+none, see judge.py), ``verified_solutions`` the distinct solutions it verified.
 """
 from __future__ import annotations
 
@@ -22,8 +24,10 @@ from .judge import Run
 
 FIELDS = ("file", "index", "line", "n", "box", "variant", "configuration", "backend", "options",
           "repeat", "status", "category", "time_s", "cpu_s", "warmup", "peak_memory_mb", "termination",
-          "host", "worker", "sequence")
+          "host", "worker", "sequence", "proof", "verified_solutions")
 COLUMNS = FIELDS + tuple(COUNTERS)
+CSV_COLUMNS = COLUMNS + ("seed",)
+"""The CSV's header: the record's columns, then the solver seed (from the options; --seeds)."""
 EXTRA = ("puzzle", "size", "solver", "solutions", "complete", "stats", "message", "claim", "reason")
 """Kept in the JSON after the record's fields: the grids, the raw stats and the judge's words."""
 
@@ -50,8 +54,10 @@ def record(run: Run | dict[str, Any]) -> dict[str, Any]:
         "time_s": data["time_s"], "cpu_s": data.get("cpu_s"), "warmup": bool(data.get("warmup")),
         "peak_memory_mb": data.get("peak_memory_mb"), "termination": data.get("termination"),
         "host": data.get("host") or None, "worker": data.get("worker"), "sequence": data.get("sequence"),
+        "proof": data.get("proof") or "", "verified_solutions": data.get("verified_solutions"),
     }
     flat.update({name: stats.get(name) for name in COUNTERS})
+    flat["seed"] = flat["options"].get("seed")  # the solver's seed, if the run had one (--seeds)
     return flat
 
 
@@ -62,13 +68,13 @@ def run_entry(run: Run) -> dict[str, Any]:
 
 
 def csv_text(runs: Iterable[Run | dict[str, Any]]) -> str:
-    """The per-run CSV: a header of COLUMNS and one line per run."""
+    """The per-run CSV: a header of CSV_COLUMNS and one line per run."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    writer.writerow(CSV_COLUMNS)
     for run in runs:
         flat = record(run)
-        writer.writerow([_cell(flat[column]) for column in COLUMNS])
+        writer.writerow([_cell(flat[column]) for column in CSV_COLUMNS])
     return out.getvalue()
 
 

@@ -64,7 +64,8 @@ def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False, lim
 
 
 SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs", "solved", "unsat",
-                "multiple", "timeouts", "memory_outs", "unknown", "unsupported", "errors", "wrong", "par",
+                "multiple", "timeouts", "memory_outs", "unknown", "unsupported", "errors", "wrong",
+                "unchecked", "par",
                 "mean_s", "median_s",
                 "spread_s", "max_s", "mean_cpu_s", "mean_nodes", "nodes_are", "mean_conflicts")
 _COUNTED = {"solved": (Status.SOLVED, Category.CORRECT), "unsat": (Status.UNSAT, Category.CORRECT),
@@ -81,7 +82,7 @@ class GroupSummary:
     def __init__(self, *, unique: bool = False, limit: float | None = None, par: float = 2.0):
         self.unique, self.limit, self.par = unique, limit, par
         self.first: dict[str, Any] | None = None
-        self.counts = dict.fromkeys([*_COUNTED, "runs", "puzzles", "multiple"], 0)
+        self.counts = dict.fromkeys([*_COUNTED, "runs", "puzzles", "multiple", "unchecked"], 0)
         self.times, self.spreads, self.scores = array("d"), array("d"), array("d")
         self.sums = {"cpu": [0.0, 0], "nodes": [0.0, 0], "conflicts": [0.0, 0]}
 
@@ -95,6 +96,7 @@ class GroupSummary:
                                      for r in records)
         correct = [r for r in records if r["category"] == Category.CORRECT]
         self.counts["multiple"] += sum(len(r["solutions"]) >= 2 for r in correct)
+        self.counts["unchecked"] += sum(r.get("proof") == "unchecked" for r in correct)
         # An unsupported run answered nothing to time or score: it is neither solved nor failed.
         times = [r["time_s"] for r in records
                  if r["category"] not in (Category.ERROR, Category.UNSUPPORTED)]
@@ -129,7 +131,7 @@ class GroupSummary:
             "unsat": counts["unsat"], "multiple": counts["multiple"] if self.unique else None,
             "timeouts": counts["timeouts"], "memory_outs": counts["memory_outs"],
             "unknown": counts["unknown"], "unsupported": counts["unsupported"],
-            "errors": counts["errors"], "wrong": counts["wrong"],
+            "errors": counts["errors"], "wrong": counts["wrong"], "unchecked": counts["unchecked"],
             "par": statistics.fmean(self.scores) if self.scores else None,
             "mean_s": statistics.fmean(times) if times else None,
             "median_s": _median(times) if times else None,
@@ -164,8 +166,8 @@ def node_meaning(solver: str) -> str:
 _HEADERS = {"set": "puzzle set", "configuration": "configuration", "runs": "runs", "par": "PAR",
             "spread_s": "spread s", "mean_cpu_s": "mean cpu s", "backend": "backend", "puzzles": "puzzles", "solved": "solved",
             "unsat": "unsat", "multiple": "multiple", "timeouts": "timeouts", "memory_outs": "memory-outs", "errors": "errors",
-            "unknown": "unknown", "unsupported": "unsupported", "wrong": "wrong", "mean_s": "mean s",
-            "median_s": "median s",
+            "unknown": "unknown", "unsupported": "unsupported", "wrong": "wrong",
+            "unchecked": "unchecked claims", "mean_s": "mean s", "median_s": "median s",
             "max_s": "max s", "mean_nodes": "mean nodes", "nodes_are": "nodes are",
             "mean_conflicts": "mean conflicts"}
 
@@ -188,6 +190,8 @@ def render_table(rows: Sequence[dict[str, Any]], fmt: str, *, par: float = 2.0) 
         hidden.add("memory_outs")
     if not any(r.get("unsupported") for r in rows):  # shown only when a backend declined a puzzle
         hidden.add("unsupported")
+    if not any(r.get("unchecked") for r in rows):  # shown only when the judge left a claim unchecked
+        hidden.add("unchecked")
     keys = [k for k in rows[0] if k not in hidden and any(r[k] is not None for r in rows)]
     if "mean_nodes" not in keys:
         keys = [k for k in keys if k != "nodes_are"]
@@ -261,7 +265,8 @@ def build_document(runs: Sequence[Run], disagreements: Sequence[Disagreement], *
     return {
         "kind": DOCUMENT_KIND, "version": DOCUMENT_VERSION, "partial": partial, **environment,
         "options": options, "input_errors": list(input_errors),
-        "summary": summarize(runs, unique=options.get("unique", False), limit=limit, par=par,
+        "summary": summarize(runs, unique=bool(options.get("unique")) or options.get("max_solutions", 1) >= 2,
+                             limit=limit, par=par,
                              exclude_warmup=options.get("exclude_warmup", False)),
         "disagreements": [d.as_dict() for d in disagreements],
         "runs": [run_entry(r) for r in runs],

@@ -1,0 +1,70 @@
+"""Cost against a puzzle's attribute: the median and interquartile band per configuration.
+
+x is an attribute of the puzzle (``givens``, ``holes``: the share of empty cells, ``n``);
+y any numeric measure of a run (``time_s``, ``cpu_s``, ``nodes``, ``backtracks``, ...).
+Runs are grouped by configuration and x value; each group gives (x, median, first quartile,
+third quartile, runs). A timeout's time counts at the limit (so the median stays honest
+where most runs are cut, as on a phase-transition peak); a counter a run lacks is skipped.
+"""
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ...result import COUNTERS
+
+ATTRIBUTES = ("holes", "givens", "n")
+MEASURES = ("time_s", "cpu_s", *COUNTERS)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One configuration at one x value."""
+
+    x: float
+    median: float
+    low: float   # first quartile
+    high: float  # third quartile
+    runs: int
+
+
+def attribute(run: dict[str, Any], name: str) -> float:
+    """A puzzle attribute of a run's record (its ``puzzle`` line: one symbol per cell).
+
+    >>> run = {"n": 2, "puzzle": "1..2"}
+    >>> attribute(run, "givens"), attribute(run, "holes"), attribute(run, "n")
+    (2, 0.5, 2)
+    """
+    n = int(run["n"])
+    if name == "n":
+        return n
+    cells = str(run.get("puzzle") or "").split()[0][:n * n] if run.get("puzzle") else ""
+    givens = sum(1 for symbol in cells if symbol not in ".0-")
+    return givens if name == "givens" else round(1 - givens / (n * n), 3)
+
+
+def curve(runs: Iterable[dict[str, Any]], x: str, y: str, limit: float | None
+          ) -> dict[str, list[Point]]:
+    """Per configuration, the points of y against x, in increasing x."""
+    groups: dict[str, dict[float, list[float]]] = {}
+    for run in runs:
+        value = run.get(y)
+        if y == "time_s" and run.get("category") in ("timeout", "memory-out") and limit:
+            value = limit
+        if value is None:
+            continue
+        groups.setdefault(run["configuration"], {}).setdefault(attribute(run, x), []).append(float(value))
+    result = {}
+    for label, by_x in groups.items():
+        points = []
+        for at in sorted(by_x):
+            values = sorted(by_x[at])
+            if len(values) > 1:
+                low, _, high = statistics.quantiles(values, n=4, method="inclusive")
+            else:
+                low = high = values[0]
+            points.append(Point(at, statistics.median(values), low, high, len(values)))
+        result[label] = points
+    return result
