@@ -1,8 +1,10 @@
-"""The f-puzzles and variant-field readers against hostile values: numbers too long for
-Python to convert, digits that are not 0-9, and empty inputs. Each is a located error
-(exit 2) with the rest of the batch read, never an internal error (exit 3)."""
+"""The f-puzzles and variant-field readers, and the limit options, against hostile values:
+numbers too long for Python to convert, digits that are not 0-9, empty inputs, limits too
+large for the kernel. Each is a located error (exit 2) with the rest of the batch read,
+never an internal error (exit 3) nor a run that fails for it."""
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -10,8 +12,11 @@ import pytest
 
 from models import DocumentError, PuzzleError, read_puzzles
 from models.fpuzzles import iter_documents
+from solvers.harness.commands.common import megabytes, seconds
 
-from .conftest import compare
+from .conftest import ROOT, compare
+
+PUZZLES = ROOT / "puzzles"
 
 EMPTY_ROWS = [[{} for _ in range(4)] for _ in range(4)]
 GOOD = json.dumps({"size": 4, "grid": EMPTY_ROWS, "cage": [{"cells": ["R1C1", "R1C2"], "value": 3}]})
@@ -74,3 +79,19 @@ def test_cli_solve_on_an_input_with_no_puzzles_says_so_and_exits_2(tmp_path: Pat
     result = compare("solve", str(path), "--solver", "backtrack", timeout=60)
     assert result.returncode == 2
     assert f"no puzzles in {path}" in result.stderr
+
+
+@pytest.mark.parametrize(("option", "value"), [("--cpu-limit", "1e308"), ("--memory-limit", "1e308"),
+                                               ("--timeout", "1e308")])
+def test_a_limit_too_large_for_the_kernel_is_a_usage_error(option: str, value: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="at most"):
+        (megabytes if option == "--memory-limit" else seconds)(value)
+
+
+@pytest.mark.slow  # starts compare.py
+@pytest.mark.parametrize(("option", "value", "status"), [("--cpu-limit", "1e308", 2), ("--memory-limit", "1e308", 2),
+                                                         ("--cpu-limit", "5", 0)])
+def test_cli_solve_with_a_huge_limit_exits_2_before_any_run(option: str, value: str, status: int) -> None:
+    result = compare("solve", str(PUZZLES / "small_4x4.txt"), "--solver", "mrv", option, value, timeout=60)
+    assert result.returncode == status, result.stderr
+    assert ("at most" in result.stderr) == (status == 2) and "error: OverflowError" not in result.stdout
