@@ -324,7 +324,7 @@ def test_configurations_run_one_backend_with_different_options() -> None:
 @pytest.mark.parametrize("spec, message", [
     ("sat:encoding=tseitin", "valid: simplified, minimal, efficient, extended"),
     ("mrv:inference=magic", "valid: none, forward, naked, singles, locked"),
-    ("mrv:colour=red", "has no option 'colour'; valid: inference, value_order, node_limit"),
+    ("mrv:colour=red", "unknown option 'colour'; valid: inference, search, value_order, node_limit"),
     ("nosuch", "unknown backend 'nosuch'; valid backends: backtrack"),
     ("sat,sat", "named twice"),
 ])

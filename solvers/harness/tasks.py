@@ -36,14 +36,13 @@ class Configuration:
         return dict(self.options)
 
     def text(self) -> str:
-        """The configuration in the syntax the command line takes (without its label when the
-        label is that text itself).
+        """The configuration in the shell-safe syntax the command line takes (options after
+        ':'; without its label when the label is that text itself).
 
         >>> Configuration("ext", backend="sat", options=(("encoding", "extended"),)).text()
         'ext=sat:encoding=extended'
         """
-        body = self.backend_name + (":" + ";".join(f"{k}={show_value(v)}" for k, v in self.options)
-                                    if self.options else "")
+        body = "".join([self.backend_name, *(f":{k}={show_value(v)}" for k, v in self.options)])
         return body if self.name in ("", body) else f"{self.name}={body}"
 
 

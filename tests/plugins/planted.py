@@ -49,7 +49,11 @@ def false_unique(model: Model, **kwargs: object) -> Result:
 
 
 def sleeper(model: Model, **kwargs: object) -> Result:
-    """Ignores its time limit."""
+    """Ignores its time limit (first touching the file $SLEEPER_MARK names, if set, so a test
+    knows the sweep is under way)."""
+    mark = os.environ.get("SLEEPER_MARK")
+    if mark:
+        open(mark, "a").close()
     time.sleep(3600)
     return Result(Status.ERROR, message="woke up")
 

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from ..pictures.plot import cactus_plot, curve_plot, scatter_plot, survival_plot
+from ..results import report, scores
 from ..results.curves import ATTRIBUTES, MEASURES
+from ..results.paired import PairingError
 from ..results.records import record
 from ..results.tails import FIELDS, Tail, tails
-from ..results import report, scores
-from ..results.paired import PairingError
 from .common import EXIT_OK, UsageError, check_output_paths
 
 

@@ -31,7 +31,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                   description="Solve each puzzle with one backend and print it for people.")
     solve.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files or '-' (default: stdin)")
     solve.add_argument("--solver", "--solvers", dest="solver", metavar="CONFIG",
-                       help="the configuration, [LABEL=]BACKEND[:OPTION=VALUE;...] "
+                       help="the configuration, [LABEL=]BACKEND[:OPTION=VALUE...] "
                             "(default: mrv, or the plugin)")
     solving_options(solve)
     solve.add_argument("--format", choices=("pretty", "line", "grid"), default="pretty",

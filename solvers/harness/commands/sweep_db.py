@@ -64,7 +64,8 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
                                       store=DatabaseStore(database, sweep, resume=outputs.resume),
                                       progress=progress)
         database.finish_sweep(sweep, partial=tally.partial,
-                              provenance=environment(experiment, load_started))
+                              provenance=environment(experiment, load_started,
+                                                     calibration=tally.calibration))
         _say_done(outputs, tally)
         selection = _selection(experiment, files)
         rows = db_views.summary_rows(database, selection, unique=experiment.max_solutions >= 2,

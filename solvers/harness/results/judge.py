@@ -73,6 +73,8 @@ class Run:
     repeat: int = 0
     backend: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    order: int | None = None
+    """Its place in the dispatch order of its (puzzle, repetition), from 0 (experiment.py)."""
     peak_memory_mb: float | None = None
     termination: str | None = None
     host: str = ""

@@ -1,5 +1,7 @@
 """One stable per-run record, the same in the JSON document and the per-run CSV.
 
+``order`` is the run's place (from 0) in the order its (puzzle, repetition)'s
+configurations were dispatched (results/experiment.py), None in runs saved before it.
 The columns never depend on the flags given: FIELDS, then every counter of
 result.COUNTERS (empty when the backend has none). ``file`` is the path as given,
 so two files of the same name in different folders stay apart. ``time_s`` and ``cpu_s``
@@ -23,8 +25,8 @@ from ...result import COUNTERS
 from .judge import Run
 
 FIELDS = ("file", "index", "line", "n", "box", "variant", "configuration", "backend", "options",
-          "repeat", "status", "category", "time_s", "cpu_s", "warmup", "peak_memory_mb", "termination",
-          "host", "worker", "sequence", "proof", "verified_solutions")
+          "repeat", "order", "status", "category", "time_s", "cpu_s", "warmup", "peak_memory_mb",
+          "termination", "host", "worker", "sequence", "proof", "verified_solutions")
 COLUMNS = FIELDS + tuple(COUNTERS)
 CSV_COLUMNS = COLUMNS + ("seed",)
 """The CSV's header: the record's columns, then the solver seed (from the options; --seeds)."""
@@ -49,6 +51,7 @@ def record(run: Run | dict[str, Any]) -> dict[str, Any]:
         "box": data.get("box") or _square_box(n), "variant": data.get("variant") or "standard",
         "configuration": label, "backend": data.get("backend") or label.split(":")[0],
         "options": dict(data.get("options") or {}), "repeat": data.get("repeat", 0),
+        "order": data.get("order"),
         "status": str(getattr(data["status"], "value", data["status"])),
         "category": str(getattr(data["category"], "value", data["category"])),
         "time_s": data["time_s"], "cpu_s": data.get("cpu_s"), "warmup": bool(data.get("warmup")),
