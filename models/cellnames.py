@@ -9,7 +9,7 @@ import re
 
 from .errors import ConstraintError
 
-_NAME = re.compile(r"[Rr](\d{1,3})[Cc](\d{1,3})")
+_NAME = re.compile(r"[Rr]([0-9]{1,3})[Cc]([0-9]{1,3})")  # ASCII digits only, as setters write them
 
 
 def cell_name(cell: int, n: int) -> str:

@@ -17,6 +17,7 @@ A line puzzle's cells may be followed by fields (a grid may have them on the lin
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .cellnames import cell_name, parse_cell_name
@@ -25,6 +26,9 @@ from .geometry import MIN_LATIN, Geometry, valid_size
 from .puzzle import RULES, Cage, Grid, Puzzle, Source
 from .symbols import SYMBOLS, symbol
 
+MAX_TOTAL_DIGITS = 1000
+"""The longest cage total read (Python converts numbers of up to about 4,300 digits)."""
+_TOTAL = re.compile(f"[0-9]{{1,{MAX_TOTAL_DIGITS}}}")
 KINDS = ("jigsaw", "latin", "x", *RULES, "extra-regions", "killer")
 """What ``variant=`` may name, joined by '-'."""
 
@@ -152,6 +156,8 @@ def _cells(text: str, n: int, key: str) -> tuple[int, ...]:
 
 def _cage(text: str, n: int) -> Cage:
     total, colon, cells = text.rpartition(":")
-    if colon and not total.isdigit():
-        raise ConstraintError(f"cage={text}: the total {total!r} is not a whole number")
+    if colon and not _TOTAL.fullmatch(total):
+        shown = total if len(total) <= 40 else total[:37] + "..."
+        raise ConstraintError(f"cage=: the total {shown!r} is not a whole number (at most "
+                              f"{MAX_TOTAL_DIGITS} digits 0-9)")
     return Cage(_cells(cells, n, "cage"), int(total) if colon else None)

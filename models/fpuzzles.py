@@ -44,6 +44,9 @@ LINK_PREFIX = "https://www.f-puzzles.com/" + LINK_MARK
 MAX_LINK_CHARS = 1 << 14
 """The longest compressed text decoded: a 16x16 document compresses to a few kilobytes, and
 lz-string can expand its input about quadratically (16 KiB at most some tens of megabytes)."""
+MAX_TOTAL_DIGITS = 1000
+"""The longest cage total read from text (a larger one is still a puzzle without solutions,
+but Python will not convert a number of more than about 4,300 digits)."""
 MAX_DOCUMENT_CHARS = 1 << 24
 """The longest decompressed document accepted (lz-string can expand its input many times)."""
 
@@ -112,6 +115,8 @@ def decode_link(text: str) -> Any:
     except json.JSONDecodeError as error:
         raise DocumentError(f"the link's document is not JSON: {error.msg} at character {error.pos}") \
             from None
+    except ValueError as error:  # a number of more digits than Python converts
+        raise DocumentError(f"the link's document is not JSON this reader takes: {_digits(error)}") from None
 
 
 def read_link(text: str, source: Source | None = None) -> Puzzle:
@@ -148,6 +153,14 @@ def iter_documents(text: str, name: str) -> Iterator[Puzzle | PuzzleError]:
             yield DocumentError(f"not JSON: {error.msg} at {at}", file=name, line=line, index=index)
             index += 1
             following = text.find("\n{", error.pos)
+            if following < 0:
+                return
+            position = following + 1
+            continue
+        except ValueError as error:  # a number of more digits than Python converts (str_digits)
+            yield DocumentError(f"not JSON this reader takes: {_digits(error)}", file=name, line=line, index=index)
+            index += 1
+            following = text.find("\n{", position + 1)
             if following < 0:
                 return
             position = following + 1
@@ -232,6 +245,20 @@ def _skip_space(text: str, position: int) -> int:
 def _present(value: Any) -> bool:
     """Whether a key holds something: not false, null, empty or zero."""
     return bool(value)
+
+
+_TOTAL = re.compile(f"[0-9]{{1,{MAX_TOTAL_DIGITS}}}")
+
+
+def _digits(error: ValueError) -> str:
+    """What a ValueError from the JSON decoder means (a number too long to convert)."""
+    return "a number has more digits than Python converts" if "digits" in str(error) else str(error)
+
+
+def _shown(value: Any) -> str:
+    """A value as an error message quotes it: its repr, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _kind(value: Any) -> str:
@@ -381,7 +408,8 @@ def _cages(doc: dict[str, Any], key: str, n: int) -> Iterator[Cage]:
             yield Cage(cells)
         elif isinstance(value, int) and not isinstance(value, bool):
             yield Cage(cells, value)
-        elif isinstance(value, str) and value.strip().isdigit():
+        elif isinstance(value, str) and _TOTAL.fullmatch(value.strip()):
             yield Cage(cells, int(value))
         else:
-            raise DocumentError(f"{where}.value: a cage total is a whole number, found {value!r}")
+            raise DocumentError(f"{where}.value: a cage total is a whole number, found {_shown(value)} "
+                                f"(digits 0-9, at most {MAX_TOTAL_DIGITS})")

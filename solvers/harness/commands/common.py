@@ -34,6 +34,11 @@ def bundled_puzzles() -> Path:
 
 DEFAULT_PUZZLES = bundled_puzzles() / "default.txt"
 DEFAULT_TIMEOUT = 10.0
+MAX_SECONDS = 1e7
+"""The longest --timeout or --cpu-limit (about 116 days): the kernel's timers and the
+clocks' arithmetic overflow on larger numbers (--cpu-limit 1e308 failed every run)."""
+MAX_MEGABYTES = 1e9
+"""The largest --memory-limit (a petabyte): RLIMIT_AS is a 64-bit count of bytes."""
 FIFO_NOTICE_S = 2.0
 """Seconds a FIFO may stay silent before the user is told the run waits for it."""
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -45,10 +50,10 @@ class UsageError(Exception):
 
 def solving_options(parser: argparse.ArgumentParser) -> None:
     """--timeout, --unique and --plugin, shared by the commands that solve."""
-    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"wall-clock limit per run, enforced by killing the worker "
                              f"(default: {DEFAULT_TIMEOUT:g})")
-    parser.add_argument("--cpu-limit", type=positive_float, default=None, metavar="SECONDS",
+    parser.add_argument("--cpu-limit", type=seconds, default=None, metavar="SECONDS",
                         help="CPU-time limit per run (the worker's threads), enforced by the kernel's "
                              "CPU timer; a run over it is a timeout recorded with termination "
                              "'cputime' (default: none, the wall-clock --timeout only)")
@@ -58,7 +63,7 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
                         help="count and enumerate up to N solutions per run; a run that stops "
                              "with fewer without exhausting the search is judged unknown "
                              "(default: 1, or 2 with --unique)")
-    parser.add_argument("--memory-limit", type=positive_float, default=None, metavar="MB",
+    parser.add_argument("--memory-limit", type=megabytes, default=None, metavar="MB",
                         help="address space a run may add to its worker (RLIMIT_AS); a run over "
                              "it is judged memory-out (default: no limit)")
     parser.add_argument("--plugin", action="append", default=[], metavar="SPEC",
@@ -106,6 +111,22 @@ def positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be a positive number, not {text!r}") from None
     if not (value > 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError(f"must be a positive number (finite, above 0), not {text}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A time limit: a positive number of seconds, at most MAX_SECONDS."""
+    value = positive_float(text)
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_SECONDS:g} seconds, not {text}")
+    return value
+
+
+def megabytes(text: str) -> float:
+    """A memory limit: a positive number of megabytes, at most MAX_MEGABYTES."""
+    value = positive_float(text)
+    if value > MAX_MEGABYTES:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_MEGABYTES:g} MB, not {text}")
     return value
 
 

@@ -25,8 +25,8 @@ from .common import (
     EXIT_WRONG,
     bundled_puzzles,
     input_options,
-    positive_float,
     read_inputs,
+    seconds,
     shown,
 )
 
@@ -64,7 +64,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                     "then with the fast backends, and print decisions and time per rung.")
     ladder.add_argument("path", nargs="?", metavar="PATH",
                         help="puzzle file (default: the bundled puzzles/teaching.txt)")
-    ladder.add_argument("--timeout", type=positive_float, default=10.0, metavar="SECONDS",
+    ladder.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
                         help="limit per puzzle and rung (default: 10); an unsolved run counts "
                              "as not solved and its decisions so far are left out of the means")
     ladder.add_argument("--format", choices=("text", "markdown"), default="text",

@@ -65,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
                           every=args.max_solutions is not None))
     if bad:
         print(f"compare.py: {len(bad)} bad puzzle(s) skipped (see above)", file=sys.stderr)
+    elif not puzzles:
+        print(f"compare.py solve: no puzzles in {', '.join(paths)}", file=sys.stderr)
     if wrong:
         return EXIT_WRONG
     return EXIT_USAGE if bad or not puzzles else EXIT_OK

@@ -11,7 +11,7 @@ from models import Model, Puzzle
 from ...result import Result, Status
 from ...trace import Trace
 from ..engine.configs import ConfigurationError, parse_one
-from .common import UsageError, input_options, positive_float, positive_int, read_inputs
+from .common import UsageError, input_options, positive_int, read_inputs, seconds
 
 TRACED = ("mrv", "backtrack", "dlx")  # the backends with a readable twin that emits events
 # A trace holds a few events per decision; without a budget, plain backtracking on a hard
@@ -57,7 +57,7 @@ def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str) -> Non
     parser.add_argument("--solver", default="mrv", metavar="CONFIG",
                         help=f"{solver_help}; the search stops after {DEFAULT_NODE_LIMIT:,} "
                              "nodes unless the configuration sets node_limit")
-    parser.add_argument("--timeout", type=positive_float, default=10.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
                         help="stop the search after this long (default: 10)")
     input_options(parser)
 
