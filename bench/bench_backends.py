@@ -28,12 +28,12 @@ from pathlib import Path
 from types import ModuleType
 
 from common import ROOT, add_configuration_arguments, configurations, exit_status
-from tabulate import tabulate  # noqa: E402
+from tabulate import tabulate
 
-from models import Model, Puzzle, read_puzzles, verify  # noqa: E402
-from solvers import Status, registry  # noqa: E402
-from solvers.harness.engine.plugins import load_backend  # noqa: E402
-from solvers.harness.tasks import Configuration  # noqa: E402
+from models import Model, Puzzle, read_puzzles, verify
+from solvers import Status, registry
+from solvers.harness.engine.plugins import load_backend
+from solvers.harness.tasks import Configuration
 
 DEFAULT_SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
 NORVIG = "norvig"

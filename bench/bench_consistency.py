@@ -31,7 +31,7 @@ def draw(document: dict, path: Path) -> None:
     """Grouped bars: settled share per level and set; dots: share of open cells fixed."""
     import matplotlib  # noqa: PLC0415 - an optional extra
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - the plot is optional, matplotlib with it
 
     sets = document["sets"]
     levels = list(sets[0]["levels"])

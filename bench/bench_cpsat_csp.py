@@ -40,9 +40,9 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from models import Model, read_puzzles, verify  # noqa: E402
-from solvers import Result, Status, registry  # noqa: E402
-from solvers.backends import cpsat  # noqa: E402
+from models import Model, read_puzzles, verify
+from solvers import Result, Status, registry
+from solvers.backends import cpsat
 
 PARTS = ("baseline", "encodings", "workers", "enumeration", "presolve", "csp")
 SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")

@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ortools.sat.python import cp_model  # noqa: E402
+from ortools.sat.python import cp_model
 
-from models import Model, read_puzzles  # noqa: E402
-from solvers.backends import cpsat  # noqa: E402
+from models import Model, read_puzzles
+from solvers.backends import cpsat
 
 
 def measure(models: list[Model], rounds: int) -> dict[str, list[float]]:

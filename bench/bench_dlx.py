@@ -19,11 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT.parent), str(ROOT)]
 
-import assaf_x  # noqa: E402
-from side_by_side import Method, main  # noqa: E402
+import assaf_x
+from side_by_side import Method, main
 
-from models import Grid, Model, Puzzle  # noqa: E402
-from solvers import registry  # noqa: E402
+from models import Grid, Model, Puzzle
+from solvers import registry
 
 ANCHOR = "Assaf's Algorithm X (anchor)"
 

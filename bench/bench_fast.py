@@ -38,11 +38,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tabulate import tabulate  # noqa: E402
+from tabulate import tabulate
 
-from models import Model, read_puzzles, verify  # noqa: E402
-from solvers import registry  # noqa: E402
-from solvers.harness.engine import configs  # noqa: E402
+from models import Model, read_puzzles, verify
+from solvers import registry
+from solvers.harness.engine import configs
 
 DEFAULT_SETS = ("top95.txt", "forum_hardest_1106.txt", "hardest.txt", "16x16_forum_samples.txt")
 STEPS = ("import time; t = time.perf_counter(); import solvers.backends.fast as fast\n"

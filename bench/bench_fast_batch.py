@@ -21,10 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from models import Model, read_puzzles, verify  # noqa: E402
-from solvers.backends import fast  # noqa: E402
+from models import Model, read_puzzles, verify
+from solvers.backends import fast
 
 
 def main(argv: list[str] | None = None) -> int:

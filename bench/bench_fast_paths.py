@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from models import Model, read_puzzles  # noqa: E402
-from solvers.backends import backtrack, dlx, mrv  # noqa: E402
-from solvers.backends.readable import backtrack as readable_backtrack  # noqa: E402
+from models import Model, read_puzzles
+from solvers.backends import backtrack, dlx, mrv
+from solvers.backends.readable import backtrack as readable_backtrack
 from solvers.backends.readable import dlx as readable_dlx
 from solvers.backends.readable import mrv as readable_mrv
 
@@ -43,7 +43,7 @@ def baseline(name: str, rev: str, package: str = "solvers.backends") -> ModuleTy
     module = importlib.util.module_from_spec(spec)
     module.__package__ = package
     sys.modules[spec.name] = module
-    exec(compile(source, f"{rev}:{path}", "exec"), module.__dict__)  # noqa: S102
+    exec(compile(source, f"{rev}:{path}", "exec"), module.__dict__)
     return module
 
 

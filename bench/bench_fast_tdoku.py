@@ -31,10 +31,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tabulate import tabulate  # noqa: E402
+from tabulate import tabulate
 
-from models import Model, read_puzzles, verify  # noqa: E402
-from solvers.backends import fast  # noqa: E402
+from models import Model, read_puzzles, verify
+from solvers.backends import fast
 
 SETS = ("top95.txt", "forum_hardest_1106.txt")
 

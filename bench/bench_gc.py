@@ -33,10 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from models import read_puzzles  # noqa: E402
-from solvers.harness.engine import worker  # noqa: E402
-from solvers.harness.engine.plugins import load_backend  # noqa: E402
-from solvers.harness.tasks import Configuration, Task  # noqa: E402
+from models import read_puzzles
+from solvers.harness.engine import worker
+from solvers.harness.engine.plugins import load_backend
+from solvers.harness.tasks import Configuration, Task
 
 POLICIES = ("plain", "pause", "freeze+pause")
 PAUSED = worker.collector_paused
@@ -71,7 +71,7 @@ def count_collections(phase: str, _info: dict[str, Any]) -> None:
 @contextlib.contextmanager
 def policy(name: str) -> Iterator[None]:
     """The worker's solve() under one collector policy."""
-    worker.collector_paused = PAUSED if name != "plain" else contextlib.nullcontext  # type: ignore[assignment]
+    worker.collector_paused = PAUSED if name != "plain" else contextlib.nullcontext  # type: ignore[assignment]  # each policy swapped in for the measurement
     if name == "freeze+pause":
         gc.freeze()
     try:
@@ -79,7 +79,7 @@ def policy(name: str) -> Iterator[None]:
     finally:
         if name == "freeze+pause":
             gc.unfreeze()
-        worker.collector_paused = PAUSED  # type: ignore[assignment]
+        worker.collector_paused = PAUSED  # type: ignore[assignment]  # each policy swapped in for the measurement
 
 
 def main() -> int:
@@ -92,7 +92,7 @@ def main() -> int:
     names = args.solvers.split(",")
     backends = {name: Counted(load_backend(Configuration(name, backend=name))) for name in names}
     for name, backend in backends.items():  # warm: imports, compiled kernels, caches
-        worker.solve(backend, Task(Configuration(name, backend=name), puzzles[0]))  # type: ignore[arg-type]
+        worker.solve(backend, Task(Configuration(name, backend=name), puzzles[0]))  # type: ignore[arg-type]  # a registered backend, as the worker holds it
     gc.callbacks.append(count_collections)
     results: dict[tuple[str, str], dict[str, list[float]]] = {
         (n, p): {"time": [], "outside": [], "collections": []} for n in names for p in POLICIES}
@@ -105,7 +105,7 @@ def main() -> int:
                         task = Task(Configuration(name, backend=name), puzzle, time_limit=10.0)
                         Counted.collections = 0
                         start = time.perf_counter()
-                        outcome = worker.solve(backend, task)  # type: ignore[arg-type]
+                        outcome = worker.solve(backend, task)  # type: ignore[arg-type]  # a registered backend, as the worker holds it
                         total = time.perf_counter() - start
                         entry = results[(name, chosen)]
                         entry["time"].append(outcome["time_s"])

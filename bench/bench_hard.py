@@ -26,12 +26,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common import add_executor_arguments, executor  # noqa: E402
+from common import add_executor_arguments, executor
 
-from models import Puzzle, read_puzzles, verify  # noqa: E402
-from solvers.harness.engine import configs  # noqa: E402
-from solvers.harness.engine.executors import Executor  # noqa: E402
-from solvers.harness.tasks import Outcome, Task  # noqa: E402
+from models import Puzzle, read_puzzles, verify
+from solvers.harness.engine import configs
+from solvers.harness.engine.executors import Executor
+from solvers.harness.tasks import Outcome, Task
 
 DEFAULT_SETS = ("forum_hardest_1106.txt", "25x25_gecode_frisch.txt")
 

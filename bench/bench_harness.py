@@ -34,19 +34,19 @@ from common import (
     executor,
     exit_status,
 )
-from make_puzzles import transform  # noqa: E402 - bench/ is on sys.path when run as a script
+from make_puzzles import transform
 
-from models import Puzzle, Source, read_puzzles  # noqa: E402
-from solvers.harness.engine.executors import Executor  # noqa: E402
-from solvers.harness.engine.runner import default_jobs  # noqa: E402
-from solvers.harness.results.database import DatabaseStore, open_database  # noqa: E402
-from solvers.harness.results.experiment import MemoryStore, stream_experiment  # noqa: E402
-from solvers.harness.tasks import Configuration, Experiment  # noqa: E402
+from models import Puzzle, Source, read_puzzles
+from solvers.harness.engine.executors import Executor
+from solvers.harness.engine.runner import default_jobs
+from solvers.harness.results.database import DatabaseStore, open_database
+from solvers.harness.results.experiment import MemoryStore, stream_experiment
+from solvers.harness.tasks import Configuration, Experiment
 
 
 def easy_puzzles(count: int, seed: int = 1) -> list[Puzzle]:
     """``count`` variants of the easy50 puzzles, numbered as one file."""
-    import random  # noqa: PLC0415
+    import random  # noqa: PLC0415 - only the shuffled batches need it
 
     sources = read_puzzles(ROOT / "puzzles" / "easy50.txt").puzzles
     rng = random.Random(seed)

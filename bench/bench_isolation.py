@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from models import read_puzzles  # noqa: E402
-from solvers.harness.engine import runner  # noqa: E402
-from solvers.harness.tasks import Configuration, Task  # noqa: E402
+from models import read_puzzles
+from solvers.harness.engine import runner
+from solvers.harness.tasks import Configuration, Task
 
 
 def measure(tasks: list[Task], jobs: int, fresh: bool) -> tuple[float, int]:
@@ -34,13 +34,13 @@ def measure(tasks: list[Task], jobs: int, fresh: bool) -> tuple[float, int]:
         started += 1
         return spawn(self, key)
 
-    runner._Pool._spawn = counting  # type: ignore[method-assign]
+    runner._Pool._spawn = counting  # type: ignore[method-assign]  # counting spawns for the measurement
     try:
         begin = time.perf_counter()
         outcomes = runner.run_tasks(tasks, jobs=jobs, fresh_plugin_workers=fresh)
         elapsed = time.perf_counter() - begin
     finally:
-        runner._Pool._spawn = spawn  # type: ignore[method-assign]
+        runner._Pool._spawn = spawn  # type: ignore[method-assign]  # counting spawns for the measurement
     assert all(o.status.value == "solved" for o in outcomes), [o.message for o in outcomes][:3]
     return elapsed, started
 

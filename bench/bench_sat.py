@@ -30,11 +30,11 @@ import pycosat
 from common import ROOT, add_configuration_arguments, configurations
 from tabulate import tabulate
 
-from models import Grid, Model, Puzzle, read_puzzles, verify  # noqa: E402
+from models import Grid, Model, Puzzle, read_puzzles, verify
 from solvers import Status, registry
-from solvers.encodings.cnf import ENCODINGS  # noqa: E402
-from solvers.harness.engine.plugins import load_backend  # noqa: E402
-from solvers.harness.tasks import Configuration  # noqa: E402
+from solvers.encodings.cnf import ENCODINGS
+from solvers.harness.engine.plugins import load_backend
+from solvers.harness.tasks import Configuration
 
 SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
 

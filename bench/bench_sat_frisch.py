@@ -43,8 +43,8 @@ import pycosat
 from common import ROOT
 from tabulate import tabulate
 
-from models import Model, read_puzzles, verify  # noqa: E402
-from solvers.encodings.cnf import CNF, Clause, encode  # noqa: E402
+from models import Model, read_puzzles, verify
+from solvers.encodings.cnf import CNF, Clause, encode
 
 Built = tuple[list[Clause], int, Callable[[list[int]], list[int]]]
 """A variant's clauses, its number of variables, and a map of its model back to the

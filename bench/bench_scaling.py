@@ -29,10 +29,10 @@ from common import (
     exit_status,
 )
 
-from models import Puzzle, read_puzzles, verify  # noqa: E402
-from solvers import registry  # noqa: E402
-from solvers.harness.engine.executors import Executor  # noqa: E402
-from solvers.harness.tasks import Configuration, Outcome, Task  # noqa: E402
+from models import Puzzle, read_puzzles, verify
+from solvers import registry
+from solvers.harness.engine.executors import Executor
+from solvers.harness.tasks import Configuration, Outcome, Task
 
 SETS = {4: "generated_4x4.txt", 9: "generated_9x9.txt", 16: "generated_16x16.txt",
         25: "generated_25x25.txt"}

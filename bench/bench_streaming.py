@@ -23,7 +23,7 @@ from pathlib import Path
 from common import ROOT
 from make_puzzles import generate
 
-from models import read_puzzles  # noqa: E402
+from models import read_puzzles
 
 
 def status_kb(pid: int, key: str) -> int | None:

@@ -15,11 +15,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from solvers.harness.engine import (
-    configs,  # noqa: E402
-    executors,  # noqa: E402
+    configs,
+    executors,
 )
-from solvers.harness.engine.plugins import PluginError  # noqa: E402
-from solvers.harness.tasks import Configuration  # noqa: E402
+from solvers.harness.engine.plugins import PluginError
+from solvers.harness.tasks import Configuration
 
 FAILED = ("wrong", "error")
 

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from models import Puzzle, read_puzzles, to_line  # noqa: E402
+from models import Puzzle, read_puzzles, to_line
 
 
 def shuffled_lines(box: int, rng: random.Random) -> list[int]:

@@ -471,7 +471,7 @@ def _grid(rows: list[Row], hex16: bool, name: str, index: int,
             if isinstance(text, BadLine):
                 raise text.error
         fields = _header_fields(header)
-        puzzle = _parse_grid(rows, hex16, Source(name, rows[0][0], index),  # type: ignore[arg-type]
+        puzzle = _parse_grid(rows, hex16, Source(name, rows[0][0], index),  # type: ignore[arg-type]  # rows are text here: bad lines raised above
                              fields)
         check_duplicates(puzzle)
         return puzzle

@@ -73,7 +73,7 @@ def byte_reader(stream: object) -> Callable[[int], bytes]:
         return read1
 
     def read_text(size: int) -> bytes:
-        data = stream.read(size // 4)  # type: ignore[attr-defined]
+        data = stream.read(size // 4)  # type: ignore[attr-defined]  # any object with read(): a text stream
         return data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
     return read_text
 

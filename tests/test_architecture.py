@@ -164,3 +164,14 @@ def test_each_harness_package_map_names_exactly_its_modules(folder: str) -> None
 def test_the_harness_map_names_exactly_its_layers() -> None:
     doc = ast.get_docstring(ast.parse((ROOT / "solvers" / "harness" / "__init__.py").read_text())) or ""
     assert {m.group(1) for m in re.finditer(r"^([a-z_]+):", doc, re.M)} == set(HARNESS_LAYERS)
+
+
+def test_every_noqa_and_type_ignore_says_why() -> None:
+    silent = []
+    for folder in ("models", "solvers", "tests", "bench"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+                if ("# noqa" in line and not re.search(r"noqa: [A-Z0-9, ]+ +- +\S", line)) or (
+                        "type: ignore" in line and not re.search(r"type: ignore\[[^]]*\] +# +\S", line)):
+                    silent.append(f"{path.relative_to(ROOT)}:{number}")
+    assert silent == []

@@ -5,16 +5,16 @@ import pytest
 
 pytest.importorskip("ortools")
 
-from ortools.sat.python import cp_model  # noqa: E402
+from ortools.sat.python import cp_model
 
-from models import Geometry, Model, Puzzle, verify  # noqa: E402
+from models import Geometry, Model, Puzzle, verify
 from solvers import (
     Status,
-    registry,  # noqa: E402
+    registry,
 )
-from solvers.backends import _cpsat, cpsat  # noqa: E402
+from solvers.backends import _cpsat, cpsat
 
-from .conftest import load  # noqa: E402
+from .conftest import load
 from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions
 
 ENCODINGS = cpsat.ENCODINGS

@@ -5,15 +5,15 @@ import pytest
 
 pytest.importorskip("constraint")
 
-from models import Geometry, Group, Model, Puzzle, verify  # noqa: E402
+from models import Geometry, Group, Model, Puzzle, verify
 from solvers import (
     Status,
-    registry,  # noqa: E402
+    registry,
 )
-from solvers.backends import csp  # noqa: E402
-from solvers.encodings.domains import candidates  # noqa: E402
+from solvers.backends import csp
+from solvers.encodings.domains import candidates
 
-from .conftest import load  # noqa: E402
+from .conftest import load
 
 
 def empty(n: int) -> Puzzle:

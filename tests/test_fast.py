@@ -14,14 +14,14 @@ import pytest
 
 pytest.importorskip("numba", reason="the fast backend needs numba: pip install numba")
 
-from models import Geometry, Group, Model, Puzzle, verify  # noqa: E402
-from solvers import Status, registry  # noqa: E402
-from solvers.backends import _fast_learning, fast, mrv  # noqa: E402
+from models import Geometry, Group, Model, Puzzle, verify
+from solvers import Status, registry
+from solvers.backends import _fast_learning, fast, mrv
 
-from .conftest import ROOT, load  # noqa: E402
-from .killers import MULTIPLE as KILLER_MULTIPLE  # noqa: E402
-from .killers import SEARCHING, UNIQUE  # noqa: E402
-from .killers import UNSAT as KILLER_UNSAT  # noqa: E402
+from .conftest import ROOT, load
+from .killers import MULTIPLE as KILLER_MULTIPLE
+from .killers import SEARCHING, UNIQUE
+from .killers import UNSAT as KILLER_UNSAT
 
 
 def model(name: str, index: int) -> Model:

@@ -10,12 +10,12 @@ import pytest
 
 pytest.importorskip("numba", reason="the fast backend needs numba: pip install numba")
 
-from models import Geometry, Model, Puzzle, verify  # noqa: E402
-from models.model import Group  # noqa: E402
-from solvers import Status, registry  # noqa: E402
-from solvers.backends import _fast_learning, fast  # noqa: E402
+from models import Geometry, Model, Puzzle, verify
+from models.model import Group
+from solvers import Status, registry
+from solvers.backends import _fast_learning, fast
 
-from .conftest import load  # noqa: E402
+from .conftest import load
 
 
 def learn(puzzle: Puzzle, **options: object) -> object:

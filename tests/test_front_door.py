@@ -117,7 +117,7 @@ def test_the_saved_run_records_every_resolved_option_including_what_was_chosen(t
 
 
 def test_a_dimacs_configuration_records_its_binary_and_version(tmp_path: Path) -> None:
-    from solvers.harness.engine.configs import describe, parse_one  # noqa: PLC0415 - after PATH
+    from solvers.harness.engine.configs import describe, parse_one
     solver = tmp_path / "mysat"
     solver.write_text("#!/bin/sh\necho 'mysat 1.2.3'\n")
     solver.chmod(0o755)
@@ -128,7 +128,7 @@ def test_a_dimacs_configuration_records_its_binary_and_version(tmp_path: Path) -
 @pytest.mark.parametrize("name", registry.names())
 def test_a_declaration_matches_its_backends_solve_function(name: str) -> None:
     backend = registry.get(name)
-    parameters = inspect.signature(backend._module().solve).parameters  # noqa: SLF001
+    parameters = inspect.signature(backend._module().solve).parameters
     declared = backend.declaration
     assert isinstance(declared, Declaration)
     for option in declared.options:

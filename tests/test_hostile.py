@@ -57,7 +57,7 @@ def survivors(run_id: str) -> list[str]:
 def start(args: list[str], run_id: str, **options: object) -> subprocess.Popen[str]:
     env = {**os.environ, "HOSTILE_RUN": run_id}
     return subprocess.Popen([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT, env=env,
-                            text=True, **options)  # type: ignore[call-overload]
+                            text=True, **options)  # type: ignore[call-overload]  # options pass through to subprocess.run
 
 
 def settle(run_id: str) -> list[str]:

@@ -147,7 +147,7 @@ def test_puzzle_is_immutable_and_givens_become_a_tuple() -> None:
     puzzle = Puzzle(Geometry.for_size(4), [1, 2, 3, 4] + [0] * 12)
     assert isinstance(puzzle.givens, tuple) and puzzle.num_givens == 4
     with pytest.raises(FrozenInstanceError):
-        puzzle.givens = (0,) * 16  # type: ignore[misc]
+        puzzle.givens = (0,) * 16  # type: ignore[misc]  # the point: a frozen puzzle refuses it
 
 
 def test_puzzle_source_is_kept_but_not_compared() -> None:

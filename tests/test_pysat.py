@@ -13,7 +13,7 @@ from .killers import SOLUTION_4A, UNIQUE, killer, oracle_solutions
 from .killers import UNSAT as KILLER_UNSAT
 
 pysat = pytest.importorskip("solvers.backends.pysat", reason="python-sat is not installed")
-from pysat.solvers import SolverNames  # noqa: E402
+from pysat.solvers import SolverNames
 
 BACKEND = registry.get("pysat")
 HARD = load("top95.txt")[0]              # unit propagation alone does not finish it

@@ -34,7 +34,7 @@ SAMPLE_BYTES = {name: (PUZZLES / name).read_bytes() for name in SAMPLES}
 
 
 def read_bytes(data: bytes, **options: object):
-    return read_puzzles(io.BufferedReader(io.BytesIO(data)), **options)  # type: ignore[arg-type]
+    return read_puzzles(io.BufferedReader(io.BytesIO(data)), **options)  # type: ignore[arg-type]  # a raw byte stream, as from a pipe
 
 
 def assert_sound(batch, data: bytes) -> None:
@@ -116,7 +116,7 @@ def test_an_endless_line_is_refused_without_reading_it_all() -> None:
             return len(buffer)
 
     stream = Endless()
-    batch = read_puzzles(io.BufferedReader(stream))  # type: ignore[arg-type]
+    batch = read_puzzles(io.BufferedReader(stream))  # type: ignore[arg-type]  # a raw byte stream, as from a pipe
     (error,) = batch.errors
     assert isinstance(error, LineLengthError) and error.line == 1
     assert stream.read_so_far < MAX_SKIP_BYTES + 4 * MAX_LINE_BYTES + 200_000

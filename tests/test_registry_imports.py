@@ -23,8 +23,8 @@ def backend_failing_with(monkeypatch: pytest.MonkeyPatch, error: Exception,
 
     def solve(*_args: object, **_options: object) -> Result:
         raise error
-    module.solve = solve  # type: ignore[attr-defined]
-    module.DECLARATION = Declaration(package=imports, imports=imports)  # type: ignore[attr-defined]
+    module.solve = solve  # type: ignore[attr-defined]  # a module made up for the test
+    module.DECLARATION = Declaration(package=imports, imports=imports)  # type: ignore[attr-defined]  # likewise
     monkeypatch.setitem(sys.modules, MODULE, module)
     monkeypatch.delitem(sys.modules, imports, raising=False)
     return registry.Backend("broken", "test", MODULE)

@@ -190,7 +190,7 @@ def fake_pycosat(monkeypatch: pytest.MonkeyPatch, answer: object) -> list[int]:
     """Make pycosat.solve answer `answer` and record the propagation limits it was given."""
     limits: list[int] = []
 
-    def fake(clauses, vars=0, prop_limit=0):  # noqa: A002 - pycosat's own keyword
+    def fake(clauses, vars=0, prop_limit=0):
         limits.append(prop_limit)
         time.sleep(0.002)
         return answer

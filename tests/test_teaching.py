@@ -119,12 +119,12 @@ def test_explain_refuses_bad_usage_with_exit_2(args: list[str], words: str) -> N
 
 
 def to_line(puzzle: Puzzle) -> str:
-    from models import to_line as line  # noqa: PLC0415
+    from models import to_line as line
     return line(puzzle)
 
 
 def test_a_bad_trace_line_is_named(tmp_path: Path) -> None:
-    from solvers.trace import TraceError  # noqa: PLC0415
+    from solvers.trace import TraceError
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps({"kind": "start", "depth": 0}) + "\n")
     with pytest.raises(TraceError, match="line 1: start event lacks n"):
@@ -229,8 +229,8 @@ def test_a_browser_steps_the_page_forward_and_back(replay_page: Path, tmp_path: 
 
 def test_the_docs_ladder_table_is_what_the_ladder_computes() -> None:
     # docs/teaching.md's figures come from `compare.py ladder`: decisions do not depend on the machine
-    from solvers import registry  # noqa: PLC0415
-    from solvers.harness.commands.ladder import FAST, RUNGS  # noqa: PLC0415
+    from solvers import registry
+    from solvers.harness.commands.ladder import FAST, RUNGS
 
     page = (ROOT / "docs" / "teaching.md").read_text()
     block = page[page.index("$ python compare.py ladder --format markdown"):]

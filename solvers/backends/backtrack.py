@@ -103,7 +103,7 @@ def _search(model: Model, max_solutions: int, deadline: float | None,
         solutions.append(tuple(grid))
         stats.nodes, stats.backtracks = 1, 0
         return solutions, False
-    record = lambda: solutions.append(_filled(grid, empties, placed))  # noqa: E731
+    record = lambda: solutions.append(_filled(grid, empties, placed))
     limit = -1 if node_limit is None else node_limit
     if model.cages:
         nodes, limit_hit = _run_any(cell_groups, used, placed, (1 << model.n) - 1, max_solutions,

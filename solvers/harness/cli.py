@@ -123,8 +123,8 @@ def unknown_arguments(parser: argparse.ArgumentParser, command: str | None,
 
 
 def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
-    for action in parser._actions:  # noqa: SLF001 - argparse keeps its subparsers only here
-        if isinstance(action, argparse._SubParsersAction) and command in action.choices:  # noqa: SLF001
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
             return action.choices[command]
     return parser
 

@@ -56,7 +56,7 @@ def solve(model: Model, *, max_solutions: int = 1, seed: str = "0", **kwargs: ob
     if fault == "nan":
         return Result(Status.SOLVED, [], False, Stats(nodes=float("nan")))
     if fault == "not_result":
-        return "solved"  # type: ignore[return-value]
+        return "solved"  # type: ignore[return-value]  # the point: not a Result
     if fault in ("sleep", "stall"):
         if fault == "stall":
             _write_pipes(b"SKR1")

@@ -85,13 +85,13 @@ def ignores_sigterm(model: Model, **kwargs: object) -> Result:
 
 def patches_mrv(model: Model, **kwargs: object) -> Result:
     """Replaces the built-in mrv's solve with one that answers 'no solution', then answers."""
-    import solvers.backends.mrv as mrv  # noqa: PLC0415
+    import solvers.backends.mrv as mrv
 
     def wrong(model: Model, **options: object) -> Result:
         return Result(Status.UNSAT, [], True, Stats())
 
     mrv.solve = wrong
-    import solvers.registry as registry  # noqa: PLC0415
+    import solvers.registry as registry
     for backend in registry.BACKENDS.values():
         object.__setattr__(backend, "function", wrong)
     return reference_solve(model, **kwargs)
@@ -134,8 +134,8 @@ def hogs_memory(model: Model, **kwargs: object) -> Result:
 
 def forges_answer(model: Model, **kwargs: object) -> Result:
     """Writes a well-framed answer with a negative time into every pipe, then hangs."""
-    import json  # noqa: PLC0415
-    import struct  # noqa: PLC0415
+    import json
+    import struct
 
     for task in range(0, 64):
         body = json.dumps({"kind": "done", "task": task, "outcome": {

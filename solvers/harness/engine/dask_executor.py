@@ -50,7 +50,7 @@ class DaskExecutor:
 
     def __init__(self, address: str | None, *, jobs: int | None = None, chunk: int | None = None):
         distributed = _distributed()
-        import dask  # noqa: PLC0415
+        import dask  # noqa: PLC0415 - Dask is an optional extra
         self.address, self.jobs, self.chunk, self.cluster = address, jobs, chunk, None
         self.seconds_per_task: float | None = None
         try:

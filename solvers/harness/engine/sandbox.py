@@ -42,7 +42,7 @@ def _drop_tracker() -> None:
     """Close the pipe to the parent's multiprocessing resource tracker, inherited by every
     spawned process: a backend writing garbage into it would upset the tracker. A worker
     that uses multiprocessing itself gets a tracker of its own."""
-    from multiprocessing import resource_tracker  # noqa: PLC0415
+    from multiprocessing import resource_tracker  # noqa: PLC0415 - only in a worker, at its start
 
     tracker = getattr(resource_tracker, "_resource_tracker", None)
     fd = getattr(tracker, "_fd", None)
@@ -135,7 +135,7 @@ def limit_memory(megabytes: float | None) -> None:
 
 def lift_memory_limit() -> None:
     """Undo ``limit_memory`` (the hard limit was never lowered)."""
-    import resource  # noqa: PLC0415
+    import resource  # noqa: PLC0415 - Unix only, and only when a memory limit is set
 
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     resource.setrlimit(resource.RLIMIT_AS, (hard, hard))

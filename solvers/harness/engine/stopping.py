@@ -92,7 +92,7 @@ def guard_stderr() -> Iterator[None]:
     """Within the block, a closed stderr is silenced rather than raising BrokenPipeError, so a
     message about one file written never stops the next from being written."""
     original = sys.stderr
-    sys.stderr = _GuardedStream(original)  # type: ignore[assignment,unused-ignore]
+    sys.stderr = _GuardedStream(original)  # type: ignore[assignment,unused-ignore]  # a stand-in with the writes guarded
     try:
         yield
     finally:

@@ -89,7 +89,7 @@ def worker_main(tasks: Connection, results: Connection, parent_pid: int, token: 
 def _load_error(solver: Any) -> str | None:
     try:
         load_backend(solver)
-    except BaseException as error:  # noqa: BLE001 - the user's code may fail in any way
+    except BaseException as error:
         if isinstance(error, KeyboardInterrupt):
             raise
         return str(error) if type(error).__name__ == "PluginError" else describe(error)
@@ -118,7 +118,7 @@ def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = 
                                            time_limit=task.time_limit, **options)
                 finally:
                     clocks.stop()
-        except BaseException as error:  # noqa: BLE001 - a backend's failure, SystemExit included
+        except BaseException as error:
             if isinstance(error, KeyboardInterrupt):
                 raise
             failure = error

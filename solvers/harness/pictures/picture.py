@@ -27,7 +27,7 @@ EMPTY = "#f7f7f7"
 def draw_board(board: Board, path: str, title: str = "") -> None:
     """Draw the board to path (.png or .svg)."""
     plt = _pyplot()
-    from matplotlib.patches import Patch, Rectangle  # noqa: PLC0415
+    from matplotlib.patches import Patch, Rectangle  # noqa: PLC0415 - matplotlib only when a picture is drawn
 
     n = board.model.n
     size = max(4.0, min(14.0, 0.5 * n + 1.5))

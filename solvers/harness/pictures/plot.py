@@ -33,7 +33,7 @@ class PlotUnavailableError(ImportError):
 def require_matplotlib() -> None:
     """Fail early, before a long run, when the plot cannot be drawn."""
     try:
-        import matplotlib  # noqa: F401, PLC0415
+        import matplotlib  # noqa: F401, PLC0415 - only to see whether matplotlib is installed
     except ImportError as error:
         raise PlotUnavailableError(INSTALL_HINT) from error
 
@@ -75,7 +75,7 @@ def cactus_plot(runs: Iterable[dict[str, Any]], path: str, *, limit: float | Non
                 title: str = "") -> None:
     """Write the cactus plot of these runs to path (.png, .svg, .pdf ...)."""
     plt = _pyplot()
-    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415
+    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415 - matplotlib only when a plot is drawn
 
     records = median_runs([record(r) for r in runs], limit)
     sizes = sorted({r["n"] for r in records})
@@ -210,15 +210,15 @@ def scatter_points(runs: Sequence[dict[str, Any]], x_label: str, y_label: str,
 
 def _pyplot() -> Any:
     require_matplotlib()
-    import matplotlib  # noqa: PLC0415
+    import matplotlib  # noqa: PLC0415 - matplotlib only when a plot is drawn
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - matplotlib only when a plot is drawn
     return plt
 
 
 def _save(figure: Any, path: str) -> None:
     """Save whole or not at all (outputs.atomic_path: a temporary file, then a rename)."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - matplotlib only when a plot is drawn
 
     figure.tight_layout()
     try:
