@@ -170,6 +170,8 @@ def test_every_noqa_and_type_ignore_says_why() -> None:
     silent = []
     for folder in ("models", "solvers", "tests", "bench"):
         for path in (ROOT / folder).rglob("*.py"):
+            if path == Path(__file__).resolve():
+                continue  # this test names the markers it looks for
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
                 if ("# noqa" in line and not re.search(r"noqa: [A-Z0-9, ]+ +- +\S", line)) or (
                         "type: ignore" in line and not re.search(r"type: ignore\[[^]]*\] +# +\S", line)):
