@@ -7,8 +7,9 @@ Generates --count QWH instances of the order at every hole fraction of the sweep
 (compare.py generate --variant latin --holes F, seeded per fraction), runs every
 configuration on all of them once (compare.py run), then draws the median cost and its
 interquartile band against the hole fraction (compare.py plot curve) for the conflicts
-and for the time, printing where each configuration's median peaks. Output:
-bench/qwh_phase.json, bench/qwh_phase.png (conflicts), bench/qwh_phase_time.png.
+(CDCL solvers), the backtracks (fast) and the time, printing where each configuration's
+median peaks. Output: bench/qwh_phase.json, bench/qwh_phase.png (conflicts),
+bench/qwh_phase_backtracks.png, bench/qwh_phase_time.png.
 """
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "qwh_phase.json")
     parser.add_argument("--plot", type=Path, default=ROOT / "bench" / "qwh_phase.png")
+    parser.add_argument("--backtracks-plot", type=Path,
+                        default=ROOT / "bench" / "qwh_phase_backtracks.png")
     parser.add_argument("--time-plot", type=Path, default=ROOT / "bench" / "qwh_phase_time.png")
     args = parser.parse_args()
     try:
@@ -71,7 +74,8 @@ def main() -> int:
     title = (f"QWH order {args.order}: {args.count} instances per hole fraction, "
              f"median and quartiles")
     status = ran.returncode
-    for measure, picture in (("conflicts", args.plot), ("time_s", args.time_plot)):
+    for measure, picture in (("conflicts", args.plot), ("backtracks", args.backtracks_plot),
+                             ("time_s", args.time_plot)):
         drawn = compare("plot", "curve", str(args.json), "--x", "holes", "--y", measure,
                         "-o", str(picture), "--title", title)
         status = status or drawn.returncode
