@@ -130,8 +130,8 @@ def test_the_peak_is_the_point_with_the_highest_median_the_first_of_a_tie() -> N
     assert curves.peak([]) is None
 
 
-def _bench_qwh_phase() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_qwh_phase", ROOT / "bench" / "bench_qwh_phase.py")
+def _bench(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -145,7 +145,7 @@ def _bench_qwh_phase() -> ModuleType:
 ])
 def test_the_qwh_sweep_runs_start_to_stop_inclusive(start: float, stop: float, step: float,
                                                    expected: list[float]) -> None:
-    assert _bench_qwh_phase().hole_fractions(start, stop, step) == expected
+    assert _bench("bench_qwh_phase").hole_fractions(start, stop, step) == expected
 
 
 @pytest.mark.parametrize(("start", "stop", "step"), [(0.6, 0.3, 0.03), (0.3, 0.6, 0), (0, 0.5, 0.1),
@@ -153,10 +153,34 @@ def test_the_qwh_sweep_runs_start_to_stop_inclusive(start: float, stop: float, s
 def test_the_qwh_sweep_refuses_an_empty_or_out_of_range_sweep(start: float, stop: float,
                                                               step: float) -> None:
     with pytest.raises(ValueError, match="0 < start <= stop < 1"):
-        _bench_qwh_phase().hole_fractions(start, stop, step)
+        _bench("bench_qwh_phase").hole_fractions(start, stop, step)
 
 
 def test_bench_qwh_phase_exits_2_on_a_bad_sweep() -> None:
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_qwh_phase.py"), "--start", "0.7",
                            "--stop", "0.5"], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "0 < start <= stop < 1" in done.stderr
+
+
+@pytest.mark.parametrize("script", ["bench_tails", "bench_givens"])
+def test_a_bench_script_takes_the_first_puzzles_of_a_file_skipping_comments(script: str) -> None:
+    lines = ["# a comment", "1..2", "", "2..1", "..12"]
+    assert _bench(script).first_puzzles(lines, 2) == ["1..2", "2..1"]
+    assert _bench(script).first_puzzles(lines, 10) == ["1..2", "2..1", "..12"]
+
+
+def test_the_givens_series_reads_a_comma_list() -> None:
+    assert _bench("bench_givens").givens_levels("24, 27,30") == [24, 27, 30]
+
+
+@pytest.mark.parametrize(("text", "message"), [("24,x", "whole numbers"), ("16,30", "from 17 to 80"),
+                                                ("30,81", "from 17 to 80")])
+def test_the_givens_series_refuses_a_wrong_value(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        _bench("bench_givens").givens_levels(text)
+
+
+def test_bench_givens_exits_2_on_a_wrong_givens_list() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_givens.py"), "--givens", "10"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "from 17 to 80" in done.stderr
