@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from models import Model, read_puzzles, verify  # noqa: E402
-from solvers import Result, Status  # noqa: E402
+from solvers import Result, Status, registry  # noqa: E402
 from solvers.backends import cpsat  # noqa: E402
 
 PARTS = ("baseline", "encodings", "workers", "enumeration", "presolve", "csp")
@@ -90,7 +90,7 @@ def sample_baseline(model: Model, workers: int | None = None) -> tuple[float, fl
 
 def ours(**options) -> Run:
     def run(model: Model) -> tuple[float, float]:
-        result = checked(model, cpsat.solve(model, **options), f"cpsat {options}")
+        result = checked(model, registry.get("cpsat").solve(model, **options), f"cpsat {options}")
         return result.stats.encode_time or 0.0, result.stats.solve_time or 0.0
     return run
 
@@ -167,7 +167,7 @@ def part_encodings(repeats: int) -> None:
         for encoding in cpsat.ENCODINGS:
             results = []
             for model in models:
-                tries = [checked(model, cpsat.solve(model, encoding=encoding), encoding)
+                tries = [checked(model, registry.get("cpsat").solve(model, encoding=encoding), encoding)
                          for _ in range(repeats)]
                 results.append(min(tries, key=lambda r: r.stats.encode_time + r.stats.solve_time))
             k = len(results)
@@ -258,7 +258,7 @@ def part_csp(_repeats: int) -> None:
     for encoding in csp.ENCODINGS:
         times = []
         for index, model in enumerate(models):
-            result = checked(model, csp.solve(model, encoding=encoding), f"csp {encoding} #{index}")
+            result = checked(model, registry.get("csp").solve(model, encoding=encoding), f"csp {encoding} #{index}")
             times.append(result.stats.encode_time + result.stats.solve_time)
             print(f"  csp {encoding} top95 #{index}: {times[-1]:.2f} s", file=sys.stderr, flush=True)
         slowest = max(range(len(times)), key=times.__getitem__)

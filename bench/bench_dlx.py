@@ -23,14 +23,14 @@ import assaf_x  # noqa: E402
 from side_by_side import Method, main  # noqa: E402
 
 from models import Grid, Model, Puzzle  # noqa: E402
-from solvers.backends import dlx  # noqa: E402
+from solvers import registry  # noqa: E402
 
 ANCHOR = "Assaf's Algorithm X (anchor)"
 
 
 def run_dlx(impl: str) -> Method:
     def method(puzzle: Puzzle, model: Model) -> tuple[list[Grid], int | None, int | None]:
-        result = dlx.solve(model, max_solutions=2, impl=impl)
+        result = registry.get("dlx").solve(model, max_solutions=2, impl=impl)
         return result.solutions, result.stats.nodes, result.stats.updates
     return method
 

@@ -121,7 +121,7 @@ def ratios(results: dict[str, dict[str, tuple[list[float], float, list[int]]]]) 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--configs", default="fast,fast:inference=singles,fast:inference=subsets,"
-                        "fast:inference=subsets;branching=wdeg",
+                        "fast:inference=subsets:branching=wdeg",
                         help="configurations to race (default: fast's inference rungs)")
     parser.add_argument("--compare", default="mrv", help="configurations run once alongside (default mrv)")
     parser.add_argument("--set", action="append", default=[], metavar="FILE", help="puzzle files")

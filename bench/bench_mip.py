@@ -24,14 +24,14 @@ sys.path[:0] = [str(ROOT.parent), str(ROOT)]
 from side_by_side import Method, main  # noqa: E402
 
 from models import Grid, Model, Puzzle  # noqa: E402
-from solvers.backends import mip  # noqa: E402
+from solvers import registry  # noqa: E402
 
 ANCHOR = "PuLP example approach, CBC (anchor)"
 
 
 def run_mip(**options: object) -> Method:
     def method(puzzle: Puzzle, model: Model) -> tuple[list[Grid], int | None, int | None]:
-        result = mip.solve(model, max_solutions=2, **options)
+        result = registry.get("mip").solve(model, max_solutions=2, **options)
         return result.solutions, result.stats.nodes, result.stats.lp_iterations
     return method
 

@@ -31,7 +31,7 @@ from common import ROOT, add_configuration_arguments, configurations
 from tabulate import tabulate
 
 from models import Grid, Model, Puzzle, read_puzzles, verify  # noqa: E402
-from solvers import Status
+from solvers import Status, registry
 from solvers.backends import sat  # noqa: E402
 from solvers.encodings.cnf import ENCODINGS  # noqa: E402
 from solvers.harness.engine.plugins import load_backend  # noqa: E402
@@ -142,13 +142,13 @@ def compare_with_baseline(puzzles: list[Puzzle], repeat: int,
     default = ENCODINGS[0]
     methods: dict[str, Callable[[Puzzle], Grid]] = {
         f"sat backend ({default}, geometry clauses cached)":
-            lambda p: sat.solve(Model.from_puzzle(p)).solution,
+            lambda p: registry.get("sat").solve(Model.from_puzzle(p)).solution,
         "baseline: example's approach (clauses rebuilt per puzzle)":
             lambda p: example_approach(p.givens),
     }
     if example is not None:
         methods["pycosat examples/sudoku.py itself"] = lambda p: example(p.givens)
-    sat.solve(Model.from_puzzle(puzzles[0]))  # build the cached clauses before timing
+    registry.get("sat").solve(Model.from_puzzle(puzzles[0]))  # build the cached clauses before timing
     best = {name: float("inf") for name in methods}
     for _ in range(repeat):
         totals = dict.fromkeys(methods, 0.0)

@@ -1,5 +1,5 @@
 """What the bench scripts share with compare.py: the configuration syntax (``--solvers
-[LABEL=]BACKEND[:OPTION=VALUE;...],...`` and ``--plugin SPEC``, solvers/harness/engine/configs.py),
+[LABEL=]BACKEND[:OPTION=VALUE...],...`` and ``--plugin SPEC``, solvers/harness/engine/configs.py),
 the same exit 2 on a bad configuration before anything runs, and one exit status:
 non-zero when any run was wrong or errored; and where the runs go (``--executor
 local|dask[=ADDRESS]``, solvers/harness/engine/executors.py)."""
@@ -27,7 +27,7 @@ FAILED = ("wrong", "error")
 def add_configuration_arguments(parser: argparse.ArgumentParser, *, default: str) -> None:
     """--solvers (alias --backends) and --plugin, as compare.py has them."""
     parser.add_argument("--solvers", "--backends", dest="solvers", default=None, metavar="CONFIGS",
-                        help="configurations [LABEL=]BACKEND[:OPTION=VALUE;...], comma-separated, "
+                        help="configurations [LABEL=]BACKEND[:OPTION=VALUE...], comma-separated, "
                              f"as in compare.py (default: {default})")
     parser.add_argument("--plugin", action="append", default=[], metavar="SPEC",
                         help="add your own backend, path/to/file.py:function (NAME=SPEC to name "

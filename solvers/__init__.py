@@ -1,8 +1,9 @@
 """The solving side: the contract every method meets, and the methods themselves.
 
-registry.py   names every backend and loads it lazily (a missing package says how to install it)
+registry.py   names every backend; Backend.solve, the one validated entry every caller uses
+options.py    what a backend declares as data: options (typed), counters, constraint kinds, needs
 result.py     Result, Status, Stats: what every backend returns, in one vocabulary
-backends/     one module per method, nothing else
+backends/     one module per method (its declaration and solve; a heavy one's method in _NAME.py)
 encodings/    what several backends or exports share: CNF numbering and clauses, DIMACS, domains
 generate/     puzzle generation and its command
 harness/      the comparison machinery behind compare.py

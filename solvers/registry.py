@@ -1,17 +1,15 @@
-"""The one list of backends. Adding a backend is one module plus one entry in BACKENDS.
+"""The one list of backends. Adding a backend is one module plus one row in BACKENDS
+(solvers/backends/_template.py is a module to copy).
 
-A backend module defines
-``solve(model, *, max_solutions=1, time_limit=None, **options) -> Result``
-and may define ``ENCODINGS`` (a tuple of names, the first the default), ``OPTIONS``
-(option name -> one-line help), ``CHOICES`` (option name -> its valid values, where
-they are few) and ``COUNTERS`` (Stats counter -> what this backend
-counts as one; the general meanings are ``result.COUNTERS``). Its third-party package is
-imported inside the module, so a missing package only disables that backend. A module that
-needs something other than a package (an external program) may define ``unavailable()``,
-returning why it cannot run here (with the install hint) or None, and one with work to do
-once per process before its first run (fast compiles its kernels) ``prepare(**options)``,
-which the harness's worker calls before any clock starts.
-The arguments every backend shares are checked here, once, before the backend runs.
+A backend module defines ``DECLARATION`` (solvers/options.py: its options, counters,
+constraint kinds and what it needs, as data) and
+``solve(model, *, max_solutions=1, time_limit=None, **options) -> Result``, and imports its
+solver library only inside ``solve`` (or a private sibling module), so that the declaration
+is read, and a configuration checked, without loading that library. ``Backend.solve`` is the
+one validated entry: the shared limits and every option are checked there, once, and a
+backend function is never called past it. A module with work to do once per process before
+its first run (fast compiles its kernels) defines ``prepare(**options)``, which the harness's
+worker calls before any clock starts.
 """
 from __future__ import annotations
 
@@ -21,13 +19,13 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import metadata
 from types import ModuleType
 from typing import Any
 
 from models import Model, Puzzle, as_model
 
-from .result import COUNTERS, Result
+from .options import Declaration, Option, OptionError
+from .result import COUNTERS, Result, Stats, unsupported
 
 SolveFunction = Callable[..., Result]
 
@@ -45,57 +43,55 @@ class BackendUnavailableError(ImportError):
 
 @dataclass(frozen=True)
 class Backend:
-    """A named solving method and how to load it."""
+    """A named solving method: where its module is, and (plugins) its function."""
 
     name: str
     description: str
     module: str = ""
-    package: str | None = None          # distribution to pip-install, None for pure Python
-    imports: str | None = None          # module whose absence means the package is missing
-    interruptible: bool = True          # honours time_limit from inside
     function: SolveFunction | None = field(default=None, compare=False)
 
     @staticmethod
     def from_function(name: str, function: SolveFunction, description: str = "plugin") -> Backend:
-        """A backend made from any callable with the common solve signature."""
-        return Backend(name, description, function=function, interruptible=False)
+        """A backend made from any callable with the common solve signature (no declaration:
+        its options are passed as given)."""
+        return Backend(name, description, function=function)
 
-    def load(self) -> SolveFunction:
-        """The solve function; BackendUnavailableError if its package (or program) is missing."""
+    @property
+    def declaration(self) -> Declaration:
+        """What the backend declares (its module is light: no solver library is imported)."""
+        if self.function is not None:
+            return Declaration()
+        declaration = getattr(self._module(), "DECLARATION", None)
+        if not isinstance(declaration, Declaration):
+            raise TypeError(f"backend module {self.module} has no DECLARATION (solvers/options.py)")
+        unknown = set(declaration.counters) - set(COUNTERS)
+        if unknown:
+            raise ValueError(f"backend {self.name!r} names counters outside the vocabulary: "
+                             f"{', '.join(sorted(unknown))}")
+        return declaration
+
+    def unavailable(self) -> str | None:
+        """Why this backend cannot run here (a package or program missing: how to install
+        it), or None; nothing is imported to find out."""
+        if self.function is not None:
+            return None
+        return self.declaration.unavailable()
+
+    def load(self, options: dict[str, Any] | None = None) -> SolveFunction:
+        """The backend's own solve function; BackendUnavailableError if its package (or a
+        program these options need) is missing. Call ``solve`` to run it: that checks what
+        it is given."""
         if self.function is not None:
             return self.function
-        module = self._module()
-        reason = getattr(module, "unavailable", lambda: None)()
+        reason = self.declaration.unavailable(options)
         if reason:
             raise BackendUnavailableError(f"backend {self.name!r} is unavailable: {reason}")
-        solve: SolveFunction = module.solve
-        return solve
+        function: SolveFunction = self._module().solve
+        return function
 
     def _module(self) -> ModuleType:
         loaded = sys.modules.get(self.module)  # every call after the first: no import machinery
-        if loaded is not None:
-            return loaded
-        try:
-            return importlib.import_module(self.module)
-        except (ImportError, OSError) as error:
-            unavailable = self._unavailable(error)
-            if unavailable is None:
-                raise
-            raise unavailable from error
-
-    def _unavailable(self, error: ImportError | OSError) -> BackendUnavailableError | None:
-        """What a failed import means: the package is missing (how to install it), the
-        package is there but will not load (no wheel for this platform, a broken or
-        mismatched binary, a missing dependency of it: unavailable, with the reason), or
-        the toolkit's own code is at fault (None: the error stands)."""
-        missing = (getattr(error, "name", None) or "").split(".")[0]
-        if not self.imports or missing in ("solvers", "models"):
-            return None
-        if isinstance(error, ModuleNotFoundError) and missing == self.imports:
-            return BackendUnavailableError(f"backend {self.name!r} needs the package "
-                                           f"{self.package!r}: pip install {self.package}")
-        return BackendUnavailableError(f"backend {self.name!r} is unavailable: importing "
-                                       f"{self.package!r} failed: {type(error).__name__}: {error}")
+        return loaded if loaded is not None else importlib.import_module(self.module)
 
     def prepare(self, options: dict[str, Any]) -> None:
         """The module's one-off work before runs with these options (its ``prepare``, if any)."""
@@ -104,73 +100,106 @@ class Backend:
 
     @property
     def available(self) -> bool:
-        """Whether the backend's package can be imported (and what else it needs is there)."""
-        try:
-            self.load()
-        except BackendUnavailableError:
-            return False
-        return True
+        """Whether the backend's package (or program) is there; imports nothing heavy."""
+        return self.unavailable() is None
+
+    @property
+    def package(self) -> str | None:
+        return self.declaration.package
+
+    @property
+    def interruptible(self) -> bool:
+        """Whether it honours time_limit from inside (plugins: assumed not)."""
+        return self.function is None and self.declaration.interruptible
 
     @property
     def encodings(self) -> tuple[str, ...]:
-        return () if self.function is not None else tuple(getattr(self._module(), "ENCODINGS", ()))
+        return self.declaration.encodings
 
     @property
-    def options(self) -> dict[str, str]:
-        return {} if self.function is not None else dict(getattr(self._module(), "OPTIONS", {}))
+    def options(self) -> dict[str, Option]:
+        """Option name -> its declaration (plugins: none declared, any accepted)."""
+        return self.declaration.by_name
 
     @property
     def counters(self) -> dict[str, str]:
         """Stats counter -> what this backend counts as one."""
-        if self.function is not None:
-            return {}
-        counters = dict(getattr(self._module(), "COUNTERS", {}))
-        unknown = set(counters) - set(COUNTERS)
-        if unknown:
-            raise ValueError(f"backend {self.name!r} names counters outside the vocabulary: "
-                             f"{', '.join(sorted(unknown))}")
-        return counters
+        return dict(self.declaration.counters)
 
     @property
     def version(self) -> str:
-        """The version of the backend's package, or 'built-in'."""
+        """The version of the backend's package, or 'built-in'; reads metadata, imports nothing."""
+        if self.function is not None:
+            return "plugin"
         if self.package is None:
-            return "built-in" if self.function is None else "plugin"
+            return "built-in"
+        # importlib.metadata costs a third of compare.py's start-up (its email parsers): only
+        # the commands that show versions pay for it
+        from importlib import metadata  # noqa: PLC0415 - heavy, needed by list and provenance only
         try:
             return metadata.version(self.package)
         except metadata.PackageNotFoundError:
             return "not installed"
 
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Every option with the value a run uses (given, default, or chosen for the user);
+        OptionError naming the option and what is valid. Plugins: the options as given."""
+        if self.function is not None:
+            return dict(options)
+        try:
+            return self.declaration.check(options)
+        except OptionError as error:
+            raise OptionError(f"backend {self.name!r}: {error}") from None
+
     def solve(self, puzzle_or_model: Puzzle | Model, *, max_solutions: int = 1,
               time_limit: float | None = None, **options: Any) -> Result:
-        """Check the shared arguments, solve, and fill in the wall time around the whole call."""
+        """The one validated entry: check the shared limits and the options, say UNSUPPORTED for
+        a constraint kind the backend does not declare, solve, and time the whole call."""
         check_limits(max_solutions, time_limit)
-        self.check_options(options)
+        resolved = self.check_options(options)
+        function = self.load(resolved)
         model = as_model(puzzle_or_model)
         start = time.perf_counter()
-        result = self.load()(model, max_solutions=max_solutions, time_limit=time_limit, **options)
-        result.stats.wall_time = time.perf_counter() - start
+        missing = self._unsupported(model)
+        if missing:
+            result = unsupported(self.declaration.unsupported or f"backend {self.name!r} does "
+                                 f"not support {missing} constraints")
+        else:
+            try:
+                result = function(model, max_solutions=max_solutions, time_limit=time_limit,
+                                  **resolved)
+            except (ImportError, OSError) as error:
+                unavailable = self._import_failure(error)
+                if unavailable is None:
+                    raise
+                raise unavailable from error
+        if isinstance(result, Result) and isinstance(result.stats, Stats):  # a plugin may return anything
+            result.stats.wall_time = time.perf_counter() - start
         return result
 
-    def check_options(self, options: dict[str, Any]) -> None:
-        """ValueError naming the valid options and encodings if one is unknown (plugins: any)."""
-        if self.function is not None:
-            return
-        valid = self.options
-        unknown = sorted(set(options) - set(valid))
-        if unknown:
-            raise ValueError(f"backend {self.name!r} has no option {', '.join(map(repr, unknown))}; "
-                             f"valid: {', '.join(valid) or 'none'}")
-        choices = {**self.choices, **({"encoding": self.encodings} if self.encodings else {})}
-        for name, value in options.items():
-            if name in choices and value not in choices[name]:
-                raise ValueError(f"unknown {self.name} {name} {value!r}; "
-                                 f"valid: {', '.join(map(str, choices[name]))}")
+    def _import_failure(self, error: ImportError | OSError) -> BackendUnavailableError | None:
+        """What a failed import of the solver library (inside solve) means: the package is
+        missing, or there but will not load (no wheel for this platform, a broken binary, a
+        missing dependency of it), with the reason; None when the toolkit's own code is at
+        fault or the library had loaded (the error stands)."""
+        imports = None if self.function is not None else self.declaration.imports
+        missing = (getattr(error, "name", None) or "").split(".")[0]
+        if not imports or imports in sys.modules or missing in ("solvers", "models"):
+            return None
+        package = self.declaration.package
+        if isinstance(error, ModuleNotFoundError) and missing == imports:
+            return BackendUnavailableError(f"backend {self.name!r} needs the package "
+                                           f"{package!r}: pip install {package}")
+        return BackendUnavailableError(f"backend {self.name!r} is unavailable: importing "
+                                       f"{package!r} failed: {type(error).__name__}: {error}")
 
-    @property
-    def choices(self) -> dict[str, tuple[Any, ...]]:
-        """Option name -> its valid values, for the options that take one of a few."""
-        return {} if self.function is not None else dict(getattr(self._module(), "CHOICES", {}))
+    def _unsupported(self, model: Model) -> str | None:
+        if self.function is not None:
+            return None
+        kinds = self.declaration.constraints
+        if model.cages and "sum" not in kinds:
+            return "sum (killer cage)"
+        return None
 
 
 def _nothing(**_options: Any) -> None:
@@ -193,22 +222,21 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
     Backend("mrv", "constraint propagation (singles + locked candidates) with MRV search on bitmasks",
             "solvers.backends.mrv"),
     Backend("cpsat", "OR-tools CP-SAT: AllDifferent on integers, or Boolean exactly-one",
-            "solvers.backends.cpsat", package="ortools", imports="ortools"),
+            "solvers.backends.cpsat"),
     Backend("sat", "CNF encodings (Lynce & Ouaknine, Kwon & Jain) solved by pycosat",
-            "solvers.backends.sat", package="pycosat", imports="pycosat"),
+            "solvers.backends.sat"),
     Backend("csp", "python-constraint: AllDifferentConstraint per group",
-            "solvers.backends.csp", package="python-constraint2", imports="constraint", interruptible=False),
+            "solvers.backends.csp"),
     Backend("dlx", "exact cover: Knuth's Algorithm X with dancing links, rows (cell, value)",
             "solvers.backends.dlx"),
     Backend("mip", "integer programming: 0-1 model solved by HiGHS, uniqueness by a no-good cut",
-            "solvers.backends.mip", package="highspy", imports="highspy"),
+            "solvers.backends.mip"),
     Backend("pysat", "python-sat CDCL engines (CaDiCaL, Glucose, MiniSat, ...) over the CNF encodings, "
-            "warm and incremental; propagation-only modes", "solvers.backends.pysat",
-            package="python-sat", imports="pysat"),
+            "warm and incremental; propagation-only modes", "solvers.backends.pysat"),
     Backend("dimacs", "any external DIMACS SAT solver on PATH (kissat, cadical, minisat, picosat, "
             "glucose, or a path), run as a killable process", "solvers.backends.dimacs"),
     Backend("fast", "mrv's propagation and MRV search compiled with numba (bitmasks, flat int arrays)",
-            "solvers.backends.fast", package="numba", imports="numba"),
+            "solvers.backends.fast"),
 )}
 
 

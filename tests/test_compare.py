@@ -167,7 +167,7 @@ def test_unique_claim_contradicted_by_two_solutions_is_wrong(tmp_path: Path) -> 
     assert "multiple" in done.stdout.splitlines()[0]
 
 
-def test_true_unsat_claim_is_correct_and_confirmed(tmp_path: Path) -> None:
+def test_true_unsat_claim_beside_a_plugin_is_correct_and_proved(tmp_path: Path) -> None:
     out = tmp_path / "run.json"
     done = compare("run", puzzle_file(tmp_path, UNSOLVABLE), "--plugin", REFERENCE,
                    "--plugin", planted("false_unsat"), "--solvers", "reference", "--json", str(out))
@@ -176,6 +176,9 @@ def test_true_unsat_claim_is_correct_and_confirmed(tmp_path: Path) -> None:
     assert runs["reference"]["status"] == runs["false_unsat"]["status"] == "unsat"
     assert runs["false_unsat"]["category"] == "correct"
     assert "confirmed by reference" in runs["false_unsat"]["reason"]
+    # but a plugin's agreement proves nothing: the judge's reference method proved it
+    assert runs["false_unsat"]["proof"] == runs["reference"]["proof"] == "proved"
+    assert "DRUP proof checked" in runs["false_unsat"]["reason"]
 
 
 def test_errors_alone_do_not_fail_the_run_and_csv_parses(tmp_path: Path) -> None:
@@ -321,7 +324,7 @@ def test_configurations_run_one_backend_with_different_options() -> None:
 @pytest.mark.parametrize("spec, message", [
     ("sat:encoding=tseitin", "valid: simplified, minimal, efficient, extended"),
     ("mrv:inference=magic", "valid: none, forward, naked, singles, locked"),
-    ("mrv:colour=red", "has no option 'colour'; valid: inference, value_order, node_limit"),
+    ("mrv:colour=red", "unknown option 'colour'; valid: inference, search, value_order, node_limit"),
     ("nosuch", "unknown backend 'nosuch'; valid backends: backtrack"),
     ("sat,sat", "named twice"),
 ])

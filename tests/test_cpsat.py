@@ -8,8 +8,11 @@ pytest.importorskip("ortools")
 from ortools.sat.python import cp_model  # noqa: E402
 
 from models import Geometry, Model, Puzzle, verify  # noqa: E402
-from solvers import Status
-from solvers.backends import cpsat  # noqa: E402
+from solvers import (
+    Status,
+    registry,  # noqa: E402
+)
+from solvers.backends import _cpsat, cpsat  # noqa: E402
 
 from .conftest import load  # noqa: E402
 from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions
@@ -179,7 +182,7 @@ def test_an_invalid_model_is_an_error_not_a_crash(monkeypatch: pytest.MonkeyPatc
         built.cp.proto.constraints.add().bool_or.literals.append(10_000)
         return built
 
-    monkeypatch.setattr(cpsat, "encode", broken)
+    monkeypatch.setattr(_cpsat, "encode", broken)  # the method module, where solve looks it up
     result = cpsat.solve(Model.from_puzzle(load("top95.txt")[0]))
     assert result.status is Status.ERROR and "MODEL_INVALID" in result.message
     assert not result.solutions
@@ -196,12 +199,12 @@ def test_default_runs_are_repeatable(encoding: str, puzzle: Puzzle) -> None:
     assert (first.stats.nodes, first.stats.conflicts) == (second.stats.nodes, second.stats.conflicts)
 
 
-def test_options_are_checked() -> None:
+def test_options_are_checked_by_the_one_entry() -> None:
     model = Model.from_puzzle(load("top95.txt")[0])
     with pytest.raises(ValueError, match="valid: boolean, integer"):
-        cpsat.solve(model, encoding="unary")
-    with pytest.raises(ValueError, match="workers"):
-        cpsat.solve(model, workers=0)
+        registry.get("cpsat").solve(model, encoding="unary")
+    with pytest.raises(ValueError, match="option 'workers' cannot be 0"):
+        registry.get("cpsat").solve(model, workers=0)
 
 
 @pytest.mark.parametrize("options", [{"workers": 2}, {"seed": 7},

@@ -6,7 +6,10 @@ import pytest
 pytest.importorskip("constraint")
 
 from models import Geometry, Group, Model, Puzzle, verify  # noqa: E402
-from solvers import Status
+from solvers import (
+    Status,
+    registry,  # noqa: E402
+)
 from solvers.backends import csp  # noqa: E402
 from solvers.encodings.domains import candidates  # noqa: E402
 
@@ -137,9 +140,9 @@ def test_stats_report_the_model_and_the_times() -> None:
     assert stats.encode_time > 0 and stats.solve_time > 0 and stats.nodes is None
 
 
-def test_options_are_checked() -> None:
+def test_options_are_checked_by_the_one_entry() -> None:
     model = Model.from_puzzle(load("top95.txt")[0])
     with pytest.raises(ValueError, match="valid: backtracking"):
-        csp.solve(model, solver="quantum")
+        registry.get("csp").solve(model, solver="quantum")
     with pytest.raises(ValueError, match="valid: hidden, alldiff"):
-        csp.solve(model, encoding="sat")
+        registry.get("csp").solve(model, encoding="sat")

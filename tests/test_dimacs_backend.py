@@ -91,15 +91,16 @@ def test_list_says_why_dimacs_is_unavailable(tmp_path: Path) -> None:
     environment = {**os.environ, "PATH": str(tmp_path)}
     done = subprocess.run([sys.executable, str(ROOT / "compare.py"), "list"], cwd=ROOT, env=environment,
                           capture_output=True, text=True, timeout=120)
-    line = next(line for line in done.stdout.splitlines() if line.startswith("dimacs"))
-    assert "no: backend 'dimacs' is unavailable: no DIMACS SAT solver on PATH" in line
-    assert "apt-get install minisat" in line
+    assert next(line for line in done.stdout.splitlines() if line.startswith("dimacs ")).split()[1] == "no"
+    why = " ".join(done.stdout.split("\n\n", 1)[1].split())  # the note under the table, unwrapped
+    assert "dimacs: backend 'dimacs' is unavailable: no DIMACS SAT solver on PATH" in why
+    assert "apt-get install minisat" in why
 
 
 def test_a_named_solver_not_on_path_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     fake = _script(tmp_path, "cadical", "exit 3")      # keeps the backend available
     monkeypatch.setenv("PATH", str(fake.parent))
-    with pytest.raises(ValueError, match="'picosat' is not on PATH; apt-get install picosat"):
+    with pytest.raises(ValueError, match="program 'picosat' is not on PATH; install it: apt-get install picosat"):
         BACKEND.solve(load("seeds.txt")[0], solver="picosat")
 
 

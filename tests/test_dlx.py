@@ -53,7 +53,7 @@ def test_unknown_impl_is_refused_with_the_valid_ones() -> None:
 @pytest.mark.parametrize("bad", [-1, 1.5, True, "10"])
 def test_a_bad_node_limit_is_refused(impl: str, bad: object) -> None:
     with pytest.raises(ValueError, match="node_limit"):
-        dlx.solve(Model.from_puzzle(load("top95.txt")[0]), impl=impl, node_limit=bad)
+        registry.get("dlx").solve(Model.from_puzzle(load("top95.txt")[0]), impl=impl, node_limit=bad)
 
 
 @pytest.mark.parametrize("impl", dlx.IMPLS)

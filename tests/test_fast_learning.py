@@ -12,7 +12,7 @@ pytest.importorskip("numba", reason="the fast backend needs numba: pip install n
 
 from models import Geometry, Model, Puzzle, verify  # noqa: E402
 from models.model import Group  # noqa: E402
-from solvers import Status  # noqa: E402
+from solvers import Status, registry  # noqa: E402
 from solvers.backends import _fast_learning, fast  # noqa: E402
 
 from .conftest import load  # noqa: E402
@@ -128,7 +128,7 @@ def test_a_minimal_frisch_25x25_is_proved_unique() -> None:
 
 def test_an_unknown_learning_is_refused() -> None:
     with pytest.raises(ValueError, match="learning"):
-        fast.solve(Model.from_puzzle(load("top95.txt")[0]), learning="nogoods")
+        registry.get("fast").solve(Model.from_puzzle(load("top95.txt")[0]), learning="nogoods")
 
 
 def test_a_learning_run_compiles_the_learning_kernel_for_its_one_signature() -> None:

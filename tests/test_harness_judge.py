@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from models import parse_puzzle
+from models import Cage, Puzzle, parse_puzzle
+from solvers.encodings.cnf import EncodingError
+from solvers.harness.results import claims
+from solvers.harness.results.claims import ClaimChecker
 from solvers.harness.results.judge import judge
 from solvers.harness.results.report import render_table, summarize
 from solvers.harness.tasks import Outcome
@@ -11,6 +14,10 @@ from solvers.harness.tasks import Outcome
 PUZZLE = parse_puzzle(".3.....4.1.....1")         # 4x4, unique
 SOLUTION = (4, 3, 1, 2, 1, 2, 3, 4, 2, 1, 4, 3, 3, 4, 2, 1)
 EMPTY = parse_puzzle("." * 16)                    # 4x4 with many solutions
+UNSAT = parse_puzzle("12....34........")         # 4x4 without a solution, no clashing givens
+TWO = parse_puzzle("12.4..12..4...21")            # 4x4 with exactly two solutions
+TWO_SOLUTIONS = ((1, 2, 3, 4, 4, 3, 1, 2, 2, 1, 4, 3, 3, 4, 2, 1),
+                 (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1))
 OTHER = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
 ANOTHER = (2, 1, 4, 3, 4, 3, 2, 1, 1, 2, 3, 4, 3, 4, 1, 2)
 
@@ -46,9 +53,12 @@ def test_unsat_claim_against_a_verified_solution_is_wrong() -> None:
     assert result["liar"] == ("wrong", "claims no solution, but good found a verified solution")
 
 
-def test_unconfirmed_unsat_claim_says_so() -> None:
+def test_unconfirmed_unsat_claim_on_a_solvable_puzzle_is_refuted_by_the_reference() -> None:
     result = categories(PUZZLE, alone=Outcome("unsat", complete=True), slow=Outcome("timeout"))
-    assert result["alone"][0] == "correct" and "no other backend proved it" in result["alone"][1]
+    category, reason = result["alone"]
+    assert category == "wrong"
+    assert "claims no solution, but the reference method found another verified solution" in reason
+    assert "4312123421433421" in reason  # the counterexample, the puzzle's solution
 
 
 def test_unique_claim_against_two_verified_solutions_is_wrong() -> None:
@@ -77,13 +87,106 @@ def test_a_run_over_its_memory_limit_is_memory_out_not_error() -> None:
     assert result["good"][0] == "correct"
 
 
+def proofs(puzzle, max_solutions: int = 1, backends=None, checker=None, **outcomes: Outcome) -> dict:
+    runs, _ = judge(puzzle, list(outcomes.items()), max_solutions=max_solutions, backends=backends,
+                    checker=checker)
+    return {run.solver: (run.category, run.proof, run.reason) for run in runs}
+
+
+def test_the_two_solutions_of_the_test_puzzle_are_its_solutions() -> None:
+    runs, _ = judge(TWO, [("both", solved(*TWO_SOLUTIONS))])
+    assert runs[0].category == "correct" and runs[0].verified_solutions == 2
+
+
+def test_a_true_unique_claim_alone_is_proved_by_a_checked_proof() -> None:
+    category, proof, reason = proofs(PUZZLE, alone=solved(SOLUTION, complete=True))["alone"]
+    assert (category, proof) == ("correct", "proved")
+    assert "DRUP proof checked" in reason
+
+
+def test_a_true_unsat_claim_alone_is_proved() -> None:
+    category, proof, _ = proofs(UNSAT, alone=Outcome("unsat", complete=True))["alone"]
+    assert (category, proof) == ("correct", "proved")
+
+
+def test_a_false_unique_claim_alone_is_wrong_with_the_counterexample() -> None:
+    category, proof, reason = proofs(TWO, liar=solved(TWO_SOLUTIONS[0], complete=True))["liar"]
+    assert category == "wrong" and proof == ""
+    assert "claims a unique solution, but the reference method found another verified solution" in reason
+    assert "1234341221434321" in reason  # the other solution
+
+
+def test_an_exact_count_claim_is_proved_and_a_short_count_refuted() -> None:
+    result = proofs(TWO, max_solutions=5, full=solved(*TWO_SOLUTIONS, complete=True),
+                    short=solved(TWO_SOLUTIONS[0], complete=True))
+    assert result["full"][:2] == ("correct", "proved") and "exactly 2 solutions" in result["full"][2]
+    assert result["short"][0] == "wrong"
+
+
+def test_agreeing_registered_backends_confirm_each_other() -> None:
+    result = proofs(PUZZLE, backends={"a": "mrv", "b": "sat"}, a=solved(SOLUTION, complete=True),
+                    b=solved(SOLUTION, complete=True))
+    assert result["a"] == ("correct", "confirmed", "verified; unique (confirmed by b)")
+
+
+@pytest.mark.parametrize("backends", [{"a": "mrv", "b": "mrv"}, {"a": "mrv", "b": ""}, {"a": "", "b": ""}],
+                         ids=["same-backend", "one-plugin", "two-plugins"])
+def test_agreement_of_a_plugin_or_the_same_backend_confirms_nothing(backends: dict) -> None:
+    checker = ClaimChecker()
+    result = proofs(TWO, backends=backends, checker=checker, a=solved(TWO_SOLUTIONS[0], complete=True),
+                    b=solved(TWO_SOLUTIONS[0], complete=True))
+    assert result["a"][0] == "wrong" and result["b"][0] == "wrong"
+    assert checker.checks == 1  # one re-derivation for both claims
+
+
+def test_a_claim_is_checked_once_per_puzzle_and_solutions() -> None:
+    checker = ClaimChecker()
+    for _ in range(3):  # e.g. three repetitions
+        assert proofs(PUZZLE, checker=checker, a=solved(SOLUTION, complete=True))["a"][1] == "proved"
+    assert checker.checks == 1
+
+
+def test_a_claim_the_reference_cannot_state_is_unchecked_and_says_why(monkeypatch) -> None:
+    def cannot(*_args: object) -> None:
+        raise EncodingError("no clauses for this constraint")
+    monkeypatch.setattr(claims, "encode", cannot)
+    category, proof, reason = proofs(PUZZLE, alone=solved(SOLUTION, complete=True))["alone"]
+    assert (category, proof) == ("correct", "unchecked")
+    assert "cannot state this puzzle: no clauses for this constraint" in reason
+
+
+def test_a_check_out_of_budget_is_not_proved_and_says_so() -> None:
+    checker = ClaimChecker(budget_s=1e-6)
+    category, proof, reason = proofs(PUZZLE, checker=checker, alone=solved(SOLUTION, complete=True))["alone"]
+    assert category == "correct" and proof in ("confirmed", "unchecked")  # which depends on the clock
+    assert "budget of 1e-06 s" in reason
+
+
+@pytest.mark.parametrize("message, category", [("node limit reached", "unknown"),
+                                               ("time limit reached", "timeout")])
+def test_asked_for_two_a_run_that_stopped_after_one_has_not_answered(message: str, category: str) -> None:
+    stopped = Outcome("solved", [TWO_SOLUTIONS[0]], False, message=message)
+    judged, proof, reason = proofs(TWO, max_solutions=2, stopped=stopped)["stopped"]
+    assert (judged, proof) == (category, "")
+    assert "found 1 solution (verified) of the 2 asked for" in reason and message in reason
+
+
+def test_asked_for_one_a_single_solution_is_an_answer() -> None:
+    assert proofs(TWO, stopped=solved(TWO_SOLUTIONS[0]))["stopped"][0] == "correct"
+
+
+def test_a_duplicate_among_many_solutions_is_wrong() -> None:
+    runs, _ = judge(TWO, [("dup", solved(*TWO_SOLUTIONS, TWO_SOLUTIONS[1]))], max_solutions=10)
+    assert runs[0].category == "wrong" and "same solution more than once" in runs[0].reason
+
+
 def test_an_unsupported_run_is_its_own_category_and_no_disagreement() -> None:
     runs, disagreement = judge(PUZZLE, [
         ("dlx", Outcome("unsupported", message="exact cover cannot express a killer cage's total")),
         ("good", solved(SOLUTION, complete=True))])
-    assert [(r.category, r.reason) for r in runs] == [
-        ("unsupported", "exact cover cannot express a killer cage's total"),
-        ("correct", "verified; unique (not contradicted, but no other backend proved it)")]
+    assert [(r.category, r.reason) for r in runs][0] == (
+        "unsupported", "exact cover cannot express a killer cage's total")
+    assert (runs[1].category, runs[1].proof) == ("correct", "proved")
     assert disagreement is None
 
 
@@ -96,3 +199,12 @@ def test_the_summary_counts_unsupported_runs_apart_from_failures() -> None:
     assert rows["good"]["unsupported"] == 0
     assert "unsupported" in render_table(list(rows.values()), "text")
     assert "unsupported" not in render_table([rows["good"]], "text")
+
+
+@pytest.mark.parametrize("cage, category, proof", [
+    (Cage((4, 8), 6), "correct", "proved"),    # only the first of the two solutions has 4 + 2 here
+    (Cage((0, 1), 3), "wrong", ""),            # both have 1 + 2: the claim of one is refuted
+], ids=["cage-decides", "cage-allows-both"])
+def test_a_killer_claim_is_checked_with_its_cage_totals(cage: Cage, category: str, proof: str) -> None:
+    killer = Puzzle(TWO.geometry, TWO.givens, cages=(cage,))
+    assert proofs(killer, alone=solved(TWO_SOLUTIONS[0], complete=True))["alone"][:2] == (category, proof)

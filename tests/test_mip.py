@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 from models import Model, parse_puzzle, verify
-from solvers import Status
+from solvers import Status, registry
 
 from .conftest import load
 
@@ -59,7 +59,7 @@ def test_a_spent_node_budget_is_unknown() -> None:
 @pytest.mark.parametrize("bad", [-1, 2.5, True])
 def test_a_bad_node_limit_is_refused(bad: object) -> None:
     with pytest.raises(ValueError, match="node_limit"):
-        mip.solve(Model.from_puzzle(load("top95.txt")[0]), node_limit=bad)
+        registry.get("mip").solve(Model.from_puzzle(load("top95.txt")[0]), node_limit=bad)
 
 
 def test_a_value_with_no_place_is_unsat_with_the_reason() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from models import Model, Puzzle, verify
-from solvers import Status
+from solvers import Status, registry
 from solvers.backends import mrv
 
 from .conftest import load
@@ -81,7 +81,7 @@ def test_each_value_order_finds_the_seeds_solutions(value_order: str, index: int
 
 def test_unknown_value_order_is_an_error_naming_the_choices() -> None:
     with pytest.raises(ValueError, match="least-used"):
-        mrv.solve(model("easy50.txt", 0), value_order="random")
+        registry.get("mrv").solve(model("easy50.txt", 0), value_order="random")
 
 
 @pytest.mark.parametrize("puzzle", [pytest.param(p, id=f"16x16-{i}") for i, p in

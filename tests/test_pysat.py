@@ -125,8 +125,10 @@ def test_propagation_only_never_claims_a_solution_of_an_unsolvable_puzzle(infere
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"engine": "no-such"}, "unknown pysat engine"), ({"inference": "guess"}, "unknown pysat inference"),
-    ({"conflict_limit": 0}, "conflict_limit must be"), ({"encoding": "tiny"}, "unknown"),
+    ({"engine": "no-such"}, "option 'engine' cannot be 'no-such'; valid: cadical103"),
+    ({"inference": "guess"}, "option 'inference' cannot be 'guess'; valid: none, up, failed-literal"),
+    ({"conflict_limit": 0}, "option 'conflict_limit' cannot be 0"),
+    ({"encoding": "tiny"}, "option 'encoding' cannot be 'tiny'"),
 ])
 def test_bad_options_are_refused_naming_the_valid_ones(options: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):

@@ -1,18 +1,41 @@
-"""What the registry makes of a backend whose import fails, for each kind of failure."""
+"""What the registry makes of a backend whose package is missing or will not import."""
 from __future__ import annotations
+
+import sys
+from types import ModuleType
 
 import pytest
 
+from models import parse_puzzle
 from solvers import registry
+from solvers.options import Declaration
+from solvers.result import Result
 
-BACKEND = registry.Backend("broken", "test", "solvers.backends.broken", package="highspy",
-                           imports="highspy")
+PUZZLE = parse_puzzle("1234341221434321")
+MODULE = "solvers.backends._test_broken"
 
 
-def failing_with(monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
-    def fail(name: str) -> None:
+def backend_failing_with(monkeypatch: pytest.MonkeyPatch, error: Exception,
+                         imports: str = "highspy") -> registry.Backend:
+    """A registered-style backend whose module declares ``imports`` and whose solve fails
+    to import its library with ``error``."""
+    module = ModuleType(MODULE)
+
+    def solve(*_args: object, **_options: object) -> Result:
         raise error
-    monkeypatch.setattr(registry.importlib, "import_module", fail)
+    module.solve = solve  # type: ignore[attr-defined]
+    module.DECLARATION = Declaration(package=imports, imports=imports)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, MODULE, module)
+    monkeypatch.delitem(sys.modules, imports, raising=False)
+    return registry.Backend("broken", "test", MODULE)
+
+
+def test_a_missing_package_is_found_without_importing_and_says_how_to_install(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    backend = backend_failing_with(monkeypatch, RuntimeError("never called"), imports="no_such_pkg")
+    assert not backend.available
+    with pytest.raises(registry.BackendUnavailableError, match="pip install no_such_pkg"):
+        backend.solve(PUZZLE)
 
 
 @pytest.mark.parametrize("error, message", [
@@ -25,30 +48,16 @@ def failing_with(monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
                  "failed: ModuleNotFoundError: No module named 'numpy'", id="dependency-missing"),
     pytest.param(OSError("wrong ELF class"), "failed: OSError: wrong ELF class", id="os-error"),
 ])
-def test_a_package_that_will_not_import_marks_the_backend_unavailable_with_the_reason(
+def test_a_library_that_will_not_import_in_solve_makes_the_backend_unavailable_with_the_reason(
         monkeypatch: pytest.MonkeyPatch, error: Exception, message: str) -> None:
-    failing_with(monkeypatch, error)
-    assert not BACKEND.available
+    backend = backend_failing_with(monkeypatch, error)
     with pytest.raises(registry.BackendUnavailableError, match=message):
-        BACKEND.load()
+        backend.solve(PUZZLE)
 
 
-@pytest.mark.parametrize("error", [
-    pytest.param(ImportError("cannot import name 'nothing' from 'solvers.result'",
-                             name="solvers.result"), id="own-code"),
-    pytest.param(ModuleNotFoundError("No module named 'solvers.backends.broken'",
-                                     name="solvers.backends.broken"), id="module-not-written"),
-])
-def test_a_fault_in_the_toolkits_own_code_is_not_hidden(monkeypatch: pytest.MonkeyPatch,
-                                                         error: Exception) -> None:
-    failing_with(monkeypatch, error)
-    with pytest.raises(type(error)) as raised:
-        BACKEND.load()
-    assert not isinstance(raised.value, registry.BackendUnavailableError)
-
-
-def test_a_pure_python_backend_never_hides_an_import_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    failing_with(monkeypatch, ImportError("broken", name="highspy"))
+def test_a_fault_in_the_toolkits_own_code_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    error = ImportError("cannot import name 'nothing' from 'solvers.result'", name="solvers.result")
+    backend = backend_failing_with(monkeypatch, error)
     with pytest.raises(ImportError) as raised:
-        registry.Backend("plain", "test", "solvers.backends.plain").load()
+        backend.solve(PUZZLE)
     assert not isinstance(raised.value, registry.BackendUnavailableError)

@@ -37,19 +37,24 @@ from models import Model
 
 from ..encodings.cages import cage_clash
 from ..encodings.domains import clash_message
-from ..encodings.isomorph import check_seed, solve_isomorph
+from ..encodings.isomorph import solve_isomorph
+from ..options import Declaration, Option, node_limit, seed
 from ..result import Result, Stats, finish, stop_message
 
-COUNTERS = {
-    "nodes": "calls of the textbook recursion (the root plus one per value placed)",
-    "backtracks": "values taken back",
-}
-OPTIONS = {
-    "node_limit": "give up (status unknown, or solved and incomplete) after this many nodes",
-    "impl": "'fast' (default): bitmasks, a loop; 'readable': the recursive textbook function",
-    "seed": "a whole number: solve a random isomorph (values relabelled; on a plain grid the rows and columns reordered by the grid's symmetries), so value order and tie-breaks are random; default: none (the usual order)",
-}
-CHOICES = {"impl": ("fast", "readable")}
+DECLARATION = Declaration(
+    options=(
+        node_limit("nodes"),
+        Option("impl", "choice", "fast: bitmasks, a loop; readable: the recursive textbook function",
+               default="fast", choices=("fast", "readable")),
+        seed("solve a random isomorph (values relabelled; on a plain grid the rows and columns "
+             "reordered by the grid's symmetries), so value order and tie-breaks are random"),
+    ),
+    counters={
+        "nodes": "calls of the textbook recursion (the root plus one per value placed)",
+        "backtracks": "values taken back",
+    },
+    constraints=frozenset({"all-different", "sum"}),
+)
 _CLOCK_EVERY = 4096  # nodes between two looks at the clock (a power of two)
 
 
@@ -57,15 +62,12 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
           node_limit: int | None = None, impl: str = "fast", seed: int | None = None) -> Result:
     """Search in the textbook order; count up to max_solutions solutions."""
     if seed is not None:
-        check_seed(seed)
         return solve_isomorph(solve, model, seed, max_solutions=max_solutions,
                               time_limit=time_limit, node_limit=node_limit, impl=impl)
     if impl == "readable":
         from .readable import backtrack as readable  # noqa: PLC0415 - the teaching twin
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                               node_limit=node_limit)
-    if impl != "fast":
-        raise ValueError(f"unknown backtrack impl {impl!r}; valid: fast, readable")
     start = time.perf_counter()
     stats = Stats(nodes=0, backtracks=0)
     # the textbook search never looks at givens again, so a clash there must be caught

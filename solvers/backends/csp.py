@@ -1,179 +1,45 @@
 """python-constraint backend (the python-constraint2 package, imported as ``constraint``).
 
-The model: one variable per *empty* cell, its domain the values not given in
-any of its groups; one all-different constraint per group over the group's
-empty cells (the library drops a constraint on a single variable after
-pruning its domain, so only groups with two or more empty cells count). The
-givens are in the domains, not in the search. Empty 9x9 grid: 81 variables,
-27 constraints. Solver: the library's ``BacktrackingSolver`` (forward
-checking, dynamic minimum-remaining-values choice of variable), the fastest of
-its solvers here; ``OptimizedBacktrackingSolver`` orders the variables once,
-statically, and is far slower (bench/README.md).
-
-Encodings (``encoding=``):
-
-- ``hidden`` (default): ``AllDifferentPlacingSingles``, the library's
-  ``AllDifferentConstraint`` whose forward check also places a hidden single
-  (a value only one cell of a full group can still take). Every top95 puzzle
-  and the 16x16 samples are solved in about a second or less.
-- ``alldiff``: the library's ``AllDifferentConstraint`` as it is. It solves
-  every top95 puzzle too, but the hardest take seconds, and sparse 16x16
-  puzzles take minutes.
-
-A killer cage is one of the groups (all different) and, with a total, the library's
-``ExactSumConstraint`` over its empty cells, its sum the total less the cage's givens.
-
-(The library's own Sudoku example declares all 81 cells with full domains and
-the givens as constraints; that model does not finish a single top95 puzzle in
-two minutes.)
-
-Limits: the library cannot be interrupted from inside a search. ``time_limit``
-is checked only between solutions (when enumerating); a single hard search
-runs to its end. The harness enforces wall-clock limits from outside, in a
-worker process it can kill. The library exposes no node count.
+This module declares the backend; the method is in _csp.py, imported only when a puzzle
+is solved.
 """
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
+from typing import Any
 
-import constraint
+from models import Model
 
-from models import Grid, Model
-
-from ..encodings.domains import candidates, reduced_or_refuted
-from ..result import Result, Stats, finish
+from ..options import Declaration, Option
+from ..result import Result
 
 ENCODINGS = ("hidden", "alldiff")
+SOLVER_NAMES = ("backtracking", "recursive", "optimized")
 
-SOLVERS = {
-    "backtracking": constraint.BacktrackingSolver,
-    "recursive": constraint.RecursiveBacktrackingSolver,
-    "optimized": constraint.OptimizedBacktrackingSolver,
-}
-CHOICES = {"solver": tuple(SOLVERS)}
-COUNTERS = {
-    "variables": "CSP variables (the empty cells)",
-    "constraints": "CSP constraints",
-}
-OPTIONS = {
-    "encoding": "hidden (AllDifferent that also places hidden singles) or alldiff (the library's own)",
-    "solver": "python-constraint solver: backtracking (default: dynamic MRV), recursive, optimized",
-}
-
-
-class AllDifferentPlacingSingles(constraint.AllDifferentConstraint):
-    """The library's AllDifferentConstraint, whose forward check also places hidden singles.
-
-    For a group of n cells (so each value 1..n must appear), after the usual check a
-    missing value that only one unassigned cell can still take is forced into that
-    cell, and a missing value that no cell can take fails the branch. The solver
-    restores hidden values on backtracking, as for any forward check.
-    """
-
-    def __init__(self, missing: tuple[int, ...]) -> None:
-        self.missing = missing  # the values the group's empty cells must take
-
-    def __call__(self, variables, domains, assignments, forwardcheck=False,
-                 _unassigned=constraint.Unassigned) -> bool:
-        if not super().__call__(variables, domains, assignments, forwardcheck):
-            return False
-        if not forwardcheck:
-            return True
-        placed = {assignments[v] for v in variables if v in assignments}
-        free = [v for v in variables if v not in assignments]
-        for value in self.missing:
-            if value in placed:
-                continue
-            holders = [v for v in free if value in domains[v]]
-            if not holders:
-                return False
-            if len(holders) == 1:
-                domain = domains[holders[0]]
-                for other in domain[:]:
-                    if other != value:
-                        domain.hideValue(other)
-        return True
-
-
-@dataclass
-class Encoding:
-    """A python-constraint Problem for a puzzle, and its size."""
-
-    problem: constraint.Problem
-    empty_cells: list[int]
-    variables: int
-    constraints: int
-
-
-def encode(model: Model, encoding: str = ENCODINGS[0], solver: str = "backtracking",
-           domains: list[tuple[int, ...]] | None = None) -> Encoding:
-    """The python-constraint Problem of ``model`` (givens must not contradict each other)."""
-    _check(encoding, solver)
-    domains = candidates(model) if domains is None else domains
-    givens = model.givens
-    problem = constraint.Problem(SOLVERS[solver]())
-    empty = [cell for cell in range(model.num_cells) if not givens[cell]]
-    for cell in empty:
-        problem.addVariable(cell, list(domains[cell]))
-    constraints = 0
-    for group in model.groups:
-        cells = [c for c in group.cells if not givens[c]]
-        if len(cells) < 2:
-            continue
-        if encoding == "hidden" and len(group.cells) == model.n:
-            present = {givens[c] for c in group.cells}
-            missing = tuple(v for v in range(1, model.n + 1) if v not in present)
-            problem.addConstraint(AllDifferentPlacingSingles(missing), cells)
-        else:
-            problem.addConstraint(constraint.AllDifferentConstraint(), cells)
-        constraints += 1
-    for cage in model.cages:
-        cells = [c for c in cage.cells if not givens[c]]
-        if cells:  # a cage given whole was checked by domains.contradiction
-            total = (cage.total or 0) - sum(givens[c] for c in cage.cells)
-            problem.addConstraint(constraint.ExactSumConstraint(total), cells)
-            constraints += 1
-    return Encoding(problem, empty, len(empty), constraints)
-
-
-def _check(encoding: str, solver: str) -> None:
-    if encoding not in ENCODINGS:
-        raise ValueError(f"unknown csp encoding {encoding!r}; valid: {', '.join(ENCODINGS)}")
-    if solver not in SOLVERS:
-        raise ValueError(f"unknown csp solver {solver!r}; valid: {', '.join(SOLVERS)}")
+DECLARATION = Declaration(
+    options=(
+        Option("encoding", "choice", "hidden: AllDifferent that also places hidden singles; "
+               "alldiff: the library's own", default=ENCODINGS[0], choices=ENCODINGS),
+        Option("solver", "choice", "python-constraint solver: backtracking (dynamic MRV), "
+               "recursive, optimized", default=SOLVER_NAMES[0], choices=SOLVER_NAMES),
+    ),
+    counters={
+        "variables": "CSP variables (the empty cells)",
+        "constraints": "CSP constraints",
+    },
+    constraints=frozenset({"all-different", "sum"}),
+    package="python-constraint2", imports="constraint", interruptible=False,
+)
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          encoding: str = ENCODINGS[0], solver: str = "backtracking") -> Result:
-    """Solve with python-constraint; time_limit is only checked between solutions (see above)."""
-    _check(encoding, solver)
-    start = time.perf_counter()
-    domains, refuted = reduced_or_refuted(model)
-    if refuted is not None:
-        return refuted
-    built = encode(model, encoding, solver, domains)
-    stats = Stats(encode_time=time.perf_counter() - start, variables=built.variables,
-                  constraints=built.constraints)
-
-    begin = time.perf_counter()
-    if not built.empty_cells:  # every cell given and consistent: the library would report no solution
-        stats.solve_time = time.perf_counter() - begin
-        return finish([model.givens], True, stats, limit_hit=False)
-    grids: list[Grid] = []
-    exhausted, late = True, False
-    for assignment in built.problem.getSolutionIter():
-        grids.append(_grid(model, assignment))
-        if len(grids) >= max_solutions:
-            exhausted = False
-            break
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            exhausted, late = False, True
-            break
-    stats.solve_time = time.perf_counter() - begin
-    return finish(grids, exhausted, stats, limit_hit=late,
-                  message="time limit reached between solutions" if late else "")
+          encoding: str = ENCODINGS[0], solver: str = SOLVER_NAMES[0]) -> Result:
+    """Solve with python-constraint; time_limit is only checked between solutions."""
+    from ._csp import solve as search  # noqa: PLC0415 - loads python-constraint, only to solve
+    return search(model, max_solutions=max_solutions, time_limit=time_limit, encoding=encoding,
+                  solver=solver)
 
 
-def _grid(model: Model, assignment: dict[int, int]) -> Grid:
-    return tuple(given or assignment[cell] for cell, given in enumerate(model.givens))
+def __getattr__(name: str) -> Any:
+    """The method's own names, from _csp.py when first asked for."""
+    from . import _csp  # noqa: PLC0415 - loads python-constraint, only when asked for
+    return getattr(_csp, name)

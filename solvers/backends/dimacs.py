@@ -39,14 +39,16 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from models import Grid, Model
 
-from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, Clause, check_encoding, encode
+from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, Clause, encode
 from ..encodings.dimacs import SATISFIABLE, UNSATISFIABLE, DimacsError, cnf_text, read_answer
+from ..options import Declaration, Option
 from ..result import Result, Stats, Status, finish
 
-__all__ = ["COUNTERS", "ENCODINGS", "OPTIONS", "PROFILES", "Profile", "found", "solve", "unavailable"]
+__all__ = ["DECLARATION", "ENCODINGS", "PROFILES", "Profile", "found", "solve", "unavailable"]
 
 
 @dataclass(frozen=True)
@@ -75,19 +77,56 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
 )}
 """The solvers this backend knows, in the order the default is looked for."""
 
-COUNTERS = {
-    "nodes": "decisions the solver reports in its statistics (summed over its runs)",
-    "conflicts": "conflicts the solver reports",
-    "propagations": "propagations the solver reports",
-    "restarts": "restarts the solver reports",
-    "variables": "CNF variables of the exported encoding",
-    "clauses": "CNF clauses of the exported encoding (blocking clauses not counted)",
-}
-OPTIONS = {
-    "solver": f"{'|'.join(PROFILES)} (looked up on PATH; default the first found) or a path to a "
-              "binary that prints 's'/'v' lines",
-    "encoding": "CNF encoding: " + "; ".join(f"{k} = {v}" for k, v in DESCRIPTIONS.items()),
-}
+
+
+def _chosen(options: dict[str, Any]) -> dict[str, Any]:
+    """The solver made explicit: none becomes the first known solver on PATH."""
+    if options["solver"] is None:
+        on_path = found()
+        return {**options, "solver": next(iter(on_path), None)}
+    return options
+
+
+def _facts(options: dict[str, Any]) -> dict[str, Any]:
+    """The binary a configuration runs and what it says its version is."""
+    solver = options.get("solver")
+    path = shutil.which(solver) if solver else None
+    if path is None:
+        return {}
+    return {"binary": path, "binary_version": program_version(path)}
+
+
+def program_version(path: str) -> str:
+    """The first line a solver prints for --version (some print it on stderr), or why not."""
+    try:
+        done = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=5,
+                              check=False, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"unknown ({type(error).__name__})"
+    lines = (done.stdout.strip() or done.stderr.strip()).splitlines()
+    return lines[0][:200] if lines else "unknown (it printed nothing)"
+
+
+DECLARATION = Declaration(
+    options=(
+        Option("solver", "program", "the SAT solver: a known one (looked up on PATH) or a path "
+               "to a binary that prints 's'/'v' lines; none: the first known one on PATH",
+               default=None, choices=tuple(PROFILES),
+               install={name: p.install for name, p in PROFILES.items()}),
+        Option("encoding", "choice", "CNF encoding: " + "; ".join(
+            f"{k} = {v}" for k, v in DESCRIPTIONS.items()), default=ENCODINGS[0], choices=ENCODINGS),
+    ),
+    counters={
+        "nodes": "decisions the solver reports in its statistics (summed over its runs)",
+        "conflicts": "conflicts the solver reports",
+        "propagations": "propagations the solver reports",
+        "restarts": "restarts the solver reports",
+        "variables": "CNF variables of the exported encoding",
+        "clauses": "CNF clauses of the exported encoding (blocking clauses not counted)",
+    },
+    constraints=frozenset({"all-different", "sum"}),
+    resolve=_chosen, facts=_facts, missing=lambda options: unavailable() if options["solver"] is None else None,
+)
 STDERR_TAIL = 400
 """Characters of the solver's stderr quoted in an ERROR."""
 _STAT = re.compile(r"^(?:c\s+)?(decisions|conflicts|propagations|restarts)\s*:\s*(\d+)"
@@ -114,7 +153,6 @@ def unavailable() -> str | None:
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           solver: str | None = None, encoding: str = ENCODINGS[0]) -> Result:
     """Solve with an external DIMACS solver; more solutions by re-solving with blocking clauses."""
-    check_encoding(encoding)
     binary, profile = _resolve(solver)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit

@@ -48,20 +48,24 @@ from models import Grid, Model
 
 from ..encodings.domains import clash_message
 from ..encodings.exact_cover import CAGES_UNSUPPORTED, CLOCK_EVERY, column_layout
-from ..result import Result, Stats, Status, finish, unsupported
+from ..options import Declaration, Option, node_limit
+from ..result import Result, Stats, Status, finish
 from .readable import dlx as readable
 
-COUNTERS = {
-    "nodes": "rows tried (a (cell, value) row chosen at a search level)",
-    "updates": "dancing-links updates: a node unlinked from, or relinked into, its list",
-}
-OPTIONS = {
-    "impl": "'fast' (default): flat integer link arrays and an explicit stack; 'readable': "
-            "node objects and recursion, written to be read next to Knuth's paper",
-    "node_limit": "give up (status unknown, or solved and incomplete) after this many rows tried",
-}
 IMPLS = ("fast", "readable")
-CHOICES = {"impl": IMPLS}
+DECLARATION = Declaration(
+    options=(
+        Option("impl", "choice", "fast: flat integer link arrays and an explicit stack; readable: "
+               "node objects and recursion, to be read next to Knuth's paper", default="fast",
+               choices=IMPLS),
+        node_limit("rows tried"),
+    ),
+    counters={
+        "nodes": "rows tried (a (cell, value) row chosen at a search level)",
+        "updates": "dancing-links updates: a node unlinked from, or relinked into, its list",
+    },
+    unsupported=CAGES_UNSUPPORTED,  # a cage's total is no exact-cover column
+)
 
 
 @dataclass(frozen=True)
@@ -132,13 +136,6 @@ def matrix(n: int, groups: tuple[tuple[int, ...], ...]) -> Matrix:
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           impl: str = "fast", node_limit: int | None = None) -> Result:
     """Solve as exact cover with dancing links; count up to max_solutions solutions."""
-    if impl not in IMPLS:
-        raise ValueError(f"unknown dlx impl {impl!r}; valid: {', '.join(IMPLS)}")
-    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
-                                   or node_limit < 0):
-        raise ValueError(f"node_limit must be a whole number >= 0, not {node_limit!r}")
-    if model.cages:
-        return unsupported(CAGES_UNSUPPORTED)
     if impl == "readable":
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                               node_limit=node_limit)

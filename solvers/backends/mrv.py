@@ -50,36 +50,44 @@ from functools import lru_cache
 from models import Model
 
 from ..encodings.cages import LEVELS_CAGES_UNSUPPORTED, combination_masks
-from ..encodings.isomorph import check_seed, solve_isomorph
+from ..encodings.isomorph import solve_isomorph
+from ..options import Declaration, Option, node_limit, seed
 from ..result import Result, Stats, finish, propagation_only, stop_message, unsupported
 
-COUNTERS = {
-    "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
-    "backtracks": "decisions undone",
-    "propagations": "cells forced and candidates removed by inference",
-    "fixed_cells": "open cells the inference fixed before the first decision",
-}
-OPTIONS = {
-    "inference": "'locked' (default): naked and hidden singles plus locked candidates; "
-                 "'singles': naked and hidden singles only; 'bounds', 'gac', 'sac': bounds, "
-                 "generalised arc or singleton arc consistency on each all-different group alone",
-    "value_order": "'ascending' (default): values 1..n; 'least-used': values placed least "
-                   "often in the grid so far first (the seeds' order)",
-    "node_limit": "give up (status unknown, or solved and incomplete) after this many decisions",
-    # the teaching ladder: solvers/backends/readable/mrv.py
-    "impl": "'fast' (default): bitmasks; 'readable': sets and short functions, the same decisions",
-    "branching": "'mrv' (default): fewest candidates; 'first': the first empty cell (readable only)",
-    "search": "'depth-first' (default); 'none': propagate the givens only (solved when that "
-              "fixes every cell, else unknown, with fixed_cells)",
-    "seed": "a whole number: solve a random isomorph (values relabelled; on a plain grid the rows and columns reordered by the grid's symmetries), so value order and tie-breaks are random; default: none (the usual order)",
-}
 VALUE_ORDERS = ("ascending", "least-used")
 INFERENCES = ("locked", "singles")
 LADDER = ("none", "forward", "naked", "singles", "locked")  # rungs below 'singles': readable only
 LEVELS = ("bounds", "gac", "sac")  # Simonis's consistency levels: solvers/backends/_consistency.py
 SEARCHES = ("depth-first", "none")
-CHOICES = {"inference": LADDER + LEVELS, "value_order": VALUE_ORDERS, "impl": ("fast", "readable"),
-           "branching": ("mrv", "first"), "search": SEARCHES}
+DECLARATION = Declaration(
+    options=(
+        # the teaching ladder (solvers/backends/readable/mrv.py): rungs below singles run readable
+        Option("inference", "choice", "locked: naked and hidden singles plus locked candidates; "
+               "singles: naked and hidden singles only; none, forward, naked: the ladder's lower "
+               "rungs; bounds, gac, sac: bounds, generalised arc or singleton arc consistency on "
+               "each all-different group alone", default="locked", choices=LADDER + LEVELS),
+        Option("search", "choice", "depth-first; none: propagate the givens only (solved when "
+               "that fixes every cell, else unknown, with fixed_cells)", default="depth-first",
+               choices=SEARCHES),
+        Option("value_order", "choice", "ascending: values 1..n; least-used: values placed least "
+               "often in the grid so far first (the seeds' order)", default="ascending",
+               choices=VALUE_ORDERS),
+        node_limit("decisions"),
+        Option("impl", "choice", "fast: bitmasks; readable: sets and short functions, the same "
+               "decisions", default="fast", choices=("fast", "readable")),
+        Option("branching", "choice", "mrv: fewest candidates; first: the first empty cell "
+               "(readable only)", default="mrv", choices=("mrv", "first")),
+        seed("solve a random isomorph (values relabelled; on a plain grid the rows and columns "
+             "reordered by the grid's symmetries), so value order and tie-breaks are random"),
+    ),
+    counters={
+        "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
+        "backtracks": "decisions undone",
+        "propagations": "cells forced and candidates removed by inference",
+        "fixed_cells": "open cells the inference fixed before the first decision",
+    },
+    constraints=frozenset({"all-different", "sum"}),  # sums: not with the consistency levels
+)
 _CLOCK_EVERY = 64  # decisions between two looks at the clock
 
 
@@ -89,7 +97,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
           search: str = "depth-first", seed: int | None = None) -> Result:
     """Solve with propagation and MRV search; count up to max_solutions solutions."""
     if seed is not None:
-        check_seed(seed)
         return solve_isomorph(solve, model, seed, max_solutions=max_solutions,
                               time_limit=time_limit, inference=inference, value_order=value_order,
                               node_limit=node_limit, impl=impl, branching=branching, search=search)
@@ -100,12 +107,6 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                               inference=inference, branching=branching, value_order=value_order,
                               node_limit=node_limit, search=search)
-    if impl != "fast":
-        raise ValueError(f"unknown mrv impl {impl!r}; valid: fast, readable")
-    if value_order not in VALUE_ORDERS:
-        raise ValueError(f"unknown value_order {value_order!r}; choose one of {VALUE_ORDERS}")
-    if search not in SEARCHES:
-        raise ValueError(f"unknown search {search!r}; choose one of {SEARCHES}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     propagator = Propagator(model, inference)

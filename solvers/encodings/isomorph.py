@@ -13,9 +13,8 @@ grid); a variant grid (jigsaw, diagonals, extra groups) has only its values rela
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
-
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from models import Grid, Model

@@ -63,7 +63,10 @@ def _main(argv: Sequence[str] | None) -> int:
     args = None
     try:
         with stop_on_signals():
-            args = build_parser().parse_args(args_list)
+            parser = build_parser()
+            args, unknown = parser.parse_known_args(args_list)
+            if unknown:
+                raise UsageError(unknown_arguments(parser, args.command, unknown))
             status = args.handler(args)
         return exit_status_for(status) if status == EXIT_INTERRUPTED or received else status
     except (UsageError, ConfigurationError, PluginError, ReportError, DatabaseError,
@@ -100,6 +103,30 @@ def _unknown_command(word: str) -> bool:
     print(f"compare.py: error: unknown command {word!r}{hint} (a puzzle file must exist)",
           file=sys.stderr)
     return True
+
+
+def unknown_arguments(parser: argparse.ArgumentParser, command: str | None,
+                      unknown: Sequence[str]) -> str:
+    """The message for arguments no option takes, with the nearest flag of that command.
+
+    >>> unknown_arguments(build_parser(), "run", ["--timout", "5"])
+    "unrecognized argument '--timout' for 'run'; did you mean '--timeout'? (compare.py run --help)"
+    """
+    flags = [flag for action in _command_parser(parser, command)._actions
+             for flag in action.option_strings]
+    first = next((word for word in unknown if word.startswith("-")), unknown[0])
+    near = difflib.get_close_matches(first.split("=", 1)[0], flags, n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    where = f" for {command!r}" if command else ""
+    return (f"unrecognized argument {first!r}{where}{hint} "
+            f"(compare.py {command + ' ' if command else ''}--help)")
+
+
+def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    for action in parser._actions:  # noqa: SLF001 - argparse keeps its subparsers only here
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:  # noqa: SLF001
+            return action.choices[command]
+    return parser
 
 
 def build_parser() -> argparse.ArgumentParser:

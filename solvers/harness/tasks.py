@@ -36,14 +36,13 @@ class Configuration:
         return dict(self.options)
 
     def text(self) -> str:
-        """The configuration in the syntax the command line takes (without its label when the
-        label is that text itself).
+        """The configuration in the shell-safe syntax the command line takes (options after
+        ':'; without its label when the label is that text itself).
 
         >>> Configuration("ext", backend="sat", options=(("encoding", "extended"),)).text()
         'ext=sat:encoding=extended'
         """
-        body = self.backend_name + (":" + ";".join(f"{k}={show_value(v)}" for k, v in self.options)
-                                    if self.options else "")
+        body = "".join([self.backend_name, *(f":{k}={show_value(v)}" for k, v in self.options)])
         return body if self.name in ("", body) else f"{self.name}={body}"
 
 
@@ -126,11 +125,24 @@ class Experiment:
     executor: str = "local"
     jobs: int | None = None
     chunk_size: int | None = None
+    count: int | None = None
+    """--max-solutions: count and enumerate up to this many solutions."""
 
     @property
     def max_solutions(self) -> int:
-        """Two to tell a unique solution from several (--unique), else one."""
-        return 2 if self.unique else 1
+        """What each run is asked for: --max-solutions, at least two with --unique (to tell
+        a unique solution from several), else one."""
+        return solutions_asked(self.count, self.unique)
+
+
+def solutions_asked(count: int | None, unique: bool) -> int:
+    """The solutions a run is asked for: ``count`` (--max-solutions) if given, at least two
+    under --unique, else one.
+
+    >>> solutions_asked(None, False), solutions_asked(None, True), solutions_asked(200, True)
+    (1, 2, 200)
+    """
+    return max(count or 1, 2 if unique else 1)
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,11 @@ def false_unique(model: Model, **kwargs: object) -> Result:
 
 
 def sleeper(model: Model, **kwargs: object) -> Result:
-    """Ignores its time limit."""
+    """Ignores its time limit (first touching the file $SLEEPER_MARK names, if set, so a test
+    knows the sweep is under way)."""
+    mark = os.environ.get("SLEEPER_MARK")
+    if mark:
+        open(mark, "a").close()
     time.sleep(3600)
     return Result(Status.ERROR, message="woke up")
 
@@ -74,3 +78,16 @@ def self_kill(model: Model, **kwargs: object) -> Result:
 def not_a_result(model: Model, **kwargs: object) -> dict:
     """Returns something else than a Result."""
     return {"status": "solved"}
+
+
+def duplicate_solution(model: Model, **kwargs: object) -> Result:
+    """Returns its one solution twice, as if the puzzle had two."""
+    result = reference_solve(model, max_solutions=1)
+    return Result(Status.SOLVED, result.solutions[:1] * 2, False, result.stats)
+
+
+def false_count(model: Model, *, max_solutions: int = 1, **kwargs: object) -> Result:
+    """Finds every solution asked for but keeps only the first half, claiming that is all."""
+    result = reference_solve(model, max_solutions=max_solutions)
+    kept = result.solutions[:max(1, len(result.solutions) // 2)]
+    return Result(Status.SOLVED, kept, True, result.stats)

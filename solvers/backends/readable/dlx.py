@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import TypeVar, cast
 from itertools import takewhile
+from typing import TypeVar, cast
 
 from models import Grid, Model
 from models.symbols import symbol

@@ -475,7 +475,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     start = time.perf_counter()
     stats = Stats(nodes=0, backtracks=0, propagations=0)
     if trace is not None:
-        trace.start(model, f"mrv:impl=readable;inference={inference};branching={branching}")
+        trace.start(model, f"mrv:impl=readable:inference={inference}:branching={branching}")
     solver = Solver(model, inference, branching, value_order, trace)
     board = Board([{v} if v else set(range(1, model.n + 1)) for v in model.givens],
                   list(model.givens))

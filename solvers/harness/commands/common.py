@@ -54,6 +54,10 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
                              "'cputime' (default: none, the wall-clock --timeout only)")
     parser.add_argument("--unique", action="store_true",
                         help="ask for two solutions, to tell unique from multiple")
+    parser.add_argument("--max-solutions", type=positive_int, default=None, metavar="N",
+                        help="count and enumerate up to N solutions per run; a run that stops "
+                             "with fewer without exhausting the search is judged unknown "
+                             "(default: 1, or 2 with --unique)")
     parser.add_argument("--memory-limit", type=positive_float, default=None, metavar="MB",
                         help="address space a run may add to its worker (RLIMIT_AS); a run over "
                              "it is judged memory-out (default: no limit)")

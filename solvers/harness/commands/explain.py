@@ -20,7 +20,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                     "step: each placement with the rule that forced it, each decision with its "
                     "depth and alternatives, each contradiction and backtrack.")
     one_puzzle_options(explain, "mrv, backtrack or dlx, with options as in run, e.g. "
-                                "'mrv:inference=forward;branching=first' (default: mrv)")
+                                "'mrv:inference=forward:branching=first' (default: mrv)")
     explain.add_argument("--max-steps", type=positive_int, default=200, metavar="N",
                          help="print at most N steps (default: 200; the trace file gets all)")
     explain.add_argument("--trace", metavar="FILE.jsonl",

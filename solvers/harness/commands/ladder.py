@@ -41,7 +41,7 @@ class Rung:
 
     @property
     def config(self) -> str:
-        options = ";".join(f"{k}={v}" for k, v in self.options.items())
+        options = ":".join(f"{k}={v}" for k, v in self.options.items())
         return f"{self.backend}:{options}" if options else self.backend
 
 

@@ -1,29 +1,52 @@
-"""``compare.py list``: the backends, their encodings, packages, versions and counters."""
+"""``compare.py list [BACKEND]``: the backends and, for one, its options, counters and needs,
+printed from the declarations (solvers/options.py) without loading any solver library."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import textwrap
+from typing import Any
 
 from ... import registry
-from ...result import Result
+from ...options import CONSTRAINT_KINDS, Option
 from ..engine.configs import load_plugins
 from ..results import report
-from .common import EXIT_OK
+from .common import EXIT_OK, UsageError
+
+WIDTH = 100
+"""Every line of the text output fits in this many columns."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    listing = subparsers.add_parser("list", help="the backends, their encodings, packages and versions")
+    listing = subparsers.add_parser(
+        "list", help="the backends; with a name, its options, counters and what it needs",
+        description="The backends (available here or not, and why); 'list BACKEND': its options "
+                    "with their values and defaults, its counters and what it needs.")
+    listing.add_argument("backend", nargs="?", metavar="BACKEND", help="one backend in detail")
     listing.add_argument("--plugin", action="append", default=[], metavar="SPEC", help="list a plugin too")
     listing.add_argument("--format", choices=report.TABLE_FORMATS, default="table")
     return listing
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = [_backend_row(backend) for backend in registry.BACKENDS.values()]
+    if args.backend is not None:
+        if args.backend not in registry.BACKENDS:
+            near = difflib.get_close_matches(args.backend, registry.names(), n=1)
+            raise UsageError(f"unknown backend {args.backend!r}"
+                             + (f"; did you mean {near[0]!r}?" if near else "")
+                             + f" valid backends: {', '.join(registry.names())}")
+        backend = registry.get(args.backend)
+        if args.format == "json":
+            print(json.dumps(declared(backend), indent=2))
+        else:
+            print(detail(backend))
+        return EXIT_OK
+    rows = [backend_row(backend) for backend in registry.BACKENDS.values()]
     plugins = load_plugins(args.plugin)  # loaded in a worker, never here
-    for name, ref in plugins.items():
-        rows.append(_backend_row(registry.Backend.from_function(
-            name, _runs_in_workers, description=f"plugin {ref.plugin}")))
+    rows += [{"backend": name, "available": "yes", "package": "-", "version": "plugin",
+              "encodings": "-", "options": "any (undeclared)", "time limit": "killed from outside",
+              "counters": "-", "description": f"plugin {ref.plugin}"} for name, ref in plugins.items()]
     if args.format == "json":
         print(json.dumps(rows, indent=2))
     elif args.format == "csv":
@@ -31,36 +54,87 @@ def run(args: argparse.Namespace) -> int:
         for row in rows:
             print(",".join(_csv_cell(v) for v in row.values()))
     else:
-        from tabulate import tabulate  # noqa: PLC0415
-        print(tabulate([list(r.values()) for r in rows], headers=list(rows[0]), disable_numparse=True,
-                       tablefmt="github" if args.format == "markdown" else "simple"))
+        print(overview(rows, markdown=args.format == "markdown"))
     return EXIT_OK
 
 
-def _backend_row(backend: registry.Backend) -> dict[str, str]:
-    try:
-        backend.load()
-        available, encodings = "yes", ", ".join(backend.encodings) or "-"
-        counters = "; ".join(f"{name} = {meaning}" for name, meaning in backend.counters.items()) or "-"
-        options = option_text(backend)
-    except registry.BackendUnavailableError as error:
-        available, encodings, counters, options = f"no: {error}", "?", "?", "?"
-    return {"backend": backend.name, "available": available, "package": backend.package or "-",
-            "version": backend.version, "encodings": encodings, "options": options,
+def backend_row(backend: registry.Backend) -> dict[str, str]:
+    """One backend as a row (the JSON and CSV form of the list)."""
+    reason = backend.unavailable()
+    declaration = backend.declaration
+    return {"backend": backend.name,
+            "available": "yes" if reason is None else f"no: backend {backend.name!r} is unavailable: {reason}",
+            "package": backend.package or "-", "version": backend.version,
+            "encodings": ", ".join(backend.encodings) or "-",
+            "options": "; ".join(f"{o.name}={o.valid()}" for o in declaration.options) or "-",
             "time limit": "honoured inside" if backend.interruptible else "killed from outside",
-            "counters": counters, "description": backend.description}
+            "counters": "; ".join(f"{k} = {v}" for k, v in declaration.counters.items()) or "-",
+            "description": backend.description}
 
 
-def _runs_in_workers(*_args: object, **_options: object) -> Result:
-    """A plugin's row in the list: its code runs in worker processes only, never here."""
-    raise RuntimeError("plugins run in worker processes only")
+def overview(rows: list[dict[str, str]], markdown: bool = False) -> str:
+    """The list as a narrow table (name, here?, package, options), then why any is missing."""
+    from tabulate import tabulate  # noqa: PLC0415 - only the printed table needs it
+
+    table = [[row["backend"], "yes" if row["available"] == "yes" else "no",
+              row["package"] if row["package"] == "-" else f"{row['package']} {row['version']}",
+              _wrapped(" ".join(_names(row)), 44)] for row in rows]
+    text = tabulate(table, headers=["backend", "here", "package", "options (compare.py list BACKEND)"],
+                    tablefmt="github" if markdown else "simple", disable_numparse=True)
+    missing = [f"{row['backend']}: {row['available'][4:]}" for row in rows if row["available"] != "yes"]
+    notes = "\n".join(textwrap.fill(line, WIDTH, subsequent_indent="  ") for line in missing)
+    return text + ("\n\n" + notes if notes else "")
 
 
-def option_text(backend: registry.Backend) -> str:
-    """The options a configuration of this backend may set, with their values where few."""
-    choices = {**backend.choices, **({"encoding": backend.encodings} if backend.encodings else {})}
-    return "; ".join(f"{name}={'|'.join(map(str, choices[name]))}" if name in choices else name
-                     for name in backend.options) or "-"
+def _names(row: dict[str, str]) -> list[str]:
+    return [] if row["options"] == "-" else [item.split("=", 1)[0] for item in row["options"].split("; ")]
+
+
+def _wrapped(text: str, width: int) -> str:
+    return "\n".join(textwrap.wrap(text, width)) or "-"
+
+
+def detail(backend: registry.Backend) -> str:
+    """One backend: what it is, what it needs, its options (values, default, help), counters."""
+    declaration = backend.declaration
+    reason = backend.unavailable()
+    lines = [f"{backend.name}: {backend.description}", ""]
+    needs = f"{backend.package} {backend.version}" if backend.package else "nothing beyond Python"
+    lines.append(f"needs:        {needs}" + ("" if reason is None else f" (unavailable here: {reason})"))
+    lines.append("time limit:   " + ("honoured inside" if backend.interruptible else "killed from outside"))
+    lines.append("constraints:  " + ", ".join(k for k in CONSTRAINT_KINDS if k in declaration.constraints))
+    lines.append("")
+    lines.append("options (BACKEND:OPTION=VALUE:OPTION=VALUE):" if declaration.options else "options: none")
+    for option in declaration.options:
+        lines.append(f"  {option.name}={option.valid()}  (default {_default(option)})")
+        lines.extend(textwrap.wrap(option.help, WIDTH, initial_indent="      ",
+                                   subsequent_indent="      "))
+    lines.append("")
+    lines.append("counters:" if declaration.counters else "counters: none")
+    for name, meaning in declaration.counters.items():
+        lines.extend(textwrap.wrap(f"{name}: {meaning}", WIDTH, initial_indent="  ",
+                                   subsequent_indent="      "))
+    return "\n".join(textwrap.fill(line, WIDTH, subsequent_indent="      ") if len(line) > WIDTH
+                     else line for line in lines)
+
+
+def _default(option: Option) -> str:
+    return "none" if option.default is None else str(option.default).lower() \
+        if isinstance(option.default, bool) else str(option.default)
+
+
+def declared(backend: registry.Backend) -> dict[str, Any]:
+    """One backend's declaration as JSON data."""
+    declaration = backend.declaration
+    return {"backend": backend.name, "description": backend.description,
+            "package": backend.package, "version": backend.version,
+            "available": backend.unavailable() is None, "unavailable": backend.unavailable(),
+            "interruptible": backend.interruptible,
+            "constraints": sorted(declaration.constraints),
+            "options": [{"name": o.name, "kind": o.kind, "valid": o.valid(), "default": o.default,
+                         "choices": list(o.choices), "low": o.low, "high": o.high, "help": o.help}
+                        for o in declaration.options],
+            "counters": dict(declaration.counters)}
 
 
 def _csv_cell(value: str) -> str:

@@ -3,16 +3,21 @@
 One run (a saved JSON, or a results database: --db FILE.sqlite [--where FILTER ...]):
           its summary; ``--scores`` PAR-K, solved and the virtual best solver per set;
           ``--per-puzzle --pivot configuration --field nodes`` one row per puzzle;
-          ``--pair A,B`` configuration B against A, pair by pair.
+          ``--pair A,B`` configuration B against A, pair by pair (``--pair`` may be
+          repeated: several comparisons at once, Holm-corrected).
 Two runs: the paired comparison per configuration (wins, losses, ties, geometric-mean
-          ratio with its interval, sign test), the change in counts, and the runs whose
-          category changed; refused when their limits or puzzles differ.
+          ratio with its interval, sign test, Holm-corrected p, verdict), the two runs'
+          relative machine speed from their calibration probes (no significance claimed
+          when it differs by more than 5% or a probe moved within a run), the change in
+          counts, and the runs whose category changed; refused when their limits or
+          puzzles differ.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import textwrap
 from typing import Any
 
 from ..pictures.plot import cactus_plot
@@ -52,8 +57,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                      help="with --per-puzzle: one column per value of this (default: configuration)")
     rep.add_argument("--field", choices=views.FIELDS, default="time_s",
                      help="with --per-puzzle: what each cell shows (default: time_s)")
-    rep.add_argument("--pair", metavar="A,B", help="configuration B against A within one run (with "
-                     "two runs: A of the first against B of the second)")
+    rep.add_argument("--pair", metavar="A,B", action="append", default=[],
+                     help="configuration B against A within one run (with two runs: A of the "
+                          "first against B of the second); may be repeated, the p-values then "
+                          "Holm-corrected together")
     rep.add_argument("--exclude-warmup", action="store_true", help="leave warm-up runs out")
     picture_options(rep, "write the (newer) run's per-run CSV", "cactus plot of the (newer) saved run")
     return rep
@@ -81,8 +88,10 @@ def _report(args: argparse.Namespace, old: dict[str, Any], new: dict[str, Any] |
         print(views.render(views.pivot(runs, column=args.pivot, field=args.field), args.format))
     elif args.scores:
         print(views.render(scores.score_rows(runs, _limit(old), args.par), args.format))
+        if args.format in ("table", "markdown"):
+            print("\n" + textwrap.fill(scores.SCORES_FOOTNOTE.format(k=f"{args.par:g}"), 100))
     elif args.pair:
-        print(_paired(old, old, args.format, _labels(args.pair)))
+        print(_paired(old, None, args.format, [_labels(text) for text in args.pair]))
     else:
         print(_summary(old, runs, args))
     _write(args, newest)
@@ -124,6 +133,8 @@ def _summary(document: dict[str, Any], runs: list[dict[str, Any]], args: argpars
         return json.dumps({"summary": rows, "partial": document.get("partial", False),
                            "disagreements": document.get("disagreements", [])}, indent=2)
     text = report.render_table(rows, args.format, par=args.par)
+    if args.format != "csv" and rows:
+        text += "\n\n" + report.footnote(rows, par=args.par)
     if document.get("partial"):
         text += "\n\n(partial: the run was interrupted; only the runs that finished are here)"
     if args.format != "csv" and document.get("disagreements"):
@@ -139,30 +150,74 @@ def _labels(text: str) -> tuple[str, str]:
 
 
 def _two_runs(old: dict[str, Any], new: dict[str, Any], args: argparse.Namespace) -> str:
-    pairs_text = _paired(old, new, args.format, _labels(args.pair) if args.pair else None)
+    pairs_text = _paired(old, new, args.format, [_labels(text) for text in args.pair] or [None])
     rows = report.compare_rows(old, new)
     changes = report.category_changes(old, new)
     if args.format == "json":
-        return json.dumps({"paired": json.loads(pairs_text), "rows": rows,
-                           "changes": [c.__dict__ for c in changes]}, indent=2)
-    return pairs_text + "\n\n" + report.render_comparison(rows, changes, args.format)
+        return json.dumps({"paired": json.loads(pairs_text), "machine": paired.machine_speed(old, new),
+                           "rows": rows, "changes": [c.__dict__ for c in changes]}, indent=2)
+    text = pairs_text + "\n\n" + report.render_comparison(rows, changes, args.format)
+    if args.format != "csv":
+        text += "\n\n" + textwrap.fill(_COMPARISON_FOOTNOTE, 100)
+    return text
 
 
-def _paired(old: dict[str, Any], new: dict[str, Any], fmt: str,
-            labels: tuple[str, str] | None = None) -> str:
+def _paired(old: dict[str, Any], new: dict[str, Any] | None, fmt: str,
+            comparisons: list[tuple[str, str] | None]) -> str:
+    """The paired table of OLD against NEW (new None: configurations of one run), each
+    comparison's pairs together, so their p-values are corrected together."""
+    speed = paired.machine_speed(old, new)
     try:
-        pairs = paired.pairs_between(old, new, labels=labels)
+        pairs = [pair for labels in comparisons
+                 for pair in paired.pairs_between(old, old if new is None else new, labels=labels)]
     except paired.PairingError as error:
         raise UsageError(f"cannot compare these runs: {error}") from None
-    rows = paired.summary_rows(pairs)
+    rows = paired.summary_rows(pairs, refused=speed["refused"])
     if fmt in ("json", "csv"):
         return views.render(rows, fmt)
     shown = [{"configuration": r["configuration"], "pairs": r["pairs"], "new wins": r["wins"],
               "new loses": r["losses"], "ties": r["ties"], "new/old (geo. mean)": r["ratio"],
-              "95% interval": _interval(r), "sign test p": r["sign_p"]} for r in rows]
-    return (views.render(shown, fmt) + "\n\nPaired by puzzle and configuration; an unsolved run "
-            f"counts at the limit; a tie is within {paired.TIE:.0%} or both unsolved; ratio below 1: "
-            "NEW is faster.")
+              "95% interval": _interval(r), "sign test p": r["sign_p"], "Holm p": r["holm_p"],
+              "verdict": r["verdict"]} for r in rows]
+    note = PAIRED_FOOTNOTE.format(tie=paired.TIE, resamples=paired.RESAMPLES, alpha=paired.ALPHA)
+    speed_lines = [textwrap.fill(line, 100) for line in _speed_line(speed, new is None).splitlines()]
+    return views.render(shown, fmt) + "\n\n" + "\n".join([*speed_lines, textwrap.fill(note, 100)])
+
+
+def _speed_line(speed: dict[str, Any], one_run: bool) -> str:
+    """What the calibration probes say about the machine(s)."""
+    def moved(value: float | None) -> str:
+        return "unknown" if value is None else f"{value:+.1%}"
+
+    if one_run:
+        line = f"Machine: the run's calibration probe moved {moved(speed['old_moved'])} from its start to its end"
+        return line + (". Warning: more than 5%, but the configurations were interleaved, so "
+                       "the pairs shared the drift." if speed["warning"] else ".")
+    relative = speed["relative"]
+    line = ("Machine speed: " + ("unknown (a run saved no calibration probe)" if relative is None else
+            f"probe time NEW/OLD = {relative:.3f} (above 1: NEW's machine was slower)")
+            + f"; the probe moved {moved(speed['old_moved'])} within OLD, "
+            f"{moved(speed['new_moved'])} within NEW.")
+    if speed["refused"]:
+        line += f"\nNo significance claimed: {speed['refused']}."
+    return line
+
+
+PAIRED_FOOTNOTE = """Columns: pairs: puzzles run by both sides (one pair per puzzle and configuration); \
+each side's time per puzzle is the upper median of its repetitions (the larger middle value of an \
+even count), a run without a correct answer counted at the limit. new wins / new loses: pairs NEW \
+is more than {tie:.0%} faster / slower; ties: within {tie:.0%}, or both unsolved. new/old (geo. \
+mean): the geometric mean of NEW/OLD over the pairs at least one side solved (below 1: NEW is \
+faster); 95% interval: a percentile bootstrap of it ({resamples} resamples of the pairs, seed 0), \
+not corrected for several rows. sign test p: two-sided exact binomial test of wins against losses. \
+Holm p: that p-value Holm-corrected over the rows of this table. verdict: NEW faster / slower when \
+Holm p < {alpha:g} and the whole interval lies beyond {tie:.0%} either side of 1; otherwise no \
+difference shown; not claimed, with two runs, when their calibration probes differ by more than \
+5% or one moved by more than 5% within its run (machine drift)."""
+
+_COMPARISON_FOOTNOTE = ("Counts old -> new are of puzzles (each puzzle's repetitions reduced first, "
+                        "as in the summary); mean s old / new: mean over puzzles of the puzzle's "
+                        "time (unsolved at the limit); new/old: their ratio.")
 
 
 def _interval(row: dict[str, Any]) -> str:

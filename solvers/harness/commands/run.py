@@ -7,12 +7,12 @@ from collections.abc import Iterator, Sequence
 
 from models import Puzzle, PuzzleError
 
+from ... import registry
 from ..engine.configs import load_plugins
 from ..engine.configs import resolve as resolve_solvers
 from ..engine.executors import Executor, executor_options, make_executor
 from ..results import report
 from ..results.experiment import MemoryStore, say_partial, stream_experiment
-from ... import registry
 from ..results.provenance import load_average
 from ..tasks import Configuration, Experiment, Outputs
 from .common import (
@@ -42,8 +42,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     run.add_argument("paths", nargs="*", metavar="PATH",
                      help=f"puzzle files, '-' for stdin (default: {shown(DEFAULT_PUZZLES)})")
     run.add_argument("--solvers", metavar="CONFIGS",
-                     help="configurations [LABEL=]BACKEND[:OPTION=VALUE;...], comma-separated, e.g. "
-                          "sat:encoding=extended,min=sat:encoding=minimal,mrv (default: every "
+                     help="configurations [LABEL=]BACKEND[:OPTION=VALUE...], comma-separated, e.g. "
+                          "sat:encoding=extended,min=sat:encoding=minimal,mrv:inference=none:"
+                          "branching=first (options: 'compare.py list BACKEND'; default: every "
                           "available backend and every plugin)")
     solving_options(run)
     run.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
@@ -81,6 +82,9 @@ def experiment_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # the output paths first: nothing (not a plugin's worker) starts for a run that cannot be saved
+    check_output_paths({"--json": args.json, "--csv": args.csv, "--plot": args.plot,
+                        "--db": args.db}, args.paths or [shown(DEFAULT_PUZZLES)])
     plugins = load_plugins(args.plugin)
     configurations = tuple(resolve_solvers(args.solvers, plugins))
     if args.seeds:
@@ -92,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
         cpu_limit=args.cpu_limit,
         repeat=args.seeds or args.repeat, seeds=args.seeds, seed=args.seed, par=args.par, exclude_warmup=args.exclude_warmup,
         plugins=tuple(args.plugin), input_format=args.fmt, hex16=args.hex,
-        executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size)
+        executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size,
+        count=args.max_solutions)
     outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
                       title=args.title, db=args.db, resume=args.resume)
     return run_experiment(experiment, outputs)
@@ -147,11 +152,11 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
     with progress_bar(None) as progress:
         tally = stream_experiment(puzzles, experiment, executor=executor, store=store,
                                   progress=progress)
-    provenance = environment(experiment, load_started)
+    provenance = environment(experiment, load_started, calibration=tally.calibration)
     results = store.results(tally.partial)
     say_partial(tally)
     count = len({(r.file, r.index) for r in results.runs})
-    rows = report.summarize(results.runs, unique=experiment.unique, limit=experiment.time_limit,
+    rows = report.summarize(results.runs, unique=experiment.max_solutions >= 2, limit=experiment.time_limit,
                             par=experiment.par, exclude_warmup=experiment.exclude_warmup)
     status = EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad)
     where = executor.describe()

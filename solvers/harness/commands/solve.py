@@ -11,8 +11,10 @@ from ..engine.configs import choose_one as one_solver
 from ..engine.configs import load_plugins
 from ..engine.runner import default_jobs
 from ..results import report
+from ..results.claims import ClaimChecker
+from ..results.experiment import backends_of
 from ..results.judge import Category, Run, judge
-from ..tasks import Outcome, Task
+from ..tasks import Outcome, Task, solutions_asked
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -29,7 +31,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                   description="Solve each puzzle with one backend and print it for people.")
     solve.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files or '-' (default: stdin)")
     solve.add_argument("--solver", "--solvers", dest="solver", metavar="CONFIG",
-                       help="the configuration, [LABEL=]BACKEND[:OPTION=VALUE;...] "
+                       help="the configuration, [LABEL=]BACKEND[:OPTION=VALUE...] "
                             "(default: mrv, or the plugin)")
     solving_options(solve)
     solve.add_argument("--format", choices=("pretty", "line", "grid"), default="pretty",
@@ -47,18 +49,20 @@ def run(args: argparse.Namespace) -> int:
         print("compare.py solve: reading puzzles from standard input (type or paste them, end with "
               "Ctrl-D; or give a file)", file=sys.stderr)
     puzzles, bad = read_inputs(paths, args.fmt, args.hex)
-    max_solutions = 2 if args.unique else 1
+    max_solutions = solutions_asked(args.max_solutions, args.unique)
     tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit,
                   cpu_limit=args.cpu_limit)
              for puzzle in puzzles]
     outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
-    wrong = False
+    wrong, checker = False, ClaimChecker()
     for number, (puzzle, outcome) in enumerate(zip(puzzles, outcomes)):
-        (run,), _ = judge(puzzle, [(solver.name, outcome)])
+        (run,), _ = judge(puzzle, [(solver.name, outcome)], max_solutions=max_solutions,
+                          backends=backends_of([Task(solver, puzzle)]), checker=checker)
         wrong |= run.category == Category.WRONG
         if number:
             print()
-        print(_solve_text(puzzle, run, outcome, args.format, args.unique))
+        print(_solve_text(puzzle, run, outcome, args.format, max_solutions,
+                          every=args.max_solutions is not None))
     if bad:
         print(f"compare.py: {len(bad)} bad puzzle(s) skipped (see above)", file=sys.stderr)
     if wrong:
@@ -66,38 +70,46 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_USAGE if bad or not puzzles else EXIT_OK
 
 
-def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, unique: bool) -> str:
+def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int,
+                every: bool) -> str:
+    """The puzzle's head line, its solution (every solution found when ``every``) and the verdict."""
     where = f"{run.file} puzzle {run.index}" + (f" (line {run.line})" if run.line else "")
     variant = ("" if puzzle.variant == "standard" else f" {puzzle.variant}"
                if puzzle.geometry.latin and puzzle.regions is None else f" {puzzle.variant}-sudoku")
     head = f"{where}: {puzzle.geometry.label()}{variant}, {puzzle.num_givens} givens"
-    verdict = _verdict(run, outcome, unique)
-    grid = None
+    verdict = _verdict(run, outcome, asked)
+    grids: list[str] = []
     if run.category == Category.CORRECT and outcome.solutions:
-        solved = puzzle.with_givens(tuple(outcome.solutions[0]))
-        grid = {"pretty": to_pretty, "line": to_line, "grid": to_grid}[fmt](solved)
+        show = {"pretty": to_pretty, "line": to_line, "grid": to_grid}[fmt]
+        chosen = outcome.solutions if every else outcome.solutions[:1]
+        grids = [show(puzzle.with_givens(tuple(solution))) for solution in chosen]
     if fmt == "pretty":
-        return "\n".join(x for x in (head, grid, verdict) if x)
-    return "\n".join(x for x in (f"# {head}", f"# {verdict}", grid) if x)
+        return "\n".join([head, *grids, verdict])
+    return "\n".join([f"# {head}", f"# {verdict}", *grids])
 
 
-def _verdict(run: Run, outcome: Outcome, unique: bool) -> str:
+PROOF_WORDS = {"proved": "the judge proved it (reference method, checked proof)",
+               "confirmed": "the judge confirmed it (reference method, proof not checked)",
+               "unchecked": "the judge could not check it"}
+
+
+def _verdict(run: Run, outcome: Outcome, asked: int) -> str:
     counters = ", ".join(f"{outcome.stats[k]:,} {k}" for k in ("nodes", "backtracks", "conflicts")
                          if k in outcome.stats)
     took = f"in {report.seconds(run.time_s)} s" + (f", {counters}" if counters else "")
     if run.category == Category.WRONG:
         return f"WRONG answer from {run.solver} {took}: {run.reason}"
-    if run.category in (Category.TIMEOUT, Category.UNKNOWN, Category.ERROR, Category.MEMORY_OUT,
-                        Category.UNSUPPORTED):
+    if run.category != Category.CORRECT:
         return f"no answer from {run.solver}: {run.category}: {run.reason}"
+    checked = f"; {PROOF_WORDS[run.proof]}" if run.proof in PROOF_WORDS else ""
     if run.status == Status.UNSAT:
-        return f"no solution: proved by {run.solver} {took}"
+        return f"no solution: proved by {run.solver} {took}{checked}"
     text = f"solved by {run.solver} {took}"
-    if unique:
-        if len(outcome.solutions) >= 2:
-            text += "; NOT unique: at least 2 solutions (the first shown)"
+    count = len(outcome.solutions)
+    if asked >= 2:
+        if count >= 2:
+            many = f"exactly {count}" if outcome.complete else f"at least {count}"
+            text += f"; NOT unique: {many} solutions"
         elif outcome.complete:
             text += "; unique"
-        else:
-            text += "; uniqueness unknown (the search stopped early)"
-    return text
+    return text + checked

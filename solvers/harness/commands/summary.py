@@ -12,7 +12,7 @@ from models import PuzzleError
 
 from ..engine.runner import default_jobs, grace_for
 from ..engine.stopping import quiet_stdout
-from ..results import records, report
+from ..results import claims, records, report
 from ..results.experiment import Results
 from ..results.judge import Disagreement, Run
 from ..results.outputs import write_atomic
@@ -55,6 +55,7 @@ def print_summary(table_format: str, par: float, rows: list[dict[str, Any]], par
     print(report.render_table(rows, table_format, par=par))
     if table_format != "csv":
         print(legend)
+        print(report.footnote(rows, par=par))
     extra = "\n\n".join(t for t in (report.render_failures(failures),
                                     report.render_disagreements(disagreements)) if t)
     if extra:
@@ -71,6 +72,8 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
             "memory_limit_mb": experiment.memory_limit, "cpu_limit_s": experiment.cpu_limit,
             "executor": experiment.executor, "ran_on": where,
             "unique": experiment.unique, "max_solutions": experiment.max_solutions,
+            "claim_check": {"engine": claims.ENGINE, "encoding": claims.ENCODING,
+                            "budget_s": claims.BUDGET_S},
             "repeat": experiment.repeat, "seeds": experiment.seeds, "seed": experiment.seed,
             "par": experiment.par,
             "exclude_warmup": experiment.exclude_warmup, "fmt": experiment.input_format,
@@ -78,11 +81,13 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
 
 
 def environment(experiment: Experiment, load_started: list[float] | None,
-                ended: bool = True) -> dict[str, Any]:
-    """The provenance saved with a sweep's results (the load as it ended read now, if ``ended``)."""
-    return provenance(experiment.configurations, limit=experiment.time_limit,
-                      repeat=experiment.repeat, seed=experiment.seed, load_started=load_started,
-                      ended=ended)
+                ended: bool = True, calibration: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The provenance saved with a sweep's results (the load as it ended read now, if ``ended``;
+    the calibration probe once the sweep has run)."""
+    found = provenance(experiment.configurations, limit=experiment.time_limit,
+                       repeat=experiment.repeat, seed=experiment.seed, load_started=load_started,
+                       ended=ended)
+    return {**found, "calibration": calibration} if calibration else found
 
 
 def saves(experiment: Experiment, outputs: Outputs, results: Results, where: str,
@@ -120,12 +125,12 @@ def draw_cactus(runs: list[dict[str, Any]], path: str, limit: float, title: str)
 
 
 def legend(count: int, experiment: Experiment, where: str) -> str:
-    """The lines under the summary table: what was run and how the numbers are made."""
+    """The lines under the summary table: what was run (what each column is follows it)."""
     repeats = (f" x {experiment.seeds} solver seeds" if experiment.seeds else
                f" x {experiment.repeat} repetitions" if experiment.repeat > 1 else "")
     warm = "; warm-up runs left out" if experiment.exclude_warmup else ""
-    par, limit = experiment.par, experiment.time_limit
     return (f"\n{count} puzzles x {len(experiment.configurations)} configurations{repeats}; every "
-            f"answer checked by models.verify. Times in seconds per run\n(median of the repetitions "
-            f"per puzzle); a run past the limit is a timeout counted at the limit; PAR-{par:g} counts "
-            f"unsolved runs at {par:g} x limit;\nlimit {limit:g} s per run; {where}{warm}.")
+            f"answer checked by models.verify; limit {experiment.time_limit:g} s per run (wall "
+            f"clock; a run past it is a timeout, recorded at the limit); {where}{warm}."
+            f"\nA claim of no, one or exactly k solutions is proved by the judge (a CDCL "
+            f"re-derivation with a checked proof) unless another backend confirms it.")

@@ -64,10 +64,11 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
                                       store=DatabaseStore(database, sweep, resume=outputs.resume),
                                       progress=progress)
         database.finish_sweep(sweep, partial=tally.partial,
-                              provenance=environment(experiment, load_started))
+                              provenance=environment(experiment, load_started,
+                                                     calibration=tally.calibration))
         _say_done(outputs, tally)
         selection = _selection(experiment, files)
-        rows = db_views.summary_rows(database, selection, unique=experiment.unique,
+        rows = db_views.summary_rows(database, selection, unique=experiment.max_solutions >= 2,
                                      limit=experiment.time_limit, par=experiment.par,
                                      exclude_warmup=experiment.exclude_warmup)
         legend = (f"\n{sum(r['runs'] for r in rows)} runs in {outputs.db} for these puzzle files, "

@@ -4,12 +4,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import Any
 
 from models import Model, Puzzle
 
-from ... import registry
 from ...result import Result, Status
 from ...trace import Trace
+from ..engine.configs import ConfigurationError, parse_one
 from .common import UsageError, input_options, positive_float, positive_int, read_inputs
 
 TRACED = ("mrv", "backtrack", "dlx")  # the backends with a readable twin that emits events
@@ -18,23 +19,19 @@ TRACED = ("mrv", "backtrack", "dlx")  # the backends with a readable twin that e
 DEFAULT_NODE_LIMIT = 100_000
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str | int]]:
-    """'mrv:inference=forward;branching=first' -> ('mrv', {...}); ',' separates options too."""
-    name, _, rest = spec.partition(":")
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """'mrv:inference=forward:branching=first' -> ('mrv', {...}), typed and checked against the
+    backend's declaration; ';' and ',' separate options too."""
+    name = spec.partition(":")[0].strip()
     if name not in TRACED:
         raise UsageError(f"--solver {spec}: explain, render and replay follow {', '.join(TRACED)} "
                          f"(their readable code records each step), not {name!r}")
-    options: dict[str, str | int] = {}
-    for item in filter(None, (part.strip() for part in rest.replace(",", ";").split(";"))):
-        key, equals, value = item.partition("=")
-        if not equals:
-            raise UsageError(f"--solver {spec}: option {item!r} is not KEY=VALUE")
-        options[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
-    options.pop("impl", None)  # always the readable twin: it is the one that records
     try:
-        registry.get(name).check_options(options)
-    except ValueError as error:
+        configuration = parse_one(spec.replace(",", ":"))
+    except ConfigurationError as error:
         raise UsageError(f"--solver {spec}: {error}") from None
+    options = dict(configuration.options)
+    options.pop("impl", None)  # always the readable twin: it is the one that records
     return name, options
 
 

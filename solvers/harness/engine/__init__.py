@@ -1,6 +1,6 @@
 """Running configurations on puzzles under limits enforced from outside the backend.
 
-configs:       configurations ``[LABEL=]BACKEND[:OPTION=VALUE;...]``, checked before anything runs
+configs:       configurations ``[LABEL=]BACKEND[:OPTION=VALUE...]``, checked before anything runs
 plugins:       a user's own backend from a file or module; loading any configuration's backend
 runner:        worker processes with a wall-clock limit (kill and replace), in task order
 worker:        the worker's side: isolate, load a backend, run it, answer as plain data
@@ -8,6 +8,7 @@ channel:       the untrusted result channel: size-capped JSON frames, read witho
 sandbox:       a session per worker, death with the parent, killing a group and its strays
 timing:        wall and CPU time over one span, the collector paused, --cpu-limit, timeouts
 memory:        a run's own peak resident memory (the high-water mark reset before it)
+calibration:   a fixed CPU-bound probe timed when a sweep starts and ends (the machine's speed)
 stopping:      SIGTERM and SIGHUP handled like Ctrl-C; exit 128+N; a closed stderr silenced
 execution:     the Executor protocol, the local executor, chunking helpers
 dask_executor: chunks of tasks on a Dask cluster

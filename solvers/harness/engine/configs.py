@@ -2,25 +2,33 @@
 
 The syntax, for ``--solvers`` and everywhere else a list of configurations is asked for::
 
-    [LABEL=]BACKEND[:OPTION=VALUE[;OPTION=VALUE...]]   separated by commas
+    [LABEL=]BACKEND[:OPTION=VALUE[:OPTION=VALUE...]]   separated by commas
 
-e.g. ``sat:encoding=extended,cpsat:encoding=boolean;workers=2,mrv`` or
-``ext=sat:encoding=extended``. A value is read as an integer, a number, ``true``,
-``false`` or ``none``, a JSON object or list, or else as text. The label (by default
-the text itself, without spaces) names the configuration in every table and record;
-the same backend may appear any number of times with different options.
+e.g. ``sat:encoding=extended,cpsat:encoding=boolean:workers=2,mrv`` or
+``ext=sat:encoding=extended``: nothing in it needs quoting in a shell. ``;`` between
+options is accepted too (quoted). Each value is typed by the option's declaration
+(solvers/options.py), so ``none`` is a word where the option's choices include it, and a
+wrong type, a value out of range, an unknown or repeated option, an empty item, or a
+missing package or program is a ConfigurationError naming the configuration, the option
+and what is valid, before anything runs. A plugin declares nothing: its values are typed
+from their text (a number, true, false, none, a JSON object or list, or else text).
+The label (by default the configuration's text in the ``:`` form) names it in every table
+and record; the same backend may appear any number of times with different options.
 """
 from __future__ import annotations
 
-import inspect
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from ... import registry
+from ...options import OptionError
 from ..tasks import Configuration
 from .plugins import PluginError, parse_spec
 from .runner import check_loads
+
+SEPARATORS = ":;"
+"""Between options: ':' (shell-safe, what the toolkit prints) or ';'."""
 
 
 class ConfigurationError(ValueError):
@@ -31,58 +39,81 @@ def parse(text: str) -> list[Configuration]:
     """Every configuration in a comma-separated list; ConfigurationError on a bad one.
 
     >>> [c.name for c in parse("sat:encoding=extended, cpsat:encoding=boolean;workers=2,mrv")]
-    ['sat:encoding=extended', 'cpsat:encoding=boolean;workers=2', 'mrv']
+    ['sat:encoding=extended', 'cpsat:encoding=boolean:workers=2', 'mrv']
     """
-    configurations = [parse_one(part) for part in split_list(text)]
-    if not configurations:
-        raise ConfigurationError("no configuration given")
-    seen: set[str] = set()
-    for configuration in configurations:
-        if configuration.name in seen:
-            raise ConfigurationError(f"configuration {configuration.name!r} is named twice; "
-                                     "give one of them a label with LABEL=")
-        seen.add(configuration.name)
-    return configurations
+    return resolve(text, add_plugins=False)
 
 
-def parse_one(text: str) -> Configuration:
-    """One ``[LABEL=]BACKEND[:OPTION=VALUE;...]``, checked against the registry.
+def parse_one(text: str, plugins: dict[str, Configuration] | None = None) -> Configuration:
+    """One ``[LABEL=]BACKEND[:OPTION=VALUE...]``, its values typed and checked against the
+    backend's declaration (a plugin's: typed from their text).
 
-    >>> parse_one("cpsat:encoding=boolean;workers=2").options
+    >>> parse_one("cpsat:encoding=boolean:workers=2").options
     (('encoding', 'boolean'), ('workers', 2))
+    >>> parse_one("mrv:inference=none;branching=first").name
+    'mrv:inference=none:branching=first'
     """
-    configuration = split_one(text)
-    check(configuration)
-    return configuration
-
-
-def split_one(text: str) -> Configuration:
-    """One configuration's parts, not yet checked against the registry (plugins are not in it)."""
-    text = text.strip()
-    label = ""
-    equals, colon = text.find("="), text.find(":")
-    if equals != -1 and (colon == -1 or equals < colon):
-        label, text = text[:equals].strip(), text[equals + 1:].strip()
-        if not label:
-            raise ConfigurationError(f"empty label in {text!r}")
-    backend, _, rest = text.partition(":")
-    backend = backend.strip()
-    options = tuple(_option(item, backend) for item in rest.split(";") if item.strip())
-    if not backend:
-        raise ConfigurationError(f"no backend named in {text!r}")
-    return Configuration(label or Configuration("", backend=backend, options=options).text(),
-                         backend=backend, options=options)
-
-
-def check(configuration: Configuration) -> None:
-    """ConfigurationError if the backend, an option name or an option value is not valid."""
-    if configuration.backend not in registry.BACKENDS:
-        raise ConfigurationError(f"unknown backend {configuration.backend!r}; "
-                                 f"valid backends: {', '.join(registry.names())}")
+    label, backend, items = split_one(text)
+    plugins = plugins or {}
+    if backend in plugins:
+        options = tuple((name, value_of(value)) for name, value in _unique(items, text))
+        return Configuration(label or _text(backend, options), plugin=plugins[backend].plugin,
+                             backend=backend, options=options)
+    if backend not in registry.BACKENDS:
+        extra = f"; plugins: {', '.join(plugins)}" if plugins else ""
+        raise ConfigurationError(f"configuration {text.strip()!r}: unknown backend {backend!r}; "
+                                 f"valid backends: {', '.join(registry.names())}{extra}")
+    chosen = registry.get(backend)
     try:
-        registry.get(configuration.backend).check_options(configuration.options_dict)
-    except ValueError as error:
-        raise ConfigurationError(str(error)) from None
+        typed = chosen.declaration.parse(items)
+        reason = chosen.declaration.unavailable(typed)
+    except OptionError as error:
+        raise ConfigurationError(f"configuration {text.strip()!r}: {error}") from None
+    if reason:
+        raise ConfigurationError(f"configuration {text.strip()!r}: backend {backend!r} is "
+                                 f"unavailable: {reason}")
+    options = tuple(typed.items())
+    return Configuration(label or _text(backend, options), backend=backend, options=options)
+
+
+def split_one(text: str) -> tuple[str, str, list[tuple[str, str]]]:
+    """One configuration's label, backend and ``(option, value text)`` items, not yet typed;
+    ConfigurationError on an empty label, backend, item, option name or a missing ``=``."""
+    where = text.strip()
+    body, label = where, ""
+    equals, colon = body.find("="), body.find(":")
+    if equals != -1 and (colon == -1 or equals < colon):
+        label, body = body[:equals].strip(), body[equals + 1:].strip()
+        if not label:
+            raise ConfigurationError(f"configuration {where!r}: empty label before '='")
+    backend, sep, rest = body.partition(":")
+    backend = backend.strip()
+    if not backend:
+        raise ConfigurationError(f"configuration {where!r}: no backend named")
+    items: list[tuple[str, str]] = []
+    if sep:
+        for item in _split(rest, SEPARATORS):
+            name, has_value, value = item.partition("=")
+            if not item.strip():
+                raise ConfigurationError(f"configuration {where!r}: an empty option (nothing "
+                                         "between two separators, or after the last)")
+            if not has_value or not name.strip():
+                raise ConfigurationError(f"configuration {where!r}: bad option {item.strip()!r}: "
+                                         "expected OPTION=VALUE")
+            items.append((name.strip(), value.strip()))
+    return label, backend, items
+
+
+def _unique(items: list[tuple[str, str]], text: str) -> list[tuple[str, str]]:
+    names = [name for name, _ in items]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ConfigurationError(f"configuration {text.strip()!r}: option {twice[0]!r} is given twice")
+    return items
+
+
+def _text(backend: str, options: tuple[tuple[str, Any], ...]) -> str:
+    return Configuration("", backend=backend, options=options).text()
 
 
 def load_plugins(specs: Sequence[str]) -> dict[str, Configuration]:
@@ -110,7 +141,11 @@ def resolve(requested: str | None, plugins: dict[str, Configuration] | None = No
     if requested is None:
         chosen = [Configuration(name, backend=name) for name in registry.available_names()]
     else:
-        chosen = [_ref(text, plugins) for text in split_list(requested)]
+        parts = split_list(requested)
+        if not parts:
+            raise ConfigurationError("the list of configurations is empty; name one or more, "
+                                     "e.g. mrv,sat:encoding=extended (see 'compare.py list')")
+        chosen = [parse_one(text, plugins) for text in parts]
         labels = [ref.name for ref in chosen]
         twice = sorted({label for label in labels if labels.count(label) > 1})
         if twice:
@@ -144,57 +179,34 @@ def choose_one(text: str | None, plugins: dict[str, Configuration] | None = None
 
 def describe(ref: Configuration) -> dict[str, Any]:
     """How a configuration is saved with every run: label, backend, the options given, the
-    options resolved (the backend's defaults with the given ones over them), plugin."""
-    return {"configuration": ref.name, "backend": ref.backend or ref.name,
+    options resolved (every option with the value the run uses, including what was chosen
+    for the user), facts about what runs (a program's path and version), plugin."""
+    facts: dict[str, Any] = {}
+    if ref.plugin is None:
+        declaration = registry.get(ref.backend_name).declaration
+        if declaration.facts is not None:
+            facts = declaration.facts(resolved_options(ref))
+    return {"configuration": ref.name, "backend": ref.backend_name,
             "options": dict(ref.options), "resolved_options": resolved_options(ref),
-            "plugin": ref.plugin}
+            "facts": facts, "plugin": ref.plugin}
 
 
 def resolved_options(ref: Configuration) -> dict[str, Any]:
-    """Every option of a registered backend with the value the run uses (given or default).
+    """Every option of a registered backend with the value the run uses (given, default, or
+    chosen for the user); a plugin's as given.
 
-    >>> resolved_options(resolve("sat:encoding=minimal")[0])["encoding"]
+    >>> resolved_options(parse_one("sat:encoding=minimal"))["encoding"]
     'minimal'
+    >>> resolved_options(parse_one("pysat:inference=up"))["engine"]
+    'minisat22'
     """
     if ref.plugin is not None:
         return dict(ref.options)
-    backend = registry.get(ref.backend or ref.name)
-    try:
-        parameters = inspect.signature(backend.load()).parameters
-    except (registry.BackendUnavailableError, TypeError, ValueError):
-        return dict(ref.options)
-    defaults = {name: parameters[name].default for name in backend.options
-                if name in parameters and parameters[name].default is not inspect.Parameter.empty}
-    return {**defaults, **dict(ref.options)}
-
-
-def _ref(text: str, plugins: dict[str, Configuration]) -> Configuration:
-    configuration = split_one(text)
-    if configuration.backend in plugins:
-        plugin = plugins[configuration.backend]
-        return Configuration(configuration.name, plugin=plugin.plugin, backend=configuration.backend,
-                         options=configuration.options)
-    try:
-        check(configuration)
-        registry.get(configuration.backend).load()
-    except ConfigurationError as error:
-        extra = f"; plugins: {', '.join(plugins)}" if plugins and "unknown backend" in str(error) else ""
-        raise ConfigurationError(f"{error}{extra}") from None
-    except registry.BackendUnavailableError as error:
-        raise ConfigurationError(str(error)) from None
-    return Configuration(configuration.name, backend=configuration.backend,
-                     options=configuration.options)
-
-
-def _option(item: str, backend: str) -> tuple[str, Any]:
-    key, sep, value = item.partition("=")
-    if not sep or not key.strip():
-        raise ConfigurationError(f"bad option {item.strip()!r} for {backend}: expected OPTION=VALUE")
-    return key.strip(), value_of(value.strip())
+    return registry.get(ref.backend_name).check_options(dict(ref.options))
 
 
 def value_of(text: str) -> Any:
-    """An option value from its text.
+    """A plugin's option value from its text (a registered backend's are typed by its declaration).
 
     >>> [value_of(t) for t in ("2", "0.5", "true", "none", "extended", '{"a": 1}')]
     [2, 0.5, True, None, 'extended', {'a': 1}]
@@ -218,16 +230,35 @@ def value_of(text: str) -> Any:
 
 
 def split_list(text: str) -> list[str]:
-    """Split at commas outside JSON brackets."""
+    """The configurations of a comma-separated list (commas inside JSON brackets or quotes do
+    not count); [] for an empty list, ConfigurationError for an empty item in a list.
+
+    >>> split_list('mrv, cpsat:parameters={"a":1,"b":2}')
+    ['mrv', 'cpsat:parameters={"a":1,"b":2}']
+    """
+    if not text.strip():
+        return []
+    parts = [part.strip() for part in _split(text, ",")]
+    if not all(parts):
+        raise ConfigurationError(f"empty configuration in the list {text!r} (two commas in a "
+                                 "row, or one at an end)")
+    return parts
+
+
+def _split(text: str, separators: str) -> list[str]:
+    """Split at any of separators outside JSON brackets and double quotes."""
     parts: list[str] = []
     current: list[str] = []
-    depth = 0
+    depth, quoted = 0, False
     for char in text:
-        depth += 1 if char in "{[" else -1 if char in "}]" else 0
-        if char == "," and depth == 0:
+        if char == '"':
+            quoted = not quoted
+        elif not quoted:
+            depth += 1 if char in "{[" else -1 if char in "}]" else 0
+        if char in separators and depth == 0 and not quoted:
             parts.append("".join(current))
             current = []
         else:
             current.append(char)
     parts.append("".join(current))
-    return [p.strip() for p in parts if p.strip()]
+    return parts

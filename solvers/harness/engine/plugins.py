@@ -87,7 +87,7 @@ def load_backend(ref: Configuration) -> Backend:
     runs exactly like a registered one."""
     if ref.plugin is None:
         backend = registry.get(ref.backend or ref.name)
-        backend.load()
+        backend.load(ref.options_dict)
         return backend
     spec = parse_spec(ref.plugin)
     return Backend.from_function(ref.name, load_function(spec), description=f"plugin {spec.text}")

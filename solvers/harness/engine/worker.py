@@ -99,8 +99,9 @@ def _load_error(solver: Any) -> str | None:
 def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = None) -> dict[str, Any]:
     """Run the backend on the task under its memory and CPU limits, the collector paused; its
     answer as plain data with the span's wall and CPU seconds and peak memory. ``started``
-    is told (with whether the peak could be reset) just before the clocks start."""
-    function, model = backend.load(), as_model(task.puzzle)
+    is told (with whether the peak could be reset) just before the clocks start. The backend
+    is called through its one validated entry, Backend.solve."""
+    model = as_model(task.puzzle)
     options = dict(task.solver.options)
     limit = getattr(task, "memory_limit", None)
     clocks, result, failure = Clocks(), None, None
@@ -113,8 +114,8 @@ def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = 
             with cpu_limited(getattr(task, "cpu_limit", None)):
                 clocks.start()
                 try:
-                    result = function(model, max_solutions=task.max_solutions,
-                                      time_limit=task.time_limit, **options)
+                    result = backend.solve(model, max_solutions=task.max_solutions,
+                                           time_limit=task.time_limit, **options)
                 finally:
                     clocks.stop()
         except BaseException as error:  # noqa: BLE001 - a backend's failure, SystemExit included

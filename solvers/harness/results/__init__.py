@@ -1,6 +1,8 @@
 """What runs gave, judged and turned into records, tables, scores and documents.
 
 judge:       verifies every answer and sorts each run into a category
+aggregate:   the one aggregation basis: each puzzle's repetitions, then the puzzles
+claims:      the judge's reference method: claims of no, one or k solutions re-derived, proofs checked
 experiment:  puzzles x configurations x repetitions, run by an executor and judged
 records:     the one per-run record of the JSON and the CSV
 report:      summary tables, the saved JSON document, the change between two saved runs

@@ -13,7 +13,9 @@ skips the recorded ones.
 
 Versions: a file of an older version is brought up to this one when opened (MIGRATIONS, in
 one transaction: all of it or none); a newer one is refused by name. Version 2 added the
-measuring columns (peak_memory_mb, termination, host, worker, sequence), empty in old rows.
+measuring columns (peak_memory_mb, termination, host, worker, sequence), empty in old rows;
+version 3 the judge's proof verdict and count (proof, verified_solutions);
+version 4 the run's place in its (puzzle, repetition)'s order (``order``).
 """
 from __future__ import annotations
 
@@ -34,10 +36,12 @@ from .judge import Run, _puzzle_text
 from .records import COLUMNS, EXTRA, record
 
 KIND = "sudoku-methods-results"
-VERSION = 2
+VERSION = 4
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: tuple(f'ALTER TABLE runs ADD COLUMN "{column}"' for column in
              ("peak_memory_mb", "termination", "host", "worker", "sequence")),
+    2: tuple(f'ALTER TABLE runs ADD COLUMN "{column}"' for column in ("proof", "verified_solutions")),
+    3: ('ALTER TABLE runs ADD COLUMN "order"',),
 }
 """The statements that bring a file of version K to K + 1."""
 RUN_COLUMNS = ("sweep", "limit_s", "max_solutions") + COLUMNS + EXTRA

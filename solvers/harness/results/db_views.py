@@ -18,7 +18,7 @@ from .database import RUN_COLUMNS, DatabaseError, ResultsDatabase
 from .records import EXTRA, record
 from .report import DOCUMENT_KIND, DOCUMENT_VERSION, GroupSummary
 
-NUMERIC = {"index", "line", "n", "repeat", "time_s", "cpu_s", "warmup", "complete", "limit_s",
+NUMERIC = {"index", "line", "n", "repeat", "order", "time_s", "cpu_s", "warmup", "complete", "limit_s",
            "max_solutions", "sweep", "nodes", "backtracks", "propagations", "conflicts",
            "restarts", "updates", "lp_iterations", "fixed_cells", "peak_memory_mb", "worker", "sequence"}
 _FILTER = re.compile(r"^\s*([A-Za-z_]+)\s*(!=|<=|>=|=|<|>|~)\s*(.*?)\s*$")

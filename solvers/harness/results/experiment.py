@@ -5,6 +5,14 @@ run. Each (puzzle, repetition) is judged with all configurations' answers togeth
 so a wrong answer is caught by the others, as soon as its last run is in, and handed
 to a store (kept in memory, or written to the results database) and forgotten.
 Interrupted (Ctrl-C), the runs that finished are still judged and stored, marked partial.
+
+Within a (puzzle, repetition) the configurations are not always run in the same order,
+so that none is always second (warm caches, a worker just freed): without a seed the
+order is rotated, group g starting at configuration g mod k; with a seed the tasks of
+each block of groups are shuffled with it, which also permutes each group at random.
+Each run records its place in the order its group's tasks were dispatched (``order``,
+from 0). The machine's speed is probed when the sweep starts and ends
+(engine/calibration.py) and kept in the Tally.
 """
 from __future__ import annotations
 
@@ -13,12 +21,14 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from models import Puzzle
 
+from ..engine.calibration import calibration, probe
 from ..engine.executors import Executor
 from ..tasks import Configuration, Experiment, Outcome, Task
+from .claims import ClaimChecker
 from .judge import Disagreement, Run, judge
 
 SHUFFLE_BLOCK = 10_000
@@ -42,6 +52,8 @@ class Tally:
     dispatched: int = 0
     skipped: int = 0
     partial: bool = False
+    calibration: dict[str, Any] = field(default_factory=dict)
+    """The probe at the start and end of the sweep (engine/calibration.py)."""
 
 
 class Store(Protocol):
@@ -86,12 +98,14 @@ class MemoryStore:
 
 @dataclass
 class _Group:
-    """One (puzzle, repetition): its tasks in configuration order and the outcomes so far."""
+    """One (puzzle, repetition): its tasks in configuration order, the positions in the order
+    they were dispatched, and the outcomes so far."""
 
     serial: int
     tasks: list[Task]
     outcomes: dict[int, Outcome]
     waiting: int
+    order: list[int] = field(default_factory=list)
 
 
 def build_tasks(puzzle: Puzzle, solvers: Sequence[Configuration], *, max_solutions: int,
@@ -117,9 +131,11 @@ class _Experiment:
         self.where: dict[int, tuple[int, int]] = {}  # dispatched number -> (group, position)
         self.tally = Tally()
         self.serials = itertools.count()
+        self.checker = ClaimChecker()  # one per sweep: each claim re-derived once
 
     def tasks(self, groups: Iterable[list[Task]], seed: int | None) -> Iterator[Task]:
-        """The tasks to run, group after group (shuffled within blocks with a seed)."""
+        """The tasks to run, group after group, each group in its run order (shuffled within
+        blocks with a seed)."""
         rng = random.Random(seed) if seed is not None else None
         for block in _blocks(groups, SHUFFLE_BLOCK if rng else 1):
             chosen = [item for tasks in block for item in self._open(tasks)]
@@ -128,14 +144,15 @@ class _Experiment:
             for number, (serial, position) in zip(itertools.count(self.tally.dispatched), chosen):
                 self.where[number] = (serial, position)
                 self.tally.dispatched += 1
+                self.groups[serial].order.append(position)
                 yield self.groups[serial].tasks[position]
 
     def _open(self, tasks: list[Task]) -> list[tuple[int, int]]:
-        """Register a group; (group, position) of each task still to run."""
+        """Register a group; (group, position) of each task still to run, in its run order."""
         known = self.store.recorded(tasks)
-        todo = [p for p in range(len(tasks)) if p not in known]
-        self.tally.skipped += len(known)
         serial = next(self.serials)
+        todo = [p for p in rotated(len(tasks), serial) if p not in known]
+        self.tally.skipped += len(known)
         group = _Group(serial, tasks, {p: outcome for p, (_, outcome) in known.items()}, len(todo))
         if not todo:
             if not all(judged for judged, _ in known.values()):
@@ -169,11 +186,30 @@ class _Experiment:
         positions = sorted(group.outcomes)
         tasks = [group.tasks[p] for p in positions]
         outcomes = [group.outcomes[p] for p in positions]
-        runs, disagreement = judge(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)])
-        for run, task in zip(runs, tasks):
+        runs, disagreement = judge(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)],
+                                   max_solutions=tasks[0].max_solutions, backends=backends_of(tasks),
+                                   checker=self.checker)
+        for run, task, position in zip(runs, tasks, positions):
             run.repeat, run.backend, run.options = task.repeat, task.solver.backend or task.solver.name, \
                 dict(task.solver.options)
+            run.order = group.order.index(position) if position in group.order else None
         self.store.judged(group.serial, tasks, outcomes, runs, disagreement)
+
+
+def backends_of(tasks: Sequence[Task]) -> dict[str, str]:
+    """Each task's configuration label -> the registered backend it runs ("" for a plugin)."""
+    return {t.solver.name: "" if t.solver.plugin is not None else t.solver.backend_name for t in tasks}
+
+
+def rotated(count: int, serial: int) -> list[int]:
+    """Positions 0..count-1 rotated to start at serial mod count (the run order of group
+    number ``serial`` without a seed).
+
+    >>> [rotated(3, serial) for serial in range(4)]
+    [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 1, 2]]
+    """
+    start = serial % count if count else 0
+    return [*range(start, count), *range(start)]
 
 
 def _blocks(groups: Iterable[list[Task]], size: int) -> Iterator[list[list[Task]]]:
@@ -196,16 +232,20 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
     (in an order shuffled by its seed, if given, so that drifts in the machine's load spread
     over all configurations); on KeyboardInterrupt judge what finished and say so (Tally.partial)."""
     bookkeeping = _Experiment(store, progress)
+    start: dict[str, Any] | None = None
     groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,
                           time_limit=experiment.time_limit, repeat=number,
                           memory_limit=experiment.memory_limit, cpu_limit=experiment.cpu_limit,
                           seeded=bool(experiment.seeds))
               for puzzle in puzzles for number in range(experiment.repeat))
     try:
+        start = probe()  # inside: a Ctrl-C during the probe is an interrupted sweep like any other
         executor.run(bookkeeping.tasks(groups, experiment.seed), bookkeeping.arrived)
     except KeyboardInterrupt:
         bookkeeping.tally.partial = True
     bookkeeping.finish()
+    if start is not None:
+        bookkeeping.tally.calibration = calibration(start, None if bookkeeping.tally.partial else probe())
     return bookkeeping.tally
 
 

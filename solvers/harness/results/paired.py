@@ -1,13 +1,23 @@
 """Paired comparison of two runs: the same puzzles, the same configuration, OLD against NEW.
 
-Each (file, puzzle, configuration) in both runs is one pair; repetitions are reduced
-to their median time, and a run without a correct answer counts at the limit. NEW
-wins a pair when it is more than TIE (5%) faster, loses when more than 5% slower,
+Each (file, puzzle, configuration) in both runs is one pair; each side's repetitions
+are reduced on aggregate.py's basis (the upper median of the times, a run without a
+correct answer at the limit; solved when a strict majority was correct and none wrong).
+NEW wins a pair when it is more than TIE (5%) faster, loses when more than 5% slower,
 and ties otherwise (both unsolved included). The speed ratio is the geometric mean of
-NEW/OLD over the pairs at least one of them solved, with a 95% bootstrap confidence
-interval on the mean log ratio; the sign test asks whether wins and losses are as
-likely (two-sided, exact binomial). Runs with different limits or different puzzles
-are refused, with the reason.
+NEW/OLD over the pairs at least one of them solved, with a 95% percentile bootstrap
+interval on the mean log ratio (RESAMPLES resamples, seed 0); the sign test asks
+whether wins and losses are as likely (two-sided, exact binomial). When several rows
+are compared at once their p-values are Holm-corrected (family-wise 5%). A row is
+called different only when its Holm p is below ALPHA *and* its whole interval lies
+beyond the tie band (below 0.95 or above 1.05).
+
+Drift: each sweep saves a calibration probe (engine/calibration.py) from its start and
+end. Two runs whose probes differ by more than DRIFT (5%), or a run whose probe moved
+by more than 5% from its start to its end, get no significance claim ("refused"):
+the machine, not the method, may have changed. Within one run (--pair) the
+configurations are interleaved, so a probe that moved is only a warning.
+Runs with different limits or different puzzles are refused, with the reason.
 """
 from __future__ import annotations
 
@@ -18,12 +28,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.calibration import DRIFT, speed_figure
+from .aggregate import reduce_puzzle
 from .records import record
 from .scores import document_limit
 
 TIE = 0.05
 RESAMPLES = 2000
 FLOOR_S = 1e-6
+ALPHA = 0.05
 
 
 class PairingError(ValueError):
@@ -87,24 +100,82 @@ def _same_puzzles(old: dict[str, Any], new: dict[str, Any]) -> None:
 
 
 def _times(document: dict[str, Any], limit: float) -> dict[tuple[str, int, str], tuple[float, bool]]:
-    """(file, index, configuration) -> (median time, unsolved at the limit; solved?)."""
-    groups: dict[tuple[str, int, str], list[tuple[float, bool]]] = {}
+    """(file, index, configuration) -> (the puzzle's time, solved?) on aggregate.py's basis."""
+    groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
     for run in document["runs"]:
-        flat = record(run)
-        solved = flat["category"] == "correct" and flat["time_s"] <= limit
-        groups.setdefault((flat["file"], flat["index"], flat["configuration"]), []).append(
-            (flat["time_s"] if solved else limit, solved))
-    return {key: (statistics.median(t for t, _ in values),
-                  sum(s for _, s in values) * 2 > len(values)) for key, values in groups.items()}
+        flat = {**run, **record(run)}
+        groups.setdefault((flat["file"], flat["index"], flat["configuration"]), []).append(flat)
+    outcomes = {key: reduce_puzzle(records, limit) for key, records in groups.items()}
+    return {key: (outcome.time_s, outcome.solved) for key, outcome in outcomes.items()
+            if outcome.time_s is not None}  # an unsupported puzzle makes no pair
 
 
-def summary_rows(pairs: Sequence[Pair]) -> list[dict[str, Any]]:
+def summary_rows(pairs: Sequence[Pair], refused: str = "") -> list[dict[str, Any]]:
     """Per configuration: pairs, wins, losses, ties, geometric-mean ratio NEW/OLD with its
-    95% interval, and the sign test's p-value."""
+    95% interval, the sign test's p-value, its Holm correction over the rows, and the
+    verdict (with ``refused``, the reason machine_speed gave, no significance is claimed)."""
     by_label: dict[str, list[Pair]] = {}
     for pair in pairs:
         by_label.setdefault(pair.configuration, []).append(pair)
-    return [_row(label, group) for label, group in by_label.items()]
+    rows = [_row(label, group) for label, group in by_label.items()]
+    for row, adjusted in zip(rows, holm([row["sign_p"] for row in rows])):
+        row["holm_p"] = adjusted
+        row["verdict"] = "not claimed: machine drift" if refused else verdict(row)
+    return rows
+
+
+def verdict(row: dict[str, Any]) -> str:
+    """'NEW faster' or 'NEW slower' when the Holm p is below ALPHA and the whole interval is
+    beyond the tie band; 'no difference shown' otherwise."""
+    if row["holm_p"] is None or row["holm_p"] >= ALPHA or row["ratio_low"] is None:
+        return "no difference shown"
+    if row["ratio_high"] < 1 - TIE:
+        return "NEW faster"
+    if row["ratio_low"] > 1 + TIE:
+        return "NEW slower"
+    return "no difference shown"
+
+
+def holm(p_values: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down correction of several p-values (None stays None, and is not counted).
+
+    >>> holm([0.01, 0.04, 0.03, None])
+    [0.03, 0.06, 0.06, None]
+    """
+    present = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    adjusted: list[float | None] = [None] * len(p_values)
+    running = 0.0
+    for rank, (p, i) in enumerate(present):
+        running = max(running, min(1.0, (len(present) - rank) * p))
+        adjusted[i] = round(running, 12)
+    return adjusted
+
+
+# ---------------------------------------------------------------- machine speed
+
+def machine_speed(old: dict[str, Any], new: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The runs' calibration probes: each run's figure and how much it moved within the run,
+    NEW's speed relative to OLD (probe time NEW / OLD: above 1, NEW's machine was slower),
+    and ``refused``: why no significance may be claimed ('' when nothing is wrong).
+    With one run (new None) a probe that moved is a ``warning`` only."""
+    runs = [old] if new is None else [old, new]
+    figures = [speed_figure(run.get("calibration")) for run in runs]
+    moved = [(run.get("calibration") or {}).get("moved") for run in runs]
+    problems = []
+    if any(f is None for f in figures):
+        problems.append("a run has no calibration probe, so its machine speed is unknown")
+    for name, change in zip(("OLD", "NEW") if new is not None else ("the run",), moved):
+        if change is not None and abs(change) > DRIFT:
+            problems.append(f"the probe of {name} moved {change:+.1%} from its start to its end")
+    first, last = figures[0], figures[-1]
+    relative = last / first if new is not None and first and last is not None else None
+    if relative is not None and abs(relative - 1) > DRIFT:
+        problems.append(f"the machine speeds differ by {relative - 1:+.1%} (probe NEW/OLD)")
+    text = "; ".join(problems)
+    one_run = new is None
+    return {"old_probe_s": figures[0], "new_probe_s": figures[-1] if not one_run else None,
+            "relative": relative, "old_moved": moved[0], "new_moved": moved[-1] if not one_run else None,
+            "refused": "" if one_run else text, "warning": text if one_run else ""}
 
 
 def _row(label: str, pairs: list[Pair]) -> dict[str, Any]:

@@ -7,7 +7,6 @@ import platform
 import socket
 import subprocess
 from collections.abc import Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +82,7 @@ def cpu_model() -> str:
 
 def package_version(name: str) -> str | None:
     """An installed package's version, or None."""
+    from importlib import metadata  # noqa: PLC0415 - a third of start-up: only saving a run needs it
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:

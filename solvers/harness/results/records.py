@@ -1,5 +1,7 @@
 """One stable per-run record, the same in the JSON document and the per-run CSV.
 
+``order`` is the run's place (from 0) in the order its (puzzle, repetition)'s
+configurations were dispatched (results/experiment.py), None in runs saved before it.
 The columns never depend on the flags given: FIELDS, then every counter of
 result.COUNTERS (empty when the backend has none). ``file`` is the path as given,
 so two files of the same name in different folders stay apart. ``time_s`` and ``cpu_s``
@@ -7,7 +9,9 @@ follow engine/timing.py's rules (a timeout at the wall limit, its CPU capped; ``
 empty when not measured, never 0); ``peak_memory_mb`` is the run's own peak resident
 memory (empty when not measured); ``termination`` which limit ended the run (walltime,
 cputime, memory; empty when none did); ``host``, ``worker`` (process id) and ``sequence``
-(the order the runs were started in) say where and when it ran.
+(the order the runs were started in) say where and when it ran. ``proof`` is the judge's
+check of a claim of completeness (proved, confirmed, unchecked; empty when the run claims
+none, see judge.py), ``verified_solutions`` the distinct solutions it verified.
 """
 from __future__ import annotations
 
@@ -21,8 +25,8 @@ from ...result import COUNTERS
 from .judge import Run
 
 FIELDS = ("file", "index", "line", "n", "box", "variant", "configuration", "backend", "options",
-          "repeat", "status", "category", "time_s", "cpu_s", "warmup", "peak_memory_mb", "termination",
-          "host", "worker", "sequence")
+          "repeat", "order", "status", "category", "time_s", "cpu_s", "warmup", "peak_memory_mb",
+          "termination", "host", "worker", "sequence", "proof", "verified_solutions")
 COLUMNS = FIELDS + tuple(COUNTERS)
 CSV_COLUMNS = COLUMNS + ("seed",)
 """The CSV's header: the record's columns, then the solver seed (from the options; --seeds)."""
@@ -47,11 +51,13 @@ def record(run: Run | dict[str, Any]) -> dict[str, Any]:
         "box": data.get("box") or _square_box(n), "variant": data.get("variant") or "standard",
         "configuration": label, "backend": data.get("backend") or label.split(":")[0],
         "options": dict(data.get("options") or {}), "repeat": data.get("repeat", 0),
+        "order": data.get("order"),
         "status": str(getattr(data["status"], "value", data["status"])),
         "category": str(getattr(data["category"], "value", data["category"])),
         "time_s": data["time_s"], "cpu_s": data.get("cpu_s"), "warmup": bool(data.get("warmup")),
         "peak_memory_mb": data.get("peak_memory_mb"), "termination": data.get("termination"),
         "host": data.get("host") or None, "worker": data.get("worker"), "sequence": data.get("sequence"),
+        "proof": data.get("proof") or "", "verified_solutions": data.get("verified_solutions"),
     }
     flat.update({name: stats.get(name) for name in COUNTERS})
     flat["seed"] = flat["options"].get("seed")  # the solver's seed, if the run had one (--seeds)

@@ -6,6 +6,7 @@ import io
 import json
 import math
 import statistics
+import textwrap
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -15,10 +16,17 @@ from typing import Any
 from tabulate import tabulate
 
 from ... import registry
-from ...result import Status
+from .aggregate import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    interquartile_range,
+    mean_interval,
+    median,
+    reduce_puzzle,
+)
 from .judge import Category, Disagreement, Run
 from .records import record, run_entry
-from .scores import run_score
+from .scores import document_limit
 
 DOCUMENT_KIND = "sudoku-methods-run"
 DOCUMENT_VERSION = 2
@@ -64,64 +72,58 @@ def summarize(runs: Iterable[Run | dict[str, Any]], *, unique: bool = False, lim
 
 
 SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs", "solved", "unsat",
-                "multiple", "timeouts", "memory_outs", "unknown", "unsupported", "errors", "wrong", "par",
-                "mean_s", "median_s",
-                "spread_s", "max_s", "mean_cpu_s", "mean_nodes", "nodes_are", "mean_conflicts")
-_COUNTED = {"solved": (Status.SOLVED, Category.CORRECT), "unsat": (Status.UNSAT, Category.CORRECT),
-            "timeouts": (None, Category.TIMEOUT), "memory_outs": (None, Category.MEMORY_OUT),
-            "unknown": (None, Category.UNKNOWN), "unsupported": (None, Category.UNSUPPORTED),
-            "errors": (None, Category.ERROR), "wrong": (None, Category.WRONG)}
+                "multiple", "timeouts", "memory_outs", "unknown", "unsupported", "errors", "wrong",
+                "unchecked", "par", "mean_s",
+                "mean_s_low", "mean_s_high", "median_s", "iqr_s", "max_s", "mean_cpu_s", "mean_nodes",
+                "nodes_are", "mean_conflicts")
+_VERDICT_COLUMNS = {"solved": "solved", "timeout": "timeouts", "memory-out": "memory_outs",
+                    "unknown": "unknown", "unsupported": "unsupported", "error": "errors",
+                    "wrong": "wrong"}
 
 
 class GroupSummary:
     """One summary row built puzzle by puzzle (each puzzle's runs of one configuration at
-    once), keeping per puzzle only its median time, spread and PAR score, so a database
-    of millions of runs is summarised in little memory."""
+    once, reduced by aggregate.reduce_puzzle), keeping per puzzle only a few numbers, so a
+    database of millions of runs is summarised in little memory. Every count is of puzzles."""
 
     def __init__(self, *, unique: bool = False, limit: float | None = None, par: float = 2.0):
         self.unique, self.limit, self.par = unique, limit, par
         self.first: dict[str, Any] | None = None
-        self.counts = dict.fromkeys([*_COUNTED, "runs", "puzzles", "multiple"], 0)
-        self.times, self.spreads, self.scores = array("d"), array("d"), array("d")
-        self.sums = {"cpu": [0.0, 0], "nodes": [0.0, 0], "conflicts": [0.0, 0]}
+        self.counts = dict.fromkeys([*_VERDICT_COLUMNS.values(), "unsat", "multiple", "unchecked",
+                                     "runs", "puzzles"], 0)
+        self.times, self.scores = array("d"), array("d")
+        self.values: dict[str, array] = {name: array("d") for name in ("cpu", "nodes", "conflicts")}
 
     def add_puzzle(self, records: Sequence[dict[str, Any]]) -> None:
         """Every run (repetition) of one configuration on one puzzle, as flat records."""
         self.first = self.first or records[0]
+        outcome = reduce_puzzle(records, self.limit)
         self.counts["puzzles"] += 1
         self.counts["runs"] += len(records)
-        for name, (status, category) in _COUNTED.items():
-            self.counts[name] += sum(r["category"] == category and status in (None, r["status"])
-                                     for r in records)
-        correct = [r for r in records if r["category"] == Category.CORRECT]
-        self.counts["multiple"] += sum(len(r["solutions"]) >= 2 for r in correct)
-        # An unsupported run answered nothing to time or score: it is neither solved nor failed.
-        times = [r["time_s"] for r in records
-                 if r["category"] not in (Category.ERROR, Category.UNSUPPORTED)]
-        if times:
-            self.times.append(statistics.median(times))
-        if len(times) > 1:
-            self.spreads.append(max(times) - min(times))
-        scored = [r for r in records if r["category"] != Category.UNSUPPORTED]
-        if self.limit is not None and scored:
-            self.scores.append(statistics.median(run_score(r, self.limit, self.par) for r in scored))
-        self._add("cpu", (r.get("cpu_s") for r in records))
-        for counter in ("nodes", "conflicts"):
-            self._add(counter, ((r.get("stats") or {}).get(counter) for r in correct))
-
-    def _add(self, name: str, values: Iterable[float | int | None]) -> None:
-        for value in values:
+        self.counts[_VERDICT_COLUMNS[outcome.verdict]] += 1
+        self.counts["unsat"] += outcome.unsat
+        self.counts["multiple"] += outcome.multiple
+        # a puzzle whose claim (unsat, unique, a count) the judge could not check
+        self.counts["unchecked"] += any(r["category"] == Category.CORRECT and r.get("proof") == "unchecked"
+                                        for r in records)
+        if outcome.time_s is None:  # unsupported: it answered nothing to time or score
+            return
+        self.times.append(outcome.time_s)
+        if self.limit is not None:
+            self.scores.append(outcome.score(self.limit, self.par))
+        for name, value in (("cpu", outcome.cpu_s), ("nodes", outcome.nodes),
+                            ("conflicts", outcome.conflicts)):
             if value is not None:
-                self.sums[name][0] += value
-                self.sums[name][1] += 1
+                self.values[name].append(value)
 
     def _mean(self, name: str) -> float | None:
-        total, count = self.sums[name]
-        return total / count if count else None
+        values = self.values[name]
+        return statistics.fmean(values) if values else None
 
     def row(self) -> dict[str, Any]:
         """The summary row, SUMMARY_KEYS in order."""
         first, counts, times = self.first or {}, self.counts, self.times
+        low, high = mean_interval(times)
         return {
             "set": puzzle_set(first), "file": first["file"], "n": first["n"],
             "configuration": first["configuration"], "backend": first["backend"],
@@ -129,22 +131,15 @@ class GroupSummary:
             "unsat": counts["unsat"], "multiple": counts["multiple"] if self.unique else None,
             "timeouts": counts["timeouts"], "memory_outs": counts["memory_outs"],
             "unknown": counts["unknown"], "unsupported": counts["unsupported"],
-            "errors": counts["errors"], "wrong": counts["wrong"],
+            "errors": counts["errors"], "wrong": counts["wrong"], "unchecked": counts["unchecked"],
             "par": statistics.fmean(self.scores) if self.scores else None,
             "mean_s": statistics.fmean(times) if times else None,
-            "median_s": _median(times) if times else None,
-            "spread_s": _median(self.spreads) if self.spreads else None,
+            "mean_s_low": low, "mean_s_high": high,
+            "median_s": median(times), "iqr_s": interquartile_range(times),
             "max_s": max(times) if times else None, "mean_cpu_s": self._mean("cpu"),
             "mean_nodes": self._mean("nodes"), "nodes_are": node_meaning(first["backend"]),
             "mean_conflicts": self._mean("conflicts"),
         }
-
-
-def _median(values: array) -> float:
-    """statistics.median of an array of doubles, without a list of millions of floats."""
-    import numpy  # noqa: PLC0415 - only for summaries
-
-    return float(numpy.median(numpy.frombuffer(values, dtype=numpy.float64)))
 
 
 def node_meaning(solver: str) -> str:
@@ -162,12 +157,30 @@ def node_meaning(solver: str) -> str:
 # ---------------------------------------------------------------- rendering
 
 _HEADERS = {"set": "puzzle set", "configuration": "configuration", "runs": "runs", "par": "PAR",
-            "spread_s": "spread s", "mean_cpu_s": "mean cpu s", "backend": "backend", "puzzles": "puzzles", "solved": "solved",
-            "unsat": "unsat", "multiple": "multiple", "timeouts": "timeouts", "memory_outs": "memory-outs", "errors": "errors",
-            "unknown": "unknown", "unsupported": "unsupported", "wrong": "wrong", "mean_s": "mean s",
-            "median_s": "median s",
-            "max_s": "max s", "mean_nodes": "mean nodes", "nodes_are": "nodes are",
-            "mean_conflicts": "mean conflicts"}
+            "mean_s_low": "mean s 95% CI", "iqr_s": "IQR s", "mean_cpu_s": "mean cpu s",
+            "backend": "backend", "puzzles": "puzzles", "solved": "solved", "unsat": "of which unsat",
+            "multiple": "multiple", "timeouts": "timeouts", "memory_outs": "memory-outs",
+            "errors": "errors", "unknown": "unknown", "unsupported": "unsupported", "wrong": "wrong",
+            "unchecked": "unchecked claims", "mean_s": "mean s",
+            "median_s": "median s", "max_s": "max s", "mean_nodes": "mean nodes",
+            "nodes_are": "nodes are", "mean_conflicts": "mean conflicts"}
+
+
+def shown_keys(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The summary columns the text and Markdown tables show (the CSV has them all)."""
+    hidden = {"file", "n", "backend", "mean_s_high"}
+    if all(r["runs"] == r["puzzles"] for r in rows):
+        hidden.add("runs")
+    if not any(r.get("memory_outs") for r in rows):  # shown only when a run went over the limit
+        hidden.add("memory_outs")
+    if not any(r.get("unsupported") for r in rows):  # shown only when a backend declined a puzzle
+        hidden.add("unsupported")
+    if not any(r.get("unchecked") for r in rows):  # shown only when the judge left a claim unchecked
+        hidden.add("unchecked")
+    keys = [k for k in rows[0] if k not in hidden and any(r.get(k) is not None for r in rows)]
+    if "mean_nodes" not in keys:
+        keys = [k for k in keys if k != "nodes_are"]
+    return keys
 
 
 def render_table(rows: Sequence[dict[str, Any]], fmt: str, *, par: float = 2.0) -> str:
@@ -181,22 +194,67 @@ def render_table(rows: Sequence[dict[str, Any]], fmt: str, *, par: float = 2.0) 
         writer.writerow([f"par{par:g}" if k == "par" else k for k in keys])
         writer.writerows([["" if r[k] is None else r[k] for k in keys] for r in rows])
         return out.getvalue().rstrip("\n")
-    hidden = {"file", "n", "backend"}
-    if all(r["runs"] == r["puzzles"] for r in rows):
-        hidden |= {"runs", "spread_s"}
-    if not any(r.get("memory_outs") for r in rows):  # shown only when a run went over the limit
-        hidden.add("memory_outs")
-    if not any(r.get("unsupported") for r in rows):  # shown only when a backend declined a puzzle
-        hidden.add("unsupported")
-    keys = [k for k in rows[0] if k not in hidden and any(r[k] is not None for r in rows)]
-    if "mean_nodes" not in keys:
-        keys = [k for k in keys if k != "nodes_are"]
-    body = [[_cell(k, r[k]) for k in keys] for r in rows]
+    keys = shown_keys(rows)
+    body = [[_cell(k, r[k]) if k != "mean_s_low" else _interval(r) for k in keys] for r in rows]
     tablefmt = "github" if fmt == "markdown" else "simple"
     numeric = [k not in ("set", "configuration", "nodes_are") for k in keys]
     headers = [f"PAR-{par:g}" if k == "par" else _HEADERS[k] for k in keys]
     return tabulate(body, headers=headers, tablefmt=tablefmt,
                     colalign=["right" if n else "left" for n in numeric], disable_numparse=True)
+
+
+_MEANINGS = {
+    "puzzles": "puzzles in the set run by the configuration",
+    "runs": "runs (puzzles x repetitions)",
+    "solved": "puzzles solved: a strict majority of their repetitions correct (a verified "
+              "solution or a correct unsat claim) and none wrong",
+    "unsat": "solved puzzles whose correct answers were unsat claims",
+    "multiple": "solved puzzles on which two or more solutions were found (--unique)",
+    "timeouts": "unsolved puzzles whose repetitions mostly timed out",
+    "memory_outs": "unsolved puzzles whose repetitions mostly went over the memory limit",
+    "unknown": "unsolved puzzles whose repetitions mostly gave up (a budget, an incomplete mode)",
+    "unsupported": "puzzles with a constraint kind the backend cannot express (left out of "
+                   "every time and score)",
+    "errors": "unsolved puzzles whose repetitions mostly failed",
+    "wrong": "puzzles with a wrong answer in any repetition (never counted solved)",
+    "par": "mean over puzzles of PAR-{k}: the puzzle's time when solved, {k} x limit otherwise",
+    "mean_s": "mean over puzzles of the puzzle's time: the upper median of its repetitions' "
+              "wall times (the larger middle value of an even count), a run without a correct "
+              "answer counted at the limit, so an unsolved puzzle counts at the limit",
+    "mean_s_low": "percentile bootstrap 95% interval of that mean ({resamples} resamples of "
+                  "the puzzles, seed {seed})",
+    "median_s": "median over puzzles of the puzzle's time",
+    "iqr_s": "interquartile range over puzzles of the puzzle's time (75th - 25th percentile)",
+    "max_s": "largest puzzle time",
+    "mean_cpu_s": "mean over puzzles of the upper median CPU seconds of the repetitions, each "
+                  "capped at the limit; runs of unknown CPU left out, never counted as 0",
+    "mean_nodes": "mean over solved puzzles of the upper median nodes of the correct repetitions",
+    "nodes_are": "what the backend counts as a node",
+    "mean_conflicts": "mean over solved puzzles of the upper median conflicts of the correct "
+                      "repetitions",
+}
+
+
+def footnote(rows: Sequence[dict[str, Any]], *, par: float = 2.0) -> str:
+    """What each shown column of the summary table is, one line each (every count is of puzzles)."""
+    if not rows:
+        return ""
+    lines = ["Columns (every count is of puzzles, not runs; each puzzle's repetitions are "
+             "reduced first, then the puzzles):"]
+    for key in shown_keys(rows):
+        if key in _MEANINGS:
+            name = f"PAR-{par:g}" if key == "par" else _HEADERS[key]
+            text = _MEANINGS[key].format(k=f"{par:g}", resamples=BOOTSTRAP_RESAMPLES,
+                                         seed=BOOTSTRAP_SEED)
+            lines.append(textwrap.fill(f"{name}: {text}", 100, initial_indent="  ",
+                                       subsequent_indent="    "))
+    return "\n".join(lines)
+
+
+def _interval(row: dict[str, Any]) -> str:
+    if row.get("mean_s_low") is None:
+        return "-"
+    return f"{seconds(row['mean_s_low'])} - {seconds(row['mean_s_high'])}"
 
 
 def _cell(key: str, value: Any) -> str:
@@ -261,7 +319,8 @@ def build_document(runs: Sequence[Run], disagreements: Sequence[Disagreement], *
     return {
         "kind": DOCUMENT_KIND, "version": DOCUMENT_VERSION, "partial": partial, **environment,
         "options": options, "input_errors": list(input_errors),
-        "summary": summarize(runs, unique=options.get("unique", False), limit=limit, par=par,
+        "summary": summarize(runs, unique=bool(options.get("unique")) or options.get("max_solutions", 1) >= 2,
+                             limit=limit, par=par,
                              exclude_warmup=options.get("exclude_warmup", False)),
         "disagreements": [d.as_dict() for d in disagreements],
         "runs": [run_entry(r) for r in runs],
@@ -334,10 +393,13 @@ class Change:
 
 
 def compare_rows(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per (puzzle set, backend) in either document: counts old -> new and the time ratio."""
+    """Per (puzzle set, configuration) in either document: counts of puzzles old -> new and
+    the ratio of the mean times (summarize's basis, each document's own limit)."""
     unique = bool(old.get("options", {}).get("unique") or new.get("options", {}).get("unique"))
-    before = {(r["set"], r["configuration"]): r for r in summarize(old["runs"], unique=unique)}
-    after = {(r["set"], r["configuration"]): r for r in summarize(new["runs"], unique=unique)}
+    before = {(r["set"], r["configuration"]): r
+              for r in summarize(old["runs"], unique=unique, limit=document_limit(old))}
+    after = {(r["set"], r["configuration"]): r
+             for r in summarize(new["runs"], unique=unique, limit=document_limit(new))}
     rows = []
     for key in list(before) + [k for k in after if k not in before]:
         a, b = before.get(key), after.get(key)

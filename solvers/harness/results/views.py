@@ -2,20 +2,21 @@
 rendered as a table, Markdown, CSV or JSON.
 
 ``report RUN.json --per-puzzle --pivot configuration --field nodes`` gives one row per
-puzzle and one column per configuration, each cell the field's value (the median over
-repetitions when it is a number): the teaching table of how much search each method needs.
+puzzle and one column per configuration, each cell the field's value (the upper median
+over repetitions when it is a number, as in aggregate.py: the larger middle value of an
+even count): the teaching table of how much search each method needs.
 """
 from __future__ import annotations
 
 import csv
 import io
 import json
-import statistics
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tabulate import tabulate
 
+from .aggregate import upper_median
 from .records import COLUMNS, record
 
 PIVOTS = ("configuration", "backend", "repeat")
@@ -49,7 +50,7 @@ def _reduce(values: list[Any]) -> Any:
     if not present:
         return None
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
-        middle = statistics.median(present)
+        middle = upper_median(present)
         return int(middle) if float(middle).is_integer() and all(isinstance(v, int) for v in present) \
             else middle
     return present[0] if len(set(map(str, present))) == 1 else "/".join(map(str, present))
