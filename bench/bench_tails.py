@@ -1,12 +1,15 @@
 """Heavy tails over solver seeds, and what restarts do to them (Gomes, Selman, Crato, Kautz).
 
     python bench/bench_tails.py [--order 25] [--holes 0.42] [--count 6] [--seeds 8] [--timeout 10]
+    python bench/bench_tails.py --set puzzles/forum_hardest_1106.txt --first 30 \
+        --json bench/tails_hardest.json --plot bench/survival_hardest.png
 
 Generates QWH instances near the phase transition (compare.py generate --variant latin),
 runs fast without restarts, fast with dom/wdeg and restarts (branching=wdeg) and mrv with
 singles, each on every instance once per solver seed (compare.py run --seeds), then draws
 the log-log survival of the node counts and prints each configuration's Hill tail index
 (compare.py plot survival). Output: bench/tails_qwh.json, bench/survival_qwh25.png.
+With --set, the first --first puzzles of that file replace the generated instances.
 """
 from __future__ import annotations
 
@@ -14,15 +17,26 @@ import argparse
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = "fast,wdeg=fast:branching=wdeg,mrv:inference=singles"
 
 
+def first_puzzles(lines: Iterable[str], count: int) -> list[str]:
+    """The first count puzzle lines of a line-format file (comments and blank lines skipped).
+
+    >>> first_puzzles(["# a comment", "1..2", "", "2..1", "..12"], 2)
+    ['1..2', '2..1']
+    """
+    puzzles = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    return puzzles[:count]
+
+
 def compare(*args: str, **options: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], check=False,
-                          text=True, **options)
+                          text=True, **options)  # type: ignore[call-overload]
 
 
 def main() -> int:
@@ -32,21 +46,31 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=6)
     parser.add_argument("--seeds", type=int, default=8)
     parser.add_argument("--timeout", type=float, default=10.0)
+    parser.add_argument("--solvers", default=CONFIGS, help=f"the configurations (default {CONFIGS})")
+    parser.add_argument("--set", type=Path, default=None, metavar="FILE",
+                        help="a line-format puzzle file instead of generated QWH instances")
+    parser.add_argument("--first", type=int, default=30, help="with --set: how many puzzles")
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "tails_qwh.json")
     parser.add_argument("--plot", type=Path, default=ROOT / "bench" / "survival_qwh25.png")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        instances = Path(folder) / f"qwh{args.order}.txt"
-        with instances.open("w") as out:
-            made = compare("generate", "--variant", "latin", "--size", str(args.order), "--holes",
-                           str(args.holes), "--count", str(args.count), "--seed", "7", stdout=out)
-        if made.returncode:
-            return made.returncode
-        ran = compare("run", str(instances), "--solvers", CONFIGS, "--seeds", str(args.seeds),
+        instances = Path(folder) / (args.set.name if args.set else f"qwh{args.order}.txt")
+        if args.set is not None:
+            chosen = first_puzzles(args.set.read_text().splitlines(), args.first)
+            instances.write_text("\n".join(chosen) + "\n")
+            title = f"{args.set.name}, first {len(chosen)} puzzles x {args.seeds} seeds"
+        else:
+            with instances.open("w") as out:
+                made = compare("generate", "--variant", "latin", "--size", str(args.order), "--holes",
+                               str(args.holes), "--count", str(args.count), "--seed", "7", stdout=out)
+            if made.returncode:
+                return made.returncode
+            title = (f"QWH order {args.order}, {args.holes:.0%} holes: "
+                     f"{args.count} instances x {args.seeds} seeds")
+        ran = compare("run", str(instances), "--solvers", args.solvers, "--seeds", str(args.seeds),
                       "--timeout", str(args.timeout), "--json", str(args.json))
     drawn = compare("plot", "survival", str(args.json), "--field", "nodes", "-o", str(args.plot),
-                    "--title", f"QWH order {args.order}, {args.holes:.0%} holes: "
-                               f"{args.count} instances x {args.seeds} seeds")
+                    "--title", title)
     return ran.returncode or drawn.returncode
 
 

@@ -1,10 +1,12 @@
 """The classic studies' commands: compare.py study consistency (Simonis's table)."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -105,6 +107,8 @@ def test_plot_curve_draws_cost_against_givens_and_refuses_a_wrong_field(tmp_path
     done = compare("plot", "curve", str(runs), "--x", "givens", "--y", "nodes", "-o", str(picture))
     assert done.returncode == 0, done.stderr
     assert picture.stat().st_size > 0 and "points plotted" in done.stdout
+    assert "peak of the median nodes against givens:" in done.stdout
+    assert "  mrv: givens = " in done.stdout and "  backtrack: givens = " in done.stdout
     for x, y, message in (("colour", "nodes", "--x must be a puzzle attribute"),
                           ("givens", "speed", "--y must be a run's measure")):
         done = compare("plot", "curve", str(runs), "--x", x, "--y", y, "-o", str(picture))
@@ -116,3 +120,67 @@ def test_a_curve_point_is_the_median_and_quartiles_of_its_runs() -> None:
             for v in (1, 2, 3, 4, 100)]
     (point,) = curves.curve(runs, "holes", "nodes", None)["a"]
     assert (point.x, point.median, point.low, point.high, point.runs) == (0.5, 3, 2, 4, 5)
+
+
+def test_the_peak_is_the_point_with_the_highest_median_the_first_of_a_tie() -> None:
+    points = [curves.Point(x, median, median, median, 4)
+              for x, median in ((0.3, 2.0), (0.42, 9.0), (0.45, 9.0), (0.6, 1.0))]
+    top = curves.peak(points)
+    assert top is not None and top.x == 0.42
+    assert curves.peak([]) is None
+
+
+def _bench(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("start", "stop", "step", "expected"), [
+    (0.30, 0.60, 0.03, [0.3, 0.33, 0.36, 0.39, 0.42, 0.45, 0.48, 0.51, 0.54, 0.57, 0.6]),
+    (0.40, 0.44, 0.02, [0.4, 0.42, 0.44]),
+    (0.42, 0.42, 0.05, [0.42]),
+])
+def test_the_qwh_sweep_runs_start_to_stop_inclusive(start: float, stop: float, step: float,
+                                                   expected: list[float]) -> None:
+    assert _bench("bench_qwh_phase").hole_fractions(start, stop, step) == expected
+
+
+@pytest.mark.parametrize(("start", "stop", "step"), [(0.6, 0.3, 0.03), (0.3, 0.6, 0), (0, 0.5, 0.1),
+                                                     (0.3, 1.0, 0.1)])
+def test_the_qwh_sweep_refuses_an_empty_or_out_of_range_sweep(start: float, stop: float,
+                                                              step: float) -> None:
+    with pytest.raises(ValueError, match="0 < start <= stop < 1"):
+        _bench("bench_qwh_phase").hole_fractions(start, stop, step)
+
+
+def test_bench_qwh_phase_exits_2_on_a_bad_sweep() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_qwh_phase.py"), "--start", "0.7",
+                           "--stop", "0.5"], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "0 < start <= stop < 1" in done.stderr
+
+
+@pytest.mark.parametrize("script", ["bench_tails", "bench_givens"])
+def test_a_bench_script_takes_the_first_puzzles_of_a_file_skipping_comments(script: str) -> None:
+    lines = ["# a comment", "1..2", "", "2..1", "..12"]
+    assert _bench(script).first_puzzles(lines, 2) == ["1..2", "2..1"]
+    assert _bench(script).first_puzzles(lines, 10) == ["1..2", "2..1", "..12"]
+
+
+def test_the_givens_series_reads_a_comma_list() -> None:
+    assert _bench("bench_givens").givens_levels("24, 27,30") == [24, 27, 30]
+
+
+@pytest.mark.parametrize(("text", "message"), [("24,x", "whole numbers"), ("16,30", "from 17 to 80"),
+                                                ("30,81", "from 17 to 80")])
+def test_the_givens_series_refuses_a_wrong_value(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        _bench("bench_givens").givens_levels(text)
+
+
+def test_bench_givens_exits_2_on_a_wrong_givens_list() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_givens.py"), "--givens", "10"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "from 17 to 80" in done.stderr

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..pictures.plot import cactus_plot, curve_plot, scatter_plot, survival_plot
 from ..results import report, scores
-from ..results.curves import ATTRIBUTES, MEASURES
+from ..results.curves import ATTRIBUTES, MEASURES, curve, peak
 from ..results.paired import PairingError
 from ..results.records import record
 from ..results.tails import FIELDS, Tail, tails
@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
                              f"{', '.join(MEASURES)}; not {args.y!r}")
         count = curve_plot(runs, output, x=args.x, y=args.y, limit=limit, title=args.title)
         print(f"compare.py: {count} points plotted", flush=True)
+        print_peaks(runs, args.x, args.y, limit)
     elif args.kind == "survival":
         survival_plot(runs, output, field=args.field, limit=limit, title=args.title)
         print_tails(tails([record(r) for r in runs], args.field, limit), args.field)
@@ -80,6 +81,17 @@ def print_tails(found: list[Tail], field: str) -> None:
         alpha = f"{tail.alpha:.2f}" if tail.alpha is not None else "-"
         print(f"  {tail.configuration}: alpha = {alpha} from the {tail.k} largest of {tail.runs} "
               f"runs ({tail.censored} of them cut by the limit)")
+
+
+def print_peaks(runs: list[dict[str, Any]], x: str, y: str, limit: float | None) -> None:
+    """Where each configuration's median y is highest, one line per configuration."""
+    records = [{**record(r), "puzzle": r.get("puzzle")} for r in runs]
+    print(f"peak of the median {y} against {x}:")
+    for label, points in curve(records, x, y, limit).items():
+        top = peak(points)
+        if top is not None:
+            print(f"  {label}: {x} = {top.x:g}, median {top.median:.4g} "
+                  f"(quartiles {top.low:.4g}-{top.high:.4g}, {top.runs} runs)")
 
 
 def _common_limit(documents: list[dict[str, Any]], paths: list[str]) -> float:

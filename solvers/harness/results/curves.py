@@ -68,3 +68,17 @@ def curve(runs: Iterable[dict[str, Any]], x: str, y: str, limit: float | None
             points.append(Point(at, statistics.median(values), low, high, len(values)))
         result[label] = points
     return result
+
+
+def peak(points: Iterable[Point]) -> Point | None:
+    """The point with the highest median (the first of equal ones, in increasing x), or
+    None for no points: where an easy-hard-easy curve is hardest.
+
+    >>> peak([Point(0.3, 2, 1, 3, 5), Point(0.42, 9, 4, 12, 5), Point(0.5, 9, 8, 9, 5)]).x
+    0.42
+    """
+    best = None
+    for point in points:
+        if best is None or point.median > best.median:
+            best = point
+    return best
