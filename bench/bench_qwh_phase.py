@@ -37,7 +37,7 @@ def hole_fractions(start: float, stop: float, step: float) -> list[float]:
 
 def compare(*args: str, **options: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], check=False,
-                          text=True, **options)  # type: ignore[call-overload]
+                          text=True, **options)  # type: ignore[call-overload]  # options pass through to subprocess.run
 
 
 def main() -> int:

@@ -36,7 +36,7 @@ def first_puzzles(lines: Iterable[str], count: int) -> list[str]:
 
 def compare(*args: str, **options: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], check=False,
-                          text=True, **options)  # type: ignore[call-overload]
+                          text=True, **options)  # type: ignore[call-overload]  # options pass through to subprocess.run
 
 
 def main() -> int:

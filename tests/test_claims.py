@@ -187,6 +187,7 @@ def test_a_version_2_results_database_gains_the_proof_columns_on_open(tmp_path: 
     with sqlite3.connect(path) as connection:  # made as version 2 made it
         connection.execute("ALTER TABLE runs DROP COLUMN proof")
         connection.execute("ALTER TABLE runs DROP COLUMN verified_solutions")
+        connection.execute('ALTER TABLE runs DROP COLUMN "order"')  # version 4's, after these
         connection.execute("UPDATE format SET value = '2' WHERE key = 'version'")
     reopened = open_database(path, create=False)
     columns = {row[1] for row in reopened.connection.execute("PRAGMA table_info(runs)")}
