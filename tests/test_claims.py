@@ -125,6 +125,7 @@ def test_under_unique_a_run_stopped_by_its_node_budget_is_unknown_not_solved(tmp
 
 # ---------------------------------------------------------------- counting
 
+@pytest.mark.slow  # proves a 125-solution count: a minute of proof checking
 def test_the_judge_counts_and_proves_the_125_solutions() -> None:
     puzzle = list(read_puzzles(MANY))[MANY_125]
     result = registry.solve("fast", puzzle, max_solutions=200)
