@@ -153,7 +153,8 @@ def test_a_version_1_database_is_migrated_and_keeps_its_runs(small: str, tmp_pat
     db = tmp_path / "runs.sqlite"
     assert compare("run", small, "--solvers", "mrv", "--db", str(db)).returncode == 0
     with sqlite3.connect(db) as connection:  # make it what version 1 wrote
-        for column in ("peak_memory_mb", "termination", "host", "worker", "sequence", "order"):
+        for column in ("peak_memory_mb", "termination", "host", "worker", "sequence", "proof",
+                       "verified_solutions", "order"):
             connection.execute(f'ALTER TABLE runs DROP COLUMN "{column}"')
         connection.execute("UPDATE format SET value = '1' WHERE key = 'version'")
     connection.close()
@@ -163,7 +164,7 @@ def test_a_version_1_database_is_migrated_and_keeps_its_runs(small: str, tmp_pat
         version = connection.execute("SELECT value FROM format WHERE key = 'version'").fetchone()[0]
         host = connection.execute("SELECT COUNT(*) FROM runs WHERE host IS NULL").fetchone()[0]
     connection.close()
-    assert version == "3" and host == 3
+    assert version == "4" and host == 3
     resumed = compare("run", small, "--solvers", "mrv,sat", "--db", str(db), "--resume")
     assert resumed.returncode == 0, resumed.stderr
 
