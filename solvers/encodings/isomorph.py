@@ -87,12 +87,6 @@ def random_isomorph(model: Model, seed: int) -> Isomorph:
     return Isomorph(shuffled_model, tuple(value_of), tuple(cell_of))
 
 
-def check_seed(seed: object) -> None:
-    """ValueError unless the seed is a whole number >= 0."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
-
-
 def solve_isomorph(solve: Callable[..., Result], model: Model, seed: int, **options: Any) -> Result:
     """``solve`` (a backend's solve function) on the seed's isomorph; solutions mapped back."""
     isomorph = random_isomorph(model, seed)
