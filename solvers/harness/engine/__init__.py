@@ -4,8 +4,9 @@ configs:       configurations ``[LABEL=]BACKEND[:OPTION=VALUE...]``, checked bef
 plugins:       a user's own backend from a file or module; loading any configuration's backend
 runner:        worker processes with a wall-clock limit (kill and replace), in task order
 worker:        the worker's side: isolate, load a backend, run it, answer as plain data
-channel:       the untrusted result channel: size-capped JSON frames, read without blocking
-sandbox:       a session per worker, death with the parent, killing a group and its strays
+channel:       the untrusted result channel: size- and depth-capped JSON frames, read without blocking
+answers:       a worker's answer checked field by field (types, ranges that JSON and SQLite hold)
+sandbox:       a session per worker, death with the parent, each run's strays killed, a hard memory cap
 timing:        wall and CPU time over one span, the collector paused, --cpu-limit, timeouts
 memory:        a run's own peak resident memory (the high-water mark reset before it)
 calibration:   a fixed CPU-bound probe timed when a sweep starts and ends (the machine's speed)
