@@ -229,3 +229,18 @@ def test_an_executor_that_fails_before_any_run_is_an_error_with_no_files(
     with pytest.raises(ExecutorError, match="planted"):
         run_command.run_experiment(experiment, Outputs(json=str(tmp_path / "runs.json")))
     assert not (tmp_path / "runs.json").exists()
+
+
+def test_a_dask_worker_that_cannot_import_the_toolkit_is_an_executor_error() -> None:
+    pytest.importorskip("distributed", reason="the Dask executor needs the [dist] extra")
+    from solvers.harness.engine.dask_executor import DaskExecutor
+
+    class Client:  # what client.run raises when a worker cannot unpickle the function
+        @staticmethod
+        def run(function):
+            raise ImportError("cannot import name 'Model' from 'models' (/venv/bin/models.py)")
+
+    executor = DaskExecutor.__new__(DaskExecutor)  # no cluster: only the client's answer matters
+    executor.client = Client()
+    with pytest.raises(ExecutorError, match=r"cannot run the toolkit \(ImportError: cannot import name 'Model'"):
+        executor._on_every_worker(len)
