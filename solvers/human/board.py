@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from models import Model
 from models.cellnames import cell_name
@@ -17,11 +17,14 @@ from models.symbols import symbol
 
 
 class Contradiction(Exception):  # noqa: N818 - a state of the board, as the readable mrv names it
-    """The board cannot be completed: ``reason`` says why in words."""
+    """The board cannot be completed: ``reason`` says why in words; ``where`` says it as the
+    trace's contradiction fields (rule 'no candidate' with cell, 'no place' with value and
+    group, 'no combination' with group and total)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, **where: object) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.where = where
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class Layout:
         self.houses = tuple((name, cells) for name, cells in self.groups if len(cells) == n)
         geometry = model.puzzle.geometry
         self.rows, self.cols = geometry.rows, geometry.cols
+        self.lines = frozenset(self.rows) | frozenset(self.cols)
         self.peers: tuple[frozenset[int], ...] = tuple(frozenset(p) for p in model.peers)
         self.cages = model.cages
         self.cage_names = {g.cells: g.name for g in model.groups if g.name.startswith("cage ")}
@@ -64,15 +68,17 @@ class Layout:
         return words([self.name(c) for c in cells])
 
     @cached_property
-    def house_pairs(self) -> tuple[tuple[int, int, frozenset[int]], ...]:
-        """(house index, group index, shared cells) for a house and another group sharing 2+ cells."""
+    def house_pairs(self) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
+        """(house index, group index, shared cells, the house's other cells, the group's other
+        cells) for each house and another group sharing 2+ cells with it."""
         pairs = []
         for h, (_, house) in enumerate(self.houses):
             cells = frozenset(house)
             for g, (_, group) in enumerate(self.groups):
                 shared = cells.intersection(group)
                 if len(shared) >= 2 and shared != frozenset(group):
-                    pairs.append((h, g, shared))
+                    pairs.append((h, g, tuple(sorted(shared)), tuple(c for c in house if c not in shared),
+                                  tuple(c for c in group if c not in shared)))
         return tuple(pairs)
 
 
@@ -92,7 +98,9 @@ class Board:
         for cell, value in enumerate(model.givens):
             if value:
                 if not board.cand[cell] >> (value - 1) & 1:
-                    raise Contradiction(f"the given {value} in {layout.name(cell)} clashes with a peer")
+                    raise Contradiction(f"the given {value} in {layout.name(cell)} clashes with a "
+                                        f"peer", rule="givens clash",
+                                        message=f"the givens hold {value} twice near {layout.name(cell)}")
                 board.place(cell, value)
         return board
 
@@ -112,7 +120,8 @@ class Board:
             self.cand[cell] &= ~(1 << (digit - 1))
         for cell, digit in step.placements:
             if not self.cand[cell] >> (digit - 1) & 1:
-                raise Contradiction(f"{digit} cannot go in {self.layout.name(cell)} any more")
+                raise Contradiction(f"{digit} cannot go in {self.layout.name(cell)} any more",
+                                    rule="no candidate", cell=cell)
             self.place(cell, digit)
 
     def solved(self) -> bool:
@@ -121,17 +130,27 @@ class Board:
     def check(self) -> None:
         """Contradiction if an empty cell has no candidate or a house has no place for a digit."""
         layout = self.layout
-        for cell, value in enumerate(self.values):
-            if not value and not self.cand[cell]:
-                raise Contradiction(f"{layout.name(cell)} has no candidate left")
+        cand, values = self.cand, self.values
+        for cell, value in enumerate(values):
+            if not value and not cand[cell]:
+                raise Contradiction(f"{layout.name(cell)} has no candidate left",
+                                    rule="no candidate", cell=cell)
+        full = layout.full
         for name, cells in layout.houses:
             seen = 0
             for cell in cells:
-                value = self.values[cell]
-                seen |= (1 << (value - 1)) if value else self.cand[cell]
-            if seen != layout.full:
-                missing = digits(layout.full & ~seen)[0]
-                raise Contradiction(f"{missing} has no place left in {name}")
+                seen |= cand[cell] or 1 << (values[cell] - 1)
+            if seen != full:
+                missing = digits(full & ~seen)[0]
+                raise Contradiction(f"{missing} has no place left in {name}",
+                                    rule="no place", value=missing, group=name)
+        for cage in layout.cages:  # a filled cage must make its total (cages.py checks the rest)
+            if cage.total is not None and all(self.values[c] for c in cage.cells):
+                total = sum(self.values[c] for c in cage.cells)
+                if total != cage.total:
+                    name = layout.cage_names.get(cage.cells, "a cage")
+                    raise Contradiction(f"the digits of {name} make {total}, not {cage.total}",
+                                        rule="no combination", group=name, total=cage.total)
 
     def places(self, cells: tuple[int, ...], digit: int) -> list[int]:
         """The empty cells among ``cells`` that still have ``digit`` as a candidate."""
@@ -147,15 +166,16 @@ class Board:
         return mask
 
 
-def digits(mask: int) -> list[int]:
-    """The digits of a bitmask, smallest first: digits(0b101) == [1, 3]."""
+@lru_cache(maxsize=1 << 17)
+def digits(mask: int) -> tuple[int, ...]:
+    """The digits of a bitmask, smallest first: digits(0b101) == (1, 3)."""
     found, d = [], 1
     while mask:
         if mask & 1:
             found.append(d)
         mask >>= 1
         d += 1
-    return found
+    return tuple(found)
 
 
 def words(items: list[str]) -> str:

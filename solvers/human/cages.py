@@ -7,6 +7,9 @@ sees all the cage's cells where it can go.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
+from models import Cage
 from models.symbols import symbol
 
 from .board import Board, Contradiction, Step, digit_words, digits
@@ -15,16 +18,24 @@ NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 
                 8: "eight", 9: "nine"}
 
 
+@lru_cache(maxsize=1 << 17)
 def _total(mask: int) -> int:
     return sum(digits(mask))
 
 
-def fillings(board: Board, cells: list[int], target: int, taken: int) -> tuple[list[int], list[int]]:
+def fillings(board: Board, cells: list[int], target: int, taken: int
+             ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(the digit sets the empty ``cells`` can still take summing to ``target``, avoiding
     ``taken``; for each cell the bitmask of its candidates some such filling uses)."""
+    return _fillings(tuple(board.cand[c] & ~taken for c in cells), target)
+
+
+@lru_cache(maxsize=1 << 14)
+def _fillings(masks: tuple[int, ...], target: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """fillings() for cells with these candidate masks (cached: a search meets the same
+    cage state again and again)."""
     layers = [{0}]
-    for cell in cells:
-        allowed = board.cand[cell] & ~taken
+    for allowed in masks:
         nxt = set()
         for mask in layers[-1]:
             free = allowed & ~mask
@@ -35,9 +46,9 @@ def fillings(board: Board, cells: list[int], target: int, taken: int) -> tuple[l
         layers.append(nxt)
     ends = sorted(m for m in layers[-1] if _total(m) == target)
     alive = set(ends)
-    support = [0] * len(cells)
-    for i in range(len(cells) - 1, -1, -1):
-        allowed = board.cand[cells[i]] & ~taken
+    support = [0] * len(masks)
+    for i in range(len(masks) - 1, -1, -1):
+        allowed = masks[i]
         before = set()
         for mask in layers[i]:
             free = allowed & ~mask
@@ -48,7 +59,7 @@ def fillings(board: Board, cells: list[int], target: int, taken: int) -> tuple[l
                     support[i] |= bit
                 free ^= bit
         alive = before
-    return ends, support
+    return tuple(ends), tuple(support)
 
 
 def cage_combinations(board: Board) -> Step | None:
@@ -64,14 +75,15 @@ def cage_combinations(board: Board) -> Step | None:
         combos, support = fillings(board, empty, cage.total - _total(taken), taken)
         if not combos:
             raise Contradiction(f"no combination of different digits left in {name} can make "
-                                f"its total {cage.total}")
+                                f"its total {cage.total}", rule="no combination", group=name,
+                                total=cage.total)
         gone = [(c, d) for c, s in zip(empty, support) for d in digits(board.cand[c] & ~s)]
         if gone:
-            values = sorted({d for _, d in gone})
+            values = {d for _, d in gone}
             verb = "leaves" if len(values) == 1 else "leave"
             return Step("cage combinations",
-                        f"cage combinations: {_words(cage.total, len(empty), combos, name)}, so "
-                        f"{', '.join(symbol(d) for d in values)} {verb} "
+                        f"cage combinations: {_words(cage, taken, combos, name)}, so "
+                        f"{digit_words(sum(1 << (d - 1) for d in values))} {verb} "
                         f"{layout.names(sorted({c for c, _ in gone}))}",
                         eliminations=tuple(gone), group=name)
         must = combos[0]
@@ -84,18 +96,22 @@ def cage_combinations(board: Board) -> Step | None:
             hit = sorted(c for c in outside if board.cand[c] & bit)
             if hit:
                 return Step("cage combinations",
-                            f"cage combinations: {_words(cage.total, len(empty), combos, name)}, "
+                            f"cage combinations: {_words(cage, taken, combos, name)}, "
                             f"so {symbol(digit)} must be in the cage and leaves "
-                            f"{layout.names(hit)}, which see all its places there",
+                            f"{layout.names(hit)}, {'which sees' if len(hit) == 1 else 'which see'} all its "
+                            f"places there",
                             eliminations=tuple((c, digit) for c in hit), group=name)
     return None
 
 
-def _words(total: int, size: int, combos: list[int], name: str) -> str:
-    """'cage 3 (17 in two cells) can only be 8 and 9' or '... 1+2+7 or 1+3+6'."""
+def _words(cage: Cage, taken: int, combos: tuple[int, ...], name: str) -> str:
+    """'cage 17 in two cells (cage 3): only 8 and 9', 'cage 10 in three cells (cage 2): only
+    1+2+7 or 1+3+6', or with digits placed '..., 4 placed, the rest: only 1 and 5'."""
+    size = len(cage.cells)
     cells = f"{NUMBER_WORDS.get(size, str(size))} cell{'s' if size > 1 else ''}"
     if len(combos) == 1:
         only = digit_words(combos[0])
     else:
-        only = " or ".join("+".join(symbol(d) for d in digits(m)) for m in combos)
-    return f"the open {cells} of {name} (total {total}) can only hold {only}"
+        only = " or ".join("+".join(symbol(d) for d in digits(m)) for m in sorted(combos, key=digits))
+    placed = f", {digit_words(taken)} placed, the rest" if taken else ""
+    return f"cage {cage.total} in {cells} ({name}){placed}: only {only}"

@@ -46,8 +46,8 @@ def simple_colouring(board: Board) -> Step | None:
 
 def _chain(board: Board, colour: dict[int, int]) -> str:
     layout = board.layout
-    return (f"the chain {layout.names(sorted(c for c in colour if not colour[c]))} against "
-            f"{layout.names(sorted(c for c in colour if colour[c]))}")
+    return (f"the chain of conjugate pairs coloured {layout.names(sorted(c for c in colour if not colour[c]))}"
+            f" against {layout.names(sorted(c for c in colour if colour[c]))}")
 
 
 def _wrap(board: Board, digit: int, colour: dict[int, int]) -> Step | None:
@@ -81,5 +81,6 @@ def _trap(board: Board, digit: int, colour: dict[int, int]) -> Step | None:
     d = symbol(digit)
     return Step("simple colouring",
                 f"simple colouring on {d}: in {_chain(board, colour)} one side holds {d}, and "
-                f"{layout.names(gone)} see cells of both sides, so {d} leaves them",
+                f"{layout.names(gone)} {'sees' if len(gone) == 1 else 'see'} cells of both sides, so "
+                f"{d} leaves {'it' if len(gone) == 1 else 'them'}",
                 eliminations=tuple((c, digit) for c in gone))

@@ -14,26 +14,30 @@ from .board import Board, Step
 def locked_candidates(board: Board) -> Step | None:
     """The first house whose digit lies only where it meets another group, with removals."""
     layout = board.layout
-    lines = {*layout.rows, *layout.cols}
-    for h, g, shared in layout.house_pairs:
+    cand = board.cand
+    for h, g, shared, house_rest, group_rest in layout.house_pairs:
+        inside = rest = beyond = 0
+        for c in shared:
+            inside |= cand[c]
+        for c in house_rest:
+            rest |= cand[c]
+        locked = inside & ~rest
+        if not locked:
+            continue
+        for c in group_rest:
+            beyond |= cand[c]
+        if not locked & beyond:
+            continue
+        bit = locked & beyond & -(locked & beyond)
+        digit = bit.bit_length()
         house_name, house = layout.houses[h]
-        group_name, group = layout.groups[g]
-        open_digits = 0
-        for cell in house:
-            open_digits |= board.cand[cell]
-        for digit in range(1, layout.n + 1):
-            bit = 1 << (digit - 1)
-            if not open_digits & bit:
-                continue
-            places = [c for c in house if board.cand[c] & bit]
-            if not all(c in shared for c in places):
-                continue
-            gone = [c for c in group if c not in shared and board.cand[c] & bit]
-            if gone:
-                technique = "claiming" if house in lines else "pointing"
-                return Step(technique,
-                            f"locked candidates ({technique}): in {house_name}, {symbol(digit)} "
-                            f"can go only in {layout.names(places)}, all in {group_name}, so "
-                            f"{symbol(digit)} leaves the rest of {group_name}: {layout.names(gone)}",
-                            eliminations=tuple((c, digit) for c in gone), group=house_name)
+        group_name = layout.groups[g][0]
+        places = [c for c in shared if cand[c] & bit]
+        gone = [c for c in group_rest if cand[c] & bit]
+        technique = "claiming" if house in layout.lines else "pointing"
+        return Step(technique,
+                    f"locked candidates ({technique}): in {house_name}, {symbol(digit)} "
+                    f"can go only in {layout.names(places)}, all in {group_name}, so "
+                    f"{symbol(digit)} leaves the rest of {group_name}: {layout.names(gone)}",
+                    eliminations=tuple((c, digit) for c in gone), group=house_name)
     return None

@@ -66,8 +66,8 @@ class Event:
     """One moment of the solve, at ``depth`` guesses deep.
 
     kind 'step' (``step``), 'guess' (``cell``, ``digit``, ``others``: the candidates still to
-    try there), 'contradiction' (``reason``), 'backtrack' (``cell``, ``digit``: the guess
-    taken back) or 'solved'."""
+    try there), 'contradiction' (``why``: the Contradiction), 'backtrack' (``cell``,
+    ``digit``: the guess taken back) or 'solved'."""
 
     kind: str
     depth: int
@@ -75,7 +75,7 @@ class Event:
     cell: int = -1
     digit: int = 0
     others: tuple[int, ...] = ()
-    reason: str = ""
+    why: Contradiction | None = None
 
 
 @dataclass
@@ -112,7 +112,7 @@ def solve(model: Model, *, max_solutions: int = 1, max_guesses: int | None = Non
     try:
         board = Board.start(model)
     except Contradiction as clash:
-        result.events.append(Event("contradiction", 0, reason=clash.reason))
+        result.events.append(Event("contradiction", 0, why=clash))
         return result
 
     def note(event: Event) -> None:
@@ -139,7 +139,7 @@ def solve(model: Model, *, max_solutions: int = 1, max_guesses: int | None = Non
                 note(Event("step", depth, step=step))
                 board.apply(step)
         except Contradiction as why:
-            note(Event("contradiction", depth, reason=why.reason))
+            note(Event("contradiction", depth, why=why))
             return
         cell = min((c for c, v in enumerate(board.values) if not v),
                    key=lambda c: bin(board.cand[c]).count("1"))

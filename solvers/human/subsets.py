@@ -76,7 +76,7 @@ def hidden_subset(size: int) -> Callable[[Board], Step | None]:
                 if gone:
                     them = digit_words(keep)
                     return Step(technique,
-                                f"{technique} {them} in {layout.names(held)}: within {name} "
+                                f"{technique} {them} in {layout.names(held)}: within {name}, "
                                 f"{them} fit only there, so the other candidates "
                                 f"({digit_words(sum(1 << (d - 1) for d in {d for _, d in gone}))}) "
                                 f"leave those cells", eliminations=tuple(gone), group=name)

@@ -16,6 +16,10 @@ def _count(mask: int) -> int:
     return bin(mask).count("1")
 
 
+def _which(cells: list[int]) -> str:
+    return "which sees" if len(cells) == 1 else "which see"
+
+
 def xy_wing(board: Board) -> Step | None:
     layout = board.layout
     cand, peers = board.cand, layout.peers
@@ -35,7 +39,7 @@ def xy_wing(board: Board) -> Step | None:
                                 f"{layout.name(a)} ({digit_words(cand[a])}) and {layout.name(b)} "
                                 f"({digit_words(cand[b])}); whichever digit {layout.name(pivot)} "
                                 f"takes, one of them is {symbol(digit)}, so {symbol(digit)} leaves "
-                                f"{layout.names(gone)}, which see both",
+                                f"{layout.names(gone)}, {_which(gone)} both",
                                 eliminations=tuple((c, digit) for c in gone))
     return None
 
@@ -59,6 +63,7 @@ def xyz_wing(board: Board) -> Step | None:
                                 f"XYZ-wing: {layout.name(pivot)} ({digit_words(mask)}) with "
                                 f"{layout.name(a)} ({digit_words(cand[a])}) and {layout.name(b)} "
                                 f"({digit_words(cand[b])}): one of the three is {symbol(digit)}, "
-                                f"so {symbol(digit)} leaves {layout.names(gone)}, which see all three",
+                                f"so {symbol(digit)} leaves {layout.names(gone)}, "
+                                f"{_which(gone)} all three",
                                 eliminations=tuple((c, digit) for c in gone))
     return None
