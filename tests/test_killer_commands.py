@@ -38,7 +38,7 @@ def test_explain_shows_combinations_still_open_and_digits_a_cage_must_hold(kille
     done = compare("explain", str(killer_file), "--puzzle", "2", "--max-steps", "5")
     assert done.returncode == 0, done.stderr
     assert "cage 8 in three cells (cage 3): only 1+2+5 or 1+3+4, so 6, 7, 8 and 9 leave" in done.stdout
-    assert "so 1 must be in the cage and leaves r4c4" in done.stdout
+    assert "so 1 must be in the cage and leaves r1c5, r1c6, r2c5" in done.stdout
 
 
 def test_explain_with_exact_cover_says_why_it_cannot(killer_file: Path) -> None:
