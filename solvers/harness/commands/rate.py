@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 from collections import Counter
 from pathlib import Path
@@ -42,6 +43,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("path", metavar="FILE", help="a puzzle file, or '-' for standard input")
     parser.add_argument("--json", metavar="OUT", help="write one record per puzzle (and the summary) as JSON")
     parser.add_argument("--each", action="store_true", help="also print one row per puzzle")
+    parser.add_argument("--sample", type=positive_int, default=None, metavar="K",
+                        help="rate K puzzles drawn at random (with --seed) instead of all, kept in "
+                             "file order")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="the random seed of --sample (default: 0)")
     parser.add_argument("--max-guesses", type=positive_int, default=DEFAULT_MAX_GUESSES, metavar="N",
                         help=f"give up on a puzzle after N guesses (default: {DEFAULT_MAX_GUESSES:,}); "
                              "its record says so and it is left out of the table")
@@ -59,14 +65,20 @@ def run(args: argparse.Namespace) -> int:
     puzzles, bad = read_inputs([args.path], args.fmt, args.hex)
     if not puzzles:
         raise UsageError(f"{args.path}: no puzzle to rate")
+    chosen = list(enumerate(puzzles, 1))
+    if args.sample is not None:
+        if args.sample > len(puzzles):
+            raise UsageError(f"--sample {args.sample}: {args.path} has only {len(puzzles)} good puzzles")
+        chosen = sorted(random.Random(args.seed).sample(chosen, args.sample))
     records = [_record(puzzle, position, rate(Model.from_puzzle(puzzle), max_guesses=args.max_guesses,
                                               time_limit=args.timeout))
-               for position, puzzle in enumerate(puzzles, 1)]
+               for position, puzzle in chosen]
     rated = [r for r in records if r["complete"]]
     style = "github" if args.format == "markdown" else "simple"
-    print(f"{shown(Path(args.path)) if args.path != '-' else 'standard input'}: "
-          f"{len(records)} puzzles rated" + (f", {len(records) - len(rated)} given up" if
-                                              len(rated) < len(records) else ""))
+    where = shown(Path(args.path)) if args.path != "-" else "standard input"
+    sampled = f" (a sample drawn with seed {args.seed})" if args.sample is not None else ""
+    given_up = f", {len(records) - len(rated)} given up" if len(rated) < len(records) else ""
+    print(f"{where}: {len(records)} puzzles rated{sampled}{given_up}")
     if args.each:
         print(tabulate([[r["position"], r["technique"], f"{r['score']:.2f}", r["guesses"],
                          r["solutions"]] for r in records],
