@@ -14,9 +14,11 @@ import pytest
 
 from models import Geometry, Grid, Model, Puzzle, to_line
 from solvers import registry
-from solvers.human import Board, Step, rate, solve
+from solvers.harness.pictures.steps import final_board
+from solvers.human import Board, Step, rate, solve, traced
 from solvers.human.fish import fish
 from solvers.human.subsets import hidden_subset, naked_subset
+from solvers.trace import Trace, check_event, describe
 
 from .conftest import compare, load
 from .killers import UNIQUE
@@ -203,3 +205,19 @@ def test_rate_prints_the_table_and_writes_one_record_per_puzzle(tmp_path: Path) 
 def test_rate_refuses_bad_input_with_exit_2_saying_where(args: list[str], words: str) -> None:
     done = compare("rate", *args)
     assert done.returncode == 2 and words in done.stderr, done.stderr
+
+
+# --------------------------------------------------------------------- the trace
+
+@pytest.mark.parametrize("name, position", [("teaching.txt", 14), ("x_sudoku.txt", 1),
+                                            ("generated_jigsaw_killer_6x6.txt", 1)])
+def test_the_human_trace_follows_the_schema_and_replays_to_the_answer(name: str, position: int) -> None:
+    each, trace = puzzle(name, position), Trace()
+    result = traced.solve(Model.from_puzzle(each), trace=trace)
+    for event in trace.events:
+        check_event(event)
+        assert describe(event, each.n)
+    steps = [e for e in trace.events if e["kind"] in ("place", "eliminate")]
+    assert all(describe(e, each.n) == e["explanation"] for e in steps)
+    assert tuple(final_board(trace.events).values) == result.solutions[0] == solutions(each)[0]
+    assert result.stats.nodes == sum(e["kind"] == "decide" for e in trace.events)
