@@ -32,17 +32,18 @@ def fish(size: int) -> Callable[[Board], Step | None]:
                     for position, cell in enumerate(cells):
                         if board.cand[cell] & bit:
                             mask |= 1 << position
-                    if 2 <= bin(mask).count("1") <= size:
+                    if 2 <= mask.bit_count() <= size:
                         spots[b] = mask
                 for chosen in combinations(sorted(spots), size):
                     union = 0
                     for b in chosen:
                         union |= spots[b]
-                    if bin(union).count("1") != size:
+                    if union.bit_count() != size:
                         continue
                     covers = [k for k in range(layout.n) if union >> k & 1]
-                    gone = [cell for k in covers for cell in cover[k]
-                            if board.cand[cell] & bit and not any(cell in base[b] for b in chosen)]
+                    # the j-th cell of a cover line lies in base line j
+                    gone = [cell for k in covers for j, cell in enumerate(cover[k])
+                            if board.cand[cell] & bit and j not in chosen]
                     if gone:
                         d = symbol(digit)
                         return Step(technique,

@@ -142,7 +142,7 @@ def solve(model: Model, *, max_solutions: int = 1, max_guesses: int | None = Non
             note(Event("contradiction", depth, why=why))
             return
         cell = min((c for c, v in enumerate(board.values) if not v),
-                   key=lambda c: bin(board.cand[c]).count("1"))
+                   key=lambda c: board.cand[c].bit_count())
         options = digits(board.cand[cell])
         for number, digit in enumerate(options):
             if max_guesses is not None and result.guesses >= max_guesses:

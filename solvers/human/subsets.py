@@ -25,12 +25,12 @@ def naked_subset(size: int) -> Callable[[Board], Step | None]:
             empty = [c for c in cells if board.cand[c]]
             if len(empty) <= size:
                 continue
-            small = [c for c in empty if bin(board.cand[c]).count("1") <= size]
+            small = [c for c in empty if board.cand[c].bit_count() <= size]
             for chosen in combinations(small, size):
                 union = 0
                 for c in chosen:
                     union |= board.cand[c]
-                if bin(union).count("1") != size:
+                if union.bit_count() != size:
                     continue
                 gone = [(c, d) for c in empty if c not in chosen
                         for d in digits(board.cand[c] & union)]
@@ -61,12 +61,12 @@ def hidden_subset(size: int) -> Callable[[Board], Step | None]:
             for position, c in enumerate(empty):
                 for d in digits(board.cand[c]):
                     where[d] = where.get(d, 0) | 1 << position
-            few = [d for d, spots in where.items() if bin(spots).count("1") <= size]
+            few = [d for d, spots in where.items() if spots.bit_count() <= size]
             for chosen in combinations(sorted(few), size):
                 spots = 0
                 for d in chosen:
                     spots |= where[d]
-                if bin(spots).count("1") != size:
+                if spots.bit_count() != size:
                     continue
                 keep = 0
                 for d in chosen:

@@ -13,7 +13,7 @@ from .board import Board, Step, digit_words
 
 
 def _count(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 def _which(cells: list[int]) -> str:
