@@ -116,7 +116,7 @@ def solve(model: Model, *, max_solutions: int = 1, max_guesses: int | None = Non
         return result
 
     def note(event: Event) -> None:
-        if record or event.kind == "guess":
+        if record:  # a rating needs only the counts
             result.events.append(event)
 
     def search(board: Board, depth: int) -> None:

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_paths({"--json": args.json}, [args.path])
     puzzles, bad = read_inputs([args.path], args.fmt, args.hex)
     if not puzzles:
-        raise UsageError(f"{args.path}: no puzzle to rate")
+        raise UsageError(f"{'standard input' if args.path == '-' else args.path}: no puzzle to rate")
     chosen = list(enumerate(puzzles, 1))
     if args.sample is not None:
         if args.sample > len(puzzles):
