@@ -74,14 +74,13 @@ def _send(body: bytes) -> None:
 
 
 def forged_time(model: Model, **kwargs: object) -> Result:
-    """Writes its own answer frame, with the right solution and a time_s of 10**400, then hangs."""
+    """Writes its own answer frame, with the right solution and a time_s of 10**400, then exits."""
     answer = reference_solve(model, **kwargs)
     outcome = {"status": "solved", "solutions": [list(s) for s in answer.solutions],
                "complete": answer.complete, "stats": {}, "message": "", "time_s": 10 ** 400,
                "cpu_s": 0.0, "warmup": False}
     _send(json.dumps({"kind": "done", "task": _task_number(), "outcome": outcome}).encode())
-    time.sleep(3600)
-    return answer
+    os._exit(0)
 
 
 def deep_frame(model: Model, **kwargs: object) -> Result:

@@ -37,6 +37,10 @@ TIME_STATS = ("wall_time", "encode_time", "solve_time")
 """The stats that are seconds (result.Stats), each at most MAX_SECONDS."""
 TERMINATIONS = (None, "memory")
 """What a worker may say ended its run (the other limits are the harness's to judge)."""
+STORED_TERMINATIONS = (None, "memory", "walltime", "cputime")
+"""What a stored outcome may say ended its run (the harness judged it before storing)."""
+MAX_HOST = 255
+"""Characters a stored outcome's host name may have."""
 
 
 class AnswerError(ValueError):
@@ -98,10 +102,12 @@ def checked_stats(value: Any) -> dict[str, int | float]:
     return stats
 
 
-def check_answer(data: Any, max_solutions: int, cells: int) -> Outcome:
+def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = False) -> Outcome:
     """The answer as an Outcome when every field is what it should be; AnswerError naming the
     first that is not. ``cells`` is the grid's size (a solution holds at most 4 times that:
-    the checker, not this, says whether it is a solution)."""
+    the checker, not this, says whether it is a solution). ``stored``: an outcome the
+    harness stamped and saved (results database), which may also say which limit ended it
+    and where it ran (host, worker, sequence)."""
     if not isinstance(data, dict):
         raise AnswerError(f"an answer of type {type(data).__name__}")
     raw_status = data.get("status")
@@ -129,10 +135,19 @@ def check_answer(data: Any, max_solutions: int, cells: int) -> Outcome:
         if not isinstance(value, kind):
             raise AnswerError(f"{name} = {shown(value)} is not a {kind.__name__}")
     termination = data.get("termination")
-    if termination not in TERMINATIONS or (termination == "memory" and status != Status.MEMORY_OUT):
+    if termination not in (STORED_TERMINATIONS if stored else TERMINATIONS) or (
+            termination == "memory" and status != Status.MEMORY_OUT):
         raise AnswerError(f"termination {shown(termination)} is not one a worker may report")
-    return Outcome(status, [tuple(s) for s in solutions], complete, stats, message[:MESSAGE_CHARS],
-                   time_s, cpu_s, warmup, peak_mb, termination)
+    outcome = Outcome(status, [tuple(s) for s in solutions], complete, stats, message[:MESSAGE_CHARS],
+                      time_s, cpu_s, warmup, peak_mb, termination)
+    if stored:
+        host, worker, sequence = data.get("host") or "", data.get("worker"), data.get("sequence")
+        if not isinstance(host, str) or len(host) > MAX_HOST:
+            raise AnswerError(f"host = {shown(host)} is not a host name")
+        outcome.host = host
+        outcome.worker = None if worker is None else count("worker", worker)
+        outcome.sequence = None if sequence is None else count("sequence", sequence)
+    return outcome
 
 
 def outcome_from(data: Any, max_solutions: int, cells: int) -> Outcome:

@@ -35,6 +35,8 @@ _CAP_SYS_RESOURCE = 24
 _CAPABILITY_VERSION_3 = 0x20080522
 STRAY_ROUNDS = 200
 """Times end_strays looks again for descendants (children that re-fork race each look)."""
+QUICK_LOOKS, QUICK_LOOK = 3, 32
+"""end_strays first looks this many times at this many of the newest processes."""
 
 
 def isolate(parent_pid: int, token: str) -> None:
@@ -149,27 +151,33 @@ def reap_children() -> bool:
             return True
 
 
-def process_table() -> dict[int, tuple[str, int, int, int]]:
-    """Every process /proc shows: pid -> (state, parent, process group, session); {} where
-    there is no /proc."""
+def process_table(since: int = 0, freeze: int | None = None,
+                  newest: int | None = None) -> dict[int, tuple[str, int, int, int]]:
+    """Every process /proc shows (with a pid of at least ``since``; only the ``newest`` if
+    given): pid -> (state, parent, process group, session); {} where there is no /proc.
+    Read newest first; with ``freeze``, each process read whose parent, group or session
+    is that pid is stopped at once (a child that keeps re-forking is among the newest, and
+    is caught before it forks again)."""
     table = {}
     try:
-        names = os.listdir("/proc")
+        pids = sorted((int(name) for name in os.listdir("/proc") if name.isdigit()), reverse=True)
     except OSError:
         return {}
-    for name in names:
-        if not name.isdigit():
-            continue
+    for pid in pids[:newest]:
+        if pid < since:
+            break
         try:
-            handle = os.open(f"/proc/{name}/stat", os.O_RDONLY)
+            handle = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
             try:
                 data = os.read(handle, 4096)
             finally:
                 os.close(handle)
             fields = data.rsplit(b")", 1)[1].split(None, 5)
-            table[int(name)] = (fields[0].decode(), int(fields[1]), int(fields[2]), int(fields[3]))
+            row = table[pid] = (fields[0].decode(), int(fields[1]), int(fields[2]), int(fields[3]))
         except (OSError, ValueError, IndexError):
             continue
+        if freeze is not None and freeze in row[1:] and pid != freeze:
+            _signal(pid, signal.SIGSTOP)
     return table
 
 
@@ -194,8 +202,13 @@ def end_strays(pid: int, rounds: int = STRAY_ROUNDS) -> int:
     subreaper, so an orphan stays one) and the rest of its session and group. Its group is
     stopped first (a stopped process cannot fork, and the kernel stops a whole group at
     once), and each other group found too; the search is repeated until it finds nothing,
-    at most ``rounds`` times. The worker is continued; the number of processes killed."""
-    table = process_table()
+    at most ``rounds`` times. A child that re-forks into a new session each time races the
+    search, so after the first look only processes newer than those found are read (pids
+    grow; a last full look covers a wrap-around), which takes a fraction of a full look.
+    The worker is continued; the number of processes killed."""
+    for _ in range(QUICK_LOOKS):  # stop a re-forking child first: it is among the newest
+        process_table(freeze=pid, newest=QUICK_LOOK)
+    table = process_table(freeze=pid)
     found = strays(pid, table)
     if not found:
         return 0
@@ -213,11 +226,15 @@ def end_strays(pid: int, rounds: int = STRAY_ROUNDS) -> int:
             for stray in found:
                 _signal(stray, signal.SIGKILL)
             killed.update(found)
-            table = process_table()
+            table = process_table(since=min(found), freeze=pid)
             found = strays(pid, table)
             if not found:
-                break
-            time.sleep(0.001 * min(attempt, 10))  # a killed process takes a moment to go
+                table = process_table(freeze=pid)
+                found = strays(pid, table)
+                if not found:
+                    break
+            if attempt > 20:
+                time.sleep(0.001)  # a killed process takes a moment to go
     finally:
         if stopped:
             _signal(pid, signal.SIGCONT)

@@ -31,6 +31,7 @@ from typing import Any
 from models.symbols import SYMBOLS
 
 from ...result import COUNTERS, Status
+from ..engine.answers import MAX_INTEGER, AnswerError, check_answer
 from ..tasks import Outcome, Task
 from .judge import Run, _puzzle_text
 from .records import COLUMNS, EXTRA, record
@@ -107,10 +108,14 @@ def raw_solutions(outcome: Outcome, run: Run) -> str | None:
 
 
 def outcome_from_text(text: str) -> Outcome:
+    """A pending outcome as outcome_text stored it, checked as a worker's answer is (a value
+    out of range, say a count an older compare.py stored beyond what SQLite's INTEGER
+    holds, makes that run an error naming it: the rest of the sweep goes on)."""
     data = json.loads(text)
-    return Outcome(Status(data["status"]), [tuple(s) for s in data["solutions"]], data["complete"],
-                   data["stats"], data["message"], data["time_s"], data["cpu_s"], data["warmup"],
-                   **{name: data.get(name) for name in MEASURED if data.get(name) is not None})
+    try:
+        return check_answer(data, MAX_INTEGER, MAX_INTEGER, stored=True)
+    except AnswerError as problem:
+        return Outcome(Status.ERROR, message=f"malformed outcome in the results database: {problem}")
 
 
 class ResultsDatabase:
