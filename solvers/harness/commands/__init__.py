@@ -13,6 +13,7 @@ ladder:    the teaching ladder: what each rung of inference buys
 explain:   one solve as numbered sentences
 render:    one puzzle and its solution as a picture
 replay:    a trace as a self-contained HTML page
+tree:      the search tree of one solve as an SVG picture
 common:    usage errors, exit statuses, reading puzzles, shared options
 summary:   what a sweep prints and saves when it ends (run, and run --db)
 sweep_db:  a sweep written run by run to a results database
