@@ -10,8 +10,7 @@ from pathlib import Path
 
 from models import Puzzle, PuzzleError, read_text
 
-from ..pictures.search_tree import build, summarise
-from ..pictures.tree_svg import tree_svg
+from ..pictures.tree_svg import search_tree
 from ..results.outputs import atomic_path
 from .common import EXIT_OK, UsageError, check_output_paths, positive_int
 from .tracing import TRACED, chosen_puzzle, one_puzzle_options, traced_solve
@@ -47,10 +46,10 @@ def run(args: argparse.Namespace) -> int:
                          f"{suffix or 'no suffix'!r}")
     puzzle = _puzzle(args)
     result, trace = traced_solve(puzzle, args.solver, args.timeout)
-    tree = build(trace.events)
-    summary = summarise(tree, args.max_nodes)
     status = result.status.value + (f" ({result.message})" if result.message else "")
-    picture = tree_svg(summary, f"{puzzle.source}: {trace.events[0]['solver']}, {status}")
+    drawing = search_tree(trace.events, f"{puzzle.source}: {trace.events[0]['solver']}, {status}",
+                          args.max_nodes)
+    summary, tree, picture = drawing.summary, drawing.summary.tree, drawing.svg
     if suffix == "html":
         picture = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
                    f"search tree: {escape(str(puzzle.source))}</title></head>\n<body>\n{picture}</body></html>\n")

@@ -7,13 +7,15 @@ a ``<path class="edge ...">``, so a test (or a reader) can count them.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from xml.sax.saxutils import escape
 
 from models.symbols import symbol
 
-from ...trace import cell_name
-from .search_tree import CONTRADICTION, SOLUTION, Collapsed, Node, Summary
+from ...trace import Event, cell_name
+from .search_tree import CONTRADICTION, SOLUTION, Collapsed, Node, Summary, build, summarise
 
 FONT = 11
 CHAR = 6.6  # the width of one character at FONT, a little generous for a sans-serif face
@@ -43,6 +45,27 @@ STYLE = f"""
 .node.root rect {{ fill: #d9d9d9; }}
 .mark {{ fill: #ffffff; font-weight: bold; }}
 """
+
+
+@dataclass(frozen=True)
+class TreePicture:
+    """A drawn search tree: a notebook shows it, ``save`` writes it."""
+
+    svg: str
+    summary: Summary
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.svg, encoding="utf-8")
+
+
+def search_tree(events: Iterable[Event], title: str = "", max_nodes: int = 300) -> TreePicture:
+    """The search tree of a trace's events, with at most about ``max_nodes`` nodes drawn."""
+    events = list(events)
+    summary = summarise(build(events), max_nodes)
+    return TreePicture(tree_svg(summary, title or f"search tree of {events[0]['solver']}"), summary)
 
 
 @dataclass(eq=False)
