@@ -29,6 +29,7 @@ class Node:
     value: int = 0
     said: str = ""  # the decision in words
     group: str = ""  # the group the decision was made in, when its rule names one
+    alternatives: int = 0  # how many choices were still to try after it
     children: list[Node] = field(default_factory=list)
     outcome: str = ""  # SOLUTION, CONTRADICTION or '' (went on deeper, or the search stopped)
     why: str = ""  # the outcome in words
@@ -37,6 +38,11 @@ class Node:
     size: int = 1  # nodes in its subtree, itself included (set by ``build``)
     solutions: int = 0  # solution nodes in its subtree
     contradictions: int = 0  # contradiction nodes in its subtree
+
+    def only_choices(self) -> Iterator[Node]:
+        """Its children that were the one choice there was: nothing tried before or after."""
+        if len(self.children) == 1 and not self.children[0].alternatives:
+            yield self.children[0]
 
     def walk(self) -> Iterator[Node]:
         """This node and every node below it, depth first in the order they were tried."""
@@ -82,7 +88,7 @@ def build(events: Iterable[Event]) -> SearchTree:
             count += 1
             del path[max(depth, 1):]
             child = Node(count, len(path), event["cell"], event["value"], describe(event, n),
-                         str(event.get("group") or ""))
+                         str(event.get("group") or ""), len(event["alternatives"]))
             path[-1].children.append(child)
             path.append(child)
         elif kind in ("contradiction", "solved"):

@@ -34,6 +34,7 @@ STYLE = f"""
 .edge {{ stroke: #8c8c8c; stroke-width: 1.2; fill: none; }}
 .edge.path {{ stroke: {PATH_COLOUR}; stroke-width: 3.5; }}
 .edge.hidden {{ stroke-dasharray: 4 3; }}
+.edge.only {{ stroke-dasharray: 1.5 3; }}
 .label {{ fill: #1a1a1a; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }}
 .node rect, .node circle, .node polygon {{ fill: #ffffff; stroke: #4d4d4d; stroke-width: 1.2; }}
 .node.dead rect, .node.dead circle {{ fill: {DEAD_FILL}; }}
@@ -79,7 +80,7 @@ class Item:
     edge: str  # on the edge into it: what was tried
     children: list[Item]
     x: float = 0.0
-    width: float = 0.0  # its subtree's width
+    offset: float = 0.0  # its x less its parent's
 
     @property
     def own_width(self) -> float:
@@ -95,13 +96,16 @@ def tree_svg(summary: Summary, title: str) -> str:
     """The SVG document of a (summarised) search tree, with ``title`` above it."""
     tree = summary.tree
     top = _items(summary, tree.root)
-    _measure(top)
-    _place(top, MARGIN)
+    contour = _layout(top)
+    left = min(low for low, _ in contour)
+    span = max(high for _, high in contour) - left
+    _place(top, MARGIN - left)
     header = _header(summary, title)
     legend, legend_height = _legend(summary, MARGIN, 20 + 16 * len(header))
     origin = 20 + 16 * len(header) + legend_height + 24
     items = list(_all(top))
-    width = max(top.width + 2 * MARGIN, 640.0, _text(max(header, key=len)) + 2 * MARGIN)
+    wordy = max(_text(header[0]) * 1.3, *(_text(line) for line in header[1:]))  # the title is bold, larger
+    width = max(span + 2 * MARGIN, 640.0, wordy + 2 * MARGIN)
     height = origin + LEVEL * max(item.depth for item in items) + 3 * RADIUS + 28 + MARGIN
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
              f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="DejaVu Sans, Arial, sans-serif" '
@@ -165,23 +169,32 @@ def _branching(children: list[Node], n: int) -> tuple[str, dict[int, str]]:
     return "", {c.number: f"{cell_name(c.cell, n)}={symbol(c.value)}" for c in children}
 
 
-def _measure(item: Item) -> None:
+def _layout(item: Item) -> list[tuple[float, float]]:
+    """Place the subtree's children relative to their parent (``offset``), each as close to its
+    left neighbour as their contours allow (Reingold and Tilford's idea); the subtree's
+    contour: per depth below it, its leftmost and rightmost extent around its root."""
+    half = item.own_width / 2
+    if not item.children:
+        return [(-half, half)]
+    merged: list[tuple[float, float]] = []
+    shifts = []
     for child in item.children:
-        _measure(child)
-    spread = sum(c.width for c in item.children) + GAP * max(0, len(item.children) - 1)
-    item.width = max(item.own_width + GAP, spread)
+        contour = _layout(child)
+        shift = max((right + GAP - contour[level][0] for level, (_, right) in
+                     enumerate(merged[:len(contour)])), default=0.0)
+        shifts.append(shift)
+        merged = [(min(merged[level][0], left + shift) if level < len(merged) else left + shift,
+                   right + shift) for level, (left, right) in enumerate(contour)] + merged[len(contour):]
+    centre = (shifts[0] + shifts[-1]) / 2
+    for child, shift in zip(item.children, shifts):
+        child.offset = shift - centre
+    return [(-half, half)] + [(left - centre, right - centre) for left, right in merged]
 
 
-def _place(item: Item, left: float) -> None:
-    spread = sum(c.width for c in item.children) + GAP * max(0, len(item.children) - 1)
-    x = left + (item.width - spread) / 2
+def _place(item: Item, x: float) -> None:
+    item.x = x
     for child in item.children:
-        _place(child, x)
-        x += child.width + GAP
-    if item.children:
-        item.x = (item.children[0].x + item.children[-1].x) / 2
-    else:
-        item.x = left + item.width / 2
+        _place(child, x + child.offset)
 
 
 def _all(item: Item) -> list[Item]:
@@ -202,6 +215,8 @@ def _edge(parent: Item, child: Item, origin: float, summary: Summary) -> str:
     y0 = origin + LEVEL * parent.depth + RADIUS
     y1 = origin + LEVEL * child.depth - RADIUS
     kind = "path" if _on_path(child, summary) else "hidden" if child.stand_in else "tried"
+    if child.node is not None and parent.node is not None and child.node in parent.node.only_choices():
+        kind += " only"
     middle = (y0 + y1) / 2
     return (f'<path class="edge {kind}" d="M{parent.x:.1f},{y0:.1f} C{parent.x:.1f},{middle:.1f} '
             f'{child.x:.1f},{middle:.1f} {child.x:.1f},{y1:.1f}"/>')
@@ -287,9 +302,10 @@ def _header(summary: Summary, title: str) -> list[str]:
 
 def _legend(summary: Summary, x: float, y: float) -> tuple[list[str], float]:
     """The symbols, each with what it means and how many are drawn; and the legend's height."""
-    counts = {"contradiction": 0, "solution": 0, "dead": 0, "stopped": 0}
+    counts = {"contradiction": 0, "solution": 0, "dead": 0, "stopped": 0, "only": 0}
     for node in summary.tree.root.walk():
         if node.number in summary.shown:
+            counts["only"] += sum(1 for c in node.only_choices() if c.number in summary.shown)
             if node.outcome:
                 counts[node.outcome] += 1
             if node in summary.tree.stopped:
@@ -313,6 +329,10 @@ def _legend(summary: Summary, x: float, y: float) -> tuple[list[str], float]:
         entries.append((f'<rect x="-9" y="-9" width="18" height="18" rx="5" fill="{DEAD_FILL}" '
                         'stroke="#4d4d4d"/>', f"dead end: backtracked, no solution below "
                                               f"({counts['dead']:,} drawn)"))
+    if counts["only"]:
+        entries.append(('<path d="M-16,0 H16" stroke="#8c8c8c" stroke-width="2" '
+                        'stroke-dasharray="1.5 3"/>', f"dotted: the only choice there was, nothing "
+                                                      f"else to try ({counts['only']:,} drawn)"))
     if counts["stopped"]:
         entries.append((f'<circle r="{RADIUS}" fill="#fff" stroke="{STOP_COLOUR}" stroke-width="2" '
                         'stroke-dasharray="3 2"/>', f"where the search stopped ({counts['stopped']})"))
