@@ -12,6 +12,7 @@ import pytest
 from models import Model, Puzzle, parse_puzzle
 from solvers.backends.readable import backtrack, dlx, mrv
 from solvers.harness.pictures.search_tree import build, summarise
+from solvers.harness.pictures.tree_svg import search_tree
 from solvers.trace import Trace
 
 from .conftest import ROOT, compare, load
@@ -61,6 +62,18 @@ def test_the_tree_has_one_node_and_one_edge_per_decision_and_marks_the_solution_
     assert f"{len(tried):,} decisions in all" in text
     assert f"contradiction ({contradictions:,} drawn)" in text or contradictions == 0
     assert f"wrote {out}: {len(tried):,} decisions (all drawn)" in done.stdout
+    assert len(edges(svg, "only")) == only_choices(tried)
+
+
+def only_choices(tried: list[dict]) -> int:
+    """Decisions that were the one choice at their node: the first tried there, none left after."""
+    first, count = set(), 0
+    for event in tried:
+        first.discard(event["depth"] + 1)  # a new node: its children are yet to come
+        if event["depth"] not in first and not event["alternatives"]:
+            count += 1
+        first.add(event["depth"])
+    return count
 
 
 def test_a_big_search_is_collapsed_and_says_its_total(tmp_path: Path) -> None:
@@ -113,6 +126,16 @@ def test_the_summary_keeps_the_solution_path_whatever_the_budget() -> None:
     solution = next(node for node in tree.root.walk() if node.outcome == "solution")
     assert solution.number in summary.shown and summary.collapsed
     assert len(summary.shown) - 1 + sum(c.size for c in summary.collapsed) == tree.decisions
+
+
+@pytest.mark.parametrize("source, words", [("small_unsat.txt", "inference alone found there is no solution"),
+                                           ("generated_4x4.txt", "inference alone solved it")])
+def test_a_solve_without_search_is_one_root_node_that_says_so(source: str, words: str) -> None:
+    trace = Trace()
+    mrv.solve(Model.from_puzzle(load(source)[0]), trace=trace)
+    svg = search_tree(trace.events, "t").svg
+    root = ET.fromstring(svg)
+    assert len(nodes(root, "node")) == 1 and not edges(root) and words in svg
 
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if Path(p).exists()), None)

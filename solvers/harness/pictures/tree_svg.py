@@ -109,8 +109,9 @@ def tree_svg(summary: Summary, title: str) -> str:
     height = origin + LEVEL * max(item.depth for item in items) + 3 * RADIUS + 28 + MARGIN
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
              f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="DejaVu Sans, Arial, sans-serif" '
-             f'font-size="{FONT}">',
-             f"<title>{escape(title)}</title>", f"<style>{STYLE}</style>",
+             f'font-size="{FONT}" role="img" aria-labelledby="tree-title tree-desc">',
+             f'<title id="tree-title">{escape(title)}</title>',
+             f'<desc id="tree-desc">{escape(". ".join(header[1:]))}</desc>', f"<style>{STYLE}</style>",
              f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>',
              '<g class="header">']
     for number, line in enumerate(header):
@@ -145,8 +146,6 @@ def _items(summary: Summary, node: Node) -> Item:
         words = ", ".join(tried)
         edge = words if len(words) <= 14 else f"{len(tried)} more"
         children.append(Item(None, stand_in, node.depth + 1, "", edge, []))
-    if node.number == 0:
-        label = label or "start"
     return Item(node, None, node.depth, label, "", children)
 
 
@@ -287,10 +286,13 @@ def _stand_in(stand_in: Collapsed, x: float, y: float) -> str:
 def _header(summary: Summary, title: str) -> list[str]:
     tree = summary.tree
     root = tree.root
-    lines = [title,
-             f"{tree.decisions:,} decisions in all, depth {tree.depth()}: "
-             f"{root.contradictions:,} contradictions, {root.solutions} solution(s)"
-             + ("; the search stopped before its end" if tree.stopped else "")]
+    lines = [title, f"{_count(tree.decisions, 'decision')} in all, depth {tree.depth()}: "
+                    f"{_count(root.contradictions, 'contradiction')}, "
+                    f"{_count(root.solutions, 'solution')}"
+             + ("; the search stopped before its end" if tree.stopped else "")
+             + ("" if tree.decisions else "; no search: inference alone " + (
+                 "solved it" if root.solutions else "found there is no solution" if root.outcome
+                 else "went no further"))]
     if summary.collapsed:
         hidden = sum(s.size for s in summary.collapsed)
         lines.append(f"drawn: {len(summary.shown) - 1:,} of the {tree.decisions:,} decisions, every one "
@@ -298,6 +300,11 @@ def _header(summary: Summary, title: str) -> list[str]:
                      f"the search stopped; the other "
                      f"{hidden:,} in {len(summary.collapsed)} collapsed subtrees")
     return lines
+
+
+def _count(number: int, noun: str) -> str:
+    """'1 contradiction', '2,345 contradictions'."""
+    return f"{number:,} {noun}" + ("" if number == 1 else "s")
 
 
 def _legend(summary: Summary, x: float, y: float) -> tuple[list[str], float]:
