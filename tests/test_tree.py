@@ -13,7 +13,7 @@ from models import Model, Puzzle, parse_puzzle
 from solvers.backends.readable import backtrack, dlx, mrv
 from solvers.harness.pictures.search_tree import build, summarise
 from solvers.harness.pictures.tree_svg import search_tree
-from solvers.trace import Trace
+from solvers.trace import Trace, write_jsonl
 
 from .conftest import ROOT, compare, load
 
@@ -102,6 +102,27 @@ def test_a_puzzle_line_gives_a_page_holding_the_tree(tmp_path: Path) -> None:
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 1
     svg = ET.fromstring(page[page.index("<svg"):page.index("</svg>") + 6])
     assert len(nodes(svg, "decision")) == len(decisions("backtrack", parse_puzzle(LINE_4X4)))
+
+
+def test_a_saved_trace_is_drawn_as_it_is(tmp_path: Path) -> None:
+    trace = Trace()
+    dlx.solve(Model.from_puzzle(load("top95.txt")[0]), trace=trace)
+    saved = tmp_path / "solve.jsonl"
+    with saved.open("w") as out:
+        write_jsonl(trace.events, out)
+    done = compare("tree", str(saved), "-o", str(tmp_path / "tree.svg"))
+    assert done.returncode == 0, done.stderr
+    svg = ET.parse(tmp_path / "tree.svg").getroot()
+    tried = [e for e in trace.events if e["kind"] == "decide"]
+    assert len(nodes(svg, "decision")) == len(tried)
+    assert "solve.jsonl: dlx:impl=readable" in (tmp_path / "tree.svg").read_text()  # its title
+
+
+def test_a_file_that_is_not_a_trace_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"kind": "decide", "depth": 1}\n')
+    done = compare("tree", str(bad), "-o", str(tmp_path / "tree.svg"))
+    assert done.returncode == 2 and "decide event lacks cell, value, alternatives, rule" in done.stderr
 
 
 @pytest.mark.parametrize("args, words", [

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from models import Puzzle, PuzzleError, read_text
 
+from ...trace import Event, TraceError, read_jsonl
 from ..pictures.tree_svg import search_tree
-from ..results.outputs import atomic_path
+from ..results.outputs import write_atomic
 from .common import EXIT_OK, UsageError, check_output_paths, positive_int
 from .tracing import TRACED, chosen_puzzle, one_puzzle_options, traced_solve
 
@@ -29,7 +30,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                     "path to the solution thick, a legend. A tree of more than --max-nodes "
                     "nodes is drawn down to a depth, with the rest collapsed into triangles "
                     "that say how many nodes they hide. PATH may also be a puzzle in line "
-                    "format, e.g. '1.3...2..1...3.2'.")
+                    "format, e.g. '1.3...2..1...3.2', or a trace written by 'explain --trace' "
+                    "(FILE.jsonl: drawn as it is, --solver unused).")
     one_puzzle_options(tree, f"{', '.join(TRACED)}, with options as in run (default: mrv)")
     tree.add_argument("-o", "--output", required=True, metavar="FILE.svg|html",
                       help="the picture to write (.html: a page holding the SVG)")
@@ -44,23 +46,39 @@ def run(args: argparse.Namespace) -> int:
     if suffix not in FORMATS:
         raise UsageError(f"-o {args.output}: write a .svg picture or an .html page, not "
                          f"{suffix or 'no suffix'!r}")
-    puzzle = _puzzle(args)
-    result, trace = traced_solve(puzzle, args.solver, args.timeout)
-    status = result.status.value + (f" ({result.message})" if result.message else "")
-    drawing = search_tree(trace.events, f"{puzzle.source}: {trace.events[0]['solver']}, {status}",
-                          args.max_nodes)
+    events, title = _saved_trace(args) if args.path.endswith(".jsonl") else _solved(args)
+    drawing = search_tree(events, title, args.max_nodes)
     summary, tree, picture = drawing.summary, drawing.summary.tree, drawing.svg
     if suffix == "html":
         picture = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
-                   f"search tree: {escape(str(puzzle.source))}</title></head>\n<body>\n{picture}</body></html>\n")
+                   f"search tree: {escape(title)}</title></head>\n<body>\n{picture}</body></html>\n")
     try:
-        with atomic_path(args.output) as temporary:
-            Path(temporary).write_text(picture, encoding="utf-8")
+        write_atomic(args.output, picture)
     except OSError as error:
         raise UsageError(f"-o {args.output}: cannot write: {error}") from None
     drawn = (f"{summary.drawn():,} drawn, the rest collapsed" if summary.collapsed else "all drawn")
     print(f"wrote {args.output}: {tree.decisions:,} decisions ({drawn})")
     return EXIT_OK
+
+
+def _solved(args: argparse.Namespace) -> tuple[list[Event], str]:
+    """The events of solving PATH's puzzle with --solver, and a title saying how it ended."""
+    puzzle = _puzzle(args)
+    result, trace = traced_solve(puzzle, args.solver, args.timeout)
+    status = result.status.value + (f" ({result.message})" if result.message else "")
+    return trace.events, f"{puzzle.source}: {trace.events[0]['solver']}, {status}"
+
+
+def _saved_trace(args: argparse.Namespace) -> tuple[list[Event], str]:
+    """The events of a trace written by ``explain --trace``, and a title naming it."""
+    if not Path(args.path).is_file():
+        raise UsageError(f"{args.path}: no such file")
+    check_output_paths({"-o": args.output}, [args.path])
+    try:
+        events = read_jsonl(args.path)
+    except (TraceError, UnicodeDecodeError) as error:
+        raise UsageError(str(error)) from None
+    return events, f"{Path(args.path).name}: {events[0]['solver']}"
 
 
 def _puzzle(args: argparse.Namespace) -> Puzzle:
