@@ -102,7 +102,8 @@ def build(events: Iterable[Event]) -> SearchTree:
         elif kind in ("place", "eliminate"):
             path[-1].forced += 1
     _count(root)
-    stopped = [] if path[-1].outcome else path[1:]
+    # nodes never taken back: the path to the solution, or to where a stopped search was
+    stopped = [node for node in path[1:] if not node.solutions]
     return SearchTree(root, n, str(start.get("solver", "")), stopped)
 
 
