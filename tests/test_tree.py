@@ -11,8 +11,10 @@ import pytest
 
 from models import Model, Puzzle, parse_puzzle
 from solvers.backends.readable import backtrack, dlx, mrv
+from solvers.harness.commands.tracing import TRACED
 from solvers.harness.pictures.search_tree import build, summarise
 from solvers.harness.pictures.tree_svg import search_tree
+from solvers.human import traced as human
 from solvers.trace import Trace, write_jsonl
 
 from .conftest import ROOT, compare, load
@@ -24,7 +26,7 @@ LINE_4X4 = "1.3...2..1...3.2"  # backtrack tries and fails a few values before t
 def decisions(solver: str, puzzle: Puzzle, **options: object) -> list[dict]:
     """The decide events of the same solve the command runs."""
     trace = Trace()
-    module = {"mrv": mrv, "backtrack": backtrack, "dlx": dlx}[solver]
+    module = {"mrv": mrv, "backtrack": backtrack, "dlx": dlx, "human": human}[solver]
     module.solve(Model.from_puzzle(puzzle), trace=trace, **{"node_limit": 100_000, **options})
     return [event for event in trace.events if event["kind"] == "decide"]
 
@@ -39,7 +41,8 @@ def edges(svg: ET.Element, kind: str | None = None) -> list[ET.Element]:
 
 
 @pytest.mark.parametrize("solver, source, index", [
-    ("mrv", "teaching.txt", 0), ("backtrack", "small_4x4.txt", 0), ("dlx", "top95.txt", 0)])
+    ("mrv", "teaching.txt", 0), ("backtrack", "small_4x4.txt", 0), ("dlx", "top95.txt", 0),
+    ("human", "teaching.txt", 0)])
 def test_the_tree_has_one_node_and_one_edge_per_decision_and_marks_the_solution_path(
         tmp_path: Path, solver: str, source: str, index: int) -> None:
     puzzle = load(source)[index]
@@ -128,7 +131,7 @@ def test_a_file_that_is_not_a_trace_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args, words", [
     (["puzzles/teaching.txt", "--solver", "nosuch"], "'nosuch' is no backend"),
     (["puzzles/teaching.txt", "--solver", "fast"], "'fast' records no trace; explain, render, "
-                                                   "replay and tree follow mrv, backtrack, dlx"),
+                                                   f"replay and tree follow {', '.join(TRACED)}"),
     (["1.3..", "--solver", "mrv"], "1.3..: no such file, nor a puzzle in line format"),
     (["puzzles/teaching.txt", "--puzzle", "99"], "no puzzle 99"),
     (["puzzles/teaching.txt", "-o", "tree.png"], "write a .svg picture or an .html page")])

@@ -24,7 +24,8 @@ DEFAULT_BUDGET = 300
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     tree = subparsers.add_parser(
         "tree", help="draw the search tree of one solve (SVG): decisions, values, dead ends",
-        description="Solve one puzzle with the readable mrv, backtrack or dlx and draw its search "
+        description="Solve one puzzle with a solver that records its steps (the human-style "
+                    "solver, or the readable mrv, backtrack or dlx) and draw its search "
                     "tree top down: each node a decision (inside it, the cell its children "
                     "try), each edge the value tried, contradictions and solutions marked, the "
                     "path to the solution thick, a legend. A tree of more than --max-nodes "
