@@ -138,8 +138,11 @@ class _Worker:
     """When the running task was handed over (time.monotonic, the parent's clock)."""
     cpu_sent: tuple[float, float] | None = None
     """The worker's own and its children's CPU seconds (/proc) at the hand-over."""
-    received: float = 0.0
-    """When the parent last read what the worker sent (time.monotonic)."""
+    last_read: float = 0.0
+    """When the parent last read (and emptied) the worker's result pipe (time.monotonic)."""
+    arrival: tuple[float, float] = (0.0, 0.0)
+    """Between which times what the parent last read arrived: from the read before to the
+    moment the parent looked, when it was waiting already; the moment it woke, otherwise."""
     retire: bool = False
     """Set after a memory-out: the worker's heap may be in any state, so it is not reused."""
     inbox: list[dict[str, Any]] = field(default_factory=list)
@@ -292,7 +295,7 @@ class _Pool:
         worker.loading, worker.warmup = False, task.solver not in worker.ran
         worker.ran.add(task.solver)
         worker.cpu_sent = proc_cpu_split(worker.process.pid)
-        worker.sent = time.monotonic()
+        worker.sent = worker.last_read = time.monotonic()
         worker.deadline = worker.sent + task.time_limit + grace_for(task.time_limit)
         try:
             worker.tasks.send(("run", number, task, capped))
@@ -303,11 +306,17 @@ class _Pool:
         live = [w for w in self.slots if w is not None]
         busy = [w.deadline for w in live if w.task is not None]
         timeout = min(3600.0, max(0.0, min(busy) - time.monotonic())) if busy else None
-        wait([w.results for w in live] + [w.process.sentinel for w in live], timeout)
+        handles = [w.results for w in live] + [w.process.sentinel for w in live]
+        called = time.monotonic()
+        waiting = wait(handles, 0)  # what arrived while this process was busy elsewhere
+        if not waiting:
+            wait(handles, timeout)
         arrived = {}
         for each in live:  # read (and time) every answer before handling any
             arrived[id(each)] = read_available(each.results.fileno())
-            each.received = time.monotonic()
+            now = time.monotonic()
+            each.arrival = (each.last_read, called) if each.results in waiting else (now, now)
+            each.last_read = now
             read_available(each.process.sentinel)  # whatever a backend wrote into it (else wait spins)
         for index, worker in enumerate(self.slots):
             if worker is None:
@@ -370,7 +379,7 @@ class _Pool:
         recorded."""
         number, sent = worker.task, worker.sent
         assert number is not None and sent is not None
-        wall = max(0.0, worker.received - sent)
+        wall = (max(0.0, worker.arrival[0] - sent), max(0.0, worker.arrival[1] - sent))
         now, before = proc_cpu_split(worker.process.pid), worker.cpu_sent
         cpu = None if now is None or before is None else (max(0.0, now[0] - before[0]),
                                                           max(0.0, now[1] - before[1]))
@@ -379,16 +388,17 @@ class _Pool:
             outcome = judged_times(outcome, wall, cpu, _children_seconds(answer), worker.clean)
         except AnswerError as problem:  # the harness's own readings stand
             outcome = Outcome(Status.ERROR, message=f"malformed answer from the worker: {problem}",
-                              time_s=min(wall, MAX_SECONDS), cpu_s=None if cpu is None else sum(cpu))
+                              time_s=min(wall[1], MAX_SECONDS), cpu_s=None if cpu is None else sum(cpu))
         outcome = replace(outcome, warmup=worker.warmup)
-        if worker.key.startswith("plugin:") or not isinstance(answer, dict) or answer.get("children") is not False:
-            worker.clean = end_strays(worker.process.pid) == 0
+        children = not isinstance(answer, dict) or answer.get("children") is not False
+        if worker.key.startswith("plugin:") or children:  # a plugin's worker may lie
+            worker.clean = end_strays(worker.process.pid, quick=children) == 0
         else:
             worker.clean = True
         worker.retire = outcome.status == Status.MEMORY_OUT or (
             self.fresh_plugin_workers and worker.key.startswith("plugin:"))
         worker.task = None
-        self._record(number, outcome, worker, wall)
+        self._record(number, outcome, worker, wall[0])
 
     def _broken(self, worker: _Worker, problem: str) -> None:
         if worker.task is not None:

@@ -197,7 +197,7 @@ def strays(pid: int, table: dict[int, tuple[str, int, int, int]]) -> list[int]:
     return sorted(p for p in found - {pid} if table[p][0] not in ("Z", "X"))
 
 
-def end_strays(pid: int, rounds: int = STRAY_ROUNDS) -> int:
+def end_strays(pid: int, rounds: int = STRAY_ROUNDS, *, quick: bool = True) -> int:
     """Kill every process the worker ``pid`` has left behind: its descendants (it is their
     subreaper, so an orphan stays one) and the rest of its session and group. Its group is
     stopped first (a stopped process cannot fork, and the kernel stops a whole group at
@@ -205,8 +205,9 @@ def end_strays(pid: int, rounds: int = STRAY_ROUNDS) -> int:
     at most ``rounds`` times. A child that re-forks into a new session each time races the
     search, so after the first look only processes newer than those found are read (pids
     grow; a last full look covers a wrap-around), which takes a fraction of a full look.
-    The worker is continued; the number of processes killed."""
-    for _ in range(QUICK_LOOKS):  # stop a re-forking child first: it is among the newest
+    The worker is continued; the number of processes killed. ``quick``: first take a few
+    quick looks at the newest processes (when the worker says it has children)."""
+    for _ in range(QUICK_LOOKS if quick else 0):  # stop a re-forking child first: it is among the newest
         process_table(freeze=pid, newest=QUICK_LOOK)
     table = process_table(freeze=pid)
     found = strays(pid, table)

@@ -161,27 +161,30 @@ def within(value: float, reference: float, slack: tuple[float, float]) -> bool:
     return value >= reference - slack[0] - slack[1] * reference
 
 
-def judged_times(outcome: Outcome, wall: float, cpu: tuple[float, float] | None,
+def judged_times(outcome: Outcome, wall: tuple[float, float], cpu: tuple[float, float] | None,
                  worker_children: float | None, children_clean: bool) -> Outcome:
     """The outcome with the times the record keeps, checked against the parent's readings:
-    ``wall`` from handing the task over to the answer's arrival, ``cpu`` what /proc says
-    the worker used meanwhile (its own, its waited-for children's; None if unread).
+    ``wall`` from handing the task over to the answer's arrival (at least, at most: a
+    parent busy judging another run reads an answer late, and knows only between which
+    of its looks it came), ``cpu`` what /proc says the worker used meanwhile (its own,
+    its waited-for children's; None if unread).
 
     The worker's times stand when they fit: wall inside the parent's span and not further
-    below it than WALL_SLACK; its own CPU within CPU_SLACK of /proc's, its children's not
+    below its least value than WALL_SLACK; its own CPU within CPU_SLACK of /proc's, its children's not
     above /proc's (nor below, when ``children_clean``: no strays of an earlier run were
     reaped meanwhile). Otherwise both become the parent's readings and the message says
     what the worker claimed.
 
     >>> from solvers.harness.tasks import Outcome
-    >>> honest = judged_times(Outcome(Status.SOLVED, time_s=0.5, cpu_s=0.49), 0.52, (0.5, 0.0), 0.0, True)
+    >>> honest = judged_times(Outcome(Status.SOLVED, time_s=0.5, cpu_s=0.49), (0.52, 0.52), (0.5, 0.0), 0.0, True)
     >>> honest.time_s, honest.cpu_s, honest.message
     (0.5, 0.49, '')
-    >>> forged = judged_times(Outcome(Status.SOLVED, time_s=2e-05, cpu_s=1e-05), 2.6, (0.01, 0.0), 0.0, True)
+    >>> forged = judged_times(Outcome(Status.SOLVED, time_s=2e-05, cpu_s=1e-05), (2.6, 2.6), (0.01, 0.0), 0.0, True)
     >>> forged.time_s, forged.cpu_s, forged.message
     (2.6, 0.01, "the worker's clocks said 2e-05 s (CPU 1e-05 s); the harness measured 2.6 s (CPU 0.01 s)")
     """
-    fits = outcome.time_s <= wall + 0.001 and within(outcome.time_s, wall, WALL_SLACK)
+    least, most = wall
+    fits = outcome.time_s <= most + 0.001 and within(outcome.time_s, least, WALL_SLACK)
     measured_cpu = None if cpu is None else cpu[0] + cpu[1]
     if cpu is not None and outcome.cpu_s is not None and worker_children is not None:
         own, children = outcome.cpu_s - worker_children, worker_children
@@ -193,17 +196,17 @@ def judged_times(outcome: Outcome, wall: float, cpu: tuple[float, float] | None,
     if fits:
         return outcome
     claimed = f"{outcome.time_s:.3g} s" + ("" if outcome.cpu_s is None else f" (CPU {outcome.cpu_s:.3g} s)")
-    found = f"{wall:.3g} s" + ("" if measured_cpu is None else f" (CPU {measured_cpu:.3g} s)")
+    found = f"{most:.3g} s" + ("" if measured_cpu is None else f" (CPU {measured_cpu:.3g} s)")
     note = f"the worker's clocks said {claimed}; the harness measured {found}"
-    return replace(outcome, time_s=wall, cpu_s=measured_cpu if cpu is not None else outcome.cpu_s,
+    return replace(outcome, time_s=most, cpu_s=measured_cpu if cpu is not None else outcome.cpu_s,
                    message=f"{outcome.message}; {note}" if outcome.message else note)
 
 
 def enforce_limit(outcome: Outcome, limit: float, cpu_limit: float | None = None,
                   wall: float | None = None) -> Outcome:
     """The outcome as scored: a timeout at the limit when over either limit, or a TIMEOUT of its own.
-    ``wall``, when given, is the harness's own reading of the run's wall time: it decides
-    whether the run was late (the outcome's ``time_s`` is what the worker reported).
+    ``wall``, when given, is the harness's own reading of the run's wall time (the least it
+    can be): it decides whether the run was late, beside the outcome's ``time_s``.
 
     >>> from solvers.harness.tasks import Outcome
     >>> late = enforce_limit(Outcome(Status.SOLVED, [(1,)], time_s=1.3, cpu_s=1.2), 1.0)
