@@ -80,3 +80,12 @@ def test_picking_a_bad_puzzle_is_exit_2_with_its_error(small: Path, tmp_path: Pa
 def test_puzzle_that_is_not_a_number_is_refused(small: Path, tmp_path: Path) -> None:
     done = compare(*picked("explain", small, tmp_path, "--puzzle", "two"))
     assert done.returncode == 2 and "argument --puzzle: must be a whole number" in done.stderr
+
+
+def test_solve_names_each_puzzle_by_the_same_number(small: Path) -> None:
+    done = compare("solve", str(small), "--solver", "mrv", "--format", "line")
+    assert done.returncode == 2  # the bad puzzle is reported and skipped
+    heads = [line for line in done.stdout.splitlines() if " puzzle " in line]
+    assert heads[0].startswith(f"# {small} puzzle 1 (line 2): 4x4")
+    assert heads[1].startswith(f"# {small} puzzle 3 (line 4): 4x4")
+    assert "line 3" in done.stderr  # the bad one, puzzle 2

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     print_table(results, args.levels, args.format)
     if args.json:
         Path(args.json).write_text(json.dumps(consistency_study.as_json(results), indent=1) + "\n")
-    wrong = [f"{r.name}: {level} settled #{i} on a grid the checker rejects"
+    wrong = [f"{r.name}: {level} settled puzzle {i + 1} on a grid the checker rejects"
              for r in results for level in args.levels
              for i, o in enumerate(r.outcomes[level]) if o.wrong]
     breaks = [line for r in results for line in consistency_study.chain_breaks(r)]

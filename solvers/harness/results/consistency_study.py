@@ -94,7 +94,7 @@ def chain_breaks(result: SetResult) -> list[str]:
         for weaker, stronger in zip(present, present[1:]):
             for index, (w, s) in enumerate(zip(result.outcomes[weaker], result.outcomes[stronger])):
                 if s.fixed < w.fixed or (w.settled and not s.settled):
-                    breaks.append(f"{result.name} #{index}: {stronger} fixed {s.fixed} cells, "
+                    breaks.append(f"{result.name} puzzle {index + 1}: {stronger} fixed {s.fixed} cells, "
                                   f"{weaker} {w.fixed}")
     return breaks
 
