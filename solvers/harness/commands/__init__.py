@@ -13,7 +13,8 @@ ladder:    the teaching ladder: what each rung of inference buys
 explain:   one solve as numbered sentences
 render:    one puzzle and its solution as a picture
 replay:    a trace as a self-contained HTML page
-common:    usage errors, exit statuses, reading puzzles, shared options
+common:    usage errors, exit statuses, reading puzzles, picking one (--puzzle K), shared options
+progress:  progress on stderr with a total and the time left: a bar, or plain lines
 summary:   what a sweep prints and saves when it ends (run, and run --db)
 sweep_db:  a sweep written run by run to a results database
 tracing:   one puzzle solved by a readable backend while its trace is recorded

@@ -1,5 +1,6 @@
 """Pieces every command shares: usage errors, exit statuses, reading puzzles, choosing
-configurations, the shared options, progress and exit statuses."""
+configurations, picking one puzzle (--puzzle K), the shared options, progress and exit
+statuses."""
 from __future__ import annotations
 
 import argparse
@@ -9,7 +10,7 @@ import os
 import select
 import stat
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -22,6 +23,7 @@ from ..results.judge import Category, Run
 from ..results.outputs import OutputError
 from ..results.outputs import check_output_paths as check_paths
 from ..tasks import Outcome, Task
+from .progress import Progress
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -137,19 +139,9 @@ def positive_int(text: str) -> int:
     return value
 
 
-@contextlib.contextmanager
-def progress_bar(total: int | None) -> Iterator[Callable[[int, Outcome], None]]:
-    """A callback for each finished run that moves a progress bar (on a terminal only)."""
-    from tqdm import tqdm  # noqa: PLC0415 - only the command line shows progress
-
-    with tqdm(total=total, unit="run", desc="solving", file=sys.stderr, leave=False,
-              disable=not sys.stderr.isatty()) as bar:
-        yield lambda _number, _outcome: bar.update()
-
-
 def run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
-    """Run the tasks, with a progress bar on a terminal."""
-    with progress_bar(len(tasks)) as progress:
+    """Run the tasks, showing progress on stderr (progress.py)."""
+    with Progress(len(tasks)) as progress:
         return run_tasks(tasks, jobs=jobs, on_outcome=progress)
 
 

@@ -76,12 +76,17 @@ def settle(puzzle: Puzzle, level: str) -> Outcome:
 
 
 def measure(name: str, puzzles: Sequence[Puzzle], levels: Sequence[str],
-            progress: Callable[[str], None] = lambda _: None) -> SetResult:
-    """Every puzzle of one set at every level."""
-    outcomes = {}
+            progress: Callable[[str], None] = lambda _: None,
+            settled: Callable[[], None] = lambda: None) -> SetResult:
+    """Every puzzle of one set at every level; ``settled`` is called after each puzzle,
+    ``progress`` with a line after each level."""
+    outcomes: dict[str, list[Outcome]] = {}
     for level in levels:
         start = time.perf_counter()
-        outcomes[level] = [settle(puzzle, level) for puzzle in puzzles]
+        outcomes[level] = []
+        for puzzle in puzzles:
+            outcomes[level].append(settle(puzzle, level))
+            settled()
         progress(f"{name}: {level} done in {time.perf_counter() - start:.1f} s")
     return SetResult(name, outcomes)
 
