@@ -6,12 +6,13 @@ from __future__ import annotations
 import io
 import os
 import pty
+import sys
 from pathlib import Path
 
 import pytest
 
 from models import count_puzzles, iter_puzzles
-from solvers.harness.commands.progress import FALLBACK_WIDTH, Progress, count_runs, terminal_width
+from solvers.harness.commands.progress import FALLBACK_SIZE, Progress, count_runs, terminal_size
 
 from .conftest import PUZZLES, compare
 
@@ -51,12 +52,14 @@ def test_runs_are_counted_per_puzzle_and_unknown_for_stdin(small: Path) -> None:
 # -- a terminal ----------------------------------------------------------------------------
 
 def test_a_terminal_of_width_0_still_shows_the_bar_with_its_total(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("COLUMNS", raising=False)
-    leader, follower = pty.openpty()  # a new pseudo-terminal reports 0 columns, 0 lines
+    for name in ("COLUMNS", "LINES"):
+        monkeypatch.delenv(name, raising=False)
+    leader, follower = pty.openpty()  # a new pseudo-terminal reports 0 columns and 0 lines
     with os.fdopen(follower, "w") as terminal:
-        assert os.get_terminal_size(follower).columns == 0
-        assert terminal_width(terminal) == FALLBACK_WIDTH
-        with Progress(10, stream=terminal) as progress:
+        assert tuple(os.get_terminal_size(follower)) == (0, 0)
+        assert terminal_size(terminal) == FALLBACK_SIZE
+        monkeypatch.setattr(sys, "stderr", terminal)  # tqdm sizes its own stderr from the terminal
+        with Progress(10) as progress:
             progress.advance(3)
             terminal.flush()
             os.set_blocking(leader, False)
@@ -64,7 +67,7 @@ def test_a_terminal_of_width_0_still_shows_the_bar_with_its_total(monkeypatch: p
     os.close(leader)
     first = shown.strip("\r").split("\r")[0]  # the bar as first drawn, before any update
     assert first.startswith("solving:") and "0/10" in first
-    assert len(first) == FALLBACK_WIDTH  # not 0 wide, not a bare counter
+    assert len(first) == FALLBACK_SIZE[0]  # not 0 wide, not a bare counter
 
 
 # -- plain lines ---------------------------------------------------------------------------

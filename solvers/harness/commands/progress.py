@@ -22,23 +22,30 @@ from models import count_puzzles
 
 PLAIN_EVERY_S = 10.0
 """The longest a plain progress line waits when less than a tenth of the work got done."""
-FALLBACK_WIDTH = 80
-"""The bar's width when the terminal reports none (a width of 0, as some terminals and
-emulators do), unless COLUMNS says otherwise."""
+FALLBACK_SIZE = (80, 24)
+"""The terminal's columns and lines where it reports 0 (as a new pseudo-terminal, some
+containers and CI runners do) and COLUMNS or LINES says nothing: tqdm draws nothing at
+all on a terminal of 0 lines."""
 
 
-def terminal_width(stream: TextIO) -> int:
-    """The terminal's width in columns; COLUMNS or FALLBACK_WIDTH where it reports 0 or none."""
+def terminal_size(stream: TextIO) -> tuple[int, int]:
+    """The terminal's (columns, lines); where it reports 0, COLUMNS and LINES, else FALLBACK_SIZE."""
     try:
-        columns = os.get_terminal_size(stream.fileno()).columns
+        reported = os.get_terminal_size(stream.fileno())
+        columns, lines = reported.columns, reported.lines
     except (AttributeError, ValueError, OSError):
-        columns = 0
-    if columns > 0:
-        return columns
+        columns, lines = 0, 0
+    return (_or_environment(columns, "COLUMNS", FALLBACK_SIZE[0]),
+            _or_environment(lines, "LINES", FALLBACK_SIZE[1]))
+
+
+def _or_environment(reported: int, name: str, fallback: int) -> int:
+    if reported > 0:
+        return reported
     try:
-        return max(int(os.environ.get("COLUMNS", "")), 20)
+        return max(int(os.environ.get(name, "")), 1)
     except ValueError:
-        return FALLBACK_WIDTH
+        return fallback
 
 
 def duration(seconds: float) -> str:
@@ -94,8 +101,9 @@ class Progress:
         if self.stream.isatty():
             from tqdm import tqdm  # noqa: PLC0415 - only the command line shows progress
 
+            columns, lines = terminal_size(self.stream)
             self._bar = tqdm(total=total, unit=unit, desc=what, file=self.stream, leave=False,
-                             ncols=terminal_width(self.stream), dynamic_ncols=False)
+                             ncols=columns, nrows=lines, dynamic_ncols=False)
         else:
             self.plain = True
 
