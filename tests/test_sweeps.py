@@ -246,6 +246,8 @@ def test_resume_with_a_new_configuration_runs_only_it(puzzles: str, tmp_path: Pa
     assert f"{len(PUZZLES)} runs written" in done.stderr
     assert f"{len(PUZZLES)} recorded before, skipped" in done.stderr
     assert len(db_rows(db)) == 2 * len(PUZZLES)
+    # the progress counted 2 runs a puzzle and took the recorded ones off its total
+    assert f"solving: {len(PUZZLES)}/{len(PUZZLES)} runs, 100%" in done.stderr
 
 
 # ---------------------------------------------------------------- lazy reading and dispatch
