@@ -92,7 +92,7 @@ def test_plain_lines_come_every_10_s_when_a_tenth_takes_longer() -> None:
             clock.now += 1.0
             progress.advance()
     assert out.getvalue().splitlines() == ["ladder: 10 runs so far, 10 s", "ladder: 20 runs so far, 20 s",
-                                           "ladder: 25 runs so far, 25 s"]
+                                           "ladder: 25 runs took 25 s"]
 
 
 def test_work_taken_off_the_total_shows_in_the_line() -> None:

@@ -93,7 +93,7 @@ class Progress:
         self.stream = stream if stream is not None else sys.stderr
         self.clock, self.done = clock, 0
         self.started = self._said_at = clock()
-        self._said_step, self._said_done = 0, 0
+        self._said_step, self._said_done, self._ended = 0, 0, False
         self._bar: Any = None
         self.plain = False
         if not enabled:
@@ -146,15 +146,17 @@ class Progress:
             self._bar.close()
             self._bar = None
         elif self.plain and finished and self.done != self._said_done:
+            self._ended = True
             self._say()
         self.plain = False
 
     def line(self) -> str:
         """The plain line for now: 'solving: 120/400 runs, 30%, about 1 min 10 s left'."""
         elapsed = self.clock() - self.started
-        units = f"{self.unit}s"
+        units = self.unit if (self.total or self.done) == 1 else f"{self.unit}s"
         if not self.total:
-            return f"{self.what}: {self.done:,} {units} so far, {duration(elapsed)}"
+            so_far = "took" if self._ended else "so far,"
+            return f"{self.what}: {self.done:,} {units} {so_far} {duration(elapsed)}"
         share = f"{self.done:,}/{self.total:,} {units}, {100 * self.done // self.total}%"
         if self.done >= self.total:
             return f"{self.what}: {share}, took {duration(elapsed)}"
