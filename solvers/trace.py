@@ -10,13 +10,16 @@ start          n, box_rows, box_cols, givens (list), diagonals, regions (list
                or null), solver: the puzzle, so a trace file stands alone; and
                cages ([cells, total or null] each), rules, extra_regions (optional)
 place          cell, value, rule ('naked single', 'hidden single'), group
-               (hidden single: the group where the value had one place)
+               (hidden single: the group where the value had one place);
+               explanation (optional): the step's own sentence (the human solver's)
 eliminate      value, cells (list), rule ('locked candidates'), group (where
                the value is locked), other (the group it is removed from);
                killer cages: rule 'cage combinations' (other: the cage too) or
                'cage digits' (other: a group holding the cage), with total,
                combinations (the digit sets the cage can still make) and removed
-               (the [cell, value] pairs taken out; value is the first one's)
+               (the [cell, value] pairs taken out; value is the first one's);
+               the human solver (solvers/human): rule is its technique ('naked
+               pair', 'X-wing', ...), removed as above, explanation its sentence
 decide         cell, value, alternatives (list of [cell, value] still to try
                here), rule ('first empty cell', 'fewest candidates', 'two
                places', 'fewest rows'), group (two places: the group)
@@ -33,11 +36,13 @@ Cells are numbered 0..n*n-1 in reading order; :func:`describe` names them r3c5.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from html import escape
 from pathlib import Path
 from typing import Any, TextIO
 
-from models import Cage, Geometry, Model, Puzzle
+from models import Cage, Geometry, Model, Puzzle, grid_svg
 from models.symbols import symbol
 
 Event = dict[str, Any]
@@ -68,6 +73,21 @@ class Trace:
         """Append one event."""
         self.events.append({"kind": kind, "depth": depth, **fields})
 
+    def _repr_html_(self) -> str:
+        """The grid as the trace leaves it, each filled cell coloured by how it was filled,
+        and what the search did, as a notebook shows a trace."""
+        if not self.events or self.events[0]["kind"] != "start":
+            return f"<p>a trace of {len(self.events)} events, without its start</p>"
+        values, how = final_cells(self.events)
+        kinds = Counter(event["kind"] for event in self.events)
+        words = (f"{self.events[0]['solver']}: {len(self.events) - 1:,} steps, "
+                 f"{kinds['decide']:,} decisions, {kinds['contradiction']:,} contradictions, "
+                 f"{kinds['backtrack']:,} backtracks" + (", solved" if kinds["solved"] else ""))
+        key = " ".join(f'<span style="background:{colour};padding:0 4px">{escape(name)}</span>'
+                       for name, colour in FILLS.items() if name in how)
+        return (f"<p>{escape(words)}<br>{key}</p>"
+                + grid_svg(puzzle_of(self.events[0]), values, [FILLS.get(h, "") for h in how]))
+
     def start(self, model: Model, solver: str) -> None:
         """The first event: the puzzle itself."""
         puzzle = model.puzzle
@@ -77,6 +97,31 @@ class Trace:
                   regions=None if puzzle.regions is None else list(puzzle.regions), solver=solver,
                   cages=[[list(cage.cells), cage.total] for cage in puzzle.cages],
                   rules=list(puzzle.rules), extra_regions=[list(r) for r in puzzle.extra_regions])
+
+
+FILLS = {"naked single": "#b9e3f7", "hidden single": "#c8ecd4", "decision": "#ffd9a8"}
+"""How a cell was filled, as the notebook display colours it (render's colours)."""
+
+
+def final_cells(events: Iterable[Event]) -> tuple[list[int], list[str]]:
+    """The values of the grid after the last event, and per cell how it got its value
+    ('given', 'decision', the rule that placed it, or '' while empty); a backtrack takes back
+    everything since its decision."""
+    events = iter(events)
+    start = next(events)
+    values = list(start["givens"])
+    how = ["given" if value else "" for value in values]
+    before: dict[int, tuple[list[int], list[str]]] = {}  # depth -> the grid before its decision
+    for event in events:
+        kind = event["kind"]
+        if kind in ("place", "decide"):
+            if kind == "decide":
+                before[event["depth"]] = (values[:], how[:])
+            values[event["cell"]] = event["value"]
+            how[event["cell"]] = "decision" if kind == "decide" else str(event["rule"])
+        elif kind == "backtrack" and event["depth"] in before:
+            values, how = before.pop(event["depth"])
+    return values, how
 
 
 def check_event(event: Any, where: str = "event") -> Event:
@@ -139,6 +184,8 @@ def _cells(cells: Iterable[int], n: int) -> str:
 def describe(event: Event, n: int) -> str:
     """One event in words, for a student."""
     kind, rule = event["kind"], event.get("rule")
+    if kind in ("place", "eliminate") and isinstance(event.get("explanation"), str):
+        return event["explanation"]  # the human-style solver words its own steps
     v = symbol(event["value"]) if event.get("value") else ""
     if kind == "start":
         return f"start: a {n}x{n} puzzle with {sum(1 for g in event['givens'] if g)} givens"
