@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from models import Model, Puzzle, verify
 from solvers.backends.readable import backtrack, dlx, mrv
-from solvers.harness.pictures.steps import final_board, replay
+from solvers.harness.pictures.steps import final_board, named_cells, replay
 from solvers.trace import SCHEMA, Trace, check_event, describe, read_jsonl
 
 from .conftest import ROOT, compare, load
@@ -107,7 +109,9 @@ def test_explain_follows_each_traced_solver(solver: str) -> None:
     line = "1.....7.9.4...72..8.........7..1..6.3.......5.6..4..2.........8..53...7.7.2....46"
     done = compare("explain", "-", "--solver", solver, "--max-steps", "5", stdin=line + "\n")
     assert done.returncode == 0, done.stderr
-    assert "    5. " in done.stdout and "decision at depth" in done.stdout
+    # dlx's first steps take columns with one row left: forced moves, named as such
+    assert "    5. " in done.stdout and ("decision at depth" in done.stdout
+                                         or "forced at depth" in done.stdout)
 
 
 @pytest.mark.parametrize("args, words", [
@@ -256,3 +260,71 @@ def test_explain_shows_why_a_puzzle_has_no_solution() -> None:
     assert done.returncode == 0, done.stderr
     assert "contradiction: " in done.stdout and "backtrack: take back" in done.stdout
     assert "unsat: " in done.stdout
+
+
+# ---------------------------------------------------------------- pictures tell the truth
+
+CELL_FILL = re.compile(r'<g id="cell-r(\d+)c(\d+)">\s*<path d="[^"]*"[^>]*? style="fill: (#[0-9a-f]{6})')
+LEGEND_ENTRY = re.compile(r'style="fill: (#[0-9a-f]{6})[^"]*"/>\s*</g>\s*<g id="text_\d+">\s*'
+                          r'<!-- (.*?): (\d+) cells? -->')
+
+
+@pytest.mark.parametrize("solver", TRACED)
+def test_the_render_legend_counts_the_cells_drawn_in_each_colour(tmp_path: Path, solver: str) -> None:
+    pytest.importorskip("matplotlib", reason="render needs the plot extra")
+    out = tmp_path / "picture.svg"
+    done = compare("render", "puzzles/small_6x6.txt", "--solver", solver, "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    svg = out.read_text()
+    drawn = Counter(fill for _, _, fill in CELL_FILL.findall(svg))
+    legend = svg[svg.index('<g id="legend_1">'):]
+    entries = {label: (fill, int(count)) for fill, label, count in LEGEND_ENTRY.findall(legend)}
+    assert sum(drawn.values()) == 36 and sum(count for _, count in entries.values()) == 36
+    assert {fill: count for fill, count in entries.values()} == dict(drawn)
+    # every decision on the solution's path is drawn as one, every forced move as forced
+    _, trace = traced(solver, load("small_6x6.txt")[0])
+    board = final_board(trace.events)
+    assert entries.get("decision of the search", ("", 0))[1] == board.how.count("decision")
+    assert entries.get("forced (one option left)", ("", 0))[1] == board.how.count("forced")
+    # the title states the search's total, apart from what is drawn
+    decides = [e for e in trace.events if e["kind"] == "decide"]
+    unforced = sum(1 for e in decides if not e["forced"])
+    assert f"{unforced:,} decision{'s' if unforced != 1 else ''} in all" in svg
+
+
+@pytest.mark.parametrize("name", TRACED)
+def test_a_decision_is_forced_exactly_when_its_branch_had_one_option(name: str) -> None:
+    _, trace = traced(name, load("teaching.txt")[0])
+    previous: dict = {}
+    for event in trace.events:
+        if event["kind"] == "decide":
+            # the first option of its branch (no sibling taken back just before) with none after it
+            alone = not event["alternatives"] and not (
+                previous.get("kind") == "backtrack" and previous["depth"] == event["depth"])
+            assert event["forced"] is alone, event
+        previous = event
+    if name == "dlx":  # dlx's naked and hidden singles are columns with one row: forced moves
+        assert sum(e.get("forced", False) for e in trace.events) > 0
+
+
+@pytest.mark.parametrize("name", TRACED)
+def test_a_contradiction_carries_the_cells_it_names(name: str) -> None:
+    puzzle = load("teaching.txt")[0]
+    _, trace = traced(name, puzzle)
+    model = Model.from_puzzle(puzzle)
+    groups = {g.name: g.cells for g in model.groups}
+    contradictions = [e for e in trace.events if e["kind"] == "contradiction"]
+    assert contradictions
+    for event in contradictions:
+        if "cell" in event:
+            assert event["cells"] == [event["cell"]]
+        elif "group" in event:
+            assert tuple(event["cells"]) == groups[event["group"]]
+        else:  # dlx: a column, 'r1c2 filled' (one cell) or '5 in row 3' (the group)
+            where = event["column"].removesuffix(" filled")
+            expected = groups[where.split(" in ", 1)[1]] if " in " in where else None
+            assert tuple(event["cells"]) == expected if expected else len(event["cells"]) == 1
+        assert named_cells(event, model) == tuple(event["cells"])
+        old = {k: v for k, v in event.items() if k != "cells"}  # a trace written before the field
+        if "column" not in old:
+            assert named_cells(old, model) == tuple(event["cells"])
