@@ -3,17 +3,19 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from models import Model, Puzzle, verify
 from solvers.backends.readable import backtrack, dlx, mrv
+from solvers.harness.pictures.replay_page import render_page
 from solvers.harness.pictures.steps import final_board, named_cells, replay
 from solvers.trace import SCHEMA, Trace, check_event, describe, read_jsonl
 
+from .chromium import CHROMIUM, Browser
 from .conftest import ROOT, compare, load
 
 TRACED = {"mrv": mrv, "backtrack": backtrack, "dlx": dlx}
@@ -191,6 +193,15 @@ def test_the_replay_page_stands_alone(replay_page: Path) -> None:
         assert outside not in text, outside
 
 
+@pytest.mark.parametrize("steps, status, words", [("3", 0, "(3 steps, "), ("0", 2, "--max-steps")])
+def test_replay_keeps_the_first_n_steps_when_asked(replay_page: Path, tmp_path: Path, steps: str,
+                                                   status: int, words: str) -> None:
+    done = compare("replay", str(replay_page.parent / "t.jsonl"), "--max-steps", steps,
+                   "-o", str(tmp_path / "p.html"))
+    assert done.returncode == status and words in done.stdout + done.stderr, done.stderr
+    assert (tmp_path / "p.html").exists() == (status == 0)
+
+
 def test_replay_refuses_a_file_that_is_not_a_trace(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"kind": "place", "depth": 0, "cell": 1, "value": 2, "rule": "naked single"}\n')
@@ -198,37 +209,109 @@ def test_replay_refuses_a_file_that_is_not_a_trace(tmp_path: Path) -> None:
     assert done.returncode == 2 and "starts with a 'start' event" in done.stderr
 
 
-CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if Path(p).exists()), None)
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """One headless Chromium for the page tests of this module (starting one takes seconds)."""
+    if CHROMIUM is None:
+        pytest.skip("no chromium installed to load the page in")
+    with Browser(tmp_path_factory.mktemp("chromium")) as chromium:
+        yield chromium
 
 
-def browser_dom(page: Path, fragment: str, profile: Path) -> str:
-    """The page's DOM after its script ran, as headless chromium dumps it."""
-    done = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         f"--user-data-dir={profile}", "--dump-dom", f"{page.as_uri()}#{fragment}"],
-        capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+def shown(browser: Browser, element: str) -> str:
+    return browser.evaluate(f"document.getElementById({element!r}).outerHTML")
 
 
-def grid_of(dom: str) -> str:
-    start = dom.index('<table class="grid"')
-    return dom[start:dom.index("</table>", start)]
+def at_step(browser: Browser) -> int:
+    return int(browser.evaluate("document.getElementById('status').dataset.step"))
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed to load the page in")
-def test_a_browser_steps_the_page_forward_and_back(replay_page: Path, tmp_path: Path) -> None:
-    start = browser_dom(replay_page, "steps=0", tmp_path / "a")
-    seven = browser_dom(replay_page, "steps=7", tmp_path / "b")
-    back = browser_dom(replay_page, "steps=7&back=7", tmp_path / "c")
-    assert 'data-step="0"' in start and 'data-step="7"' in seven
-    assert grid_of(start).count('class="cands"') > grid_of(seven).count('class="cands"')
-    assert grid_of(seven) != grid_of(start)
-    assert grid_of(back) == grid_of(start)  # back 7 steps: the board at the start again
-    sentence = seven[seven.index('id="sentence"'):].split("<", 1)[0]
+@pytest.mark.slow
+def test_a_browser_steps_the_page_forward_and_back(browser: Browser, replay_page: Path) -> None:
+    browser.open(f"{replay_page.as_uri()}#steps=0")
+    start, start_status = shown(browser, "grid"), shown(browser, "status")
+    browser.open(f"{replay_page.as_uri()}#steps=7")
+    seven, sentence = shown(browser, "grid"), browser.evaluate("document.getElementById('sentence').textContent")
+    seven_status = shown(browser, "status")
+    browser.open(f"{replay_page.as_uri()}#steps=7&back=7")
+    back = shown(browser, "grid")
+    assert 'data-step="0"' in start_status and 'data-step="7"' in seven_status
+    assert start.count('class="cands"') > seven.count('class="cands"')
+    assert seven != start
+    assert back == start  # back 7 steps: the board at the start again
     events = read_jsonl(replay_page.parent / "t.jsonl")
     assert describe(events[7], 9) in sentence
+
+
+@pytest.mark.slow
+def test_the_keyboard_steps_jumps_and_plays(browser: Browser, replay_page: Path) -> None:
+    browser.open(replay_page.as_uri())
+    total = len(read_jsonl(replay_page.parent / "t.jsonl")) - 1
+    for key in ("ArrowRight", "ArrowRight", "ArrowRight", "ArrowLeft"):
+        browser.press(key)
+    assert at_step(browser) == 2
+    browser.press("End")
+    assert at_step(browser) == total
+    browser.press("Home")
+    assert at_step(browser) == 0
+    browser.press(" ")  # space plays ...
+    assert browser.wait_for("document.getElementById('status').dataset.step > 0")
+    assert browser.evaluate("document.getElementById('play').getAttribute('aria-pressed')") == "true"
+    browser.press(" ")  # ... and pauses
+    assert browser.evaluate("document.getElementById('play').getAttribute('aria-pressed')") == "false"
+    paused = at_step(browser)
+    assert 0 < paused < total and at_step(browser) == paused
+    # the controls are real buttons, reached with Tab and pressed with Enter
+    browser.press("Tab")
+    assert browser.evaluate("document.activeElement.tagName + '#' + document.activeElement.id") == "BUTTON#first"
+    browser.press("Tab")
+    browser.press("Tab")
+    browser.press("Tab")  # start, back, play, next
+    browser.press("Enter")
+    assert at_step(browser) == paused + 1
+
+
+@pytest.mark.slow
+def test_autoplay_advances_at_the_chosen_speed_and_stops_at_the_end(browser: Browser,
+                                                                    replay_page: Path) -> None:
+    total = len(read_jsonl(replay_page.parent / "t.jsonl")) - 1
+    browser.open(f"{replay_page.as_uri()}#steps={total - 30}&play&speed=100")
+    assert browser.evaluate("document.getElementById('speed').value") == "100"
+    browser.wait_for(f"document.getElementById('status').dataset.step == {total}")
+    assert browser.evaluate("document.getElementById('play').getAttribute('aria-pressed')") == "false"
+    assert browser.evaluate("document.getElementById('next').disabled") is True
+
+
+@pytest.mark.slow
+def test_a_contradiction_marks_the_unit_it_names_and_says_so(browser: Browser, replay_page: Path) -> None:
+    events = read_jsonl(replay_page.parent / "t.jsonl")
+    number = next(i for i, e in enumerate(events) if e["kind"] == "contradiction" and len(e["cells"]) > 1)
+    browser.open(f"{replay_page.as_uri()}#steps={number}")
+    marked = browser.evaluate("[...document.querySelectorAll('#grid td.named')].map(td => Number(td.dataset.cell))")
+    assert sorted(marked) == sorted(events[number]["cells"])  # a whole row, column or box
+    label = browser.evaluate(f"document.querySelectorAll('#grid td')[{marked[0]}].getAttribute('aria-label')")
+    assert label.endswith("named by the contradiction")
+    live = browser.evaluate("(e => e.getAttribute('aria-live') + '|' + e.textContent)"
+                            "(document.getElementById('sentence'))")
+    assert live == f"polite|step {number}: {describe(events[number], 9)}"
+    browser.press("ArrowRight")  # the next step names nothing
+    assert browser.evaluate("document.querySelectorAll('#grid td.named').length") == 0
+
+
+@pytest.mark.slow
+def test_the_last_event_of_a_long_trace_is_on_the_page(browser: Browser, tmp_path: Path) -> None:
+    _, trace = traced("backtrack", load("top95.txt")[0], node_limit=3_000)
+    events = trace.events
+    assert len(events) > 5_000
+    page = tmp_path / "long.html"
+    page.write_text(render_page(events, "long"))
+    assert page.stat().st_size < 100 * len(events)  # compact: well under 100 bytes a step
+    browser.open(page.as_uri())
+    browser.evaluate("document.getElementById('next').focus()")
+    browser.press("End")
+    assert at_step(browser) == len(events) - 1
+    sentence = browser.evaluate("document.getElementById('sentence').textContent")
+    assert sentence == f"step {len(events) - 1}: {describe(events[-1], 9)}"
 
 
 def test_the_docs_ladder_table_is_what_the_ladder_computes() -> None:
