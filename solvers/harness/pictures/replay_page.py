@@ -85,6 +85,12 @@ def packed(data: dict[str, Any]) -> str:
     return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
 
 
+def unpacked(page: str) -> dict[str, Any]:
+    """The data a page written by render_page holds (the reverse of packed), for a reader or a test."""
+    text = page.split('<script id="data" type="application/octet-stream">', 1)[1].split("</script>", 1)[0]
+    return dict(json.loads(gzip.decompress(base64.b64decode(text))))
+
+
 def render_page(events: list[Event], title: str, max_steps: int | None = None) -> str:
     """The whole page as one string."""
     speeds = "".join(f'<option value="{s}"{" selected" if s == DEFAULT_SPEED else ""}>'
