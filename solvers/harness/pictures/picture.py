@@ -55,7 +55,7 @@ def draw_board(board: Board, path: str, title: str = "") -> None:
     from matplotlib.patches import Patch, Rectangle  # noqa: PLC0415 - matplotlib only when a picture is drawn
 
     n = board.model.n
-    size = max(4.0, min(14.0, 0.5 * n + 1.5))
+    size = max(6.0, min(14.0, 0.5 * n + 1.5))  # 6 inches at least: room for the legend and title
     figure, axes = plt.subplots(figsize=(size, size + 1.4))
     axes.set_xlim(0, n)
     axes.set_ylim(n, 0)

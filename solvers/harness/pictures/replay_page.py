@@ -25,7 +25,6 @@ from models.symbols import symbol
 from ...trace import Event, describe
 from .steps import Board, cage_corner, cage_sides, changes, named_cells
 
-KINDS = ("place", "eliminate", "decide", "contradiction", "backtrack", "solved")
 SPEEDS = (1, 2, 5, 10, 25, 100, 1000, 10000)  # steps a second the page offers to play at
 DEFAULT_SPEED = 2
 
@@ -45,6 +44,7 @@ def page_data(events: list[Event], max_steps: int | None = None) -> dict[str, An
     else:
         region = [puzzle.geometry.box_of(cell) for cell in range(n * n)]
     hows: dict[str, int] = {}
+    kinds: dict[str, int] = {}
 
     def how(name: str) -> int:
         return hows.setdefault(name, len(hows))
@@ -57,7 +57,7 @@ def page_data(events: list[Event], max_steps: int | None = None) -> dict[str, An
     for number, (event, change) in enumerate(changes(board, events[1:])):
         if max_steps is not None and number >= max_steps:
             break
-        steps["kind"].append(KINDS.index(event["kind"]))
+        steps["kind"].append(kinds.setdefault(event["kind"], len(kinds)))
         steps["depth"].append(event["depth"])
         fields = {"cells": [x for c, ov, oh, nv, nh in change.cells
                             for x in (c, ov, how(oh), nv, how(nh))],
@@ -74,7 +74,7 @@ def page_data(events: list[Event], max_steps: int | None = None) -> dict[str, An
     return {"n": n, "symbols": [symbol(v) for v in range(1, n + 1)], "region": region,
             "cages": cages, "diagonals": puzzle.diagonals,
             "groups": [list(g.cells) for g in model.groups],
-            "values": first_values, "how": first_hows, "hows": list(hows), "kinds": list(KINDS),
+            "values": first_values, "how": first_hows, "hows": list(hows), "kinds": list(kinds),
             "solver": events[0]["solver"], "total": len(events) - 1,
             "steps": steps, "texts": "\n".join(texts)}
 
@@ -159,7 +159,7 @@ td.bt { border-top: 3px solid #000; } td.bl { border-left: 3px solid #000; }
 <table class="grid" id="grid" aria-label="the grid, with each empty cell's candidates" aria-describedby="sentence"></table>
 <p class="legend" aria-hidden="true"><span style="font-weight:bold">given</span><span style="background:#b9e3f7">naked single</span><span style="background:#c8ecd4">hidden single</span><span style="background:#d9d2f0">consistency</span><span style="background:#ffd9a8">decision</span><span style="background:#f3c7de">forced (one option)</span><span style="outline:3px solid #0072b2">changed by this step</span><span style="box-shadow: inset 0 0 0 3px #b2182b">named by the contradiction</span> small digits: candidates</p>
 <p class="hint">Keys: left and right arrows step, space plays or pauses, Home and End jump to the start and the end.</p>
-<div id="log" aria-label="the last steps" tabindex="0"></div>
+<div id="log" role="region" aria-label="the last steps" tabindex="0"></div>
 <script id="data" type="application/octet-stream">__DATA__</script>
 <script>
 "use strict";
