@@ -3,6 +3,7 @@ page, press real keys, read the DOM. Only the standard library: the browser read
 its fd 3 and answers on fd 4, each a JSON object ended by a NUL byte."""
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -39,6 +40,8 @@ class Browser:
         self._buffer, self._id = b"", 0
         page = next(t for t in self.call("Target.getTargets")["targetInfos"] if t["type"] == "page")
         self.session = self.call("Target.attachToTarget", targetId=page["targetId"], flatten=True)["sessionId"]
+        self.call("Emulation.setDeviceMetricsOverride", self.session, width=1000, height=1400,
+                  deviceScaleFactor=1, mobile=False)  # a whole 9x9 page in view, one pixel a CSS pixel
 
     def __enter__(self) -> Browser:
         return self
@@ -110,8 +113,6 @@ class Browser:
                   **fields, **({"text": text} if text else {}))
         self.call("Input.dispatchKeyEvent", self.session, type="keyUp", **fields)
 
-    def screenshot(self, path: Path) -> None:
+    def screenshot(self) -> bytes:
         """The page as it looks now, as a PNG."""
-        import base64  # noqa: PLC0415 - only a screenshot needs it
-
-        path.write_bytes(base64.b64decode(self.call("Page.captureScreenshot", self.session)["data"]))
+        return base64.b64decode(self.call("Page.captureScreenshot", self.session)["data"])

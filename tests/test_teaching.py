@@ -1,6 +1,7 @@
 """The teaching commands: ladder, explain (and its trace), render and replay."""
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections import Counter
@@ -193,6 +194,7 @@ def test_the_replay_page_stands_alone(replay_page: Path) -> None:
         assert outside not in text, outside
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("steps, status, words", [("3", 0, "(3 steps, "), ("0", 2, "--max-steps")])
 def test_replay_keeps_the_first_n_steps_when_asked(replay_page: Path, tmp_path: Path, steps: str,
                                                    status: int, words: str) -> None:
@@ -294,8 +296,26 @@ def test_a_contradiction_marks_the_unit_it_names_and_says_so(browser: Browser, r
     live = browser.evaluate("(e => e.getAttribute('aria-live') + '|' + e.textContent)"
                             "(document.getElementById('sentence'))")
     assert live == f"polite|step {number}: {describe(events[number], 9)}"
+    # and the mark is seen: the screenshot is dark red just inside a named cell, not in the others
+    pixels = screenshot_pixels(browser)
+    named, other = (browser.evaluate(f"(r => [r.left, r.top, r.height])(document.querySelectorAll('#grid td')"
+                                     f"[{cell}].getBoundingClientRect())")
+                    for cell in (marked[0], next(c for c in range(81) if c not in marked)))
+    assert reddish(pixels.getpixel((round(named[0]) + 2, round(named[1] + named[2] / 2))))
+    assert not reddish(pixels.getpixel((round(other[0]) + 2, round(other[1] + other[2] / 2))))
     browser.press("ArrowRight")  # the next step names nothing
     assert browser.evaluate("document.querySelectorAll('#grid td.named').length") == 0
+
+
+def screenshot_pixels(browser: Browser):  # noqa: ANN201 - a PIL image, PIL imported only here
+    image = pytest.importorskip("PIL.Image", reason="reading a screenshot needs pillow (matplotlib's)")
+    return image.open(io.BytesIO(browser.screenshot())).convert("RGB")
+
+
+def reddish(rgb: tuple[int, int, int]) -> bool:
+    """The contradiction's mark, #b2182b, give or take the anti-aliasing."""
+    red, green, blue = rgb
+    return red > 140 and green < 80 and blue < 90
 
 
 @pytest.mark.slow
@@ -352,6 +372,7 @@ LEGEND_ENTRY = re.compile(r'style="fill: (#[0-9a-f]{6})[^"]*"/>\s*</g>\s*<g id="
                           r'<!-- (.*?): (\d+) cells? -->')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", TRACED)
 def test_the_render_legend_counts_the_cells_drawn_in_each_colour(tmp_path: Path, solver: str) -> None:
     pytest.importorskip("matplotlib", reason="render needs the plot extra")
@@ -375,9 +396,14 @@ def test_the_render_legend_counts_the_cells_drawn_in_each_colour(tmp_path: Path,
     assert f"{unforced:,} decision{'s' if unforced != 1 else ''} in all" in svg
 
 
+# a puzzle each search solves quickly while making decisions, contradictions and forced moves
+SMALL_ENOUGH = {"mrv": load("teaching.txt")[0], "dlx": load("teaching.txt")[0],
+                "backtrack": load("small_6x6.txt")[0]}
+
+
 @pytest.mark.parametrize("name", TRACED)
 def test_a_decision_is_forced_exactly_when_its_branch_had_one_option(name: str) -> None:
-    _, trace = traced(name, load("teaching.txt")[0])
+    _, trace = traced(name, SMALL_ENOUGH[name])
     previous: dict = {}
     for event in trace.events:
         if event["kind"] == "decide":
@@ -392,7 +418,7 @@ def test_a_decision_is_forced_exactly_when_its_branch_had_one_option(name: str) 
 
 @pytest.mark.parametrize("name", TRACED)
 def test_a_contradiction_carries_the_cells_it_names(name: str) -> None:
-    puzzle = load("teaching.txt")[0]
+    puzzle = SMALL_ENOUGH[name]
     _, trace = traced(name, puzzle)
     model = Model.from_puzzle(puzzle)
     groups = {g.name: g.cells for g in model.groups}
