@@ -14,6 +14,7 @@ from models import Model, Puzzle, verify
 from solvers.backends.readable import backtrack, dlx, mrv
 from solvers.harness.pictures.replay_page import render_page
 from solvers.harness.pictures.steps import final_board, named_cells, replay
+from solvers.human import traced as human
 from solvers.trace import SCHEMA, Trace, check_event, describe, read_jsonl
 
 from .chromium import CHROMIUM, Browser
@@ -180,7 +181,7 @@ def test_render_refuses_a_format_it_cannot_write(tmp_path: Path, output: str) ->
 def replay_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("replay")
     trace = folder / "t.jsonl"
-    assert compare("explain", "puzzles/teaching.txt", "--trace", str(trace)).returncode == 0
+    assert compare("explain", "puzzles/teaching.txt", "--solver", "mrv", "--trace", str(trace)).returncode == 0
     page = folder / "page.html"
     done = compare("replay", str(trace), "-o", str(page))
     assert done.returncode == 0, done.stderr
@@ -398,7 +399,7 @@ def test_the_render_legend_counts_the_cells_drawn_in_each_colour(tmp_path: Path,
 
 # a puzzle each search solves quickly while making decisions, contradictions and forced moves
 SMALL_ENOUGH = {"mrv": load("teaching.txt")[0], "dlx": load("teaching.txt")[0],
-                "backtrack": load("small_6x6.txt")[0]}
+                "backtrack": load("small_6x6.txt")[0], "human": load("teaching.txt")[0]}
 
 
 @pytest.mark.parametrize("name", TRACED)
@@ -416,10 +417,14 @@ def test_a_decision_is_forced_exactly_when_its_branch_had_one_option(name: str) 
         assert sum(e.get("forced", False) for e in trace.events) > 0
 
 
-@pytest.mark.parametrize("name", TRACED)
+@pytest.mark.parametrize("name", [*TRACED, "human"])
 def test_a_contradiction_carries_the_cells_it_names(name: str) -> None:
     puzzle = SMALL_ENOUGH[name]
-    _, trace = traced(name, puzzle)
+    if name == "human":
+        trace = Trace()
+        human.solve(Model.from_puzzle(puzzle), trace=trace)
+    else:
+        _, trace = traced(name, puzzle)
     model = Model.from_puzzle(puzzle)
     groups = {g.name: g.cells for g in model.groups}
     contradictions = [e for e in trace.events if e["kind"] == "contradiction"]
