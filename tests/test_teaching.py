@@ -374,7 +374,7 @@ LEGEND_ENTRY = re.compile(r'style="fill: (#[0-9a-f]{6})[^"]*"/>\s*</g>\s*<g id="
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("solver", TRACED)
+@pytest.mark.parametrize("solver", [*TRACED, "human"])
 def test_the_render_legend_counts_the_cells_drawn_in_each_colour(tmp_path: Path, solver: str) -> None:
     pytest.importorskip("matplotlib", reason="render needs the plot extra")
     out = tmp_path / "picture.svg"
@@ -387,14 +387,24 @@ def test_the_render_legend_counts_the_cells_drawn_in_each_colour(tmp_path: Path,
     assert sum(drawn.values()) == 36 and sum(count for _, count in entries.values()) == 36
     assert {fill: count for fill, count in entries.values()} == dict(drawn)
     # every decision on the solution's path is drawn as one, every forced move as forced
-    _, trace = traced(solver, load("small_6x6.txt")[0])
+    trace = any_trace(solver, load("small_6x6.txt")[0])
     board = final_board(trace.events)
     assert entries.get("decision of the search", ("", 0))[1] == board.how.count("decision")
     assert entries.get("forced (one option left)", ("", 0))[1] == board.how.count("forced")
     # the title states the search's total, apart from what is drawn
     decides = [e for e in trace.events if e["kind"] == "decide"]
     unforced = sum(1 for e in decides if not e["forced"])
-    assert f"{unforced:,} decision{'s' if unforced != 1 else ''} in all" in svg
+    assert (f"{unforced:,} decision{'s' if unforced != 1 else ''} in all" if decides
+            else "without a decision") in svg
+
+
+def any_trace(name: str, puzzle: Puzzle) -> Trace:
+    """The trace of a readable search, or of the human-style solver."""
+    if name != "human":
+        return traced(name, puzzle)[1]
+    trace = Trace()
+    human.solve(Model.from_puzzle(puzzle), trace=trace)
+    return trace
 
 
 # a puzzle each search solves quickly while making decisions, contradictions and forced moves
@@ -420,11 +430,7 @@ def test_a_decision_is_forced_exactly_when_its_branch_had_one_option(name: str) 
 @pytest.mark.parametrize("name", [*TRACED, "human"])
 def test_a_contradiction_carries_the_cells_it_names(name: str) -> None:
     puzzle = SMALL_ENOUGH[name]
-    if name == "human":
-        trace = Trace()
-        human.solve(Model.from_puzzle(puzzle), trace=trace)
-    else:
-        _, trace = traced(name, puzzle)
+    trace = any_trace(name, puzzle)
     model = Model.from_puzzle(puzzle)
     groups = {g.name: g.cells for g in model.groups}
     contradictions = [e for e in trace.events if e["kind"] == "contradiction"]

@@ -38,6 +38,9 @@ def search_words(result: Result, events: list[Event]) -> str:
     decides = [e for e in events if e["kind"] == "decide"]
     forced = sum(1 for e in decides if e.get("forced"))
     undone = sum(1 for e in events if e["kind"] == "backtrack")
+    if not decides:
+        return (f"{result.status.value} without a decision\n"
+                "(each cell coloured by how it got its final value)")
     made = f"{_count(len(decides) - forced, 'decision')} in all"
     if forced:
         made += f" and {_count(forced, 'forced move')}"
