@@ -6,6 +6,7 @@
 ('4x4', 8, 12)
 """
 from .checker import Verdict, verify
+from .drawing import grid_svg
 from .errors import (
                      BadCharacterError,
                      CellCountError,
@@ -45,6 +46,6 @@ __all__ = [
     "EncodingError", "Geometry", "LayoutError", "LineLengthError", "read_stream",
     "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
     "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates",
-    "find_duplicate", "iter_puzzles", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",
+    "find_duplicate", "grid_svg", "iter_puzzles", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",
     "to_pretty", "valid_size", "verify",
 ]

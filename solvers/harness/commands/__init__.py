@@ -14,6 +14,7 @@ explain:   one solve as numbered sentences
 rate:      each puzzle's difficulty by the human-style solver, and a table over the file
 render:    one puzzle and its solution as a picture
 replay:    a trace as a self-contained HTML page
+tree:      the search tree of one solve as an SVG picture
 common:    usage errors, exit statuses, reading puzzles, shared options
 summary:   what a sweep prints and saves when it ends (run, and run --db)
 sweep_db:  a sweep written run by run to a results database

@@ -8,6 +8,7 @@ from typing import Any
 
 from models import Model, Puzzle
 
+from ... import registry
 from ...result import Result, Status
 from ...trace import Trace
 from ..engine.configs import ConfigurationError, parse_one
@@ -28,8 +29,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if name == "human":  # not a registered backend: its one option is the guess budget
         return name, _human_options(spec, rest)
     if name not in TRACED:
-        raise UsageError(f"--solver {spec}: explain, render and replay follow {', '.join(TRACED)} "
-                         f"(their readable code records each step), not {name!r}")
+        what = "records no trace" if name in registry.names() else "is no backend"
+        raise UsageError(f"--solver {spec}: {name!r} {what}; explain, render, replay and tree "
+                         f"follow {', '.join(TRACED)} (their readable code records each step)")
     try:
         configuration = parse_one(spec.replace(",", ":"))
     except ConfigurationError as error:
