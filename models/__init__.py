@@ -25,6 +25,7 @@ from .errors import (
 from .formats import (
                      Batch,
                      check_duplicates,
+                     count_puzzles,
                      iter_puzzles,
                      parse_puzzle,
                      read_puzzles,
@@ -45,7 +46,7 @@ __all__ = [
     "read_link", "to_fpuzzles", "to_fpuzzles_json", "to_fpuzzles_link",
     "EncodingError", "Geometry", "LayoutError", "LineLengthError", "read_stream",
     "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
-    "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates",
+    "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates", "count_puzzles",
     "find_duplicate", "grid_svg", "iter_puzzles", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",
     "to_pretty", "valid_size", "verify",
 ]
