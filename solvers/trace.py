@@ -22,10 +22,14 @@ eliminate      value, cells (list), rule ('locked candidates'), group (where
                pair', 'X-wing', ...), removed as above, explanation its sentence
 decide         cell, value, alternatives (list of [cell, value] still to try
                here), rule ('first empty cell', 'fewest candidates', 'two
-               places', 'fewest rows'), group (two places: the group)
+               places', 'fewest rows'), group (two places: the group; fewest
+               rows: the dlx column), forced (true when the branch had one
+               option only: a forced move, not a choice; optional, absent in
+               traces written before it)
 contradiction  rule ('no candidate': cell; 'no place': value, group; 'no
                row': column (dlx); 'givens clash': message; 'no combination':
-               group (a cage), total)
+               group (a cage), total); cells: the cells of what it names (the
+               cell, or the group's cells; optional, absent in older traces)
 backtrack      cell, value: the decision at this depth is taken back, with
                everything after it
 solved         count: solutions found so far
@@ -99,13 +103,14 @@ class Trace:
                   rules=list(puzzle.rules), extra_regions=[list(r) for r in puzzle.extra_regions])
 
 
-FILLS = {"naked single": "#b9e3f7", "hidden single": "#c8ecd4", "decision": "#ffd9a8"}
+FILLS = {"naked single": "#b9e3f7", "hidden single": "#c8ecd4", "decision": "#ffd9a8",
+         "forced": "#f3c7de"}
 """How a cell was filled, as the notebook display colours it (render's colours)."""
 
 
 def final_cells(events: Iterable[Event]) -> tuple[list[int], list[str]]:
     """The values of the grid after the last event, and per cell how it got its value
-    ('given', 'decision', the rule that placed it, or '' while empty); a backtrack takes back
+    ('given', 'decision', 'forced', the rule that placed it, or '' while empty); a backtrack takes back
     everything since its decision."""
     events = iter(events)
     start = next(events)
@@ -118,7 +123,8 @@ def final_cells(events: Iterable[Event]) -> tuple[list[int], list[str]]:
             if kind == "decide":
                 before[event["depth"]] = (values[:], how[:])
             values[event["cell"]] = event["value"]
-            how[event["cell"]] = "decision" if kind == "decide" else str(event["rule"])
+            how[event["cell"]] = (str(event["rule"]) if kind == "place"
+                                  else "forced" if event.get("forced") else "decision")
         elif kind == "backtrack" and event["depth"] in before:
             values, how = before.pop(event["depth"])
     return values, how
@@ -204,6 +210,8 @@ def describe(event: Event, n: int) -> str:
     if kind == "eliminate":
         return (f"locked candidates: {v} in {event['group']} lies in {event['other']}, "
                 f"so removed from {_cells(event['cells'], n)}")
+    if kind == "decide" and event.get("forced"):
+        return _forced(event, n, v)
     if kind == "decide":
         return _decision(event, n, v)
     if kind == "contradiction":
@@ -247,14 +255,32 @@ def _decision(event: Event, n: int, v: str) -> str:
         rest = f"; then {_cells((c for c, _ in left), n)}" if left else "; the last place"
     elif rule == "fewest rows":
         why = f"'{event['group']}' has the fewest rows left"
-        rest = "; still to try: " + ", ".join(f"{cell_name(c, n)} = {symbol(x)}" for c, x in left) \
-            if left else "; the last row"
+        rest = (f"; {_left(len(left), 'row')} to try: "
+                + ", ".join(f"{cell_name(c, n)} = {symbol(x)}" for c, x in left)
+                if left else "; the last row")
     else:
         why = {"first empty cell": "the first empty cell",
                "fewest candidates": "a cell with the fewest candidates"}.get(rule, str(rule))
-        rest = (f"; still to try: {', '.join(symbol(x) for _, x in left)}" if left
-                else "; no other value left here")
+        rest = (f"; {_left(len(left), 'value')} to try: {', '.join(symbol(x) for _, x in left)}"
+                if left else "; no other value left here")
     return f"decision at depth {event['depth']}: try {where} = {v} ({why}{rest})"
+
+
+def _left(count: int, thing: str) -> str:
+    """'1 value left' or '3 values left': a count that cannot be read as one of the values."""
+    return f"{count} {thing}{'' if count == 1 else 's'} left"
+
+
+def _forced(event: Event, n: int, v: str) -> str:
+    """A branch with one option: the search takes it without choosing."""
+    where = cell_name(event["cell"], n)
+    if event["rule"] == "fewest rows":
+        why = f"the only row left to cover '{event['group']}'"
+    elif event["rule"] == "first empty cell":
+        why = "the only value that fits the first empty cell"
+    else:
+        why = "its only candidate left"
+    return f"forced at depth {event['depth']}: {where} = {v} ({why}; nothing else to try)"
 
 
 def _contradiction(event: Event, n: int) -> str:

@@ -11,6 +11,7 @@ import pytest
 
 from models import to_line
 from solvers.encodings.dimacs import read_dimacs
+from solvers.harness.pictures.replay_page import unpacked
 
 from .conftest import compare
 from .killers import UNIQUE, all_4x4_grids
@@ -66,11 +67,11 @@ def test_replay_page_carries_each_cage_outline_and_total(killer_file: Path, tmp_
     done = compare("replay", str(trace), "-o", str(out))
     assert done.returncode == 0, done.stderr
     page = out.read_text()
-    data = json.loads(page.split('<script id="data" type="application/json">')[1].split("</script>")[0])
+    data = unpacked(page)
     cages = data["cages"]
     assert [c["total"] for c in cages] == [cage.total for cage in UNIQUE["4x4-a"][0].cages]
     assert cages[1] == {"sides": {"1": [1, 0, 1, 1], "2": [1, 1, 1, 0]}, "corner": 1, "total": 7}
-    assert "cage 7 in two cells (cage 2): only 3 and 4" in page  # the step's sentence
+    assert "cage 7 in two cells (cage 2): only 3 and 4" in data["texts"]  # the step's sentence
 
 
 def test_export_carries_the_cages_and_decode_checks_the_sums(killer_file: Path, tmp_path: Path) -> None:

@@ -28,9 +28,14 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if trace is not None:
         trace.start(model, NAME)
         solved = 0
+        groups = {group.name: list(group.cells) for group in model.groups}
         for event in done.events:
             solved += event.kind == "solved"
             kind, depth, fields = _kind_and_fields(event, solved)
+            if kind == "contradiction" and "cell" in fields:  # the cells it names, for replay
+                fields["cells"] = [fields["cell"]]
+            elif kind == "contradiction" and fields.get("group") in groups:
+                fields["cells"] = groups[str(fields["group"])]
             trace.emit(kind, depth, **fields)
     stats = Stats(nodes=done.guesses, backtracks=sum(e.kind == "backtrack" for e in done.events),
                   propagations=sum(done.uses.values()),
@@ -56,7 +61,8 @@ def _kind_and_fields(event: Event, solved: int) -> tuple[str, int, dict[str, obj
                                     "removed": removed, "explanation": step.text}
     if event.kind == "guess":
         return "decide", depth, {"cell": event.cell, "value": event.digit, "rule": "fewest candidates",
-                                 "alternatives": [[event.cell, d] for d in event.others]}
+                                 "alternatives": [[event.cell, d] for d in event.others],
+                                 "forced": False}  # a guess comes only where no single applies
     if event.kind == "contradiction" and event.why is not None:
         fields = dict(event.why.where) or {"rule": "givens clash", "message": event.why.reason}
         return "contradiction", depth, fields
