@@ -28,6 +28,7 @@ from .engine.executors import ExecutorError
 from .engine.plugins import PluginError
 from .engine.stopping import exit_status_for, guard_stderr, quiet_stdout, received, stop_on_signals
 from .results.database import DatabaseError
+from .results.outputs import OutputWriteError
 from .results.report import ReportError
 
 COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate", "study",
@@ -70,7 +71,7 @@ def _main(argv: Sequence[str] | None) -> int:
             status = args.handler(args)
         return exit_status_for(status) if status == EXIT_INTERRUPTED or received else status
     except (UsageError, ConfigurationError, PluginError, ReportError, DatabaseError,
-            ExecutorError) as error:
+            ExecutorError, OutputWriteError) as error:
         print(f"compare.py: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

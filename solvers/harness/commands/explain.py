@@ -64,5 +64,5 @@ def _write_trace(path: str, events: list) -> None:
         with atomic_path(path) as temporary, open(temporary, "w", encoding="utf-8") as out:
             write_jsonl(events, out)
     except OSError as error:
-        raise UsageError(f"--trace {path}: cannot write: {error}") from None
+        raise UsageError(f"--trace {path}: cannot write: {error.strerror or error}") from None
 

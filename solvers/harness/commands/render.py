@@ -52,6 +52,6 @@ def run(args: argparse.Namespace) -> int:
         with atomic_path(args.output) as temporary:
             draw_board(board, temporary, title)
     except OSError as error:
-        raise UsageError(f"-o {args.output}: cannot write: {error}") from None
+        raise UsageError(f"-o {args.output}: cannot write: {error.strerror or error}") from None
     print(f"wrote {args.output}")
     return EXIT_OK

@@ -36,6 +36,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         write_atomic(args.output, page)
     except OSError as error:
-        raise UsageError(f"-o {args.output}: cannot write: {error}") from None
+        raise UsageError(f"-o {args.output}: cannot write: {error.strerror or error}") from None
     print(f"wrote {args.output} ({min(len(events) - 1, args.max_steps):,} steps)")
     return EXIT_OK

@@ -16,6 +16,7 @@ from pathlib import Path
 from tabulate import tabulate
 
 from ..results import consistency_study
+from ..results.outputs import write_atomic
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
                for name, puzzles in sets]
     print_table(results, args.levels, args.format)
     if args.json:
-        Path(args.json).write_text(json.dumps(consistency_study.as_json(results), indent=1) + "\n")
+        write_atomic(args.json, json.dumps(consistency_study.as_json(results), indent=1) + "\n")
     wrong = [f"{r.name}: {level} settled #{i} on a grid the checker rejects"
              for r in results for level in args.levels
              for i, o in enumerate(r.outcomes[level]) if o.wrong]
