@@ -1,0 +1,105 @@
+"""Readers bounded everywhere (issue 28): the puzzle reader on the inputs that crashed it or
+stopped it early ('|' before a grid, a '²1' token, random bytes, a line of megabytes, endless
+input), ``decode``'s answers and CNFs (size caps, contradictory status lines) and replay's
+traces (wrong field types, size). Each is a located error with exit 2, never exit 3, and the
+good puzzles around a bad line are kept."""
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+
+from models import CellCountError, LineLengthError, PuzzleError, read_puzzles, read_text
+from models.formats import MAX_BAD_IN_A_ROW
+from models.lines import MAX_SKIP_BYTES
+
+from .conftest import PUZZLES, compare
+
+GOOD_4X4 = (PUZZLES / "small_4x4.txt").read_text().splitlines()[-1]
+GRID_4X4 = "1 . . .\n. . . 1\n. 1 . .\n. . 1 .\n"
+
+
+def test_a_bar_line_before_a_grid_is_its_own_error_and_the_grid_is_read() -> None:
+    batch = read_text("|\n" + GRID_4X4)
+    (error,) = batch.errors
+    assert isinstance(error, CellCountError) and error.line == 1 and "'|'" in str(error)
+    assert [p.source.line for p in batch.puzzles] == [2]
+
+
+@pytest.mark.parametrize("text", ["²1 . . .\n. . . .\n. . . .\n. . . .\n", "١٢ . . .\n. . . .\n. . . .\n. . . .\n"],
+                         ids=["superscript-two", "arabic-indic-digits"])
+def test_a_token_of_unicode_digits_is_a_located_bad_cell(text: str) -> None:
+    batch = read_text(text + "\n" + GRID_4X4)
+    (error,) = batch.errors
+    assert error.line == 1 and (error.row, error.column) == (1, 1) and "bad cell" in str(error)
+    assert [p.source.line for p in batch.puzzles] == [6]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_bytes_between_good_puzzles_keep_every_good_puzzle(seed: int) -> None:
+    noise = random.Random(seed).randbytes(20_000)
+    for end in (b"\n", b"\r", b"#"):  # no line end in the noise, and no comment
+        noise = noise.replace(end, b"x")
+    lines = [noise[i:i + 300] for i in range(0, len(noise), 300)]
+    data = b"".join(line + b"\n" + GOOD_4X4.encode() + b"\n" for line in lines)
+    batch = read_puzzles(io.BytesIO(data))
+    assert len(batch.puzzles) == len(lines)  # the good one after each line of noise
+    assert [p.source.line for p in batch.puzzles] == list(range(2, 2 * len(lines) + 1, 2))
+    assert len(batch.errors) == len(lines)
+    assert all(isinstance(e, PuzzleError) and e.line % 2 == 1 for e in batch.errors)
+
+
+def test_a_3_mib_line_is_one_error_and_the_lines_after_it_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "long.txt"
+    path.write_bytes(b"1" * (3 << 20) + b"\n" + GOOD_4X4.encode() + b"\n")
+    batch = read_puzzles(path)
+    (error,) = batch.errors
+    assert isinstance(error, LineLengthError) and error.line == 1 and "3,145,728 bytes" in str(error)
+    assert [p.source.line for p in batch.puzzles] == [2]
+
+
+class Endless(io.RawIOBase):
+    """A stream that never ends (as /dev/zero or /dev/urandom), counting what it gave."""
+
+    def __init__(self, make: object) -> None:
+        self.make, self.given = make, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]  # RawIOBase's buffer
+        data = self.make(len(buffer))  # type: ignore[operator]  # a function of the size
+        buffer[:len(data)] = data
+        self.given += len(data)
+        return len(data)
+
+
+def test_endless_input_without_line_ends_is_given_up_after_the_cap() -> None:
+    stream = Endless(bytes)
+    batch = read_puzzles(io.BufferedReader(stream, 1 << 20))  # type: ignore[arg-type]  # a raw stream
+    (error,) = batch.errors
+    assert isinstance(error, LineLengthError) and "the rest is not read" in str(error)
+    assert MAX_SKIP_BYTES < stream.given < MAX_SKIP_BYTES + (4 << 20)
+
+
+@pytest.mark.slow
+def test_endless_random_lines_are_given_up_after_a_run_of_bad_puzzles() -> None:
+    noise = random.Random(7)
+    stream = Endless(noise.randbytes)
+    batch = read_puzzles(io.BufferedReader(stream))  # type: ignore[arg-type]  # a raw stream
+    assert not batch.puzzles and len(batch.errors) == MAX_BAD_IN_A_ROW + 1
+    assert "bad puzzles in a row: the rest is not read" in str(batch.errors[-1])
+    assert stream.given < 50 << 20
+
+
+@pytest.mark.slow
+def test_run_on_random_bytes_keeps_the_good_puzzles_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "noise.txt"
+    path.write_bytes(random.Random(3).randbytes(3000) + b"\n|\n" + GRID_4X4.encode()
+                     + "\n²1..............\n".encode() + GOOD_4X4.encode() + b"\n")
+    done = compare("run", str(path), "--solvers", "mrv", "--format", "csv", "--timeout", "5")
+    assert done.returncode == 2, done.stderr
+    assert "internal error" not in done.stderr and f"{path}, line " in done.stderr
+    assert done.stdout.splitlines()[1].split(",")[4] == "2"  # the grid and the line puzzle
