@@ -6,6 +6,7 @@ good puzzles around a bad line are kept."""
 from __future__ import annotations
 
 import io
+import os
 import random
 from pathlib import Path
 
@@ -14,6 +15,8 @@ import pytest
 from models import CellCountError, LineLengthError, PuzzleError, read_puzzles, read_text
 from models.formats import MAX_BAD_IN_A_ROW
 from models.lines import MAX_SKIP_BYTES
+from solvers.harness import cli
+from solvers.harness.commands.decode import MAX_ANSWER_BYTES, MAX_CNF_BYTES
 
 from .conftest import PUZZLES, compare
 
@@ -103,3 +106,41 @@ def test_run_on_random_bytes_keeps_the_good_puzzles_and_exits_2(tmp_path: Path) 
     assert done.returncode == 2, done.stderr
     assert "internal error" not in done.stderr and f"{path}, line " in done.stderr
     assert done.stdout.splitlines()[1].split(",")[4] == "2"  # the grid and the line puzzle
+
+
+# ---------------------------------------------------------------- decode: answers and CNFs
+
+@pytest.fixture
+def exported_cnf(tmp_path: Path) -> Path:
+    path = tmp_path / "p.cnf"
+    assert cli.main(["export", str(PUZZLES / "small_4x4.txt"), "-o", str(path)]) == 0
+    return path
+
+
+@pytest.mark.parametrize("which", ["answer", "cnf"])
+def test_decode_of_an_endless_file_stops_at_its_cap_with_exit_2(which: str, exported_cnf: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    answer, cnf = ("/dev/zero", str(exported_cnf)) if which == "answer" else (os.devnull, "/dev/zero")
+    cap = MAX_ANSWER_BYTES if which == "answer" else MAX_CNF_BYTES
+    assert cli.main(["decode", answer, "--cnf", cnf]) == 2
+    assert f"/dev/zero: more than {cap:,} bytes: too large for" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("answer, said", [
+    ("s SATISFIABLE\nv 1 0\ns UNSATISFIABLE\n", "line 3: the solver's status UNSATISFIABLE contradicts "
+                                                 "its status SATISFIABLE on line 1"),
+    ("s UNSATISFIABLE\nv 1 2 3 0\n", "line 2: the solver says UNSATISFIABLE (line 1) but gives a model"),
+    ("SAT\nUNSAT\n", "line 2: the solver's status UNSAT contradicts its status SATISFIABLE"),
+], ids=["sat-then-unsat", "unsat-with-a-model", "minisat-sat-then-unsat"])
+def test_decode_of_contradictory_status_lines_is_exit_2(answer: str, said: str, exported_cnf: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    path = exported_cnf.with_name("answer.txt")
+    path.write_text(answer)
+    assert cli.main(["decode", str(path), "--cnf", str(exported_cnf)]) == 2
+    assert f"answer.txt: {said}" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_decode_through_the_command_line_refuses_an_endless_cnf(exported_cnf: Path) -> None:
+    done = compare("decode", str(exported_cnf), "--cnf", "/dev/zero")
+    assert done.returncode == 2 and "too large for a CNF" in done.stderr, done.stderr
