@@ -6,17 +6,23 @@ good puzzles around a bad line are kept."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from models import CellCountError, LineLengthError, PuzzleError, read_puzzles, read_text
 from models.formats import MAX_BAD_IN_A_ROW
 from models.lines import MAX_SKIP_BYTES
 from solvers.harness import cli
 from solvers.harness.commands.decode import MAX_ANSWER_BYTES, MAX_CNF_BYTES
+from solvers.harness.pictures.replay_page import page_data
+from solvers.trace import TraceError, read_trace
 
 from .conftest import PUZZLES, compare
 
@@ -144,3 +150,80 @@ def test_decode_of_contradictory_status_lines_is_exit_2(answer: str, said: str, 
 def test_decode_through_the_command_line_refuses_an_endless_cnf(exported_cnf: Path) -> None:
     done = compare("decode", str(exported_cnf), "--cnf", "/dev/zero")
     assert done.returncode == 2 and "too large for a CNF" in done.stderr, done.stderr
+
+
+# ---------------------------------------------------------------- replay: traces
+
+@pytest.fixture(scope="module")
+def trace_lines(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """A real trace (explain --trace, mrv on a 9x9 puzzle with decisions), one JSON event a line."""
+    path = tmp_path_factory.mktemp("trace") / "t.jsonl"
+    puzzle = PUZZLES / "special_9x9_multiple_solutions.txt"
+    assert cli.main(["explain", str(puzzle), "--solver", "mrv", "--trace", str(path)]) == 0
+    return path.read_text().splitlines()
+
+
+def _edited(lines: list[str], kind: str, key: str, value: object) -> tuple[list[str], int]:
+    """The trace with ``key`` of its first ``kind`` event set to ``value``, and that line's number."""
+    number = next(i for i, line in enumerate(lines) if json.loads(line)["kind"] == kind)
+    event = json.loads(lines[number])
+    event[key] = value
+    return lines[:number] + [json.dumps(event)] + lines[number + 1:], number + 1
+
+
+@pytest.mark.parametrize("kind, key, value, said", [
+    ("place", "cell", "3", "place event's cell must be an integer, not \"3\""),
+    ("place", "value", [1], "place event's value must be an integer, not [1]"),
+    ("start", "givens", {"a": 1}, "start event's givens must be a list of integers"),
+    ("start", "diagonals", 1, "start event's diagonals must be true or false, not 1"),
+    ("decide", "alternatives", [[0]], "decide event's alternatives must be a list of [cell, value] pairs"),
+    ("place", "rule", None, "place event's rule must be a string, not null"),
+    ("place", "cell", 81, "place event names a cell outside the 9x9 grid"),
+    ("decide", "value", 10, "decide event names a value outside 1..9"),
+    ("start", "n", 10, "the start event's n 10 is not box_rows x box_cols"),
+    ("place", "kind", ["place"], "not a trace event"),
+], ids=lambda x: x if isinstance(x, str) and " " not in x else None)
+def test_replay_of_a_trace_with_a_wrong_field_is_exit_2_naming_the_line(
+        kind: str, key: str, value: object, said: str, trace_lines: list[str], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    lines, number = _edited(trace_lines, kind, key, value)
+    trace = tmp_path / "bad.jsonl"
+    trace.write_text("\n".join(lines) + "\n")
+    assert cli.main(["replay", str(trace), "-o", str(tmp_path / "page.html")]) == 2
+    err = capsys.readouterr().err
+    assert f"bad.jsonl, line {number}: " in err and said in err, err
+    assert not (tmp_path / "page.html").exists()
+
+
+def test_replay_of_a_trace_without_line_ends_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    trace = tmp_path / "endless.jsonl"
+    trace.write_bytes(b'{"kind": "start", "x": "' + b"x" * (2 << 20))
+    assert cli.main(["replay", str(trace), "-o", str(tmp_path / "page.html")]) == 2
+    assert "endless.jsonl, line 1: line of 2,097,1" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_any_edited_trace_is_read_whole_or_refused_with_a_trace_error(trace_lines: list[str],
+                                                                       data: st.DataObject) -> None:
+    lines = list(trace_lines)
+    json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+                               lambda inner: st.lists(inner, max_size=3)
+                               | st.dictionaries(st.text(max_size=3), inner, max_size=2),
+                               max_leaves=6)
+    for _ in range(data.draw(st.integers(1, 3))):
+        number = data.draw(st.integers(0, len(lines) - 1))
+        event = json.loads(lines[number])
+        event[data.draw(st.sampled_from([*event, "extra"]))] = data.draw(json_values)
+        lines[number] = json.dumps(event)
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+        handle.write("\n".join(lines) + "\n")
+    try:
+        events, total = read_trace(handle.name, keep=50)
+    except TraceError:
+        return
+    finally:
+        os.unlink(handle.name)
+    assert total == len(lines) and len(events) == min(50, total)
+    page_data(events, 40, total)  # the page is made from any trace that was read

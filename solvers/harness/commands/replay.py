@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ...trace import TraceError, read_jsonl
+from ...trace import TraceError, read_trace
 from ..pictures.replay_page import render_page
 from ..results.outputs import write_atomic
 from .common import EXIT_OK, UsageError, check_output_paths, positive_int
@@ -29,13 +29,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.trace}: no such file")
     check_output_paths({"-o": args.output}, [args.trace])
     try:
-        events = read_jsonl(args.trace)
+        events, total = read_trace(args.trace, keep=args.max_steps + 1)
     except (TraceError, UnicodeDecodeError) as error:
         raise UsageError(str(error)) from None
-    page = render_page(events, args.max_steps, f"{Path(args.trace).name}: {events[0]['solver']}")
+    except OSError as error:
+        raise UsageError(f"{args.trace}: cannot read: {error.strerror or error}") from None
+    page = render_page(events, args.max_steps, f"{Path(args.trace).name}: {events[0]['solver']}", total)
     try:
         write_atomic(args.output, page)
     except OSError as error:
         raise UsageError(f"-o {args.output}: cannot write: {error.strerror or error}") from None
-    print(f"wrote {args.output} ({min(len(events) - 1, args.max_steps):,} steps)")
+    print(f"wrote {args.output} ({min(total - 1, args.max_steps):,} steps)")
     return EXIT_OK

@@ -18,8 +18,9 @@ from ...trace import Event, describe
 from .steps import Board, cage_corner, cage_sides, replay
 
 
-def page_data(events: list[Event], max_steps: int) -> dict[str, Any]:
-    """What the page needs: the grid's shape, the first board, and each step's changes."""
+def page_data(events: list[Event], max_steps: int, total: int | None = None) -> dict[str, Any]:
+    """What the page needs: the grid's shape, the first board, and each step's changes
+    (``total``: the events of the whole trace, when ``events`` are its first ones only)."""
     board = Board.start(events[0])
     model, n = board.model, board.model.n
     puzzle = model.puzzle
@@ -42,12 +43,12 @@ def page_data(events: list[Event], max_steps: int) -> dict[str, Any]:
             "cages": cages,
             "diagonals": puzzle.diagonals, "groups": [list(g.cells) for g in model.groups],
             "values": board.values, "how": board.how, "solver": events[0]["solver"],
-            "total": len(events) - 1, "steps": steps}
+            "total": (len(events) if total is None else total) - 1, "steps": steps}
 
 
-def render_page(events: list[Event], max_steps: int, title: str) -> str:
+def render_page(events: list[Event], max_steps: int, title: str, total: int | None = None) -> str:
     """The whole page as one string."""
-    data = json.dumps(page_data(events, max_steps), separators=(",", ":"))
+    data = json.dumps(page_data(events, max_steps, total), separators=(",", ":"))
     # JSON inside <script>: keep '</' from closing the element early
     data = data.replace("</", "<\\/")
     return (TEMPLATE.replace("__TITLE__", html.escape(title))
