@@ -23,7 +23,9 @@ import contextlib
 import datetime
 import hashlib
 import json
+import os
 import sqlite3
+import urllib.parse
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,7 @@ from models.symbols import SYMBOLS
 
 from ...result import COUNTERS, Status
 from ..tasks import Outcome, Task
+from .db_checks import first_bad_row
 from .judge import Run, _puzzle_text
 from .records import COLUMNS, EXTRA, record
 
@@ -222,24 +225,31 @@ class ResultsDatabase:
 
 def open_database(path: str, *, create: bool) -> ResultsDatabase:
     """Open a results database; a missing or empty file is created when ``create``.
-    DatabaseError (naming the file) for anything that is not one."""
+    DatabaseError (naming the file) for anything that is not one, or whose rows are damaged.
+
+    Without ``create`` (reading), a file or folder this process may not write is opened
+    read-only (SQLite's ``mode=ro``; ``immutable`` when its folder cannot hold the WAL's
+    shared-memory file). Two sweeps creating the same new file at once: the schema is made
+    in one transaction under SQLite's write lock (each waits for the other, up to 30 s),
+    so the second finds the first's complete file."""
     file = Path(path)
     fresh = not file.exists() or (file.is_file() and file.stat().st_size == 0)
     if fresh and not create:
         raise DatabaseError(f"{path}: no such results database")
     if file.exists() and not file.is_file():
         raise DatabaseError(f"{path}: not a file")
-    connection = sqlite3.connect(path, timeout=30)
+    read_only = not create and not (os.access(file, os.W_OK) and os.access(file.resolve().parent, os.W_OK))
     try:
-        if fresh:
-            connection.executescript(SCHEMA)
-            with connection:
-                connection.executemany("INSERT INTO format VALUES (?, ?)",
-                                       [("kind", KIND), ("version", str(VERSION))])
-        else:
-            _check_format(path, connection)
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=NORMAL")
+        connection = _connect(file, read_only)
+    except sqlite3.DatabaseError as error:
+        raise DatabaseError(f"{path}: cannot open ({error})") from None
+    try:
+        if create:
+            _create_schema(connection)
+        _check_format(path, connection, read_only=read_only)
+        if not read_only:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")
     except (sqlite3.DatabaseError, DatabaseError) as error:
         connection.close()
         if isinstance(error, DatabaseError):
@@ -248,7 +258,42 @@ def open_database(path: str, *, create: bool) -> ResultsDatabase:
     return ResultsDatabase(path, connection)
 
 
-def _check_format(path: str, connection: sqlite3.Connection) -> None:
+def _connect(file: Path, read_only: bool) -> sqlite3.Connection:
+    """A connection (autocommit off, as the writers expect); read-only ones through a URI."""
+    if not read_only:
+        return sqlite3.connect(file, timeout=30)
+    uri = f"file:{urllib.parse.quote(str(file.resolve()))}?mode=ro"
+    connection = sqlite3.connect(uri, uri=True, timeout=30)
+    try:
+        connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return connection
+    except sqlite3.OperationalError:  # a WAL file whose folder cannot hold its -shm: read as is
+        connection.close()
+        return sqlite3.connect(uri + "&immutable=1", uri=True, timeout=30)
+
+
+def _create_schema(connection: sqlite3.Connection) -> None:
+    """The tables and the format marks of a new file, all at once under the write lock; a
+    file that has tables already (another sweep made them first) is left as it is."""
+    previous, connection.isolation_level = connection.isolation_level, None
+    try:
+        connection.execute("BEGIN IMMEDIATE")  # waits (busy timeout) while another creates it
+        try:
+            if connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0:
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        connection.execute(statement)
+                connection.executemany("INSERT INTO format VALUES (?, ?)",
+                                       [("kind", KIND), ("version", str(VERSION))])
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+    finally:
+        connection.isolation_level = previous
+
+
+def _check_format(path: str, connection: sqlite3.Connection, *, read_only: bool = False) -> None:
     try:
         marks = dict(connection.execute("SELECT key, value FROM format"))
     except sqlite3.DatabaseError as error:
@@ -260,6 +305,10 @@ def _check_format(path: str, connection: sqlite3.Connection) -> None:
         raise DatabaseError(f"{path}: not a compare.py results database (kind {marks.get('kind')!r})")
     version = marks.get("version")
     if version in {str(old) for old in MIGRATIONS}:
+        if read_only:
+            raise DatabaseError(f"{path}: results database version {version}, to be brought up to "
+                                f"version {VERSION}, but it is read-only here: copy it to a folder "
+                                "you may write, and read the copy")
         _migrate(connection, int(str(version)))
     elif version != str(VERSION):
         raise DatabaseError(f"{path}: results database version {version}, but this "
@@ -268,6 +317,9 @@ def _check_format(path: str, connection: sqlite3.Connection) -> None:
     result = connection.execute("PRAGMA quick_check").fetchone()
     if result is None or result[0] != "ok":
         raise DatabaseError(f"{path}: the database is damaged ({result[0] if result else 'no answer'})")
+    problem = first_bad_row(connection)
+    if problem:
+        raise DatabaseError(f"{path}: {problem} (changed by hand, or damaged)")
 
 
 def _migrate(connection: sqlite3.Connection, version: int) -> None:
