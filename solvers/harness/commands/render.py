@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ...result import Status
+from ..engine.terminal import printable
 from ..pictures.picture import draw_board
 from ..pictures.plot import PlotUnavailableError, require_matplotlib
 from ..pictures.steps import final_board
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     board = final_board(trace.events)
     if result.status is not Status.SOLVED:
         print(f"compare.py render: {result.status.value}"
-              + (f" ({result.message})" if result.message else "") + "; drawing the grid as the "
+              + (f" ({printable(result.message)})" if result.message else "") + "; drawing the grid as the "
               "search left it", file=sys.stderr)
     title = (f"{puzzle.source}: {trace.events[0]['solver']}\n"
              f"{result.status.value}, {result.stats.nodes:,} decisions")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from ..engine.terminal import printable
 from ..results import consistency_study
 from ..results.outputs import write_atomic
 from .common import (
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
              for i, o in enumerate(r.outcomes[level]) if o.wrong]
     breaks = [line for r in results for line in consistency_study.chain_breaks(r)]
     for line in wrong + breaks:
-        print(f"compare.py study: {line}", file=sys.stderr)
+        print(f"compare.py study: {printable(line)}", file=sys.stderr)
     if wrong or breaks:
         return EXIT_WRONG
     return EXIT_USAGE if any_bad else EXIT_OK

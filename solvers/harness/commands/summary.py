@@ -12,6 +12,7 @@ from models import PuzzleError
 
 from ..engine.runner import default_jobs, grace_for
 from ..engine.stopping import quiet_stdout
+from ..engine.terminal import printable
 from ..results import claims, records, report
 from ..results.experiment import Results
 from ..results.judge import Disagreement, Run
@@ -39,7 +40,7 @@ def show_and_save(status: int, bad: Sequence[PuzzleError], show: Callable[[], No
             write()
         except OSError as error:
             said = error if isinstance(error, OutputWriteError) else f"cannot save: {error}"
-            print(f"compare.py: error: {said}", file=sys.stderr)
+            print(f"compare.py: error: {printable(said)}", file=sys.stderr)
             failed = True
     return status if status != EXIT_OK or not failed else EXIT_USAGE
 
