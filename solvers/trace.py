@@ -10,13 +10,16 @@ start          n, box_rows, box_cols, givens (list), diagonals, regions (list
                or null), solver: the puzzle, so a trace file stands alone; and
                cages ([cells, total or null] each), rules, extra_regions (optional)
 place          cell, value, rule ('naked single', 'hidden single'), group
-               (hidden single: the group where the value had one place)
+               (hidden single: the group where the value had one place);
+               explanation (optional): the step's own sentence (the human solver's)
 eliminate      value, cells (list), rule ('locked candidates'), group (where
                the value is locked), other (the group it is removed from);
                killer cages: rule 'cage combinations' (other: the cage too) or
                'cage digits' (other: a group holding the cage), with total,
                combinations (the digit sets the cage can still make) and removed
-               (the [cell, value] pairs taken out; value is the first one's)
+               (the [cell, value] pairs taken out; value is the first one's);
+               the human solver (solvers/human): rule is its technique ('naked
+               pair', 'X-wing', ...), removed as above, explanation its sentence
 decide         cell, value, alternatives (list of [cell, value] still to try
                here), rule ('first empty cell', 'fewest candidates', 'two
                places', 'fewest rows'), group (two places: the group)
@@ -235,6 +238,8 @@ def _cells(cells: Iterable[int], n: int) -> str:
 def describe(event: Event, n: int) -> str:
     """One event in words, for a student."""
     kind, rule = event["kind"], event.get("rule")
+    if kind in ("place", "eliminate") and isinstance(event.get("explanation"), str):
+        return event["explanation"]  # the human-style solver words its own steps
     v = symbol(event["value"]) if event.get("value") else ""
     if kind == "start":
         return f"start: a {n}x{n} puzzle with {sum(1 for g in event['givens'] if g)} givens"

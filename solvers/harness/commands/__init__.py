@@ -11,6 +11,7 @@ study:     a classic CSP study as one table (Simonis's consistency levels)
 generate:  puzzles with a unique solution
 ladder:    the teaching ladder: what each rung of inference buys
 explain:   one solve as numbered sentences
+rate:      each puzzle's difficulty by the human-style solver, and a table over the file
 render:    one puzzle and its solution as a picture
 replay:    a trace as a self-contained HTML page
 common:    usage errors, exit statuses, reading puzzles, shared options
