@@ -34,7 +34,7 @@ from models.symbols import SYMBOLS
 
 from ...result import COUNTERS, Status
 from ..tasks import Outcome, Task
-from .db_checks import first_bad_row
+from .db_checks import OUTCOME_CHECKS, RAW_SOLUTIONS, RUN_CHECKS, SWEEP_CHECKS, bad_value, decoded
 from .judge import Run, _puzzle_text
 from .records import COLUMNS, EXTRA, record
 
@@ -109,11 +109,22 @@ def raw_solutions(outcome: Outcome, run: Run) -> str | None:
     return json.dumps([list(s) for s in outcome.solutions], default=repr, separators=(",", ":"))
 
 
-def outcome_from_text(text: str) -> Outcome:
-    data = json.loads(text)
+def outcome_from_text(text: str, where: str = "an outcome") -> Outcome:
+    """A pending outcome back from its JSON; DatabaseError naming ``where`` if it is not one."""
+    data, problem = decoded(text, "outcome")
+    if problem is None:
+        problem = bad_value(OUTCOME_CHECKS, data) if isinstance(data, dict) else "outcome is not a JSON object"
+    if problem is not None:
+        raise DatabaseError(f"{where}: {problem} (changed by hand, or damaged)")
     return Outcome(Status(data["status"]), [tuple(s) for s in data["solutions"]], data["complete"],
                    data["stats"], data["message"], data["time_s"], data["cpu_s"], data["warmup"],
                    **{name: data.get(name) for name in MEASURED if data.get(name) is not None})
+
+
+_OUTCOME_COLUMNS = ("status", "solutions", "raw_solutions", "complete", "stats", "message", "time_s",
+                    "cpu_s", "warmup", *MEASURED)
+"""The columns of runs that give back a judged run's outcome (for --resume)."""
+_OUTCOME_RUN_CHECKS = {k: v for k, v in RUN_CHECKS.items() if k in _OUTCOME_COLUMNS}
 
 
 class ResultsDatabase:
@@ -173,14 +184,14 @@ class ResultsDatabase:
     def _recorded(self, keys: Sequence[bytes]) -> dict[bytes, tuple[bool, Outcome]]:
         marks = ", ".join("?" * len(keys))
         found: dict[bytes, tuple[bool, Outcome]] = {}
-        for key, text in self.connection.execute(
-                f"SELECT task, outcome FROM pending WHERE task IN ({marks})", list(keys)):
-            found[key] = (False, outcome_from_text(text))
-        for key, *values in self.connection.execute(
-                f"SELECT task, status, solutions, raw_solutions, complete, stats, message, time_s, "
-                f"cpu_s, warmup, {', '.join(_quoted(MEASURED))} FROM runs WHERE task IN ({marks})",
-                list(keys)):
-            found[key] = (True, _recorded_outcome(*values))
+        for key, row_id, text in self.connection.execute(
+                f"SELECT task, rowid, outcome FROM pending WHERE task IN ({marks})", list(keys)):
+            found[key] = (False, outcome_from_text(text, f"{self.path}: table pending, row id {row_id}"))
+        names = _OUTCOME_COLUMNS
+        for key, row_id, *values in self.connection.execute(
+                f"SELECT task, id, {', '.join(_quoted(names))} FROM runs WHERE task IN ({marks})", list(keys)):
+            row = self._checked_run(row_id, dict(zip(names, values)))
+            found[key] = (True, _recorded_outcome(*(row[name] for name in names)))
         return found
 
     def count_runs(self) -> int:
@@ -191,25 +202,59 @@ class ResultsDatabase:
 
     def sweeps(self) -> list[dict[str, Any]]:
         """Every sweep written to this file, oldest first, options and provenance decoded."""
-        rows = self.connection.execute(
-            "SELECT id, started, finished, partial, options, provenance FROM sweeps ORDER BY id")
-        return [{"id": i, "started": s, "finished": f, "partial": bool(p) if p is not None else True,
-                 "options": json.loads(o), "provenance": json.loads(v)} for i, s, f, p, o, v in rows]
+        found = []
+        with self.guarded():
+            for i, s, f, p, o, v in self.connection.execute(
+                    "SELECT id, started, finished, partial, options, provenance FROM sweeps ORDER BY id"):
+                row = {"started": s, "finished": f, "partial": p}
+                problem = None
+                for column, text in (("options", o), ("provenance", v)):
+                    row[column], problem = decoded(text, column)
+                    if problem:
+                        break
+                problem = problem or bad_value(SWEEP_CHECKS, row)
+                if problem:
+                    raise DatabaseError(f"{self.path}: table sweeps, row id {i}: {problem} "
+                                        "(changed by hand, or damaged)")
+                found.append({**row, "id": i, "partial": bool(p) if p is not None else True})
+        return found
 
     def runs(self, where: str = "", params: Sequence[Any] = (), order: str = "id") -> Iterator[dict[str, Any]]:
         """Runs as the JSON document holds them (records.py's fields, then the grids and the
         judge's words), read one at a time."""
-        sql = f"SELECT {', '.join(_quoted(RUN_COLUMNS))} FROM runs" + (f" WHERE {where}" if where else "")
+        sql = f"SELECT id, {', '.join(_quoted(RUN_COLUMNS))} FROM runs" + (f" WHERE {where}" if where else "")
         with self.guarded():
-            for values in self.connection.execute(sql + f" ORDER BY {order}", list(params)):
-                yield _run_dict(values)
+            for row_id, *values in self.connection.execute(sql + f" ORDER BY {order}", list(params)):
+                yield _run_dict(self._checked_run(row_id, dict(zip(RUN_COLUMNS, values))))
+
+    def _checked_run(self, row_id: int, row: dict[str, Any]) -> dict[str, Any]:
+        """A row of runs with its JSON columns decoded and every value checked (RUN_CHECKS);
+        DatabaseError naming the table, the row id and the column otherwise."""
+        problem = None
+        for column in (*JSON_COLUMNS, "raw_solutions"):
+            if column in row and problem is None:
+                row[column], problem = decoded(row[column], column)
+        if problem is None:
+            problem = bad_value(RUN_CHECKS if len(row) > len(_OUTCOME_COLUMNS) else _OUTCOME_RUN_CHECKS, row)
+        if problem is None and "raw_solutions" in row and not RAW_SOLUTIONS[0](row["raw_solutions"]):
+            problem = f"raw_solutions is not {RAW_SOLUTIONS[1]}"
+        if problem is not None:
+            raise DatabaseError(f"{self.path}: table runs, row id {row_id}: {problem} (changed by hand, or damaged)")
+        return row
 
     def groups(self, where: str = "", params: Sequence[Any] = ()) -> list[tuple[str, int, str]]:
         """The (file, n, configuration) sets in the order they were first written."""
-        sql = ("SELECT file, n, configuration FROM runs" + (f" WHERE {where}" if where else "")
+        sql = ("SELECT file, n, configuration, MIN(id) FROM runs" + (f" WHERE {where}" if where else "")
                + " GROUP BY file, n, configuration ORDER BY MIN(id)")
         with self.guarded():
-            return [tuple(row) for row in self.connection.execute(sql, list(params))]
+            found = [tuple(row) for row in self.connection.execute(sql, list(params))]
+        for *row, row_id in found:
+            problem = bad_value({k: RUN_CHECKS[k] for k in ("file", "n", "configuration")},
+                                dict(zip(("file", "n", "configuration"), row)))
+            if problem:
+                raise DatabaseError(f"{self.path}: table runs, row id {row_id}: {problem} "
+                                    "(changed by hand, or damaged)")
+        return [(file, n, configuration) for file, n, configuration, _ in found]
 
     @contextlib.contextmanager
     def guarded(self) -> Iterator[None]:
@@ -225,7 +270,8 @@ class ResultsDatabase:
 
 def open_database(path: str, *, create: bool) -> ResultsDatabase:
     """Open a results database; a missing or empty file is created when ``create``.
-    DatabaseError (naming the file) for anything that is not one, or whose rows are damaged.
+    DatabaseError (naming the file) for anything that is not one; each row is checked as it
+    is read (db_checks), a damaged one a DatabaseError naming its table, row id and column.
 
     Without ``create`` (reading), a file or folder this process may not write is opened
     read-only (SQLite's ``mode=ro``; ``immutable`` when its folder cannot hold the WAL's
@@ -314,12 +360,10 @@ def _check_format(path: str, connection: sqlite3.Connection, *, read_only: bool 
         raise DatabaseError(f"{path}: results database version {version}, but this "
                             f"compare.py reads version {VERSION}")
     connection.execute("SELECT COUNT(*) FROM runs JOIN sweeps ON sweeps.id = runs.sweep").fetchone()
+    connection.execute("SELECT task, outcome FROM pending LIMIT 1").fetchone()  # every table is there
     result = connection.execute("PRAGMA quick_check").fetchone()
     if result is None or result[0] != "ok":
         raise DatabaseError(f"{path}: the database is damaged ({result[0] if result else 'no answer'})")
-    problem = first_bad_row(connection)
-    if problem:
-        raise DatabaseError(f"{path}: {problem} (changed by hand, or damaged)")
 
 
 def _migrate(connection: sqlite3.Connection, version: int) -> None:
@@ -331,13 +375,14 @@ def _migrate(connection: sqlite3.Connection, version: int) -> None:
         connection.execute("UPDATE format SET value = ? WHERE key = 'version'", (str(VERSION),))
 
 
-def _recorded_outcome(status: str, solutions: str, raw: str | None, complete: int, stats: str,
-                      message: str, time_s: float, cpu_s: float | None, warmup: int,
-                      *measured: Any) -> Outcome:
-    """A judged run's outcome as the backend gave it, for judging it again with new runs."""
-    grids = json.loads(raw) if raw is not None else [grid_values(t) for t in json.loads(solutions)]
+def _recorded_outcome(status: str, solutions: list[str], raw: list[list[Any]] | None, complete: int,
+                      stats: dict[str, Any] | None, message: str, time_s: float, cpu_s: float | None,
+                      warmup: int, *measured: Any) -> Outcome:
+    """A judged run's outcome as the backend gave it (its row checked and decoded), for judging
+    it again with new runs."""
+    grids = raw if raw is not None else [grid_values(t) for t in solutions]
     found = {name: value for name, value in zip(MEASURED, measured) if value is not None}
-    return Outcome(Status(status), [tuple(g) for g in grids], bool(complete), json.loads(stats),
+    return Outcome(Status(status), [tuple(g) for g in grids], bool(complete), stats or {},
                    message, time_s, cpu_s, bool(warmup), **found)
 
 
@@ -349,10 +394,8 @@ def _row_values(sweep: int, task: Task, run: Run) -> list[Any]:
             (str(flat[c]) if c in ("status", "category") else flat[c]) for c in RUN_COLUMNS]
 
 
-def _run_dict(values: Sequence[Any]) -> dict[str, Any]:
-    data = dict(zip(RUN_COLUMNS, values))
-    for column in JSON_COLUMNS:
-        data[column] = json.loads(data[column]) if data[column] is not None else None
+def _run_dict(data: dict[str, Any]) -> dict[str, Any]:
+    """A checked row of runs (JSON columns decoded) as the JSON document holds a run."""
     data["warmup"], data["complete"] = bool(data["warmup"]), bool(data["complete"])
     data["options"] = data["options"] or {}
     data["stats"] = data["stats"] or {}

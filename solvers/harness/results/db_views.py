@@ -15,6 +15,7 @@ from itertools import groupby
 from typing import Any
 
 from .database import RUN_COLUMNS, DatabaseError, ResultsDatabase
+from .db_checks import RUN_CHECKS
 from .records import EXTRA, record
 from .report import DOCUMENT_KIND, DOCUMENT_VERSION, GroupSummary
 
@@ -132,7 +133,14 @@ def run_entries(database: ResultsDatabase, selection: Selection) -> Iterator[dic
 def limits(database: ResultsDatabase, selection: Selection) -> list[float]:
     """The distinct time limits of the selected runs."""
     sql = "SELECT DISTINCT limit_s FROM runs" + (f" WHERE {selection.sql}" if selection.sql else "")
-    return [row[0] for row in database.connection.execute(sql, selection.params)]
+    with database.guarded():
+        found = [row[0] for row in database.connection.execute(sql, selection.params)]
+    fits, what = RUN_CHECKS["limit_s"]
+    for value in found:
+        if not fits(value):
+            raise DatabaseError(f"{database.path}: table runs: a limit_s is {value!r}, not {what} "
+                                "(changed by hand, or damaged)")
+    return found
 
 
 HOW_IT_RAN = ("jobs", "executor", "ran_on", "kill_after_s", "par", "exclude_warmup", "chunk_size")
