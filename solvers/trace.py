@@ -36,11 +36,13 @@ Cells are numbered 0..n*n-1 in reading order; :func:`describe` names them r3c5.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from html import escape
 from pathlib import Path
 from typing import Any, TextIO
 
-from models import Cage, Geometry, Model, Puzzle
+from models import Cage, Geometry, Model, Puzzle, grid_svg
 from models.lines import BadLine, iter_lines
 from models.symbols import MAX_SYMBOL_SIZE, symbol
 
@@ -72,6 +74,21 @@ class Trace:
         """Append one event."""
         self.events.append({"kind": kind, "depth": depth, **fields})
 
+    def _repr_html_(self) -> str:
+        """The grid as the trace leaves it, each filled cell coloured by how it was filled,
+        and what the search did, as a notebook shows a trace."""
+        if not self.events or self.events[0]["kind"] != "start":
+            return f"<p>a trace of {len(self.events)} events, without its start</p>"
+        values, how = final_cells(self.events)
+        kinds = Counter(event["kind"] for event in self.events)
+        words = (f"{self.events[0]['solver']}: {len(self.events) - 1:,} steps, "
+                 f"{kinds['decide']:,} decisions, {kinds['contradiction']:,} contradictions, "
+                 f"{kinds['backtrack']:,} backtracks" + (", solved" if kinds["solved"] else ""))
+        key = " ".join(f'<span style="background:{colour};padding:0 4px">{escape(name)}</span>'
+                       for name, colour in FILLS.items() if name in how)
+        return (f"<p>{escape(words)}<br>{key}</p>"
+                + grid_svg(puzzle_of(self.events[0]), values, [FILLS.get(h, "") for h in how]))
+
     def start(self, model: Model, solver: str) -> None:
         """The first event: the puzzle itself."""
         puzzle = model.puzzle
@@ -81,6 +98,31 @@ class Trace:
                   regions=None if puzzle.regions is None else list(puzzle.regions), solver=solver,
                   cages=[[list(cage.cells), cage.total] for cage in puzzle.cages],
                   rules=list(puzzle.rules), extra_regions=[list(r) for r in puzzle.extra_regions])
+
+
+FILLS = {"naked single": "#b9e3f7", "hidden single": "#c8ecd4", "decision": "#ffd9a8"}
+"""How a cell was filled, as the notebook display colours it (render's colours)."""
+
+
+def final_cells(events: Iterable[Event]) -> tuple[list[int], list[str]]:
+    """The values of the grid after the last event, and per cell how it got its value
+    ('given', 'decision', the rule that placed it, or '' while empty); a backtrack takes back
+    everything since its decision."""
+    events = iter(events)
+    start = next(events)
+    values = list(start["givens"])
+    how = ["given" if value else "" for value in values]
+    before: dict[int, tuple[list[int], list[str]]] = {}  # depth -> the grid before its decision
+    for event in events:
+        kind = event["kind"]
+        if kind in ("place", "decide"):
+            if kind == "decide":
+                before[event["depth"]] = (values[:], how[:])
+            values[event["cell"]] = event["value"]
+            how[event["cell"]] = "decision" if kind == "decide" else str(event["rule"])
+        elif kind == "backtrack" and event["depth"] in before:
+            values, how = before.pop(event["depth"])
+    return values, how
 
 
 def _integer(value: Any) -> bool:

@@ -129,6 +129,7 @@ def test_a_database_sweep_is_judged_and_summarised_as_one_kept_in_memory(puzzles
     (("configuration=quick",), {"quick"}, len(PUZZLES)),
     (("configuration=ref,quick", "index<2"), {"ref", "quick"}, 4),
     (("category!=correct",), set(), 0),
+    (("configuration=ref", "puzzle>5"), {"ref"}, 1),  # puzzle counts from 1: index 5, the sixth
 ])
 def test_report_where_selects_runs(where: tuple[str, ...], configurations: set[str], runs: int,
                                    puzzles: str, tmp_path: Path) -> None:
@@ -250,6 +251,8 @@ def test_resume_with_a_new_configuration_runs_only_it(puzzles: str, tmp_path: Pa
     assert f"{len(PUZZLES)} runs written" in done.stderr
     assert f"{len(PUZZLES)} recorded before, skipped" in done.stderr
     assert len(db_rows(db)) == 2 * len(PUZZLES)
+    # the progress counted 2 runs a puzzle and took the recorded ones off its total
+    assert f"solving: {len(PUZZLES)}/{len(PUZZLES)} runs, 100%" in done.stderr
 
 
 # ---------------------------------------------------------------- lazy reading and dispatch

@@ -111,7 +111,7 @@ def test_explain_follows_each_traced_solver(solver: str) -> None:
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--solver", "sat"], "not 'sat'"), (["--solver", "mrv:inference=magic"], "valid"),
+    (["--solver", "sat"], "'sat' records no trace"), (["--solver", "mrv:inference=magic"], "valid"),
     (["--puzzle", "99"], "no puzzle 99"), (["nosuch.txt"], "no such file")])
 def test_explain_refuses_bad_usage_with_exit_2(args: list[str], words: str) -> None:
     done = compare("explain", *(args if args[0] == "nosuch.txt" else ["puzzles/teaching.txt", *args]))

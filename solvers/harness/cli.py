@@ -40,7 +40,7 @@ from .results.outputs import OutputWriteError
 from .results.report import ReportError
 
 COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate", "study",
-            "ladder", "explain", "rate", "render", "replay")  # the last five: for teaching
+            "ladder", "explain", "rate", "render", "replay", "tree")  # the last six: for teaching
 DEFAULT_COMMAND = "run"
 OUTPUT_OPTIONS = ("json", "csv", "plot", "db", "output")
 """The options naming files a command writes: a broken pipe must not pass for success with any given."""

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     puzzles, bad = read_inputs([args.path], args.fmt, args.hex)
     if not puzzles:
         raise UsageError(f"{'standard input' if args.path == '-' else args.path}: no puzzle to rate")
-    chosen = list(enumerate(puzzles, 1))
+    chosen = [(puzzle.source.index + 1, puzzle) for puzzle in puzzles]  # as --puzzle counts
     if args.sample is not None:
         if args.sample > len(puzzles):
             raise UsageError(f"--sample {args.sample}: {args.path} has only {len(puzzles)} good puzzles")

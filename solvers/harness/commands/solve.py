@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int,
                 every: bool) -> str:
     """The puzzle's head line, its solution (every solution found when ``every``) and the verdict."""
-    where = f"{run.file} puzzle {run.index}" + (f" (line {run.line})" if run.line else "")
+    where = f"{run.file} puzzle {run.index + 1}" + (f" (line {run.line})" if run.line else "")
     variant = ("" if puzzle.variant == "standard" else f" {puzzle.variant}"
                if puzzle.geometry.latin and puzzle.regions is None else f" {puzzle.variant}-sudoku")
     head = f"{where}: {puzzle.geometry.label()}{variant}, {puzzle.num_givens} givens"

@@ -8,10 +8,11 @@ from typing import Any
 
 from models import Model, Puzzle
 
+from ... import registry
 from ...result import Result, Status
 from ...trace import Trace
 from ..engine.configs import ConfigurationError, parse_one
-from .common import UsageError, input_options, positive_int, read_inputs, seconds
+from .common import UsageError, find_inputs, input_options, pick_puzzle, puzzle_option, seconds
 
 TRACED = ("human", "mrv", "backtrack", "dlx")  # the human-style solver and the backends
 # with a readable twin: each records its steps as trace events
@@ -28,8 +29,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if name == "human":  # not a registered backend: its one option is the guess budget
         return name, _human_options(spec, rest)
     if name not in TRACED:
-        raise UsageError(f"--solver {spec}: explain, render and replay follow {', '.join(TRACED)} "
-                         f"(their readable code records each step), not {name!r}")
+        what = "records no trace" if name in registry.names() else "is no backend"
+        raise UsageError(f"--solver {spec}: {name!r} {what}; explain, render, replay and tree "
+                         f"follow {', '.join(TRACED)} (their readable code records each step)")
     try:
         configuration = parse_one(spec.replace(",", ":"))
     except ConfigurationError as error:
@@ -70,8 +72,7 @@ def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str,
     """PATH, --puzzle, --solver, --timeout and the input options, shared by explain and render."""
     parser.add_argument("path", nargs="?", default="-", metavar="PATH",
                         help="a puzzle file, or '-' for standard input (the default)")
-    parser.add_argument("--puzzle", type=positive_int, default=1, metavar="K",
-                        help="which puzzle of the file, 1-based (default: the first)")
+    puzzle_option(parser)
     parser.add_argument("--solver", default=default, metavar="CONFIG",
                         help=f"{solver_help}; the search stops after {DEFAULT_NODE_LIMIT:,} "
                              "nodes (human: guesses) unless the configuration sets node_limit")
@@ -81,11 +82,10 @@ def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str,
 
 
 def chosen_puzzle(args: argparse.Namespace, command: str) -> Puzzle:
-    """The --puzzle-th good puzzle of PATH; UsageError if there is none."""
+    """Puzzle number --puzzle of PATH (common.pick_puzzle: counted from 1); UsageError if
+    there is no such puzzle or it is bad."""
     if args.path == "-" and sys.stdin.isatty():
         print(f"compare.py {command}: reading a puzzle from standard input (paste it, end with "
               "Ctrl-D; or give a file)", file=sys.stderr)
-    puzzles, _ = read_inputs([args.path], args.fmt, args.hex)
-    if len(puzzles) < args.puzzle:
-        raise UsageError(f"{args.path}: has {len(puzzles)} good puzzle(s), no puzzle {args.puzzle}")
-    return puzzles[args.puzzle - 1]
+    (path,) = find_inputs([args.path])
+    return pick_puzzle(path, args.puzzle, args.fmt, args.hex)

@@ -3,7 +3,8 @@
 A selection is a list of filters ``COLUMN OP VALUE`` (OP one of = != < <= > >=, and ~
 for a pattern with * as wildcard; ``=`` and ``!=`` take comma-separated values), all
 of which a run must meet, e.g. ``configuration=mrv,sat``, ``time_s>0.5``,
-``file~*17_clue*``. Summaries are built puzzle by puzzle from the database, so a
+``file~*17_clue*``; besides the stored columns, ``puzzle`` is the puzzle's number as the
+command line counts (from 1: the stored ``index`` + 1). Summaries are built puzzle by puzzle from the database, so a
 table of millions of runs needs little memory.
 """
 from __future__ import annotations
@@ -19,9 +20,11 @@ from .db_checks import RUN_CHECKS
 from .records import EXTRA, record
 from .report import DOCUMENT_KIND, DOCUMENT_VERSION, GroupSummary
 
-NUMERIC = {"index", "line", "n", "repeat", "order", "time_s", "cpu_s", "warmup", "complete", "limit_s",
+NUMERIC = {"index", "puzzle", "line", "n", "repeat", "order", "time_s", "cpu_s", "warmup", "complete", "limit_s",
            "max_solutions", "sweep", "nodes", "backtracks", "propagations", "conflicts",
            "restarts", "updates", "lp_iterations", "fixed_cells", "peak_memory_mb", "worker", "sequence"}
+PUZZLE = "puzzle"
+"""The filter column that is no stored column: the puzzle's number counted from 1 (index + 1)."""
 _FILTER = re.compile(r"^\s*([A-Za-z_]+)\s*(!=|<=|>=|=|<|>|~)\s*(.*?)\s*$")
 
 
@@ -54,22 +57,23 @@ def parse_filters(filters: Sequence[str]) -> Selection:
             raise SelectionError(f"--where {text!r}: expected COLUMN OP VALUE, e.g. "
                                  "configuration=mrv or time_s>0.5")
         column, op, value = match.groups()
-        if column not in RUN_COLUMNS:
+        if column not in RUN_COLUMNS and column != PUZZLE:
             raise SelectionError(f"--where {text!r}: no column {column!r}; columns: "
-                                 + ", ".join(RUN_COLUMNS))
+                                 + ", ".join(RUN_COLUMNS) + f", and {PUZZLE} (index + 1)")
         selection = selection.and_(*_condition(column, op, value))
     return selection
 
 
 def _condition(column: str, op: str, value: str) -> tuple[str, list[Any]]:
+    target = '("index" + 1)' if column == PUZZLE else f'"{column}"'
     if op == "~":
-        return f'"{column}" LIKE ?', [value.replace("*", "%")]
+        return f'{target} LIKE ?', [value.replace("*", "%")]
     values = [_typed(column, v.strip()) for v in value.split(",")] if op in ("=", "!=") else \
         [_typed(column, value)]
     if len(values) > 1:
         marks = ", ".join("?" * len(values))
-        return f'"{column}" {"NOT IN" if op == "!=" else "IN"} ({marks})', values
-    return f'"{column}" {op} ?', values
+        return f'{target} {"NOT IN" if op == "!=" else "IN"} ({marks})', values
+    return f'{target} {op} ?', values
 
 
 def _typed(column: str, value: str) -> Any:
