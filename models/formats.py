@@ -53,6 +53,8 @@ from .symbols import EMPTY, HEX_DIGITS, MAX_SYMBOL_SIZE, SYMBOLS, char_value, sy
 FORMATS = ("auto", "line", "grid", "fpuzzles")
 MAX_JSON_BYTES = 1 << 26
 """The largest f-puzzles JSON input read (it is parsed whole, unlike the line layouts)."""
+MAX_BAD_IN_A_ROW = 10_000
+"""Bad puzzles in a row, none good between, after which the rest of an input is not read."""
 _BARS = "|│┃║"
 _TRAILING_COMMENT = re.compile(r"(?<=\S)\s+#.*$")  # '4.....8.5...  # hard' keeps its puzzle
 _BORDER_CHARS = set("+-=|:─━│┃┼┬┴├┤┌┐└┘═║╬╔╗╚╝╠╣╦╩ \t")
@@ -128,8 +130,23 @@ def _stream_items(stream: TextIO | BinaryIO, name: str, fmt: str, hex16: bool,
     if fmt == "fpuzzles" or (fmt == "auto" and (name.lower().endswith(".json") or _spans_lines(head))):
         yield from _json_items(head, read, name)
         return
-    yield from _parse_lines(_Lines(iter_lines(_Peeked(head, read), name)), name, fmt, hex16,
-                            check or _checked)
+    yield from _given_up_after_bad_run(_parse_lines(_Lines(iter_lines(_Peeked(head, read), name)),
+                                                    name, fmt, hex16, check or _checked), name)
+
+
+def _given_up_after_bad_run(items: Iterator[Puzzle | PuzzleError], name: str
+                            ) -> Iterator[Puzzle | PuzzleError]:
+    """The items, up to MAX_BAD_IN_A_ROW errors with no puzzle between: then one more error
+    says the rest is not read (random bytes, ``/dev/urandom``, are no puzzle file)."""
+    in_a_row = 0
+    for item in items:
+        yield item
+        in_a_row = in_a_row + 1 if isinstance(item, PuzzleError) else 0
+        if in_a_row >= MAX_BAD_IN_A_ROW:
+            line = item.line + 1 if isinstance(item, PuzzleError) else 0
+            yield PuzzleError(f"{MAX_BAD_IN_A_ROW:,} bad puzzles in a row: the rest is not read "
+                                "(is it a puzzle file?)", file=name, line=line)
+            return
 
 
 def _same(puzzle: Puzzle) -> Puzzle:
@@ -430,6 +447,11 @@ def _collect_block(lines: _Lines, start: int, fmt: str) -> tuple[list[Row], int]
                 number += 1
                 continue
             count = len(_row_tokens(text))
+            if count == 0:  # no cells, no border ('|'): a block of its own, one located error
+                if not rows:
+                    rows.append((number + 1, text))
+                    number += 1
+                break
             if width is None:
                 width = count
             elif count != width and _starts_anew(text, lines, number, fmt, count, len(rows), width):
@@ -446,7 +468,7 @@ def _starts_anew(text: str, lines: _Lines, number: int, fmt: str, count: int, do
                  width: int) -> bool:
     if fmt == "auto" and _looks_like_line(text, lines, number):
         return True
-    return done % width == 0 and valid_size(count)
+    return width > 0 and done % width == 0 and valid_size(count)  # width 0: a row of no cells, '|'
 
 
 def split_block(rows: list[Row], hex16: bool, name: str, index: int,
@@ -523,6 +545,9 @@ def _parse_grid(rows: list[tuple[int, str]], hex16: bool, source: Source,
     n = len(_row_tokens(rows[0][1]))
     hex16 = hex16 and n == 16
     free = "latin" in fields.kinds or fields.regions is not None
+    if n == 0:
+        raise CellCountError(f"a line of no cells and no grid border: {rows[0][1][:40]!r} (expected a "
+                             "puzzle line or a grid row)")
     if not (valid_size(n) or (free and n >= MIN_LATIN)):
         raise SizeError(f"the first row has {n} cells, but {n}x{n} is not a valid grid "
                         "(sizes are box_rows x box_cols with both at least 2, such as 4, 6, 9, 16); "

@@ -227,9 +227,14 @@ def test_an_interrupted_sweep_resumed_records_every_task_exactly_once(stop: str,
     assert process.returncode == (130 if stop == "SIGINT" else -signal.SIGKILL), stderr
     total = len(PUZZLES) * 2 * 2
     assert 0 < _runs_in(db) < total
-    resumed = subprocess.run([*sweep, "--resume"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    saved = tmp_path / "resumed.json"
+    resumed = subprocess.run([*sweep, "--resume", "--json", str(saved)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     assert "recorded before, skipped" in resumed.stderr
+    document = json.loads(saved.read_text())
+    assert document["partial"] is False  # the resume completed what the stop cut short
+    assert [s["partial"] for s in document["sweeps"]] == [True, False]
     rows = db_rows(db)
     tasks = [row[:4] for row in rows]
     assert len(tasks) == len(set(tasks)) == total

@@ -18,6 +18,7 @@ from models import Puzzle, PuzzleError, iter_puzzles
 from models.formats import FORMATS
 
 from ..engine.runner import run_tasks
+from ..engine.terminal import printable
 from ..pictures.plot import PlotUnavailableError, check_plot_format, require_matplotlib
 from ..results.judge import Category, Run
 from ..results.outputs import OutputError
@@ -170,7 +171,7 @@ def iter_inputs(paths: Sequence[str], fmt: str, hex16: bool, bad: list[PuzzleErr
     for path in paths:
         for item in _items(path, fmt, hex16):
             if isinstance(item, PuzzleError):
-                print(f"compare.py: skipped bad puzzle: {item}", file=sys.stderr)
+                print(f"compare.py: skipped bad puzzle: {printable(item)}", file=sys.stderr)
                 bad.append(item)
             else:
                 yield item

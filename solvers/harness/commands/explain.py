@@ -8,6 +8,7 @@ from models import to_pretty
 
 from ...result import Status
 from ...trace import numbered, write_jsonl
+from ..engine.terminal import printable
 from ..results.outputs import atomic_path
 from .common import EXIT_OK, UsageError, check_output_paths, positive_int
 from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     counters = ", ".join(f"{getattr(stats, k):,} {k}" for k in ("nodes", "backtracks", "propagations")
                          if getattr(stats, k) is not None)
     print(f"{result.status.value}: {steps:,} steps, {counters}"
-          + (f" ({result.message})" if result.message else ""))
+          + (f" ({printable(result.message)})" if result.message else ""))
     if result.status is Status.SOLVED:
         print(to_pretty(puzzle.with_givens(result.solutions[0])))
     return EXIT_OK
@@ -69,5 +70,5 @@ def _write_trace(path: str, events: list) -> None:
         with atomic_path(path) as temporary, open(temporary, "w", encoding="utf-8") as out:
             write_jsonl(events, out)
     except OSError as error:
-        raise UsageError(f"--trace {path}: cannot write: {error}") from None
+        raise UsageError(f"--trace {path}: cannot write: {error.strerror or error}") from None
 

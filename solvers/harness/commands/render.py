@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ...result import Result, Status
 from ...trace import Event
+from ..engine.terminal import printable
 from ..pictures.picture import draw_board
 from ..pictures.plot import PlotUnavailableError, require_matplotlib
 from ..pictures.steps import final_board
@@ -67,13 +68,13 @@ def run(args: argparse.Namespace) -> int:
     board = final_board(trace.events)
     if result.status is not Status.SOLVED:
         print(f"compare.py render: {result.status.value}"
-              + (f" ({result.message})" if result.message else "") + "; drawing the grid as the "
+              + (f" ({printable(result.message)})" if result.message else "") + "; drawing the grid as the "
               "search left it", file=sys.stderr)
     title = f"{puzzle.source}: {trace.events[0]['solver']}\n{search_words(result, trace.events)}"
     try:
         with atomic_path(args.output) as temporary:
             draw_board(board, temporary, title)
     except OSError as error:
-        raise UsageError(f"-o {args.output}: cannot write: {error}") from None
+        raise UsageError(f"-o {args.output}: cannot write: {error.strerror or error}") from None
     print(f"wrote {args.output}")
     return EXIT_OK

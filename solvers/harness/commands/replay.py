@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ...trace import TraceError, read_jsonl
+from ...trace import TraceError, read_trace
 from ..pictures.replay_page import render_page
 from ..results.outputs import write_atomic
 from .common import EXIT_OK, UsageError, check_output_paths, positive_int
@@ -31,15 +31,17 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.trace).is_file():
         raise UsageError(f"{args.trace}: no such file")
     check_output_paths({"-o": args.output}, [args.trace])
+    keep = None if args.max_steps is None else args.max_steps + 1  # the start event and N steps
     try:
-        events = read_jsonl(args.trace)
+        events, _total = read_trace(args.trace, keep=keep)
     except (TraceError, UnicodeDecodeError) as error:
         raise UsageError(str(error)) from None
+    except OSError as error:
+        raise UsageError(f"{args.trace}: cannot read: {error.strerror or error}") from None
     page = render_page(events, f"{Path(args.trace).name}: {events[0]['solver']}", args.max_steps)
     try:
         write_atomic(args.output, page)
     except OSError as error:
-        raise UsageError(f"-o {args.output}: cannot write: {error}") from None
-    steps = len(events) - 1 if args.max_steps is None else min(len(events) - 1, args.max_steps)
-    print(f"wrote {args.output} ({steps:,} steps, {len(page.encode()) / 1e6:,.1f} MB)")
+        raise UsageError(f"-o {args.output}: cannot write: {error.strerror or error}") from None
+    print(f"wrote {args.output} ({len(events) - 1:,} steps, {len(page.encode()) / 1e6:,.1f} MB)")
     return EXIT_OK

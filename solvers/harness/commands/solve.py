@@ -10,6 +10,7 @@ from ...result import Status
 from ..engine.configs import choose_one as one_solver
 from ..engine.configs import load_plugins
 from ..engine.runner import default_jobs
+from ..engine.terminal import printable
 from ..results import report
 from ..results.claims import ClaimChecker
 from ..results.experiment import backends_of
@@ -100,9 +101,9 @@ def _verdict(run: Run, outcome: Outcome, asked: int) -> str:
                          if k in outcome.stats)
     took = f"in {report.seconds(run.time_s)} s" + (f", {counters}" if counters else "")
     if run.category == Category.WRONG:
-        return f"WRONG answer from {run.solver} {took}: {run.reason}"
+        return f"WRONG answer from {run.solver} {took}: {printable(run.reason)}"
     if run.category != Category.CORRECT:
-        return f"no answer from {run.solver}: {run.category}: {run.reason}"
+        return f"no answer from {run.solver}: {run.category}: {printable(run.reason)}"
     checked = f"; {PROOF_WORDS[run.proof]}" if run.proof in PROOF_WORDS else ""
     if run.status == Status.UNSAT:
         return f"no solution: proved by {run.solver} {took}{checked}"

@@ -15,7 +15,9 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from ..engine.terminal import printable
 from ..results import consistency_study
+from ..results.outputs import write_atomic
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -84,13 +86,13 @@ def run(args: argparse.Namespace) -> int:
                    for name, puzzles in sets]
     print_table(results, args.levels, args.format)
     if args.json:
-        Path(args.json).write_text(json.dumps(consistency_study.as_json(results), indent=1) + "\n")
+        write_atomic(args.json, json.dumps(consistency_study.as_json(results), indent=1) + "\n")
     wrong = [f"{r.name}: {level} settled puzzle {i + 1} on a grid the checker rejects"
              for r in results for level in args.levels
              for i, o in enumerate(r.outcomes[level]) if o.wrong]
     breaks = [line for r in results for line in consistency_study.chain_breaks(r)]
     for line in wrong + breaks:
-        print(f"compare.py study: {line}", file=sys.stderr)
+        print(f"compare.py study: {printable(line)}", file=sys.stderr)
     if wrong or breaks:
         return EXIT_WRONG
     return EXIT_USAGE if any_bad else EXIT_OK

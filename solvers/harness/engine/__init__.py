@@ -11,6 +11,7 @@ timing:        wall and CPU time over one span, the collector paused, --cpu-limi
 memory:        a run's own peak resident memory (the high-water mark reset before it)
 calibration:   a fixed CPU-bound probe timed when a sweep starts and ends (the machine's speed)
 stopping:      SIGTERM and SIGHUP handled like Ctrl-C; exit 128+N; a closed stderr silenced
+terminal:      text from outside (plugin messages, file contents) with control characters escaped
 execution:     the Executor protocol, the local executor, chunking helpers
 dask_executor: chunks of tasks on a Dask cluster
 executors:     choosing an executor from ``--executor``

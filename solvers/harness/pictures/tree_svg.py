@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape
 from models.symbols import symbol
 
 from ...trace import Event, cell_name
+from ..results.outputs import write_atomic
 from .search_tree import CONTRADICTION, SOLUTION, Collapsed, Node, Summary, build, summarise
 
 FONT = 11
@@ -59,7 +60,9 @@ class TreePicture:
         return self.svg
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.svg, encoding="utf-8")
+        """Write the picture to what ``path`` names (outputs.write_atomic: a link followed, a
+        device written directly, a file replaced whole)."""
+        write_atomic(str(path), self.svg)
 
 
 def search_tree(events: Iterable[Event], title: str = "", max_nodes: int = 300) -> TreePicture:
