@@ -160,6 +160,7 @@ FIELD_TYPES: dict[str, tuple[str, Any]] = {
     "givens": ("a list of integers", _integers), "cells": ("a list of integers", _integers),
     "regions": ("null or a list of integers", lambda v: v is None or _integers(v)),
     "diagonals": ("true or false", lambda v: type(v) is bool),
+    "forced": ("true or false", lambda v: type(v) is bool),
     "alternatives": ("a list of [cell, value] pairs", _pairs),
     "removed": ("a list of [cell, value] pairs", _pairs),
     "combinations": ("a list of lists of integers", lambda v: isinstance(v, list) and all(map(_integers, v))),
