@@ -5,7 +5,7 @@
         --json bench/tails_hardest.json --plot bench/survival_hardest.png
 
 Generates QWH instances near the phase transition (compare.py generate --variant latin),
-runs fast without restarts, fast with dom/wdeg and restarts (branching=wdeg) and mrv with
+runs fast depth-first without restarts (branching=mrv), fast with dom/wdeg and restarts (branching=wdeg) and mrv with
 singles, each on every instance once per solver seed (compare.py run --seeds), then draws
 the log-log survival of the node counts and prints each configuration's Hill tail index
 (compare.py plot survival). Output: bench/tails_qwh.json, bench/survival_qwh25.png.
@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFIGS = "fast,wdeg=fast:branching=wdeg,mrv:inference=singles"
+CONFIGS = "fast=fast:branching=mrv,wdeg=fast:branching=wdeg,mrv:inference=singles"
 
 
 def first_puzzles(lines: Iterable[str], count: int) -> list[str]:

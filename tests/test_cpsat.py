@@ -201,7 +201,7 @@ def test_default_runs_are_repeatable(encoding: str, puzzle: Puzzle) -> None:
 
 def test_options_are_checked_by_the_one_entry() -> None:
     model = Model.from_puzzle(load("top95.txt")[0])
-    with pytest.raises(ValueError, match="valid: boolean, integer"):
+    with pytest.raises(ValueError, match="valid: auto, boolean, integer"):
         registry.get("cpsat").solve(model, encoding="unary")
     with pytest.raises(ValueError, match="option 'workers' cannot be 0"):
         registry.get("cpsat").solve(model, workers=0)
@@ -238,3 +238,19 @@ def test_the_lean_model_still_skips_ortools_camelcase_aliases() -> None:
     lean = cpsat._LeanCpModel()
     assert "NewIntVar" not in vars(lean) and not hasattr(lean, "NewIntVar")
     assert lean.new_int_var(1, 9, "x") is not None  # the snake_case API is all there
+
+
+@pytest.mark.parametrize("name, expected", [("top95.txt", "boolean"), ("generated_killer_9x9.txt", "integer"),
+                                            ("generated_qwh_15x15.txt", "boolean")])
+def test_auto_encoding_is_integer_with_cage_totals_and_boolean_otherwise(name: str, expected: str) -> None:
+    puzzle = load(name)[0]
+    model = Model.from_puzzle(puzzle)
+    assert cpsat.DECLARATION.option("encoding").default == "auto"
+    assert cpsat.encoding_for(model, "auto") == expected
+    assert cpsat.encoding_for(model, "boolean") == "boolean"
+    default = cpsat.solve(model, max_solutions=2, time_limit=30)
+    named = cpsat.solve(model, max_solutions=2, time_limit=30, encoding=expected)
+    assert default.solutions and default.solutions == named.solutions
+    assert all(verify(puzzle, s).ok for s in default.solutions)
+    assert (default.stats.variables, default.stats.constraints) == (named.stats.variables,
+                                                                   named.stats.constraints)

@@ -304,3 +304,20 @@ def test_tables_follow_the_cages_of_a_model_sharing_its_groups() -> None:
     model = Model.from_puzzle(KILLER_UNSAT["4x4-total-too-big"])
     assert fast.solve(model, max_solutions=2).status is Status.UNSAT
     assert fast.solve(Model(model.puzzle, model.groups), max_solutions=2).status is Status.SOLVED
+
+
+@pytest.mark.parametrize("name, index, strategy", [
+    ("generated_qwh_15x15.txt", 0, "wdeg"), ("generated_qwh_15x15.txt", 2, "wdeg"),
+    ("top95.txt", 5, "mrv"), ("jigsaw.txt", 1, "mrv")])
+def test_auto_branching_is_wdeg_on_a_latin_square_and_mrv_elsewhere(name: str, index: int,
+                                                                  strategy: str) -> None:
+    # the default walks the named strategy's tree: the same decisions, the same solutions
+    puzzle = load(name)[index]
+    default = fast.solve(Model.from_puzzle(puzzle), max_solutions=2)
+    named = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, branching=strategy)
+    assert fast.DECLARATION.option("branching").default == "auto"
+    assert fast.branching_for(Model.from_puzzle(puzzle), "auto") == strategy
+    counters = ("nodes", "backtracks", "propagations", "restarts")
+    assert default.solutions == named.solutions
+    assert [getattr(default.stats, c) for c in counters] == [getattr(named.stats, c) for c in counters]
+    assert all(verify(puzzle, s).ok for s in default.solutions)

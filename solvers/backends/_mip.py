@@ -10,7 +10,12 @@ nothing special):
   not given in g (at most 1 where g has fewer than n cells: it need not hold every value);
 - for every killer cage with a total, sum over its open cells c and candidates v of
   v * x[c, v] = the total less the cage's givens (the cage's digits differ because
-  it is also one of the groups);
+  it is also one of the groups), and the cage's combinations: one binary z[k] per set of
+  distinct digits that makes the total (less the givens), sum of the z = 1, and for every
+  digit d, sum over the cage's open cells of x[c, d] = sum of the z[k] whose set holds d.
+  The sum alone gives a weak LP relaxation (a fractional mix of digits meets any total);
+  the combinations describe exactly which digit sets can fill the cage, and took the
+  bundled cages-only killers from 2 of 5 solved in 20 s to all 5 (bench/README.md);
 - no objective: any feasible point is an answer.
 
 The rows go to HiGHS in one call (``addRows`` with CSR arrays), the columns in one
@@ -33,8 +38,9 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
-from models import Grid, Model
+from models import Cage, Grid, Model
 
+from ..encodings.cages import open_combinations
 from ..encodings.domains import given_values, reduced_or_refuted
 from ..result import Result, Stats, Status, finish
 
@@ -123,20 +129,31 @@ def encode(model: Model, domains: list[tuple[int, ...]], presolve: bool = True) 
             upper.append(1.0)
             entries.extend(places)
             weights.extend([1.0] * len(places))
+    def row(bound: float, terms: list[tuple[int, float]]) -> None:
+        starts.append(len(entries))
+        lower.append(bound)
+        upper.append(bound)
+        entries.extend(j for j, _ in terms)
+        weights.extend(w for _, w in terms)
+
+    selectors = 0  # the combination columns z, numbered after every x
     for cage in model.cages:
         terms = [(index[c, v], float(v)) for c in cage.cells if not givens[c] for v in domains[c]]
         if not terms:  # a cage given whole was checked by domains.contradiction
             continue
-        rest = float((cage.total or 0) - sum(givens[c] for c in cage.cells))
-        starts.append(len(entries))
-        lower.append(rest)
-        upper.append(rest)
-        entries.extend(j for j, _ in terms)
-        weights.extend(w for _, w in terms)
+        row(float((cage.total or 0) - sum(givens[c] for c in cage.cells)), terms)
+        first = len(index) + selectors
+        needed = _open_digit_sets(model, cage)
+        selectors += len(needed)
+        row(1.0, [(first + k, 1.0) for k in range(len(needed))])
+        open_cells_of_cage = [c for c in cage.cells if not givens[c]]
+        for digit in sorted(set().union(*needed) | {v for c in open_cells_of_cage for v in domains[c]}):
+            holders = [(index[c, digit], 1.0) for c in open_cells_of_cage if (c, digit) in index]
+            row(0.0, holders + [(first + k, -1.0) for k, digits in enumerate(needed) if digit in digits])
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
     highs.setOptionValue("presolve", "on" if presolve else "off")
-    count, rows = len(index), len(starts)
+    count, rows = len(index) + selectors, len(starts)
     highs.addVars(count, np.zeros(count), np.ones(count))
     highs.changeColsIntegrality(count, np.arange(count, dtype=np.int32),
                                 np.full(count, highspy.HighsVarType.kInteger))
@@ -199,13 +216,22 @@ def _enumerate(model: Model, built: Encoding, max_solutions: int, deadline: floa
         stats.lp_iterations += max(info.simplex_iteration_count, 0)
         if status is not Status.SOLVED:
             return solutions, status
-        ones = [j for j, x in enumerate(highs.getSolution().col_value) if x > 0.5]
+        values = highs.getSolution().col_value[:len(built.columns)]  # the x; the z follow
+        ones = [j for j, x in enumerate(values) if x > 0.5]
         solutions.append(_grid(model, built.columns, ones))
         if len(solutions) >= max_solutions:
             return solutions, Status.SOLVED
         # The no-good cut: at most open_cells - 1 of this solution's ones again.
         highs.addRow(-highspy.kHighsInf, built.open_cells - 1, len(ones),
                      np.array(ones, dtype=np.int32), np.ones(len(ones)))
+
+
+def _open_digit_sets(model: Model, cage: Cage) -> list[frozenset[int]]:
+    """The digits the cage's open cells can hold together: each combination of the cage's
+    total that holds its givens, less the givens (at least one: domains.contradiction
+    refuted a cage with none)."""
+    given = frozenset(model.givens[c] for c in cage.cells if model.givens[c])
+    return [digits - given for digits in open_combinations(model, cage)]
 
 
 def _grid(model: Model, columns: list[tuple[int, int]], ones: list[int]) -> Grid:

@@ -19,6 +19,8 @@ from ..result import Result
 INFERENCES = ("singles", "locked", "subsets")
 """From weakest to strongest; each adds a rule to the one before."""
 BRANCHINGS = ("mrv", "wdeg")
+"""The two branching strategies; the option also takes ``auto``, which picks one per grid."""
+BRANCHING_CHOICES = ("auto", *BRANCHINGS)
 LEARNINGS = ("none", "conflicts")
 
 DECLARATION = Declaration(
@@ -27,8 +29,9 @@ DECLARATION = Declaration(
                "singles: singles only; subsets: locked plus naked and hidden subsets",
                default="locked", choices=INFERENCES),
         Option("branching", "choice", "mrv: the cell with the fewest candidates; wdeg: fewest "
-               "candidates per failure weight of its groups (dom/wdeg), with Luby restarts",
-               default="mrv", choices=BRANCHINGS),
+               "candidates per failure weight of its groups (dom/wdeg), with Luby restarts; "
+               "auto: wdeg on a Latin square (where depth-first mrv has heavy tails), mrv on "
+               "every grid with boxes or regions", default="auto", choices=BRANCHING_CHOICES),
         node_limit("decisions"),
         Option("learning", "choice", "none: depth-first search; conflicts: clause learning over "
                "(cell, value) literals with VSIDS and restarts (inference and branching do not "
@@ -49,10 +52,20 @@ DECLARATION = Declaration(
 )
 
 
+def branching_for(model: Model, branching: str) -> str:
+    """The strategy ``branching`` names for this model: ``auto`` is wdeg on a Latin square
+    (rows and columns only; quasigroup completion has heavy-tailed depth-first runtimes that
+    restarts cut, bench/README.md) and mrv elsewhere, where fast then makes mrv's decisions."""
+    if branching != "auto":
+        return branching
+    return "wdeg" if model.puzzle.geometry.latin else "mrv"
+
+
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          inference: str = "locked", branching: str = "mrv",
+          inference: str = "locked", branching: str = "auto",
           node_limit: int | None = None, learning: str = "none", seed: int | None = None) -> Result:
     """Solve with compiled propagation and MRV search; count up to max_solutions solutions."""
+    branching = branching_for(model, branching)
     if seed is not None:
         return solve_isomorph(solve, model, seed, max_solutions=max_solutions, time_limit=time_limit,
                               inference=inference, branching=branching, node_limit=node_limit,

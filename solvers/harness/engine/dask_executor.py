@@ -8,7 +8,13 @@ should have one thread (``--nthreads 1``), its pool taking the machine's cores.
 
 Dask workers run as daemonic processes by default, and a daemonic process may not
 start the runner's worker processes: the LocalCluster is started with that switched
-off, and workers elsewhere need ``DASK_DISTRIBUTED__WORKER__DAEMON=False``.
+off (kept off while it lives, so a worker its nanny restarts after a crash can run
+chunks too), and workers elsewhere need ``DASK_DISTRIBUTED__WORKER__DAEMON=False``.
+
+A chunk whose Dask worker dies is run again by Dask on another (or the restarted)
+worker; its outcomes come back once, from the run that finished, so every task is
+judged exactly once. A chunk Dask gives up on (its worker died every time it was
+tried) is an ExecutorError: the sweep stops there, keeping the runs that finished.
 """
 from __future__ import annotations
 
@@ -53,12 +59,16 @@ class DaskExecutor:
         import dask  # noqa: PLC0415 - Dask is an optional extra
         self.address, self.jobs, self.chunk, self.cluster = address, jobs, chunk, None
         self.seconds_per_task: float | None = None
+        self._not_daemonic: Any = None
         try:
             if address is None:
-                with dask.config.set({"distributed.worker.daemon": False}):
-                    self.cluster = distributed.LocalCluster(
-                        n_workers=LOCAL_CLUSTER_WORKERS, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=logging.ERROR)
+                # Set for the executor's whole life, not only while the cluster starts: its
+                # nannies run in this process and read it again when they restart a worker
+                # that died; close() puts the previous value back.
+                self._not_daemonic = dask.config.set({"distributed.worker.daemon": False})
+                self.cluster = distributed.LocalCluster(
+                    n_workers=LOCAL_CLUSTER_WORKERS, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.ERROR)
                 self.client = distributed.Client(self.cluster)
             else:
                 self.client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
@@ -69,7 +79,7 @@ class DaskExecutor:
     def run(self, tasks: Iterable[Task], on_outcome: OnOutcome) -> None:
         """Keep two chunks per Dask thread in flight; hand each finished chunk's outcomes on."""
         distributed = _distributed()
-        pool = self.jobs or max(self.client.run(default_jobs).values(), default=1)
+        pool = self.jobs or max(self._on_every_worker(default_jobs).values(), default=1)
         chunks = numbered_chunks(tasks, lambda: self.chunk or chunk_size(self.seconds_per_task, pool))
         waiting = distributed.as_completed()
         numbers: dict[Any, list[int]] = {}
@@ -104,6 +114,15 @@ class DaskExecutor:
             known = self.seconds_per_task
             self.seconds_per_task = seconds if known is None else 0.7 * known + 0.3 * seconds
 
+    def _on_every_worker(self, function: Any) -> dict[str, Any]:
+        """client.run(function): ExecutorError if a Dask worker cannot run it (e.g. cannot import
+        the toolkit: not installed there, or at another path)."""
+        try:
+            return self.client.run(function)
+        except Exception as error:  # noqa: BLE001 - raised on a Dask worker, of any type
+            raise ExecutorError(f"the Dask workers cannot run the toolkit ({type(error).__name__}: "
+                                f"{error}); install it on every machine at the same version") from None
+
     @staticmethod
     def _result(future: Any) -> list[Outcome]:
         try:
@@ -111,9 +130,10 @@ class DaskExecutor:
         except DaemonError as error:
             raise ExecutorError(str(error)) from None
         except Exception as error:  # noqa: BLE001 - e.g. KilledWorker: Dask gave the chunk up
-            raise ExecutorError(f"a chunk of tasks failed on the Dask cluster ({type(error).__name__}: "
-                                f"{error}); with --db, the runs written so far are kept and "
-                                "--resume continues") from None
+            why = ("its Dask worker died each time it was tried" if type(error).__name__ == "KilledWorker"
+                   else "raised on the Dask worker")
+            raise ExecutorError(f"a chunk of tasks failed on the Dask cluster, {why} "
+                                f"({type(error).__name__}: {error})") from None
 
     def _threads(self) -> int:
         return sum(self.client.nthreads().values())
@@ -129,6 +149,9 @@ class DaskExecutor:
                     part.close()
                 except Exception:  # noqa: BLE001 - closing after a failure: nothing more to do
                     pass
+        if self._not_daemonic is not None:
+            self._not_daemonic.__exit__(None, None, None)
+            self._not_daemonic = None
 
 
 class DaemonError(RuntimeError):

@@ -4,7 +4,8 @@ Puzzles are read and tasks dispatched lazily. Every repetition is kept as its ow
 run. Each (puzzle, repetition) is judged with all configurations' answers together,
 so a wrong answer is caught by the others, as soon as its last run is in, and handed
 to a store (kept in memory, or written to the results database) and forgotten.
-Interrupted (Ctrl-C), the runs that finished are still judged and stored, marked partial.
+Interrupted (Ctrl-C), or stopped by an executor that cannot go on (a Dask chunk given up),
+the runs that finished are still judged and stored, marked partial.
 
 Within a (puzzle, repetition) the configurations are not always run in the same order,
 so that none is always second (warm caches, a worker just freed): without a seed the
@@ -26,7 +27,7 @@ from typing import Any, Protocol
 from models import Puzzle
 
 from ..engine.calibration import calibration, probe
-from ..engine.executors import Executor
+from ..engine.executors import Executor, ExecutorError
 from ..tasks import Configuration, Experiment, Outcome, Task
 from .claims import ClaimChecker
 from .judge import Disagreement, Run, judge
@@ -52,6 +53,8 @@ class Tally:
     dispatched: int = 0
     skipped: int = 0
     partial: bool = False
+    failed: str | None = None
+    """Why the executor stopped the sweep (an ExecutorError's message), None if it did not."""
     calibration: dict[str, Any] = field(default_factory=dict)
     """The probe at the start and end of the sweep (engine/calibration.py)."""
 
@@ -230,7 +233,9 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
                       store: Store, progress: Callable[[int, Outcome], None] | None = None) -> Tally:
     """Run every (puzzle, repetition, configuration) of the experiment not yet in the store
     (in an order shuffled by its seed, if given, so that drifts in the machine's load spread
-    over all configurations); on KeyboardInterrupt judge what finished and say so (Tally.partial)."""
+    over all configurations); on KeyboardInterrupt, or an ExecutorError after some runs finished,
+    judge what finished and say so (Tally.partial, Tally.failed); an ExecutorError before any
+    run finished is raised as it is."""
     bookkeeping = _Experiment(store, progress)
     start: dict[str, Any] | None = None
     groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,
@@ -243,6 +248,10 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
         executor.run(bookkeeping.tasks(groups, experiment.seed), bookkeeping.arrived)
     except KeyboardInterrupt:
         bookkeeping.tally.partial = True
+    except ExecutorError as error:
+        if not bookkeeping.tally.finished:
+            raise
+        bookkeeping.tally.partial, bookkeeping.tally.failed = True, str(error)
     bookkeeping.finish()
     if start is not None:
         bookkeeping.tally.calibration = calibration(start, None if bookkeeping.tally.partial else probe())
@@ -250,7 +259,11 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
 
 
 def say_partial(tally: Tally) -> None:
-    """Tell the user an interrupted run kept only what finished."""
-    if tally.partial:
+    """Tell the user an interrupted (or stopped) run kept only what finished."""
+    if tally.failed:
+        print(f"compare.py: error: {tally.failed}\ncompare.py: stopped: {tally.finished} of the "
+              f"{tally.dispatched} runs started finished; keeping those (marked \"partial\": true; "
+              "with --db, --resume runs the rest)", file=sys.stderr)
+    elif tally.partial:
         print(f"compare.py: interrupted: {tally.finished} of the {tally.dispatched} runs started "
               "finished; keeping those (marked \"partial\": true)", file=sys.stderr)
