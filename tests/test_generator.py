@@ -75,6 +75,7 @@ def test_same_seed_gives_the_same_puzzles_and_another_seed_others() -> None:
     assert generate(9, seed=4, variant="jigsaw").puzzle == generate(9, seed=4, variant="jigsaw").puzzle
 
 
+@pytest.mark.slow
 def test_every_4x4_grid_is_reachable() -> None:
     # 4x4 has exactly 288 valid grids; a relabelled fixed pattern would give at most 24
     template = Puzzle(Geometry.for_size(4), (0,) * 16)
@@ -102,6 +103,7 @@ def test_impossible_givens_are_refused_before_any_work(size: int, givens: int, m
         generate(size, seed=1, givens=givens)
 
 
+@pytest.mark.slow
 def test_unreached_givens_target_fails_naming_the_fewest_reached() -> None:
     # 9x9 needs 17 givens at least; random locally minimal ones have about 22-26
     with pytest.raises(GenerationError, match=r"with 18 givens in 20 attempts; the fewest reached was 2\d"):

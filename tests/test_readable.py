@@ -128,6 +128,7 @@ def test_each_rung_solves_and_proves_uniqueness(puzzle: Puzzle) -> None:
     assert len(answers) == 1
 
 
+@pytest.mark.slow
 def test_each_rung_needs_fewer_decisions_on_the_teaching_set() -> None:
     # what the ladder is for: on the same puzzles, each rung buys fewer decisions
     totals = []

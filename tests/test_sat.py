@@ -229,6 +229,7 @@ def test_time_slices_never_exceed_the_work_budget(monkeypatch: pytest.MonkeyPatc
     assert limits == [sat.FIRST_SLICE, 3 * sat.FIRST_SLICE]
 
 
+@pytest.mark.slow
 def test_a_small_work_budget_stops_a_hard_search() -> None:
     # the minimal encoding needs over a million propagations on this 16x16 puzzle
     puzzle = load("16x16_forum_samples.txt")[0]
