@@ -81,13 +81,15 @@ def backend(backend_name: str) -> registry.Backend:
 # Optional per-test cost record, for keeping the quick tier quick (docs/architecture.md "Test tiers"):
 # TEST_COST_FILE=path python -m pytest ... writes every test's CPU seconds (this process plus the
 # subprocesses it waited for, setup and teardown included) and wall seconds, costliest first, as
-# tab-separated lines. CPU time is what a loaded machine does not inflate; a test whose wall time
-# far exceeds its CPU time is waiting (a sleep, a timeout) rather than working.
+# tab-separated lines (with -n 2, one file per worker: path.gw0, path.gw1). CPU time is what a
+# loaded machine hardly inflates; a test whose wall time far exceeds its CPU time is waiting (a
+# sleep, a timeout) rather than working. A module fixture's cost goes to its first test.
 _COST_FILE = os.environ.get("TEST_COST_FILE")
 _costs: list[tuple[float, float, str]] = []
 
 
-def _cpu_seconds() -> float:
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of the children it has waited for."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
@@ -95,11 +97,13 @@ def _cpu_seconds() -> float:
 if _COST_FILE:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-        cpu, wall = _cpu_seconds(), time.perf_counter()
+        cpu, wall = cpu_seconds(), time.perf_counter()
         yield
-        _costs.append((_cpu_seconds() - cpu, time.perf_counter() - wall, item.nodeid))
+        _costs.append((cpu_seconds() - cpu, time.perf_counter() - wall, item.nodeid))
 
     def pytest_sessionfinish(session: pytest.Session) -> None:
+        if not _costs:  # xdist's controller runs no test
+            return
         suffix = os.environ.get("PYTEST_XDIST_WORKER", "")  # one file per xdist worker
         lines = [f"{cpu:.3f}\t{wall:.3f}\t{nodeid}\n" for cpu, wall, nodeid in sorted(_costs, reverse=True)]
         Path(_COST_FILE + (f".{suffix}" if suffix else "")).write_text("cpu_s\twall_s\ttest\n" + "".join(lines))
