@@ -6,6 +6,7 @@
 ('4x4', 8, 12)
 """
 from .checker import Verdict, verify
+from .drawing import grid_svg
 from .errors import (
                      BadCharacterError,
                      CellCountError,
@@ -24,6 +25,7 @@ from .errors import (
 from .formats import (
                      Batch,
                      check_duplicates,
+                     count_puzzles,
                      iter_puzzles,
                      parse_puzzle,
                      read_puzzles,
@@ -44,7 +46,7 @@ __all__ = [
     "read_link", "to_fpuzzles", "to_fpuzzles_json", "to_fpuzzles_link",
     "EncodingError", "Geometry", "LayoutError", "LineLengthError", "read_stream",
     "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
-    "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates",
-    "find_duplicate", "iter_puzzles", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",
+    "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates", "count_puzzles",
+    "find_duplicate", "grid_svg", "iter_puzzles", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",
     "to_pretty", "valid_size", "verify",
 ]

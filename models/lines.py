@@ -26,8 +26,11 @@ every cell named in a cage, up to 7 characters 'R35C35,' and 9 of 'cage=NNN:' ea
 room for a comment; also an f-puzzles document written on one line."""
 MAX_LINE_BYTES = 4 * MAX_LINE_CHARS
 """The same in bytes: UTF-8 takes at most 4 bytes a character."""
-MAX_SKIP_BYTES = 1 << 20
-"""Bytes of one over-long line skipped before the rest of the input is given up."""
+MAX_SKIP_BYTES = 256 << 20
+"""Bytes of one over-long line skipped (read in chunks, never held) before the rest of the
+input is given up: a 100 MB line is one located error and the lines after it are read; an
+input without line ends (``/dev/zero``) stops here."""
+_CHUNK = 1 << 20
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _BOM = b"\xef\xbb\xbf"
 
@@ -90,11 +93,12 @@ def _raw_lines(read: Callable[[int], bytes]) -> Iterator[tuple[int, bytes | _Lon
             position, skipped = end.end(), 0
             continue
         if len(buffer) - position > MAX_LINE_BYTES:
-            skipped += len(buffer) - position
-            buffer, position = b"", 0
+            skipped, buffer, eof = _skip(read, skipped + len(buffer) - position)
+            position = 0
             if skipped > MAX_SKIP_BYTES:
                 yield number + 1, _Long(skipped, gave_up=True)
                 return
+            continue
         if eof:
             if position < len(buffer) or skipped:
                 line = buffer[position:]
@@ -105,6 +109,21 @@ def _raw_lines(read: Callable[[int], bytes]) -> Iterator[tuple[int, bytes | _Lon
         if not chunk:
             eof = True
         buffer, position = buffer[position:] + chunk, 0
+
+
+def _skip(read: Callable[[int], bytes], skipped: int) -> tuple[int, bytes, bool]:
+    """Skip the rest of an over-long line: (bytes skipped in all, what follows from its line
+    end on, whether the input ended); stops past MAX_SKIP_BYTES. Searches each chunk for a
+    line end with ``bytes.find`` (memchr), not the regular expression, to skip fast."""
+    while skipped <= MAX_SKIP_BYTES:
+        chunk = read(_CHUNK)
+        if not chunk:
+            return skipped, b"", True
+        ends = [cut for cut in (chunk.find(b"\n"), chunk.find(b"\r")) if cut >= 0]
+        if ends:
+            return skipped + min(ends), chunk[min(ends):], False
+        skipped += len(chunk)
+    return skipped, b"", False
 
 
 def _decode(raw: bytes | _Long, number: int, name: str) -> str | BadLine:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from .drawing import grid_svg
 from .errors import ConstraintError, RegionError
 from .geometry import Geometry
 
@@ -115,6 +116,11 @@ class Puzzle:
                  + (["extra-regions"] if self.extra_regions else [])
                  + (["killer"] if self.cages else []))
         return "-".join(parts) or "standard"
+
+    def _repr_svg_(self) -> str:
+        """The grid drawn, as a notebook shows it."""
+        return grid_svg(self, caption=f"{self.geometry.label()} {self.variant}, "
+                                      f"{self.num_givens} givens")
 
     def with_givens(self, givens: Grid) -> Puzzle:
         """The same puzzle (geometry, variant, source) with other givens."""

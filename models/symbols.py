@@ -52,7 +52,7 @@ def char_value(char: str, n: int, hex16: bool, row: int, column: int) -> int:
 
 def token_value(token: str, n: int, hex16: bool, row: int, column: int) -> int:
     """Value of a whitespace-separated cell token: a symbol, or an integer such as '12'."""
-    if hex16 or not token.isdigit() or len(token) == 1:
+    if hex16 or not (token.isascii() and token.isdigit()) or len(token) == 1:  # not '²1' nor '١٢'
         if len(token) != 1:
             raise BadCharacterError(f"bad cell {token!r} at row {row}, column {column} "
                                     f"(expected {expected(n, hex16)})", row=row, column=column)

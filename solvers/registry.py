@@ -175,6 +175,7 @@ class Backend:
                 raise unavailable from error
         if isinstance(result, Result) and isinstance(result.stats, Stats):  # a plugin may return anything
             result.stats.wall_time = time.perf_counter() - start
+            result.puzzle = result.puzzle or model.puzzle
         return result
 
     def _import_failure(self, error: ImportError | OSError) -> BackendUnavailableError | None:

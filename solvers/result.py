@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from html import escape
 
-from models import Grid
+from models import Grid, Puzzle, grid_svg
 
 
 class Status(StrEnum):
@@ -83,11 +84,26 @@ class Result:
     complete: bool = False
     stats: Stats = field(default_factory=Stats)
     message: str = ""
+    puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+    """The puzzle solved, when known (``Backend.solve`` sets it): to draw the answer."""
 
     @property
     def solution(self) -> Grid | None:
         """The first solution, if any."""
         return self.solutions[0] if self.solutions else None
+
+    def _repr_html_(self) -> str:
+        """The status, the counters and the grid (the solution, or else the puzzle), as a
+        notebook shows a result."""
+        counters = ", ".join(f"{value:,} {name}" for name, value in self.stats.as_dict().items()
+                             if isinstance(value, int))
+        words = self.status.value + (" (unique)" if self.unique else "") \
+            + (f": {self.message}" if self.message else "") \
+            + f", in {self.stats.wall_time * 1000:,.1f} ms"
+        head = f"<p><b>{escape(words)}</b>" + (f"<br>{escape(counters)}" if counters else "") + "</p>"
+        if self.puzzle is None:
+            return head
+        return head + grid_svg(self.puzzle, self.solution)
 
     @property
     def unique(self) -> bool | None:

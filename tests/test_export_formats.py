@@ -39,15 +39,15 @@ def test_export_converts_every_puzzle_and_they_read_back(source: Path, tmp_path:
     assert read_puzzles(out).puzzles == PUZZLES
 
 
-def test_export_of_one_puzzle_by_index(source: Path) -> None:
-    done = export(str(source), "--format", "fpuzzles", "--index", "1")
+def test_export_of_one_puzzle_by_its_number(source: Path) -> None:
+    done = export(str(source), "--format", "fpuzzles", "--puzzle", "2")
     assert done.returncode == 0 and done.stdout.count("\n") == 1 and '"antiknight":true' in done.stdout
 
 
 @pytest.mark.parametrize("argv, words", [
     (["--format", "fpuzzles", "--encoding", "minimal"], "--format fpuzzles writes puzzles, not a CNF"),
     (["--format", "json"], "invalid choice: 'json'"),
-    (["--format", "line", "--index", "2"], "--index 2 is out of range"),
+    (["--format", "line", "--puzzle", "3"], "--puzzle 3: there is no puzzle 3"),
 ])
 def test_export_refuses_what_does_not_fit(source: Path, argv: list[str], words: str) -> None:
     done = export(str(source), *argv)

@@ -11,6 +11,7 @@ import pytest
 
 from models import to_line
 from solvers.encodings.dimacs import read_dimacs
+from solvers.harness.pictures.replay_page import unpacked
 
 from .conftest import compare
 from .killers import UNIQUE, all_4x4_grids
@@ -28,8 +29,10 @@ def killer_file(tmp_path: Path) -> Path:
 def test_explain_names_the_cage_combinations(killer_file: Path) -> None:
     done = compare("explain", str(killer_file), "--max-steps", "40")
     assert done.returncode == 0, done.stderr
-    assert "cage 7 in two cells (cage 2): only 3 and 4, so 1 leaves r1c2, r1c3" in done.stdout
-    assert "hidden single: 3 can go only in r3c1 within cage 4" in done.stdout
+    assert "cage combinations: cage 7 in two cells (cage 2): only 3 and 4, so 1 leaves r1c2 and r1c3" \
+        in done.stdout
+    assert "cage 8 in three cells (cage 4): only 1, 3 and 4, so 1 and 4 leave r3c1" in done.stdout
+    assert "naked single: r3c1 = 3, its only candidate left" in done.stdout
     assert done.stdout.rstrip().endswith("+-----+-----+")  # the solved grid
 
 
@@ -37,8 +40,8 @@ def test_explain_names_the_cage_combinations(killer_file: Path) -> None:
 def test_explain_shows_combinations_still_open_and_digits_a_cage_must_hold(killer_file: Path) -> None:
     done = compare("explain", str(killer_file), "--puzzle", "2", "--max-steps", "5")
     assert done.returncode == 0, done.stderr
-    assert "cage 8 in three cells (cage 3): only 1+2+5 or 1+3+4, so 6, 7, 8, 9 leave" in done.stdout
-    assert "so 1 must be in the cage and leaves r4c4" in done.stdout
+    assert "cage 8 in three cells (cage 3): only 1+2+5 or 1+3+4, so 6, 7, 8 and 9 leave" in done.stdout
+    assert "so 1 must be in the cage and leaves r1c5, r1c6, r2c5" in done.stdout
 
 
 def test_explain_with_exact_cover_says_why_it_cannot(killer_file: Path) -> None:
@@ -68,11 +71,11 @@ def test_replay_page_carries_each_cage_outline_and_total(killer_file: Path, tmp_
     done = compare("replay", str(trace), "-o", str(out))
     assert done.returncode == 0, done.stderr
     page = out.read_text()
-    data = json.loads(page.split('<script id="data" type="application/json">')[1].split("</script>")[0])
+    data = unpacked(page)
     cages = data["cages"]
     assert [c["total"] for c in cages] == [cage.total for cage in UNIQUE["4x4-a"][0].cages]
     assert cages[1] == {"sides": {"1": [1, 0, 1, 1], "2": [1, 1, 1, 0]}, "corner": 1, "total": 7}
-    assert "cage 7 in two cells (cage 2): only 3 and 4" in page  # the step's sentence
+    assert "cage 7 in two cells (cage 2): only 3 and 4" in data["texts"]  # the step's sentence
 
 
 @pytest.mark.slow

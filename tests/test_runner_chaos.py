@@ -15,7 +15,8 @@ from collections import Counter
 import pytest
 
 from models import Geometry, Puzzle
-from solvers.harness.engine.runner import outcome_from, run_tasks
+from solvers.harness.engine.answers import outcome_from
+from solvers.harness.engine.runner import run_tasks
 from solvers.harness.tasks import Configuration, Outcome, Task
 from solvers.result import Status
 
@@ -76,6 +77,7 @@ def test_chaos_every_task_has_exactly_one_outcome_and_the_right_one() -> None:
 # ---------------------------------------------------------------- what the parent accepts
 
 TASK = Task(Configuration("x"), Puzzle(Geometry.for_size(4), (0,) * 16), max_solutions=2)
+SIZE = (TASK.max_solutions, TASK.puzzle.geometry.cells)
 GOOD = {"status": "solved", "solutions": [[1] * 16], "complete": False, "stats": {"nodes": 3},
         "message": "", "time_s": 0.1, "cpu_s": 0.1, "warmup": False}
 
@@ -86,23 +88,32 @@ GOOD = {"status": "solved", "solutions": [[1] * 16], "complete": False, "stats":
     ({"solutions": "no"}, "no list of solutions"),
     ({"solutions": [["1"] * 16]}, "not a list of integers"),
     ({"solutions": [[True] * 16]}, "not a list of integers"),
-    ({"time_s": -1.0}, "time_s -1.0"),
-    ({"time_s": math.nan}, "time_s nan"),
-    ({"cpu_s": math.inf}, "cpu_s inf"),
-    ({"stats": {"nodes": -4}}, "stats"),
-    ({"stats": {"nodes": "many"}}, "stats"),
-    ({"complete": "yes"}, "wrong type"),
+    ({"time_s": -1.0}, "time_s = -1.0 is not"),
+    ({"time_s": math.nan}, "time_s = nan is not"),
+    ({"time_s": 10 ** 400}, "time_s = an integer of 401 digits is not"),
+    ({"cpu_s": math.inf}, "cpu_s = inf is not"),
+    ({"stats": {"nodes": -4}}, "stat 'nodes' = -4 is not"),
+    ({"stats": {"nodes": "many"}}, "stat 'nodes' = 'many' is not"),
+    ({"stats": {"nodes": 2 ** 64 - 1}}, "stat 'nodes' = 18446744073709551615 is not an integer from 0"),
+    ({"stats": {"nodes": 10 ** 400}}, "stat 'nodes' = an integer of 401 digits"),
+    ({"stats": {"nodes": 2.5}}, "stat 'nodes' = 2.5 is not an integer"),
+    ({"stats": {"solve_time": 1e300}}, "stat 'solve_time' = 1e+300 is not a finite number"),
+    ({"stats": {"x" * 100: 1}}, "not a name of 1 to 64 characters"),
+    ({"stats": [1, 2]}, "stats = [1, 2] is not a mapping"),
+    ({"complete": "yes"}, "complete = 'yes' is not a bool"),
+    ({"status": ["solved"]}, "unknown status ['solved']"),
+    ({"termination": "walltime"}, "termination 'walltime' is not one a worker may report"),
 ])
 def test_a_malformed_answer_is_an_error_that_says_why(change: dict, problem: str) -> None:
-    outcome = outcome_from({**GOOD, **change}, TASK)
+    outcome = outcome_from({**GOOD, **change}, *SIZE)
     assert outcome.status == Status.ERROR
     assert problem in outcome.message
 
 
 def test_a_well_formed_answer_is_taken_as_it_is() -> None:
-    assert outcome_from(GOOD, TASK) == Outcome(Status.SOLVED, [(1,) * 16], False, {"nodes": 3},
+    assert outcome_from(GOOD, *SIZE) == Outcome(Status.SOLVED, [(1,) * 16], False, {"nodes": 3},
                                                "", 0.1, 0.1, False)
 
 
 def test_garbage_is_no_answer() -> None:
-    assert outcome_from(["solved"], TASK).status == Status.ERROR
+    assert outcome_from(["solved"], *SIZE).status == Status.ERROR

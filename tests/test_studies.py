@@ -38,7 +38,7 @@ def test_a_chain_break_is_reported_naming_the_puzzle() -> None:
     made_up = consistency_study.SetResult("made-up", {
         "bounds": [consistency_study.Outcome(True, 5, 5, 0.0)],
         "gac": [consistency_study.Outcome(False, 3, 5, 0.0)]})
-    assert consistency_study.chain_breaks(made_up) == ["made-up #0: gac fixed 3 cells, bounds 5"]
+    assert consistency_study.chain_breaks(made_up) == ["made-up puzzle 1: gac fixed 3 cells, bounds 5"]
 
 
 @pytest.mark.slow

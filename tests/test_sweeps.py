@@ -133,6 +133,7 @@ def test_a_database_sweep_is_judged_and_summarised_as_one_kept_in_memory(puzzles
     (("configuration=quick",), {"quick"}, len(PUZZLES)),
     (("configuration=ref,quick", "index<2"), {"ref", "quick"}, 4),
     (("category!=correct",), set(), 0),
+    (("configuration=ref", "puzzle>5"), {"ref"}, 1),  # puzzle counts from 1: index 5, the sixth
 ])
 def test_report_where_selects_runs(where: tuple[str, ...], configurations: set[str], runs: int,
                                    puzzles: str, tmp_path: Path) -> None:
@@ -233,9 +234,14 @@ def test_an_interrupted_sweep_resumed_records_every_task_exactly_once(stop: str,
     assert process.returncode == (130 if stop == "SIGINT" else -signal.SIGKILL), stderr
     total = len(PUZZLES) * 2 * 2
     assert 0 < _runs_in(db) < total
-    resumed = subprocess.run([*sweep, "--resume"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    saved = tmp_path / "resumed.json"
+    resumed = subprocess.run([*sweep, "--resume", "--json", str(saved)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     assert "recorded before, skipped" in resumed.stderr
+    document = json.loads(saved.read_text())
+    assert document["partial"] is False  # the resume completed what the stop cut short
+    assert [s["partial"] for s in document["sweeps"]] == [True, False]
     rows = db_rows(db)
     tasks = [row[:4] for row in rows]
     assert len(tasks) == len(set(tasks)) == total
@@ -253,6 +259,8 @@ def test_resume_with_a_new_configuration_runs_only_it(puzzles: str, tmp_path: Pa
     assert f"{len(PUZZLES)} runs written" in done.stderr
     assert f"{len(PUZZLES)} recorded before, skipped" in done.stderr
     assert len(db_rows(db)) == 2 * len(PUZZLES)
+    # the progress counted 2 runs a puzzle and took the recorded ones off its total
+    assert f"solving: {len(PUZZLES)}/{len(PUZZLES)} runs, 100%" in done.stderr
 
 
 # ---------------------------------------------------------------- lazy reading and dispatch

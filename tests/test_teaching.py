@@ -1,17 +1,23 @@
 """The teaching commands: ladder, explain (and its trace), render and replay."""
 from __future__ import annotations
 
+import io
 import json
-import subprocess
+import re
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from models import Model, Puzzle, verify
 from solvers.backends.readable import backtrack, dlx, mrv
-from solvers.harness.pictures.steps import final_board, replay
+from solvers.harness.pictures.replay_page import render_page
+from solvers.harness.pictures.steps import final_board, named_cells, replay
+from solvers.human import traced as human
 from solvers.trace import SCHEMA, Trace, check_event, describe, read_jsonl
 
+from .chromium import CHROMIUM, Browser
 from .conftest import ROOT, compare, load
 
 TRACED = {"mrv": mrv, "backtrack": backtrack, "dlx": dlx}
@@ -109,11 +115,13 @@ def test_explain_follows_each_traced_solver(solver: str) -> None:
     line = "1.....7.9.4...72..8.........7..1..6.3.......5.6..4..2.........8..53...7.7.2....46"
     done = compare("explain", "-", "--solver", solver, "--max-steps", "5", stdin=line + "\n")
     assert done.returncode == 0, done.stderr
-    assert "    5. " in done.stdout and "decision at depth" in done.stdout
+    # dlx's first steps take columns with one row left: forced moves, named as such
+    assert "    5. " in done.stdout and ("decision at depth" in done.stdout
+                                         or "forced at depth" in done.stdout)
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--solver", "sat"], "not 'sat'"), (["--solver", "mrv:inference=magic"], "valid"),
+    (["--solver", "sat"], "'sat' records no trace"), (["--solver", "mrv:inference=magic"], "valid"),
     (["--puzzle", "99"], "no puzzle 99"), (["nosuch.txt"], "no such file")])
 def test_explain_refuses_bad_usage_with_exit_2(args: list[str], words: str) -> None:
     done = compare("explain", *(args if args[0] == "nosuch.txt" else ["puzzles/teaching.txt", *args]))
@@ -176,7 +184,7 @@ def test_render_refuses_a_format_it_cannot_write(tmp_path: Path, output: str) ->
 def replay_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("replay")
     trace = folder / "t.jsonl"
-    assert compare("explain", "puzzles/teaching.txt", "--trace", str(trace)).returncode == 0
+    assert compare("explain", "puzzles/teaching.txt", "--solver", "mrv", "--trace", str(trace)).returncode == 0
     page = folder / "page.html"
     done = compare("replay", str(trace), "-o", str(page))
     assert done.returncode == 0, done.stderr
@@ -191,6 +199,16 @@ def test_the_replay_page_stands_alone(replay_page: Path) -> None:
         assert outside not in text, outside
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("steps, status, words", [("3", 0, "(3 steps, "), ("0", 2, "--max-steps")])
+def test_replay_keeps_the_first_n_steps_when_asked(replay_page: Path, tmp_path: Path, steps: str,
+                                                   status: int, words: str) -> None:
+    done = compare("replay", str(replay_page.parent / "t.jsonl"), "--max-steps", steps,
+                   "-o", str(tmp_path / "p.html"))
+    assert done.returncode == status and words in done.stdout + done.stderr, done.stderr
+    assert (tmp_path / "p.html").exists() == (status == 0)
+
+
 def test_replay_refuses_a_file_that_is_not_a_trace(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"kind": "place", "depth": 0, "cell": 1, "value": 2, "rule": "naked single"}\n')
@@ -198,41 +216,129 @@ def test_replay_refuses_a_file_that_is_not_a_trace(tmp_path: Path) -> None:
     assert done.returncode == 2 and "starts with a 'start' event" in done.stderr
 
 
-CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if Path(p).exists()), None)
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """One headless Chromium for the page tests of this module (starting one takes seconds)."""
+    if CHROMIUM is None:
+        pytest.skip("no chromium installed to load the page in")
+    with Browser(tmp_path_factory.mktemp("chromium")) as chromium:
+        yield chromium
 
 
-def browser_dom(page: Path, fragment: str, profile: Path) -> str:
-    """The page's DOM after its script ran, as headless chromium dumps it."""
-    done = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         f"--user-data-dir={profile}", "--dump-dom", f"{page.as_uri()}#{fragment}"],
-        capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+def shown(browser: Browser, element: str) -> str:
+    return browser.evaluate(f"document.getElementById({element!r}).outerHTML")
 
 
-def grid_of(dom: str) -> str:
-    start = dom.index('<table class="grid"')
-    return dom[start:dom.index("</table>", start)]
+def at_step(browser: Browser) -> int:
+    return int(browser.evaluate("document.getElementById('status').dataset.step"))
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed to load the page in")
-def test_a_browser_steps_the_page_forward_and_back(replay_page: Path, tmp_path: Path) -> None:
-    start = browser_dom(replay_page, "steps=0", tmp_path / "a")
-    seven = browser_dom(replay_page, "steps=7", tmp_path / "b")
-    back = browser_dom(replay_page, "steps=7&back=7", tmp_path / "c")
-    assert 'data-step="0"' in start and 'data-step="7"' in seven
-    assert grid_of(start).count('class="cands"') > grid_of(seven).count('class="cands"')
-    assert grid_of(seven) != grid_of(start)
-    assert grid_of(back) == grid_of(start)  # back 7 steps: the board at the start again
-    sentence = seven[seven.index('id="sentence"'):].split("<", 1)[0]
+def test_a_browser_steps_the_page_forward_and_back(browser: Browser, replay_page: Path) -> None:
+    browser.open(f"{replay_page.as_uri()}#steps=0")
+    start, start_status = shown(browser, "grid"), shown(browser, "status")
+    browser.open(f"{replay_page.as_uri()}#steps=7")
+    seven, sentence = shown(browser, "grid"), browser.evaluate("document.getElementById('sentence').textContent")
+    seven_status = shown(browser, "status")
+    browser.open(f"{replay_page.as_uri()}#steps=7&back=7")
+    back = shown(browser, "grid")
+    assert 'data-step="0"' in start_status and 'data-step="7"' in seven_status
+    assert start.count('class="cands"') > seven.count('class="cands"')
+    assert seven != start
+    assert back == start  # back 7 steps: the board at the start again
     events = read_jsonl(replay_page.parent / "t.jsonl")
     assert describe(events[7], 9) in sentence
 
 
 @pytest.mark.slow
+def test_the_keyboard_steps_jumps_and_plays(browser: Browser, replay_page: Path) -> None:
+    browser.open(replay_page.as_uri())
+    total = len(read_jsonl(replay_page.parent / "t.jsonl")) - 1
+    for key in ("ArrowRight", "ArrowRight", "ArrowRight", "ArrowLeft"):
+        browser.press(key)
+    assert at_step(browser) == 2
+    browser.press("End")
+    assert at_step(browser) == total
+    browser.press("Home")
+    assert at_step(browser) == 0
+    browser.press(" ")  # space plays ...
+    assert browser.wait_for("document.getElementById('status').dataset.step > 0")
+    assert browser.evaluate("document.getElementById('play').getAttribute('aria-pressed')") == "true"
+    browser.press(" ")  # ... and pauses
+    assert browser.evaluate("document.getElementById('play').getAttribute('aria-pressed')") == "false"
+    paused = at_step(browser)
+    assert 0 < paused < total and at_step(browser) == paused
+    # the controls are real buttons, reached with Tab and pressed with Enter
+    browser.press("Tab")
+    assert browser.evaluate("document.activeElement.tagName + '#' + document.activeElement.id") == "BUTTON#first"
+    browser.press("Tab")
+    browser.press("Tab")
+    browser.press("Tab")  # start, back, play, next
+    browser.press("Enter")
+    assert at_step(browser) == paused + 1
+
+
+@pytest.mark.slow
+def test_autoplay_advances_at_the_chosen_speed_and_stops_at_the_end(browser: Browser,
+                                                                    replay_page: Path) -> None:
+    total = len(read_jsonl(replay_page.parent / "t.jsonl")) - 1
+    browser.open(f"{replay_page.as_uri()}#steps={total - 30}&play&speed=100")
+    assert browser.evaluate("document.getElementById('speed').value") == "100"
+    browser.wait_for(f"document.getElementById('status').dataset.step == {total}")
+    assert browser.evaluate("document.getElementById('play').getAttribute('aria-pressed')") == "false"
+    assert browser.evaluate("document.getElementById('next').disabled") is True
+
+
+@pytest.mark.slow
+def test_a_contradiction_marks_the_unit_it_names_and_says_so(browser: Browser, replay_page: Path) -> None:
+    events = read_jsonl(replay_page.parent / "t.jsonl")
+    number = next(i for i, e in enumerate(events) if e["kind"] == "contradiction" and len(e["cells"]) > 1)
+    browser.open(f"{replay_page.as_uri()}#steps={number}")
+    marked = browser.evaluate("[...document.querySelectorAll('#grid td.named')].map(td => Number(td.dataset.cell))")
+    assert sorted(marked) == sorted(events[number]["cells"])  # a whole row, column or box
+    label = browser.evaluate(f"document.querySelectorAll('#grid td')[{marked[0]}].getAttribute('aria-label')")
+    assert label.endswith("named by the contradiction")
+    live = browser.evaluate("(e => e.getAttribute('aria-live') + '|' + e.textContent)"
+                            "(document.getElementById('sentence'))")
+    assert live == f"polite|step {number}: {describe(events[number], 9)}"
+    # and the mark is seen: the screenshot is dark red just inside a named cell, not in the others
+    pixels = screenshot_pixels(browser)
+    named, other = (browser.evaluate(f"(r => [r.left, r.top, r.height])(document.querySelectorAll('#grid td')"
+                                     f"[{cell}].getBoundingClientRect())")
+                    for cell in (marked[0], next(c for c in range(81) if c not in marked)))
+    assert reddish(pixels.getpixel((round(named[0]) + 2, round(named[1] + named[2] / 2))))
+    assert not reddish(pixels.getpixel((round(other[0]) + 2, round(other[1] + other[2] / 2))))
+    browser.press("ArrowRight")  # the next step names nothing
+    assert browser.evaluate("document.querySelectorAll('#grid td.named').length") == 0
+
+
+def screenshot_pixels(browser: Browser):  # noqa: ANN201 - a PIL image, PIL imported only here
+    image = pytest.importorskip("PIL.Image", reason="reading a screenshot needs pillow (matplotlib's)")
+    return image.open(io.BytesIO(browser.screenshot())).convert("RGB")
+
+
+def reddish(rgb: tuple[int, int, int]) -> bool:
+    """The contradiction's mark, #b2182b, give or take the anti-aliasing."""
+    red, green, blue = rgb
+    return red > 140 and green < 80 and blue < 90
+
+
+@pytest.mark.slow
+def test_the_last_event_of_a_long_trace_is_on_the_page(browser: Browser, tmp_path: Path) -> None:
+    _, trace = traced("backtrack", load("top95.txt")[0], node_limit=3_000)
+    events = trace.events
+    assert len(events) > 5_000
+    page = tmp_path / "long.html"
+    page.write_text(render_page(events, "long"))
+    assert page.stat().st_size < 100 * len(events)  # compact: well under 100 bytes a step
+    browser.open(page.as_uri())
+    browser.evaluate("document.getElementById('next').focus()")
+    browser.press("End")
+    assert at_step(browser) == len(events) - 1
+    sentence = browser.evaluate("document.getElementById('sentence').textContent")
+    assert sentence == f"step {len(events) - 1}: {describe(events[-1], 9)}"
+
+
 def test_the_docs_ladder_table_is_what_the_ladder_computes() -> None:
     # docs/teaching.md's figures come from `compare.py ladder`: decisions do not depend on the machine
     from solvers import registry
@@ -262,3 +368,87 @@ def test_explain_shows_why_a_puzzle_has_no_solution() -> None:
     assert done.returncode == 0, done.stderr
     assert "contradiction: " in done.stdout and "backtrack: take back" in done.stdout
     assert "unsat: " in done.stdout
+
+
+# ---------------------------------------------------------------- pictures tell the truth
+
+CELL_FILL = re.compile(r'<g id="cell-r(\d+)c(\d+)">\s*<path d="[^"]*"[^>]*? style="fill: (#[0-9a-f]{6})')
+LEGEND_ENTRY = re.compile(r'style="fill: (#[0-9a-f]{6})[^"]*"/>\s*</g>\s*<g id="text_\d+">\s*'
+                          r'<!-- (.*?): (\d+) cells? -->')
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("solver", [*TRACED, "human"])
+def test_the_render_legend_counts_the_cells_drawn_in_each_colour(tmp_path: Path, solver: str) -> None:
+    pytest.importorskip("matplotlib", reason="render needs the plot extra")
+    out = tmp_path / "picture.svg"
+    done = compare("render", "puzzles/small_6x6.txt", "--solver", solver, "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    svg = out.read_text()
+    drawn = Counter(fill for _, _, fill in CELL_FILL.findall(svg))
+    legend = svg[svg.index('<g id="legend_1">'):]
+    entries = {label: (fill, int(count)) for fill, label, count in LEGEND_ENTRY.findall(legend)}
+    assert sum(drawn.values()) == 36 and sum(count for _, count in entries.values()) == 36
+    assert {fill: count for fill, count in entries.values()} == dict(drawn)
+    # every decision on the solution's path is drawn as one, every forced move as forced
+    trace = any_trace(solver, load("small_6x6.txt")[0])
+    board = final_board(trace.events)
+    assert entries.get("decision of the search", ("", 0))[1] == board.how.count("decision")
+    assert entries.get("forced (one option left)", ("", 0))[1] == board.how.count("forced")
+    # the title states the search's total, apart from what is drawn
+    decides = [e for e in trace.events if e["kind"] == "decide"]
+    unforced = sum(1 for e in decides if not e["forced"])
+    assert (f"{unforced:,} decision{'s' if unforced != 1 else ''} in all" if decides
+            else "without a decision") in svg
+
+
+def any_trace(name: str, puzzle: Puzzle) -> Trace:
+    """The trace of a readable search, or of the human-style solver."""
+    if name != "human":
+        return traced(name, puzzle)[1]
+    trace = Trace()
+    human.solve(Model.from_puzzle(puzzle), trace=trace)
+    return trace
+
+
+# a puzzle each search solves quickly while making decisions, contradictions and forced moves
+SMALL_ENOUGH = {"mrv": load("teaching.txt")[0], "dlx": load("teaching.txt")[0],
+                "backtrack": load("small_6x6.txt")[0], "human": load("teaching.txt")[0]}
+
+
+@pytest.mark.parametrize("name", TRACED)
+def test_a_decision_is_forced_exactly_when_its_branch_had_one_option(name: str) -> None:
+    _, trace = traced(name, SMALL_ENOUGH[name])
+    previous: dict = {}
+    for event in trace.events:
+        if event["kind"] == "decide":
+            # the first option of its branch (no sibling taken back just before) with none after it
+            alone = not event["alternatives"] and not (
+                previous.get("kind") == "backtrack" and previous["depth"] == event["depth"])
+            assert event["forced"] is alone, event
+        previous = event
+    if name == "dlx":  # dlx's naked and hidden singles are columns with one row: forced moves
+        assert sum(e.get("forced", False) for e in trace.events) > 0
+
+
+@pytest.mark.parametrize("name", [*TRACED, "human"])
+def test_a_contradiction_carries_the_cells_it_names(name: str) -> None:
+    puzzle = SMALL_ENOUGH[name]
+    trace = any_trace(name, puzzle)
+    model = Model.from_puzzle(puzzle)
+    groups = {g.name: g.cells for g in model.groups}
+    contradictions = [e for e in trace.events if e["kind"] == "contradiction"]
+    assert contradictions
+    for event in contradictions:
+        if "cell" in event:
+            assert event["cells"] == [event["cell"]]
+        elif "group" in event:
+            assert tuple(event["cells"]) == groups[event["group"]]
+        else:  # dlx: a column, 'r1c2 filled' (one cell) or '5 in row 3' (the group)
+            where = event["column"].removesuffix(" filled")
+            expected = groups[where.split(" in ", 1)[1]] if " in " in where else None
+            assert tuple(event["cells"]) == expected if expected else len(event["cells"]) == 1
+        assert named_cells(event, model) == tuple(event["cells"])
+        old = {k: v for k, v in event.items() if k != "cells"}  # a trace written before the field
+        if "column" not in old:
+            assert named_cells(old, model) == tuple(event["cells"])

@@ -33,7 +33,7 @@ UnknownStatusError instead of being guessed. HiGHS prints nothing.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import highspy
 import numpy as np
@@ -95,72 +95,83 @@ class Encoding:
     rows: int
 
 
+@dataclass
+class _Rows:
+    """The constraint rows, gathered for one ``addRows`` call (CSR: where each row starts,
+    its columns and their coefficients, and its bounds)."""
+
+    starts: list[int] = field(default_factory=list)
+    entries: list[int] = field(default_factory=list)
+    weights: list[float] = field(default_factory=list)
+    lower: list[float] = field(default_factory=list)
+    upper: list[float] = field(default_factory=list)
+
+    def add(self, low: float, high: float, terms: list[tuple[int, float]]) -> None:
+        """The row low <= sum of coefficient * column <= high."""
+        self.starts.append(len(self.entries))
+        self.lower.append(low)
+        self.upper.append(high)
+        self.entries.extend(j for j, _ in terms)
+        self.weights.extend(w for _, w in terms)
+
+
 def encode(model: Model, domains: list[tuple[int, ...]], presolve: bool = True) -> Encoding | str:
     """The 0-1 model in a silent Highs object, or why the givens already leave no solution."""
     givens, n = model.givens, model.n
     index: dict[tuple[int, int], int] = {}
-    starts: list[int] = []
-    entries: list[int] = []
-    weights: list[float] = []  # the coefficient of each entry
-    lower: list[float] = []  # 1 for "exactly one", 0 for "at most one" (a group smaller than n)
-    upper: list[float] = []
+    rows = _Rows()
     for cell, values in enumerate(domains):
         if not givens[cell]:
-            starts.append(len(entries))
-            lower.append(1.0)
-            upper.append(1.0)
             for value in values:
                 index[cell, value] = len(index)
-                entries.append(index[cell, value])
-                weights.append(1.0)
-    open_cells = len(starts)
+            rows.add(1.0, 1.0, [(index[cell, value], 1.0) for value in values])
+    open_cells = len(rows.starts)
     for group, present in zip(model.groups, given_values(model)):
         for value in range(1, n + 1):
             if value in present:
                 continue
-            places = [index[c, value] for c in group.cells if (c, value) in index]
-            full = len(group.cells) == n
+            places = [(index[c, value], 1.0) for c in group.cells if (c, value) in index]
+            full = len(group.cells) == n  # "at most one" in a group smaller than the grid
             if not places and full:
                 return f"{value} has no place left in {group.name}"
-            if not places:
-                continue
-            starts.append(len(entries))
-            lower.append(1.0 if full else 0.0)
-            upper.append(1.0)
-            entries.extend(places)
-            weights.extend([1.0] * len(places))
-    def row(bound: float, terms: list[tuple[int, float]]) -> None:
-        starts.append(len(entries))
-        lower.append(bound)
-        upper.append(bound)
-        entries.extend(j for j, _ in terms)
-        weights.extend(w for _, w in terms)
-
-    selectors = 0  # the combination columns z, numbered after every x
-    for cage in model.cages:
-        terms = [(index[c, v], float(v)) for c in cage.cells if not givens[c] for v in domains[c]]
-        if not terms:  # a cage given whole was checked by domains.contradiction
-            continue
-        row(float((cage.total or 0) - sum(givens[c] for c in cage.cells)), terms)
-        first = len(index) + selectors
-        needed = _open_digit_sets(model, cage)
-        selectors += len(needed)
-        row(1.0, [(first + k, 1.0) for k in range(len(needed))])
-        open_cells_of_cage = [c for c in cage.cells if not givens[c]]
-        for digit in sorted(set().union(*needed) | {v for c in open_cells_of_cage for v in domains[c]}):
-            holders = [(index[c, digit], 1.0) for c in open_cells_of_cage if (c, digit) in index]
-            row(0.0, holders + [(first + k, -1.0) for k, digits in enumerate(needed) if digit in digits])
+            if places:
+                rows.add(1.0 if full else 0.0, 1.0, places)
+    selectors = _cage_rows(model, domains, index, rows)
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
     highs.setOptionValue("presolve", "on" if presolve else "off")
-    count, rows = len(index) + selectors, len(starts)
+    count = len(index) + selectors
     highs.addVars(count, np.zeros(count), np.ones(count))
     highs.changeColsIntegrality(count, np.arange(count, dtype=np.int32),
                                 np.full(count, highspy.HighsVarType.kInteger))
-    highs.addRows(rows, np.array(lower), np.array(upper), len(entries),
-                  np.array(starts, dtype=np.int32), np.array(entries, dtype=np.int32),
-                  np.array(weights))
-    return Encoding(highs, list(index), open_cells, rows)
+    highs.addRows(len(rows.starts), np.array(rows.lower), np.array(rows.upper), len(rows.entries),
+                  np.array(rows.starts, dtype=np.int32), np.array(rows.entries, dtype=np.int32),
+                  np.array(rows.weights))
+    return Encoding(highs, list(index), open_cells, len(rows.starts))
+
+
+def _cage_rows(model: Model, domains: list[tuple[int, ...]], index: dict[tuple[int, int], int],
+               rows: _Rows) -> int:
+    """Each cage's total and its combinations as rows; returns how many combination columns
+    (the z, numbered after every x) they use."""
+    givens = model.givens
+    selectors = 0
+    for cage in model.cages:
+        open_cells = [c for c in cage.cells if not givens[c]]
+        terms = [(index[c, v], float(v)) for c in open_cells for v in domains[c]]
+        if not terms:  # a cage given whole was checked by domains.contradiction
+            continue
+        rest = float((cage.total or 0) - sum(givens[c] for c in cage.cells))
+        rows.add(rest, rest, terms)
+        first = len(index) + selectors
+        needed = _open_digit_sets(model, cage)
+        selectors += len(needed)
+        rows.add(1.0, 1.0, [(first + k, 1.0) for k in range(len(needed))])
+        for digit in sorted(set().union(*needed) | {v for c in open_cells for v in domains[c]}):
+            holders = [(index[c, digit], 1.0) for c in open_cells if (c, digit) in index]
+            chosen = [(first + k, -1.0) for k, digits in enumerate(needed) if digit in digits]
+            rows.add(0.0, 0.0, holders + chosen)
+    return selectors
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,

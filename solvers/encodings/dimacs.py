@@ -248,8 +248,8 @@ def _int(token: str, number: int) -> int:
 def read_answer(text: str) -> Answer:
     """A SAT solver's output: 's STATUS' and 'v' lines, MiniSat's result file, or bare literals."""
     status: str | None = None
+    status_line = model_line = 0
     literals: list[int] = []
-    has_model = False
     for number, raw in enumerate(text.splitlines(), 1):
         words = raw.split()
         if not words or words[0] == "c":
@@ -258,18 +258,24 @@ def read_answer(text: str) -> Answer:
             word = " ".join(words[1:] if words[0] == "s" else words).upper()
             if word not in _STATUS_WORDS:
                 raise DimacsError(f"unknown solver status {word!r}", number)
-            status = _STATUS_WORDS[word]
+            if status is not None and _STATUS_WORDS[word] != status:
+                raise DimacsError(f"the solver's status {word} contradicts its status {status} on "
+                                  f"line {status_line}", number)
+            status, status_line = _STATUS_WORDS[word], number
             continue
         tokens = words[1:] if words[0] == "v" else words
         literals += (_int(token, number) for token in tokens)
-        has_model = True  # even 'v 0': the model of a CNF without variables
+        model_line = model_line or number  # even 'v 0': the model of a CNF without variables
     literals = [lit for lit in literals if lit != 0]
     if status is None:
-        if not has_model:
+        if not model_line:
             raise DimacsError("no solver status ('s SATISFIABLE', 'SAT', ...) and no model")
         status = SATISFIABLE
-    if status == SATISFIABLE and not has_model:
+    if status == SATISFIABLE and not model_line:
         raise DimacsError("the solver says SATISFIABLE but gives no model ('v' lines)")
+    if status == UNSATISFIABLE and model_line:
+        raise DimacsError(f"the solver says UNSATISFIABLE (line {status_line}) but gives a model "
+                          "('v' lines): a contradiction", model_line)
     return Answer(status, tuple(literals))
 
 

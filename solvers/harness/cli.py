@@ -26,12 +26,21 @@ from .commands.common import (
 from .engine.configs import ConfigurationError
 from .engine.executors import ExecutorError
 from .engine.plugins import PluginError
-from .engine.stopping import exit_status_for, guard_stderr, quiet_stdout, received, stop_on_signals
+from .engine.stopping import (
+    exit_status_for,
+    guard_stderr,
+    quiet_stdout,
+    received,
+    reopen_closed_streams,
+    stop_on_signals,
+)
+from .engine.terminal import printable
 from .results.database import DatabaseError
+from .results.outputs import OutputWriteError
 from .results.report import ReportError
 
 COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate", "study",
-            "ladder", "explain", "render", "replay")  # the last four: for teaching
+            "ladder", "explain", "rate", "render", "replay", "tree")  # the last six: for teaching
 DEFAULT_COMMAND = "run"
 OUTPUT_OPTIONS = ("json", "csv", "plot", "db", "output")
 """The options naming files a command writes: a broken pipe must not pass for success with any given."""
@@ -48,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 all right, 1 something wrong, 2 bad
     usage or input, 3 an internal error: one line, the traceback with --debug). A closed
     stderr is silenced, never an error of its own."""
+    reopen_closed_streams()
     with guard_stderr():
         return _main(argv)
 
@@ -70,8 +80,8 @@ def _main(argv: Sequence[str] | None) -> int:
             status = args.handler(args)
         return exit_status_for(status) if status == EXIT_INTERRUPTED or received else status
     except (UsageError, ConfigurationError, PluginError, ReportError, DatabaseError,
-            ExecutorError) as error:
-        print(f"compare.py: error: {error}", file=sys.stderr)
+            ExecutorError, OutputWriteError) as error:
+        print(f"compare.py: error: {printable(error, lines=True)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("compare.py: interrupted", file=sys.stderr)
@@ -87,7 +97,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except Exception as error:  # noqa: BLE001 - a bug of ours: one line, the traceback on request
         if debug:
             traceback.print_exc()
-        print(f"compare.py: internal error: {type(error).__name__}: {error}"
+        print(f"compare.py: internal error: {type(error).__name__}: {printable(error, lines=True)}"
               + ("" if debug else " (run again with --debug for the traceback)"), file=sys.stderr)
         return EXIT_INTERNAL
 

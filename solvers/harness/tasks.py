@@ -72,8 +72,13 @@ class Task:
 
     @property
     def key(self) -> str:
-        """Which workers may run this task: the built-in backends share; each plugin has its own."""
-        return "" if self.solver.plugin is None else f"plugin:{self.solver.plugin}"
+        """Which workers may run this task: the built-in backends share; each plugin has its own.
+        Under a memory limit, which caps a worker for good once a backend is loaded, each
+        backend (and each limit) has workers of its own."""
+        base = "" if self.solver.plugin is None else f"plugin:{self.solver.plugin}"
+        if self.memory_limit is None:
+            return base
+        return f"{base or 'backend:' + self.solver.backend_name}|memory:{self.memory_limit:g}"
 
 
 @dataclass

@@ -76,12 +76,13 @@ class Backtracker:
         cell = self.empties[depth]
         values = [v for v in range(1, self.n + 1) if self.allowed(cell, v)]
         if not values:
-            self.emit("contradiction", depth, rule="no candidate", cell=cell)
+            self.emit("contradiction", depth, rule="no candidate", cell=cell, cells=[cell])
         for number, value in enumerate(values):
             self.limits.check(self.nodes)
             self.grid[cell] = value
             self.emit("decide", depth + 1, cell=cell, value=value, rule="first empty cell",
-                      alternatives=[[cell, v] for v in values[number + 1:]])
+                      alternatives=[[cell, v] for v in values[number + 1:]],
+                      forced=len(values) == 1)
             self.search(depth + 1)
             self.grid[cell] = 0
             self.backtracks += 1

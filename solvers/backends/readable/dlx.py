@@ -50,10 +50,11 @@ class Node:
 class Column(Node):
     """A column object: the header of a column, with its size S and name N."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, cells: tuple[int, ...] = ()) -> None:
         super().__init__(None)
         self.S = 0
         self.N = name
+        self.cells = cells  # the cells the column is about (its cell, or its group's), for the trace
 
 
 N = TypeVar("N", bound=Node)
@@ -67,7 +68,8 @@ class DancingLinks:
         n = model.n
         primary, rows = column_layout(n, model.num_cells, tuple(g.cells for g in model.groups))
         self.h = Column("root")
-        self.columns = [Column(name) for name in column_names(model)]
+        self.columns = [Column(name, cells) for name, cells in zip(column_names(model),
+                                                                   column_cells(model))]
         for k, column in enumerate(self.columns):
             if primary[k]:  # secondary columns stay out of the header list
                 self._append_right(self.h, column)
@@ -163,7 +165,8 @@ class DancingLinks:
             return
         c = self.choose_column()
         if self.trace is not None and c.S == 0:
-            self.trace.emit("contradiction", k, rule="no row", column=c.N)
+            self.trace.emit("contradiction", k, rule="no row", column=c.N, cells=list(c.cells))
+        forced = c.S == 1  # one row left: taking it is forced, not a choice
         self.cover(c)
         for r in self.walk(cast(Node, c), "D"):  # the rows of column c
             limits.check(self.nodes)
@@ -171,7 +174,7 @@ class DancingLinks:
             self.O.append(r)  # O_k <- r
             if self.trace is not None:
                 self.trace.emit("decide", k + 1, cell=r.row[0], value=r.row[1], rule="fewest rows",
-                                group=c.N, alternatives=[list(x.row) for x in
+                                group=c.N, forced=forced, alternatives=[list(x.row) for x in
                                               takewhile(lambda x: x is not c, self.walk(r, "D"))])
             for j in self.walk(r, "R"):
                 self.cover(j.C)
@@ -189,6 +192,13 @@ def column_names(model: Model) -> list[str]:
     n = model.n
     cells = [f"r{cell // n + 1}c{cell % n + 1} filled" for cell in range(model.num_cells)]
     return cells + [f"{symbol(v)} in {group.name}" for group in model.groups for v in range(1, n + 1)]
+
+
+def column_cells(model: Model) -> list[tuple[int, ...]]:
+    """The cells each column of ``column_layout`` is about, in the order of ``column_names``."""
+    n = model.n
+    cells = [(cell,) for cell in range(model.num_cells)]
+    return cells + [group.cells for group in model.groups for _ in range(n)]
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,

@@ -178,7 +178,7 @@ class Solver:
             return
         candidates.discard(value)
         if not candidates:
-            raise Contradiction(rule="no candidate", cell=cell)
+            raise Contradiction(rule="no candidate", cell=cell, cells=[cell])
         if len(candidates) == 1 and self.uses("naked"):
             board.pending.append(cell)
 
@@ -218,7 +218,8 @@ class Solver:
                     continue
                 places = [c for c in group if not board.values[c] and value in board.candidates[c]]
                 if not places:
-                    raise Contradiction(rule="no place", value=value, group=self.names[index])
+                    raise Contradiction(rule="no place", value=value, group=self.names[index],
+                                        cells=list(group))
                 if len(places) == 1:
                     self.emit("place", depth, cell=places[0], value=value, rule="hidden single",
                               group=self.names[index])
@@ -235,7 +236,8 @@ class Solver:
                     if all(cell & combo for cell in candidates)  # each cell can take one digit,
                     and set().union(*(cell & combo for cell in candidates)) == combo]  # each digit a cell
             if not left:
-                raise Contradiction(rule="no combination", group=cage.name, total=cage.total)
+                raise Contradiction(rule="no combination", group=cage.name, total=cage.total,
+                                    cells=list(cage.cells))
             allowed = set().union(*left)
             needed = set.intersection(*map(set, left))
             shown = [sorted(combo) for combo in left]
@@ -322,7 +324,7 @@ class Solver:
             for index, group in enumerate(self.groups):
                 removed = prunings([board.candidates[cell] for cell in group])
                 if removed is None:
-                    raise Contradiction(rule=rule, group=self.names[index])
+                    raise Contradiction(rule=rule, group=self.names[index], cells=list(group))
                 for position, value in removed:
                     self.emit("eliminate", depth, value=value, cells=[group[position]], rule=rule,
                               group=self.names[index])
@@ -420,12 +422,14 @@ class Solver:
                 raise Stop
             return
         if not branch.decisions:  # only without forward checking: no value fits this cell
-            self.emit("contradiction", depth, rule="no candidate", cell=branch.cell)
+            self.emit("contradiction", depth, rule="no candidate", cell=branch.cell,
+                      cells=[branch.cell])
         for number, (cell, value) in enumerate(branch.decisions):
             limits.check(self.counts.nodes)
             self.counts.nodes += 1
             self.emit("decide", depth + 1, cell=cell, value=value, rule=branch.rule,
-                      group=branch.group, alternatives=[list(d) for d in branch.decisions[number + 1:]])
+                      group=branch.group, alternatives=[list(d) for d in branch.decisions[number + 1:]],
+                      forced=len(branch.decisions) == 1)
             child = board.copy()
             forced = self.counts.propagations
             try:

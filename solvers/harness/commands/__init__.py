@@ -11,9 +11,12 @@ study:     a classic CSP study as one table (Simonis's consistency levels)
 generate:  puzzles with a unique solution
 ladder:    the teaching ladder: what each rung of inference buys
 explain:   one solve as numbered sentences
+rate:      each puzzle's difficulty by the human-style solver, and a table over the file
 render:    one puzzle and its solution as a picture
 replay:    a trace as a self-contained HTML page
-common:    usage errors, exit statuses, reading puzzles, shared options
+tree:      the search tree of one solve as an SVG picture
+common:    usage errors, exit statuses, reading puzzles, picking one (--puzzle K), shared options
+progress:  progress on stderr with a total and the time left: a bar, or plain lines
 summary:   what a sweep prints and saves when it ends (run, and run --db)
 sweep_db:  a sweep written run by run to a results database
 tracing:   one puzzle solved by a readable backend while its trace is recorded

@@ -1,5 +1,6 @@
 """Pieces every command shares: usage errors, exit statuses, reading puzzles, choosing
-configurations, the shared options, progress and exit statuses."""
+configurations, picking one puzzle (--puzzle K), the shared options, progress and exit
+statuses."""
 from __future__ import annotations
 
 import argparse
@@ -9,7 +10,7 @@ import os
 import select
 import stat
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -17,11 +18,13 @@ from models import Puzzle, PuzzleError, iter_puzzles
 from models.formats import FORMATS
 
 from ..engine.runner import run_tasks
+from ..engine.terminal import printable
 from ..pictures.plot import PlotUnavailableError, check_plot_format, require_matplotlib
 from ..results.judge import Category, Run
 from ..results.outputs import OutputError
 from ..results.outputs import check_output_paths as check_paths
 from ..tasks import Outcome, Task
+from .progress import Progress
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -137,19 +140,9 @@ def positive_int(text: str) -> int:
     return value
 
 
-@contextlib.contextmanager
-def progress_bar(total: int | None) -> Iterator[Callable[[int, Outcome], None]]:
-    """A callback for each finished run that moves a progress bar (on a terminal only)."""
-    from tqdm import tqdm  # noqa: PLC0415 - only the command line shows progress
-
-    with tqdm(total=total, unit="run", desc="solving", file=sys.stderr, leave=False,
-              disable=not sys.stderr.isatty()) as bar:
-        yield lambda _number, _outcome: bar.update()
-
-
 def run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
-    """Run the tasks, with a progress bar on a terminal."""
-    with progress_bar(len(tasks)) as progress:
+    """Run the tasks, showing progress on stderr (progress.py)."""
+    with Progress(len(tasks)) as progress:
         return run_tasks(tasks, jobs=jobs, on_outcome=progress)
 
 
@@ -176,19 +169,85 @@ def iter_inputs(paths: Sequence[str], fmt: str, hex16: bool, bad: list[PuzzleErr
     """The good puzzles of find_inputs' paths, read lazily; each bad one is reported on
     stderr with where it is, and appended to ``bad``."""
     for path in paths:
-        try:
-            with contextlib.ExitStack() as stack:
-                source: Any = path
-                if path != "-" and stat.S_ISFIFO(os.stat(path).st_mode):
-                    source = stack.enter_context(_open_fifo(path))
-                for item in iter_puzzles(source, fmt=fmt, hex16=hex16, name=None if source is path else path):
-                    if isinstance(item, PuzzleError):
-                        print(f"compare.py: skipped bad puzzle: {item}", file=sys.stderr)
-                        bad.append(item)
-                    else:
-                        yield item
-        except OSError as error:
-            raise UsageError(f"{path}: cannot read: {error.strerror or error}") from None
+        for item in _items(path, fmt, hex16):
+            if isinstance(item, PuzzleError):
+                print(f"compare.py: skipped bad puzzle: {printable(item)}", file=sys.stderr)
+                bad.append(item)
+            else:
+                yield item
+
+
+def _items(path: str, fmt: str, hex16: bool) -> Iterator[Puzzle | PuzzleError]:
+    """Every puzzle of one path (find_inputs'), good or bad, in order, read lazily (a FIFO
+    without hanging); UsageError if it cannot be read."""
+    try:
+        with contextlib.ExitStack() as stack:
+            source: Any = path
+            if path != "-" and stat.S_ISFIFO(os.stat(path).st_mode):
+                source = stack.enter_context(_open_fifo(path))
+            yield from iter_puzzles(source, fmt=fmt, hex16=hex16, name=None if source is path else path)
+    except OSError as error:
+        raise UsageError(f"{path}: cannot read: {error.strerror or error}") from None
+
+
+# -- one numbering: a puzzle is picked by its place in its file, counted from 1 --------------
+
+PUZZLE_HELP = ("which puzzle of the file, counted from 1 as people count; bad puzzles count too, "
+               "so puzzle K is the one saved with index K-1")
+
+
+def puzzle_number(text: str) -> int:
+    """The value of an option that picks a puzzle (--puzzle K): a whole number. Its range
+    depends on the file, so pick_puzzle checks it against the file's count."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, the puzzle's place in the file "
+                                         f"counted from 1, not {text!r}") from None
+
+
+def puzzle_option(parser: argparse.ArgumentParser, *, default: int | None = 1,
+                  help_text: str = PUZZLE_HELP) -> None:
+    """--puzzle K, the one spelling every command uses to pick one puzzle of a file (1-based);
+    read it with pick_puzzle."""
+    parser.add_argument("--puzzle", type=puzzle_number, default=default, metavar="K",
+                        help=help_text if default is None else f"{help_text} (default: {default})")
+
+
+def pick_puzzle(path: str, number: int, fmt: str, hex16: bool, option: str = "--puzzle") -> Puzzle:
+    """Puzzle ``number`` of one path (as find_inputs gives it), counted from 1 with bad puzzles
+    counted too (the records' index + 1), read only up to it. UsageError (exit 2) naming the
+    option, the value and the file's count when the file has no such puzzle (0, negative or
+    too large), or the puzzle's own error when it is a bad one."""
+    seen = 0
+    name = "standard input" if path == "-" else path
+    for item in _items(path, fmt, hex16):
+        seen += 1
+        if seen == number:
+            if isinstance(item, PuzzleError):
+                raise UsageError(f"{option} {number}: that puzzle of {name} is bad: {item}")
+            return item
+    has = f"{seen} puzzle{'' if seen == 1 else 's'}" + (f", numbered 1 to {seen}" if seen > 1 else "")
+    why = "puzzles are counted from 1" if number < 1 else f"there is no puzzle {number}"
+    raise UsageError(f"{option} {number}: {why}; {name} has {has}")
+
+
+def retired_option(parser: argparse.ArgumentParser, old: str, new: str, *, offset: int = 0,
+                   why: str) -> None:
+    """Refuse an option that has been replaced (exit 2), hidden from --help: the message says
+    ``why`` and what to write now (``new`` with the value plus ``offset``), so the old
+    spelling never silently means something else."""
+
+    class Retired(argparse.Action):
+        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                     values: Any, option_string: str | None = None) -> None:
+            try:
+                now = f"{new} {int(values) + offset}"
+            except ValueError:
+                now = f"{new} K"
+            parser.error(f"{old} {values}: {why}; write {now}")
+
+    parser.add_argument(old, action=Retired, help=argparse.SUPPRESS)
 
 
 def _readable(path: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
+from typing import BinaryIO
 
 from models import Grid, Puzzle, as_model, to_grid, to_line, to_pretty, verify
 
@@ -44,9 +44,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return decode
 
 
+MAX_CNF_BYTES = 128 << 20
+"""The largest CNF read: three times what 'compare.py export' writes for a 35x35 grid in the
+extended encoding (a 25x25 one is 11 MB); /dev/zero stops here."""
+MAX_ANSWER_BYTES = 16 << 20
+"""The largest answer read: a model of a 35x35 grid is under 0.5 MB of 'v' lines, the rest
+room for the solver's comments."""
+
+
 def run(args: argparse.Namespace) -> int:
-    cnf_text = _read(args.cnf)
-    answer_text = _read(args.answer)
+    if args.answer == "-" and args.cnf == "-":
+        raise UsageError("the answer and the CNF cannot both be standard input ('-')")
+    cnf_text = _read(args.cnf, MAX_CNF_BYTES, "a CNF")
+    answer_text = _read(args.answer, MAX_ANSWER_BYTES, "an answer")
     try:
         puzzle, encoding = cnf_puzzle(read_dimacs(cnf_text))
     except DimacsError as error:
@@ -109,13 +119,30 @@ def _shown(puzzle: Puzzle, grid: Grid, fmt: str) -> str:
     return {"pretty": to_pretty, "line": to_line, "grid": to_grid}[fmt](solved)
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+def _read(path: str, cap: int, what: str) -> str:
+    """The text of a file ('-': standard input), read up to ``cap`` bytes: UsageError (exit 2)
+    for a larger or endless one (/dev/zero), an unreadable one or one that is not UTF-8."""
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
+        if path == "-":
+            data = _read_capped(sys.stdin.buffer, cap)
+        else:
+            with open(path, "rb") as stream:
+                data = _read_capped(stream, cap)
+        if data is None:
+            raise UsageError(f"{_name(path)}: more than {cap:,} bytes: too large for {what} "
+                             f"(is it the right file?)")
+        return data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+        raise UsageError(f"{_name(path)}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+
+
+def _read_capped(stream: BinaryIO, cap: int) -> bytes | None:
+    """Up to ``cap`` bytes of a stream, or None if it holds more."""
+    chunks, size = [], 0
+    while size <= cap and (chunk := stream.read(min(1 << 20, cap + 1 - size))):
+        chunks.append(chunk)
+        size += len(chunk)
+    return None if size > cap else b"".join(chunks)
 
 
 def _name(path: str) -> str:

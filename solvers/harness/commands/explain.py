@@ -8,6 +8,7 @@ from models import to_pretty
 
 from ...result import Status
 from ...trace import numbered, write_jsonl
+from ..engine.terminal import printable
 from ..results.outputs import atomic_path
 from .common import EXIT_OK, UsageError, check_output_paths, positive_int
 from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
@@ -16,11 +17,16 @@ from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     explain = subparsers.add_parser(
         "explain", help="explain one solve step by step, in words",
-        description="Solve one puzzle with the readable mrv, backtrack or dlx and print every "
-                    "step: each placement with the rule that forced it, each decision with its "
-                    "depth and alternatives, each contradiction and backtrack.")
-    one_puzzle_options(explain, "mrv, backtrack or dlx, with options as in run, e.g. "
-                                "'mrv:inference=forward:branching=first' (default: mrv)")
+        description="Solve one puzzle and print every step. The default, the human-style solver, "
+                    "uses the techniques people teach (singles, locked candidates, subsets, fish, "
+                    "wings, simple colouring, cage combinations) and guesses only when none "
+                    "applies; each step is one sentence naming its technique, cells and digits. "
+                    "The readable mrv, backtrack or dlx show their own search instead: each "
+                    "placement with its rule, each decision with its depth and alternatives, each "
+                    "contradiction and backtrack.")
+    one_puzzle_options(explain, "human, or mrv, backtrack or dlx with options as in run, e.g. "
+                                "'mrv:inference=forward:branching=first' (default: human)",
+                       default="human")
     explain.add_argument("--max-steps", type=positive_int, default=200, metavar="N",
                          help="print at most N steps (default: 200; the trace file gets all)")
     explain.add_argument("--trace", metavar="FILE.jsonl",
@@ -50,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     counters = ", ".join(f"{getattr(stats, k):,} {k}" for k in ("nodes", "backtracks", "propagations")
                          if getattr(stats, k) is not None)
     print(f"{result.status.value}: {steps:,} steps, {counters}"
-          + (f" ({result.message})" if result.message else ""))
+          + (f" ({printable(result.message)})" if result.message else ""))
     if result.status is Status.SOLVED:
         print(to_pretty(puzzle.with_givens(result.solutions[0])))
     return EXIT_OK
@@ -64,5 +70,5 @@ def _write_trace(path: str, events: list) -> None:
         with atomic_path(path) as temporary, open(temporary, "w", encoding="utf-8") as out:
             write_jsonl(events, out)
     except OSError as error:
-        raise UsageError(f"--trace {path}: cannot write: {error}") from None
+        raise UsageError(f"--trace {path}: cannot write: {error.strerror or error}") from None
 

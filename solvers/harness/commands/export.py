@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from models import Puzzle, to_fpuzzles_json, to_fpuzzles_link, to_grid, to_line
+from models import Puzzle, PuzzleError, to_fpuzzles_json, to_fpuzzles_link, to_grid, to_line
 from models.symbols import MAX_SYMBOL_SIZE
 
 from ... import registry
@@ -16,10 +16,15 @@ from ..results.outputs import write_atomic
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
+    PUZZLE_HELP,
     UsageError,
     check_output_paths,
+    find_inputs,
     input_options,
+    pick_puzzle,
+    puzzle_option,
     read_inputs,
+    retired_option,
 )
 
 FORMATS = ("dimacs", "fpuzzles", "fpuzzles-link", "line", "grid")
@@ -39,9 +44,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     export.add_argument("--encoding", metavar="NAME", help="CNF encoding (default: the sat backend's first)")
     export.add_argument("--solver", "--solvers", dest="configuration", metavar="CONFIG",
                         help="or the encoding of this configuration, e.g. sat:encoding=extended")
-    export.add_argument("--index", type=int, default=None, metavar="I",
-                        help="which puzzle of the file, 0-based (default: 0 for dimacs, every puzzle "
-                             "for the other formats)")
+    puzzle_option(export, default=None,
+                  help_text=f"{PUZZLE_HELP} (default: the first for dimacs, every puzzle for the "
+                            "other formats)")
+    retired_option(export, "--index", "--puzzle", offset=1,
+                   why="this option counted puzzles from 0 and is gone; every command now picks a "
+                       "puzzle with --puzzle K, counted from 1")
     export.add_argument("--format", dest="out_format", choices=FORMATS, default="dimacs",
                         help="dimacs (default: the CNF), fpuzzles (JSON, one document a line), "
                              "fpuzzles-link, line or grid")
@@ -56,20 +64,21 @@ def run(args: argparse.Namespace) -> int:
                          "puzzles, not a CNF")
     encoding = _encoding(args.encoding, args.configuration) if args.out_format == "dimacs" else None
     check_output_paths({"--output": args.output}, [args.path])
-    puzzles, bad = read_inputs([args.path], args.fmt, args.hex)
-    if bad and not puzzles:
-        raise UsageError("no good puzzle to export")
-    index = 0 if args.index is None and args.out_format == "dimacs" else args.index
-    if index is not None and not 0 <= index < len(puzzles):
-        raise UsageError(f"--index {index} is out of range: {args.path} has "
-                         f"{len(puzzles)} good puzzle(s)")
-    if args.out_format == "dimacs":
-        text = export_cnf(puzzles[index], encoding)
-        if len(puzzles) > 1:
-            print(f"compare.py: exported puzzle {index} of {len(puzzles)} (choose with --index)",
-                  file=sys.stderr)
+    bad: list[PuzzleError] = []
+    if args.puzzle is not None:
+        (path,) = find_inputs([args.path])
+        puzzles = [pick_puzzle(path, args.puzzle, args.fmt, args.hex)]
     else:
-        text = export_puzzles(puzzles if index is None else [puzzles[index]], args.out_format)
+        puzzles, bad = read_inputs([args.path], args.fmt, args.hex)
+        if bad and not puzzles:
+            raise UsageError("no good puzzle to export")
+    if args.out_format == "dimacs":
+        text = export_cnf(puzzles[0], encoding)
+        if len(puzzles) > 1 or bad:
+            print(f"compare.py: exported puzzle {puzzles[0].source.index + 1} of {len(puzzles) + len(bad)} "
+                  "(choose with --puzzle K, counted from 1)", file=sys.stderr)
+    else:
+        text = export_puzzles(puzzles, args.out_format)
     cnf = text
     if args.output:
         try:

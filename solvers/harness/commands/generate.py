@@ -18,8 +18,6 @@ import sys
 import time
 from typing import TextIO
 
-from tqdm import tqdm
-
 from models import Puzzle, to_fpuzzles_json, to_grid, to_line
 from models.geometry import MAX_SIZE, MIN_LATIN, valid_size
 from models.symbols import MAX_SYMBOL_SIZE
@@ -34,6 +32,7 @@ from ...generate.generator import (
 from ...generate.killer import KILLER_VARIANTS, generate_killer
 from ...generate.qwh import qwh
 from ..results.outputs import atomic_path
+from .progress import Progress
 
 KILLERS = tuple("killer" if v == "standard" else f"{v}-killer" for v in KILLER_VARIANTS)
 ALL_VARIANTS = (*VARIANTS, *KILLERS, "latin")
@@ -224,19 +223,17 @@ def _write_puzzles(args: argparse.Namespace, out: TextIO) -> int:
         out.write(_header(args))
     out.flush()
     started = time.perf_counter()
-    bar = tqdm(total=args.count, unit="puzzle", file=sys.stderr, disable=not sys.stderr.isatty())
     try:
-        for index in range(args.count):
-            puzzle, comment = _made(args, f"{args.seed}/{index}", limit)
-            title = f"{args.variant} {args.size}x{args.size}, seed {args.seed}/{index}"
-            out.write(_written(puzzle, comment, args.out_format, title))
-            out.flush()
-            bar.update()
+        with Progress(args.count, what="generating", unit="puzzle") as progress:
+            for index in range(args.count):
+                puzzle, comment = _made(args, f"{args.seed}/{index}", limit)
+                title = f"{args.variant} {args.size}x{args.size}, seed {args.seed}/{index}"
+                out.write(_written(puzzle, comment, args.out_format, title))
+                out.flush()
+                progress.advance()
     except GenerationError as error:
         print(f"generate: {error}", file=sys.stderr)
         return 1
-    finally:
-        bar.close()
     elapsed = time.perf_counter() - started
     print(f"generate: {args.count} puzzle(s) in {elapsed:.1f} s "
           f"({elapsed / args.count:.2f} s each)", file=sys.stderr)

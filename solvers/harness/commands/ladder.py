@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from .common import (
     seconds,
     shown,
 )
+from .progress import Progress
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     rows, wrong = [], False
     rungs = RUNGS + tuple(r for r in FAST if registry.get(r.backend).available)
-    for number, rung in enumerate(rungs, 1):
-        solved, decisions, times, rung_wrong = measure(rung, puzzles, args.timeout)
+    with Progress(len(rungs) * len(puzzles), what="ladder") as progress:
+        measured = [measure(rung, puzzles, args.timeout, progress.advance) for rung in rungs]
+    for number, (rung, (solved, decisions, times, rung_wrong)) in enumerate(zip(rungs, measured), 1):
         wrong |= rung_wrong
         rows.append([number, rung.name, rung.config, f"{solved}/{len(puzzles)}",
                      f"{statistics.fmean(decisions):,.1f}" if decisions else "-",
@@ -97,10 +100,10 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_USAGE if bad else EXIT_OK
 
 
-def measure(rung: Rung, puzzles: list[Puzzle], timeout: float
-            ) -> tuple[int, list[int], list[float], bool]:
-    """Solve each puzzle at one rung: (solved, decisions of the solved, seconds of the solved,
-    whether an answer failed the checker)."""
+def measure(rung: Rung, puzzles: list[Puzzle], timeout: float,
+            done: Callable[[], None] = lambda: None) -> tuple[int, list[int], list[float], bool]:
+    """Solve each puzzle at one rung, calling ``done`` after each: (solved, decisions of the
+    solved, seconds of the solved, whether an answer failed the checker)."""
     backend = registry.get(rung.backend)
     if rung.backend == "fast":  # compile once before the clock runs
         backend.solve(Model.from_puzzle(puzzles[0]), time_limit=timeout, **rung.options)
@@ -110,6 +113,7 @@ def measure(rung: Rung, puzzles: list[Puzzle], timeout: float
         start = time.perf_counter()
         result = backend.solve(model, time_limit=timeout, **rung.options)
         took = time.perf_counter() - start
+        done()
         if result.status is not Status.SOLVED:
             continue
         if not verify(puzzle, result.solutions[0]).ok:

@@ -1,12 +1,15 @@
 """``compare.py render``: one puzzle and its solution as a picture, each cell coloured by how
-it was filled (given, naked single, hidden single, decision)."""
+it got its final value (given, naked single, hidden single, decision, forced move), the legend
+counting the cells of each colour and the title the search's decisions in all."""
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
 
-from ...result import Status
+from ...result import Result, Status
+from ...trace import Event
+from ..engine.terminal import printable
 from ..pictures.picture import draw_board
 from ..pictures.plot import PlotUnavailableError, require_matplotlib
 from ..pictures.steps import final_board
@@ -30,6 +33,27 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     return render
 
 
+def search_words(result: Result, events: list[Event]) -> str:
+    """The status and what the search did in all, in words that do not claim it is all drawn:
+    'solved: 41 decisions in all, 36 taken back' and a line saying what the colours show."""
+    decides = [e for e in events if e["kind"] == "decide"]
+    forced = sum(1 for e in decides if e.get("forced"))
+    undone = sum(1 for e in events if e["kind"] == "backtrack")
+    if not decides:
+        return (f"{result.status.value} without a decision\n"
+                "(each cell coloured by how it got its final value)")
+    made = f"{_count(len(decides) - forced, 'decision')} in all"
+    if forced:
+        made += f" and {_count(forced, 'forced move')}"
+    taken = f", {undone:,} taken back" if undone else ""
+    return (f"{result.status.value}: {made}{taken}\n"
+            "(each cell coloured by how it got its final value)")
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number:,} {thing}{'' if number == 1 else 's'}"
+
+
 def run(args: argparse.Namespace) -> int:
     check_output_paths({"-o": args.output}, [args.path])
     suffix = Path(args.output).suffix.lower().lstrip(".")
@@ -44,14 +68,13 @@ def run(args: argparse.Namespace) -> int:
     board = final_board(trace.events)
     if result.status is not Status.SOLVED:
         print(f"compare.py render: {result.status.value}"
-              + (f" ({result.message})" if result.message else "") + "; drawing the grid as the "
+              + (f" ({printable(result.message)})" if result.message else "") + "; drawing the grid as the "
               "search left it", file=sys.stderr)
-    title = (f"{puzzle.source}: {trace.events[0]['solver']}\n"
-             f"{result.status.value}, {result.stats.nodes:,} decisions")
+    title = f"{puzzle.source}: {trace.events[0]['solver']}\n{search_words(result, trace.events)}"
     try:
         with atomic_path(args.output) as temporary:
             draw_board(board, temporary, title)
     except OSError as error:
-        raise UsageError(f"-o {args.output}: cannot write: {error}") from None
+        raise UsageError(f"-o {args.output}: cannot write: {error.strerror or error}") from None
     print(f"wrote {args.output}")
     return EXIT_OK

@@ -45,7 +45,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     rep.add_argument("--where", action="append", default=[], metavar="FILTER",
                      help="with --db: only the runs meeting COLUMN OP VALUE (OP: = != < <= > >= "
                           "and ~ with * wildcards; = and != take a,b,c), e.g. configuration=mrv,sat, "
-                          "time_s>0.5, category!=correct; may be repeated (all must hold)")
+                          "time_s>0.5, category!=correct, puzzle=3 (puzzles counted from 1; the stored index "
+                          "counts from 0); may be repeated (all must hold)")
     rep.add_argument("--json", metavar="OUT.json", help="with --db: save the selected runs as a "
                                                          "saved-run JSON document")
     rep.add_argument("--format", choices=report.TABLE_FORMATS, default="table")

@@ -28,10 +28,10 @@ from .common import (
     picture_options,
     positive_float,
     positive_int,
-    progress_bar,
     shown,
     solving_options,
 )
+from .progress import Progress, count_runs
 from .summary import environment, legend, print_summary, saves, show_and_save
 from .sweep_db import database_options, sweep_to_database
 
@@ -113,15 +113,31 @@ def run_experiment(experiment: Experiment, outputs: Outputs) -> int:
     if outputs.resume and not outputs.db:
         raise UsageError("--resume continues a sweep from its database: give --db FILE.sqlite")
     bad: list[PuzzleError] = []
-    puzzles = _first_checked(iter_inputs(find_inputs(experiment.paths), experiment.input_format,
-                                         experiment.hex16, bad), bad)
+    paths = find_inputs(experiment.paths)
+    per_puzzle = len(experiment.configurations) * experiment.repeat
+    total = count_runs(paths, experiment.input_format, experiment.hex16, per_puzzle)
+    progress = Progress(total)
+    puzzles = _first_checked(_less_bad(iter_inputs(paths, experiment.input_format, experiment.hex16, bad),
+                                       bad, progress, per_puzzle), bad)
     executor = make_executor(experiment.executor, jobs=experiment.jobs, chunk=experiment.chunk_size)
     try:
         if outputs.db:
-            return sweep_to_database(experiment, outputs, puzzles, executor, bad)
-        return _sweep_in_memory(experiment, outputs, puzzles, executor, bad)
+            return sweep_to_database(experiment, outputs, puzzles, executor, bad, progress)
+        return _sweep_in_memory(experiment, outputs, puzzles, executor, bad, progress)
     finally:
+        progress.close(finished=False)
         executor.close()
+
+
+def _less_bad(puzzles: Iterator[Puzzle], bad: list[PuzzleError], progress: Progress,
+              per_puzzle: int) -> Iterator[Puzzle]:
+    """The puzzles; the runs of each bad one found on the way taken off the progress's total."""
+    counted = 0
+    for puzzle in puzzles:
+        progress.shrink((len(bad) - counted) * per_puzzle)
+        counted = len(bad)
+        yield puzzle
+    progress.shrink((len(bad) - counted) * per_puzzle)
 
 
 def check_seedable(configurations: Sequence[Configuration], repeat: int) -> None:
@@ -148,10 +164,10 @@ def _first_checked(puzzles: Iterator[Puzzle], bad: list[PuzzleError]) -> Iterato
 
 
 def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator[Puzzle],
-                     executor: Executor, bad: list[PuzzleError]) -> int:
+                     executor: Executor, bad: list[PuzzleError], progress: Progress) -> int:
     store = MemoryStore()
     load_started = load_average()
-    with progress_bar(None) as progress:
+    with progress:
         tally = stream_experiment(puzzles, experiment, executor=executor, store=store,
                                   progress=progress)
     provenance = environment(experiment, load_started, calibration=tally.calibration)

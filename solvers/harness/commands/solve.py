@@ -10,6 +10,7 @@ from ...result import Status
 from ..engine.configs import choose_one as one_solver
 from ..engine.configs import load_plugins
 from ..engine.runner import default_jobs
+from ..engine.terminal import printable
 from ..results import report
 from ..results.claims import ClaimChecker
 from ..results.experiment import backends_of
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int,
                 every: bool) -> str:
     """The puzzle's head line, its solution (every solution found when ``every``) and the verdict."""
-    where = f"{run.file} puzzle {run.index}" + (f" (line {run.line})" if run.line else "")
+    where = f"{run.file} puzzle {run.index + 1}" + (f" (line {run.line})" if run.line else "")
     variant = ("" if puzzle.variant == "standard" else f" {puzzle.variant}"
                if puzzle.geometry.latin and puzzle.regions is None else f" {puzzle.variant}-sudoku")
     head = f"{where}: {puzzle.geometry.label()}{variant}, {puzzle.num_givens} givens"
@@ -100,9 +101,9 @@ def _verdict(run: Run, outcome: Outcome, asked: int) -> str:
                          if k in outcome.stats)
     took = f"in {report.seconds(run.time_s)} s" + (f", {counters}" if counters else "")
     if run.category == Category.WRONG:
-        return f"WRONG answer from {run.solver} {took}: {run.reason}"
+        return f"WRONG answer from {run.solver} {took}: {printable(run.reason)}"
     if run.category != Category.CORRECT:
-        return f"no answer from {run.solver}: {run.category}: {run.reason}"
+        return f"no answer from {run.solver}: {run.category}: {printable(run.reason)}"
     checked = f"; {PROOF_WORDS[run.proof]}" if run.proof in PROOF_WORDS else ""
     if run.status == Status.UNSAT:
         return f"no solution: proved by {run.solver} {took}{checked}"

@@ -15,7 +15,9 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from ..engine.terminal import printable
 from ..results import consistency_study
+from ..results.outputs import write_atomic
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -28,6 +30,7 @@ from .common import (
     read_inputs,
     shown,
 )
+from .progress import Progress
 
 STUDIES = ("consistency",)
 DEFAULT_SETS = ("top95.txt", "forum_hardest_1106.txt", "16x16_gecode_janko.txt")
@@ -76,18 +79,20 @@ def run(args: argparse.Namespace) -> int:
         if not puzzles:
             raise UsageError(f"{path}: no puzzle to study")
         sets.append((shown(Path(path)), puzzles[:args.first]))
-    results = [consistency_study.measure(name, puzzles, args.levels,
-                                         progress=lambda line: print(line, file=sys.stderr, flush=True))
-               for name, puzzles in sets]
+    total = sum(len(puzzles) for _, puzzles in sets) * len(args.levels)
+    with Progress(total, what="study") as progress:
+        results = [consistency_study.measure(name, puzzles, args.levels, progress=progress.note,
+                                             settled=progress.advance)
+                   for name, puzzles in sets]
     print_table(results, args.levels, args.format)
     if args.json:
-        Path(args.json).write_text(json.dumps(consistency_study.as_json(results), indent=1) + "\n")
-    wrong = [f"{r.name}: {level} settled #{i} on a grid the checker rejects"
+        write_atomic(args.json, json.dumps(consistency_study.as_json(results), indent=1) + "\n")
+    wrong = [f"{r.name}: {level} settled puzzle {i + 1} on a grid the checker rejects"
              for r in results for level in args.levels
              for i, o in enumerate(r.outcomes[level]) if o.wrong]
     breaks = [line for r in results for line in consistency_study.chain_breaks(r)]
     for line in wrong + breaks:
-        print(f"compare.py study: {line}", file=sys.stderr)
+        print(f"compare.py study: {printable(line)}", file=sys.stderr)
     if wrong or breaks:
         return EXIT_WRONG
     return EXIT_USAGE if any_bad else EXIT_OK

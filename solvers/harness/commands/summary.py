@@ -12,10 +12,11 @@ from models import PuzzleError
 
 from ..engine.runner import default_jobs, grace_for
 from ..engine.stopping import quiet_stdout
+from ..engine.terminal import printable
 from ..results import claims, records, report
 from ..results.experiment import Results
 from ..results.judge import Disagreement, Run
-from ..results.outputs import write_atomic
+from ..results.outputs import OutputWriteError, write_atomic
 from ..results.provenance import provenance
 from ..tasks import Experiment, Outputs
 from .common import EXIT_OK, EXIT_USAGE, error_record
@@ -38,7 +39,8 @@ def show_and_save(status: int, bad: Sequence[PuzzleError], show: Callable[[], No
         try:
             write()
         except OSError as error:
-            print(f"compare.py: error: cannot save: {error}", file=sys.stderr)
+            said = error if isinstance(error, OutputWriteError) else f"cannot save: {error}"
+            print(f"compare.py: error: {printable(said)}", file=sys.stderr)
             failed = True
     return status if status != EXIT_OK or not failed else EXIT_USAGE
 

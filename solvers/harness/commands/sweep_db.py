@@ -28,8 +28,8 @@ from .common import (
     EXIT_WRONG,
     UsageError,
     error_record,
-    progress_bar,
 )
+from .progress import Progress
 from .summary import bound_writes, draw_cactus, environment, print_summary, run_options, show_and_save
 
 
@@ -44,7 +44,7 @@ def database_options(parser: argparse.ArgumentParser) -> None:
 
 
 def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterator[Puzzle],
-                      executor: Executor, bad: list[PuzzleError]) -> int:
+                      executor: Executor, bad: list[PuzzleError], progress: Progress) -> int:
     """Run the sweep into outputs.db, then print and save its summary from the database."""
     if outputs.db is None:
         raise UsageError("a sweep into a database needs --db FILE.sqlite")
@@ -59,10 +59,10 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
         load_started = load_average()
         sweep = database.start_sweep(run_options(experiment, where),
                                      environment(experiment, load_started, ended=False))
-        with progress_bar(None) as progress:
+        with progress:
             tally = stream_experiment(_noting_files(puzzles, files), experiment, executor=executor,
                                       store=DatabaseStore(database, sweep, resume=outputs.resume),
-                                      progress=progress)
+                                      progress=progress, on_skip=progress.shrink)
         database.finish_sweep(sweep, partial=tally.partial,
                               provenance=environment(experiment, load_started,
                                                      calibration=tally.calibration))

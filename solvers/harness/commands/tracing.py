@@ -8,12 +8,14 @@ from typing import Any
 
 from models import Model, Puzzle
 
+from ... import registry
 from ...result import Result, Status
 from ...trace import Trace
 from ..engine.configs import ConfigurationError, parse_one
-from .common import UsageError, input_options, positive_int, read_inputs, seconds
+from .common import UsageError, find_inputs, input_options, pick_puzzle, puzzle_option, seconds
 
-TRACED = ("mrv", "backtrack", "dlx")  # the backends with a readable twin that emits events
+TRACED = ("human", "mrv", "backtrack", "dlx")  # the human-style solver and the backends
+# with a readable twin: each records its steps as trace events
 # A trace holds a few events per decision; without a budget, plain backtracking on a hard
 # puzzle would fill the memory with them before the time limit. node_limit=... overrides.
 DEFAULT_NODE_LIMIT = 100_000
@@ -22,10 +24,14 @@ DEFAULT_NODE_LIMIT = 100_000
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """'mrv:inference=forward:branching=first' -> ('mrv', {...}), typed and checked against the
     backend's declaration; ';' and ',' separate options too."""
-    name = spec.partition(":")[0].strip()
+    name, _, rest = spec.partition(":")
+    name = name.strip()
+    if name == "human":  # not a registered backend: its one option is the guess budget
+        return name, _human_options(spec, rest)
     if name not in TRACED:
-        raise UsageError(f"--solver {spec}: explain, render and replay follow {', '.join(TRACED)} "
-                         f"(their readable code records each step), not {name!r}")
+        what = "records no trace" if name in registry.names() else "is no backend"
+        raise UsageError(f"--solver {spec}: {name!r} {what}; explain, render, replay and tree "
+                         f"follow {', '.join(TRACED)} (their readable code records each step)")
     try:
         configuration = parse_one(spec.replace(",", ":"))
     except ConfigurationError as error:
@@ -35,39 +41,51 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
+def _human_options(spec: str, rest: str) -> dict[str, Any]:
+    """{'node_limit': N} from 'human:node_limit=N' (guesses count as nodes); {} from 'human'."""
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.replace(",", ":").replace(";", ":").split(":"))):
+        key, _, value = item.partition("=")
+        if key.strip() != "node_limit" or not value.strip().isdigit() or int(value) < 1:
+            raise UsageError(f"--solver {spec}: human takes one option, node_limit=N (a positive "
+                             f"number of guesses), not {item!r}")
+        options["node_limit"] = int(value)
+    return options
+
+
 def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None) -> tuple[Result, Trace]:
     """Solve with the readable twin of the backend named in spec; the result and its trace."""
     name, options = parse_spec(spec)
     options.setdefault("node_limit", DEFAULT_NODE_LIMIT)
-    module = importlib.import_module(f"solvers.backends.readable.{name}")
+    module = importlib.import_module("solvers.human.traced" if name == "human"
+                                     else f"solvers.backends.readable.{name}")
     trace = Trace()
     result = module.solve(Model.from_puzzle(puzzle), time_limit=time_limit, trace=trace, **options)
     if result.status is Status.UNSUPPORTED:  # the method cannot state this puzzle: nothing to show
         raise UsageError(f"--solver {name} cannot solve this puzzle: {result.message}; "
-                         f"choose mrv or backtrack")
+                         f"choose human, mrv or backtrack")
     return result, trace
 
 
-def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str) -> None:
+def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str,
+                       default: str = "mrv") -> None:
     """PATH, --puzzle, --solver, --timeout and the input options, shared by explain and render."""
     parser.add_argument("path", nargs="?", default="-", metavar="PATH",
                         help="a puzzle file, or '-' for standard input (the default)")
-    parser.add_argument("--puzzle", type=positive_int, default=1, metavar="K",
-                        help="which puzzle of the file, 1-based (default: the first)")
-    parser.add_argument("--solver", default="mrv", metavar="CONFIG",
+    puzzle_option(parser)
+    parser.add_argument("--solver", default=default, metavar="CONFIG",
                         help=f"{solver_help}; the search stops after {DEFAULT_NODE_LIMIT:,} "
-                             "nodes unless the configuration sets node_limit")
+                             "nodes (human: guesses) unless the configuration sets node_limit")
     parser.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
                         help="stop the search after this long (default: 10)")
     input_options(parser)
 
 
 def chosen_puzzle(args: argparse.Namespace, command: str) -> Puzzle:
-    """The --puzzle-th good puzzle of PATH; UsageError if there is none."""
+    """Puzzle number --puzzle of PATH (common.pick_puzzle: counted from 1); UsageError if
+    there is no such puzzle or it is bad."""
     if args.path == "-" and sys.stdin.isatty():
         print(f"compare.py {command}: reading a puzzle from standard input (paste it, end with "
               "Ctrl-D; or give a file)", file=sys.stderr)
-    puzzles, _ = read_inputs([args.path], args.fmt, args.hex)
-    if len(puzzles) < args.puzzle:
-        raise UsageError(f"{args.path}: has {len(puzzles)} good puzzle(s), no puzzle {args.puzzle}")
-    return puzzles[args.puzzle - 1]
+    (path,) = find_inputs([args.path])
+    return pick_puzzle(path, args.puzzle, args.fmt, args.hex)

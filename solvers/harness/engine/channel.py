@@ -3,8 +3,11 @@
 A backend runs inside the worker and can reach the channel's file descriptor, so the
 parent trusts nothing it reads there. Every frame is ``MAGIC`` + a 4-byte big-endian
 length + that many bytes of UTF-8 JSON holding one object; a frame over ``MAX_FRAME``
-bytes, a wrong magic, bytes that are not JSON or not an object make the channel
-broken (``ChannelError``), and the parent then ends that worker. The parent reads
+bytes, a wrong magic, bytes that are not JSON or not an object, or JSON nested deeper
+than ``MAX_DEPTH`` (measured without recursion before it is decoded: a decoder that
+recursed through 200,000 brackets would overflow) make the channel broken
+(``ChannelError``), and the parent then ends that worker. What a well-formed frame
+holds is checked field by field afterwards (answers.py). The parent reads
 without blocking, so a half-written frame never stalls it: the run's limit goes on.
 
 >>> reader = FrameReader()
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 from typing import Any
 
@@ -27,6 +31,10 @@ MAGIC = b"SKR1"
 HEADER = struct.Struct(">4sI")
 MAX_FRAME = 8 * 1024 * 1024
 """Bytes one message may take: far more than two solutions of the largest grid need."""
+MAX_DEPTH = 16
+"""Nesting one message may have: an answer needs 4 (frame, outcome, solutions, a solution)."""
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
 class ChannelError(Exception):
@@ -81,11 +89,33 @@ class FrameReader:
         return bool(self.buffer)
 
 
+def shallow(body: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether the brackets of a JSON text (strings left out) pair up and nest at most about
+    ``limit`` deep: at most ``limit`` passes, each removing the innermost ``[]`` pairs and
+    then the innermost ``{}`` pairs, must leave nothing. Every text nested at most ``limit``
+    deep passes; none nested deeper than twice that does. No recursion, and ``limit`` scans.
+
+    >>> shallow(b'{"a": [1, [2], "]]]"]}', 3), shallow(b"[" * 40 + b"]" * 40), shallow(b"[[]")
+    (True, False, False)
+    """
+    marks = _STRING.sub(b"", body).translate(None, _NOT_BRACKETS)
+    for passes in range(limit):
+        if re.search(rb"[\[{]{%d}" % (2 * (limit - passes) + 1), marks):
+            return False  # a run of openings alone goes deeper than the limit allows
+        shorter = marks.replace(b"[]", b"").replace(b"{}", b"")
+        if not shorter or len(shorter) == len(marks):
+            return not shorter  # all paired up, or some never will
+        marks = shorter
+    return False
+
+
 def _decode(body: bytes) -> dict[str, Any]:
+    if not shallow(body):
+        raise ChannelError(f"a frame nested deeper than {MAX_DEPTH} levels, or with unbalanced brackets")
     try:
         message = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError) as error:
-        raise ChannelError(f"a frame that is not JSON: {error}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise ChannelError(f"a frame that is not JSON: {str(error)[:200]}") from None
     if not isinstance(message, dict):
         raise ChannelError(f"a frame holding {type(message).__name__}, not an object")
     return message

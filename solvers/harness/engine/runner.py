@@ -1,28 +1,33 @@
 """Runs (backend, puzzle) tasks in worker processes under a wall-clock limit enforced from outside.
 
 Each worker is a fresh interpreter (the 'spawn' start method) in a session of its own
-(sandbox.py), its stdout sent to stderr. A task's clock starts when its worker has
-loaded the backend and says so; the backend is given the limit itself, and a worker
-still busy ``grace`` seconds after the limit is killed with its whole process group
-(children included), its task recorded as a timeout. A worker that dies gives an
-error for its task (memory-out under a memory limit). Either way the other tasks go
-on, and every outcome is kept in task order.
+(sandbox.py), its stdout sent to stderr. A worker first loads a configuration's backend
+(its own exchange, under LOAD_LIMIT: imports and a compile never count as a run); then
+each run is handed over, and the run's clock is the parent's own, from the hand-over to
+the answer's arrival: that clock decides whether a run was late, whatever the backend
+did to the clocks it can reach (timing.judged_times checks the worker's finer numbers
+against it and against /proc's count of the worker's CPU). The backend is given the limit
+itself, and a worker still busy ``grace`` seconds after the limit is killed with its whole
+process group (children included), its task recorded as a timeout. A worker that dies
+gives an error for its task (memory-out under a memory limit). Either way the other
+tasks go on, and every outcome is kept in task order. When a run ends, whatever
+processes it left behind are killed (sandbox.end_strays), not only when its worker is.
 
 Measured from outside: a killed run's CPU time and peak memory are read from /proc just
 before the kill (timing.proc_cpu_seconds, memory.high_water_mb); a worker ended by its CPU
-timer is a timeout at the CPU limit. Every outcome is stamped here, never by the worker,
-with the host, the worker's process id and the run's sequence number (the order this pool
-started its runs in).
+timer is a timeout at the CPU limit. A memory limit is set on the worker by the parent,
+soft and hard (sandbox.cap_memory). Every outcome is stamped here, never by the worker,
+with the host, the worker's process id, whether it was a warmup run and the run's
+sequence number (the order this pool started its runs in).
 
 Trust: the answer comes back as JSON frames (channel.py) read without blocking and
-checked here (``outcome_from``): a stalled frame runs into the limit, garbage or a
+checked field by field (answers.py): a stalled frame runs into the limit, garbage or a
 malformed answer is an error for that run and the end of that worker. Plugins never
 share a worker with the built-in backends or with another plugin: workers are
 dedicated to one isolation key (``Task.key``).
 """
 from __future__ import annotations
 
-import math
 import multiprocessing
 import os
 import secrets
@@ -36,10 +41,20 @@ from typing import Any
 
 from ...result import Status
 from ..tasks import Configuration, Outcome, Task
+from .answers import MAX_SECONDS, AnswerError, amount, check_answer
 from .channel import ChannelError, FrameReader, read_available
 from .memory import high_water_mb
-from .sandbox import kill_marked, kill_tree
-from .timing import CPU_LIMIT_SIGNALS, CPUTIME, MEMORY, WALLTIME, enforce_limit, proc_cpu_seconds
+from .sandbox import cap_memory, end_strays, kill_marked, kill_tree
+from .timing import (
+    CPU_LIMIT_SIGNALS,
+    CPUTIME,
+    MEMORY,
+    WALLTIME,
+    enforce_limit,
+    judged_times,
+    proc_cpu_seconds,
+    proc_cpu_split,
+)
 from .worker import worker_main
 
 LOAD_LIMIT = 300.0
@@ -116,17 +131,38 @@ class _Worker:
     token: str
     reader: FrameReader = field(default_factory=FrameReader)
     task: int | None = None
+    loading: bool = False
+    """Whether the task's backend is being loaded (the run not yet handed over)."""
     deadline: float = 0.0
-    started: float | None = None
+    sent: float | None = None
+    """When the running task was handed over (time.monotonic, the parent's clock)."""
+    cpu_sent: tuple[float, float] | None = None
+    """The worker's own and its children's CPU seconds (/proc) at the hand-over."""
+    last_read: float = 0.0
+    """When the parent last read (and emptied) the worker's result pipe (time.monotonic)."""
+    arrival: tuple[float, float] = (0.0, 0.0)
+    """Between which times what the parent last read arrived: from the read before to the
+    moment the parent looked, when it was waiting already; the moment it woke, otherwise."""
     retire: bool = False
     """Set after a memory-out: the worker's heap may be in any state, so it is not reused."""
     inbox: list[dict[str, Any]] = field(default_factory=list)
     sequence: int | None = None
-    """The running task's place in the order this pool started its runs."""
-    cpu_at_start: float | None = None
-    """The worker's CPU seconds (/proc) when the running task's clocks started, as it said."""
+    """The running task's place in the order this pool started its runs in."""
     peak_reset: bool = False
     """Whether the worker reset its memory high-water mark for the running task."""
+    started: bool = False
+    """Whether the worker said the running task's clocks are starting."""
+    loaded: set[Configuration] = field(default_factory=set)
+    """The configurations whose backends this worker has loaded."""
+    ran: set[Configuration] = field(default_factory=set)
+    """The configurations this worker has been handed a run of."""
+    warmup: bool = False
+    """Whether the running task is its configuration's first run in this worker."""
+    capped: float | None = None
+    """The memory limit (MB) the parent set on this worker, for good."""
+    clean: bool = True
+    """No strays of an earlier run were killed since the last hand-over (so none was reaped
+    inside this run's span, and /proc's count of its children's CPU is the run's)."""
 
 
 class _Pool:
@@ -211,7 +247,7 @@ class _Pool:
                     pass
         for worker in self.slots:
             if worker is not None:
-                worker.process.join(timeout=1.0 if worker.task is None else 0)
+                _join(worker.process, 1.0 if worker.task is None else 0.0)
                 self._end(worker)
         self.slots = [None] * self.jobs
         kill_marked(self.token)  # any stray still marked as one of this pool's
@@ -227,15 +263,42 @@ class _Pool:
         task_reader.close()
         result_writer.close()
         os.set_blocking(result_reader.fileno(), False)
+        os.set_blocking(process.sentinel, False)
         return _Worker(process, task_writer, result_reader, key, token)
 
     def _send(self, worker: _Worker, number: int) -> None:
-        worker.task, worker.started = number, None
-        worker.sequence, worker.cpu_at_start, worker.peak_reset = self.sequence, None, False
+        """Give the worker a task: load its backend first if the worker has not yet."""
+        worker.task, worker.sent, worker.cpu_sent, worker.started = number, None, None, False
+        worker.sequence, worker.peak_reset = self.sequence, False
         self.sequence += 1
-        worker.deadline = time.monotonic() + LOAD_LIMIT
+        solver = self.tasks[number].solver
+        if solver in worker.loaded:
+            self._hand_over(worker)
+            return
+        worker.loading, worker.deadline = True, time.monotonic() + LOAD_LIMIT
         try:
-            worker.tasks.send((number, self.tasks[number]))
+            worker.tasks.send(("load", solver))
+        except (OSError, ValueError):  # died while idle: its death is noticed in _wait
+            pass
+
+    def _hand_over(self, worker: _Worker) -> None:
+        """Start the run of the worker's (loaded) task: cap its memory, take the parent's
+        readings of its clock and CPU, send it."""
+        number = worker.task
+        assert number is not None
+        task = self.tasks[number]
+        capped = False
+        if task.memory_limit is not None:
+            if worker.capped is None and cap_memory(worker.process.pid, task.memory_limit):
+                worker.capped = task.memory_limit
+            capped = worker.capped == task.memory_limit
+        worker.loading, worker.warmup = False, task.solver not in worker.ran
+        worker.ran.add(task.solver)
+        worker.cpu_sent = proc_cpu_split(worker.process.pid)
+        worker.sent = worker.last_read = time.monotonic()
+        worker.deadline = worker.sent + task.time_limit + grace_for(task.time_limit)
+        try:
+            worker.tasks.send(("run", number, task, capped))
         except (OSError, ValueError):  # died while idle: its death is noticed in _wait
             pass
 
@@ -243,11 +306,22 @@ class _Pool:
         live = [w for w in self.slots if w is not None]
         busy = [w.deadline for w in live if w.task is not None]
         timeout = min(3600.0, max(0.0, min(busy) - time.monotonic())) if busy else None
-        wait([w.results for w in live] + [w.process.sentinel for w in live], timeout)
+        handles = [w.results for w in live] + [w.process.sentinel for w in live]
+        called = time.monotonic()
+        waiting = wait(handles, 0)  # what arrived while this process was busy elsewhere
+        if not waiting:
+            wait(handles, timeout)
+        arrived = {}
+        for each in live:  # read (and time) every answer before handling any
+            arrived[id(each)] = read_available(each.results.fileno())
+            now = time.monotonic()
+            each.arrival = (each.last_read, called) if each.results in waiting else (now, now)
+            each.last_read = now
+            read_available(each.process.sentinel)  # whatever a backend wrote into it (else wait spins)
         for index, worker in enumerate(self.slots):
             if worker is None:
                 continue
-            problem = self._drain(worker)
+            problem = self._drain(worker, *arrived.get(id(worker), (b"", False)))
             if problem is not None:
                 self._broken(worker, problem)
                 self.slots[index] = None
@@ -261,9 +335,8 @@ class _Pool:
                 self._overdue(worker)
                 self.slots[index] = None
 
-    def _drain(self, worker: _Worker) -> str | None:
-        """Read what a worker sent; the reason the channel is broken, or None."""
-        data, closed = read_available(worker.results.fileno())
+    def _drain(self, worker: _Worker, data: bytes, closed: bool) -> str | None:
+        """Handle what a worker sent; the reason the channel is broken, or None."""
         try:
             messages = worker.reader.feed(data)
             for message in messages:
@@ -271,40 +344,73 @@ class _Pool:
         except ChannelError as error:
             return str(error)
         if closed and worker.process.is_alive():
-            worker.process.join(timeout=1.0)
+            _join(worker.process, 1.0)
             if worker.process.is_alive():
                 return "the worker closed its result channel"
         return None
 
     def _message(self, worker: _Worker, message: dict[str, Any]) -> None:
         kind, number = message.get("kind"), message.get("task")
-        if worker.task is None or number != worker.task or isinstance(number, bool):
-            raise ChannelError(f"a message for task {number!r} while running {worker.task!r}")
-        task = self.tasks[number]
-        if kind == "started" and worker.started is None:
-            worker.started = time.monotonic()
-            worker.deadline = worker.started + task.time_limit + grace_for(task.time_limit)
-            cpu = message.get("cpu")
-            worker.cpu_at_start = float(cpu) if isinstance(cpu, (int, float)) and _time(cpu) else None
-            worker.peak_reset = message.get("peak_reset") is True
+        if worker.task is None:
+            raise ChannelError(f"a message {str(kind)[:40]!r} while running no task")
+        task = self.tasks[worker.task]
+        if kind == "loaded" and worker.loading:
+            error = message.get("error")
+            if error is None:
+                worker.loaded.add(task.solver)
+                self._hand_over(worker)
+            else:
+                number = worker.task
+                worker.task, worker.loading = None, False
+                self._record(number, Outcome(Status.ERROR, message=str(error)[:MESSAGE_CHARS],
+                                             warmup=True), worker)
+        elif worker.loading or number != worker.task or isinstance(number, bool):
+            raise ChannelError(f"a message {str(kind)[:40]!r} for task {str(number)[:40]} "
+                               f"while running {worker.task!r}")
+        elif kind == "started" and not worker.started:
+            worker.started, worker.peak_reset = True, message.get("peak_reset") is True
         elif kind == "done":
-            outcome = outcome_from(message.get("outcome"), task)
-            worker.retire = outcome.status == Status.MEMORY_OUT or (
-                self.fresh_plugin_workers and worker.key.startswith("plugin:"))
-            self._record(number, outcome, worker)
-            worker.task = None
+            self._done(worker, message.get("outcome"), task)
         else:
             raise ChannelError(f"an unexpected message {str(kind)[:40]!r}")
 
+    def _done(self, worker: _Worker, answer: Any, task: Task) -> None:
+        """A run's answer: checked, its times judged by the parent's clocks, its strays killed,
+        recorded."""
+        number, sent = worker.task, worker.sent
+        assert number is not None and sent is not None
+        wall = (max(0.0, worker.arrival[0] - sent), max(0.0, worker.arrival[1] - sent))
+        now, before = proc_cpu_split(worker.process.pid), worker.cpu_sent
+        cpu = None if now is None or before is None else (max(0.0, now[0] - before[0]),
+                                                          max(0.0, now[1] - before[1]))
+        try:
+            outcome = check_answer(answer, task.max_solutions, task.puzzle.geometry.cells)
+            outcome = judged_times(outcome, wall, cpu, _children_seconds(answer), worker.clean)
+        except AnswerError as problem:  # the harness's own readings stand
+            outcome = Outcome(Status.ERROR, message=f"malformed answer from the worker: {problem}",
+                              time_s=min(wall[1], MAX_SECONDS), cpu_s=None if cpu is None else sum(cpu))
+        outcome = replace(outcome, warmup=worker.warmup)
+        children = not isinstance(answer, dict) or answer.get("children") is not False
+        if worker.key.startswith("plugin:") or children:  # a plugin's worker may lie
+            worker.clean = end_strays(worker.process.pid, quick=children) == 0
+        else:
+            worker.clean = True
+        worker.retire = outcome.status == Status.MEMORY_OUT or (
+            self.fresh_plugin_workers and worker.key.startswith("plugin:"))
+        worker.task = None
+        self._record(number, outcome, worker, wall[0])
+
     def _broken(self, worker: _Worker, problem: str) -> None:
         if worker.task is not None:
-            outcome = Outcome(Status.ERROR, message=f"result channel: {problem}", time_s=_elapsed(worker))
-            self._record(worker.task, self._measured(outcome, worker), worker)
+            outcome = Outcome(Status.ERROR, message=f"result channel: {problem}", time_s=_elapsed(worker),
+                              warmup=worker.loading or worker.warmup)
+            number = worker.task
             worker.task = None
+            self._record(number, self._measured(outcome, worker), worker)
         self._end(worker)
 
     def _died(self, worker: _Worker) -> None:
-        worker.process.join(timeout=1.0)
+        _join(worker.process, 1.0)
         if worker.task is not None:
             task, code = self.tasks[worker.task], worker.process.exitcode
             status, termination, cpu = Status.ERROR, None, None
@@ -316,17 +422,20 @@ class _Pool:
             elif task.memory_limit is not None and code is not None and code < 0:
                 status, termination = Status.MEMORY_OUT, MEMORY
                 message += f" under a memory limit of {task.memory_limit:g} MB: counted as memory-out"
-            self._record(worker.task, Outcome(status, message=message, time_s=_elapsed(worker),
-                                              cpu_s=cpu, termination=termination), worker)
+            number = worker.task
             worker.task = None
+            self._record(number, Outcome(status, message=message, time_s=_elapsed(worker), cpu_s=cpu,
+                                         termination=termination, warmup=worker.loading or worker.warmup),
+                         worker)
         self._end(worker)
 
     def _overdue(self, worker: _Worker) -> None:
         number = worker.task
         assert number is not None
         limit = self.tasks[number].time_limit
-        if worker.started is None:
-            outcome = Outcome(Status.ERROR, message=f"backend did not load within {LOAD_LIMIT:.0f} s")
+        if worker.loading:
+            outcome = Outcome(Status.ERROR, message=f"backend did not load within {LOAD_LIMIT:.0f} s",
+                              warmup=True)
         else:
             outcome = self._measured(Outcome(Status.TIMEOUT, time_s=limit, termination=WALLTIME), worker)
             used = "" if outcome.cpu_s is None else f", {outcome.cpu_s:.3g} s of CPU"
@@ -338,31 +447,50 @@ class _Pool:
     def _end(self, worker: _Worker) -> None:
         """Kill the worker's whole group and marked strays; close its pipes."""
         kill_tree(worker.process.pid, worker.token)
-        worker.process.join(timeout=5.0)
+        _join(worker.process, 5.0)
         worker.tasks.close()
         worker.results.close()
 
     def _measured(self, outcome: Outcome, worker: _Worker) -> Outcome:
         """A run about to be killed, with what /proc says its worker used since it started."""
         now = proc_cpu_seconds(worker.process.pid)
-        if now is not None and worker.cpu_at_start is not None:
-            outcome.cpu_s = max(0.0, now - worker.cpu_at_start)
+        if now is not None and worker.cpu_sent is not None and not worker.loading:
+            outcome.cpu_s = max(0.0, now - sum(worker.cpu_sent))
         if worker.peak_reset:
             outcome.peak_memory_mb = high_water_mb(worker.process.pid)
         return outcome
 
-    def _record(self, number: int, outcome: Outcome, worker: _Worker) -> None:
+    def _record(self, number: int, outcome: Outcome, worker: _Worker, wall: float | None = None) -> None:
+        """Stamp the outcome (host, worker, sequence), judge it against the limits (``wall``:
+        the parent's reading of the run's wall time, when it has one) and hand it on."""
         task = self.tasks.pop(number)
         outcome = enforce_limit(replace(outcome, host=self.host, worker=worker.process.pid,
-                                        sequence=worker.sequence), task.time_limit, task.cpu_limit)
+                                        sequence=worker.sequence), task.time_limit, task.cpu_limit, wall)
         if self.outcomes is not None:
             self.outcomes[number] = outcome
         if self.on_outcome is not None:
             self.on_outcome(number, outcome)
 
 
+def _join(process: Any, timeout: float) -> None:
+    """Wait up to ``timeout`` seconds for a worker to end. Not Process.join: that trusts the
+    process's sentinel pipe, which the worker holds the other end of (a backend that writes
+    into it would make join wait for ever)."""
+    deadline = time.monotonic() + timeout
+    while process.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
 def _elapsed(worker: _Worker) -> float:
-    return 0.0 if worker.started is None else time.monotonic() - worker.started
+    return 0.0 if worker.sent is None or worker.loading else time.monotonic() - worker.sent
+
+
+def _children_seconds(answer: dict[str, Any]) -> float | None:
+    """The worker's count of the CPU its waited-for children used in the run, if well-formed."""
+    try:
+        return amount("cpu_children_s", answer.get("cpu_children_s"), MAX_SECONDS)
+    except AnswerError:
+        return None
 
 
 def _describe_exit(code: int | None) -> str:
@@ -385,7 +513,7 @@ def check_loads(solvers: Sequence[Configuration], limit: float = LOAD_LIMIT) -> 
     deadline = time.monotonic() + limit
     try:
         for worker, solver in zip(workers, solvers):
-            worker.tasks.send(("load", solver))
+            worker.tasks.send(("check", solver))
         while len(answers) < len(workers) and time.monotonic() < deadline:
             pending = [number for number in range(len(workers)) if number not in answers]
             wait([workers[n].results for n in pending] + [workers[n].process.sentinel for n in pending],
@@ -415,59 +543,3 @@ def _load_answer(worker: _Worker) -> str | None:
     message = worker.inbox[0]
     error = message.get("error") if message.get("kind") == "loaded" else "an unexpected message"
     return None if error is None else str(error)[:MESSAGE_CHARS]
-
-
-# ---------------------------------------------------------------- checking what came back
-
-class _Malformed(ValueError):
-    pass
-
-
-def outcome_from(data: Any, task: Task) -> Outcome:
-    """The worker's answer as an Outcome, if every field is what it should be; else an
-    error naming the first thing wrong (more solutions than asked, a NaN time, ...)."""
-    try:
-        return _checked(data, task)
-    except _Malformed as problem:
-        return Outcome(Status.ERROR, message=f"malformed answer from the worker: {problem}")
-
-
-def _checked(data: Any, task: Task) -> Outcome:
-    if not isinstance(data, dict):
-        raise _Malformed(f"an answer of type {type(data).__name__}")
-    try:
-        status = Status(str(data.get("status")))
-    except ValueError:
-        raise _Malformed(f"unknown status {str(data.get('status'))[:40]!r}") from None
-    solutions = data.get("solutions", [])
-    if not isinstance(solutions, list) or len(solutions) > task.max_solutions:
-        raise _Malformed(f"{len(solutions) if isinstance(solutions, list) else 'no list of'} "
-                         f"solutions, at most {task.max_solutions} asked for")
-    cells = task.puzzle.geometry.cells
-    for solution in solutions:
-        if not isinstance(solution, list) or len(solution) > 4 * cells or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in solution):
-            raise _Malformed("a solution that is not a list of integers of the grid's size")
-    stats = data.get("stats", {})
-    if not isinstance(stats, dict) or not all(_time(v) for v in stats.values()):
-        raise _Malformed("stats that are not finite non-negative numbers")
-    times = {"time_s": data.get("time_s", 0.0), "cpu_s": data.get("cpu_s"),
-             "peak_memory_mb": data.get("peak_memory_mb")}
-    for name, value in times.items():
-        if not _time(value) and (name == "time_s" or value is not None):
-            raise _Malformed(f"{name} {value!r} is not a finite non-negative number")
-    complete, warmup, message = data.get("complete", False), data.get("warmup", False), data.get("message", "")
-    if not isinstance(complete, bool) or not isinstance(warmup, bool) or not isinstance(message, str):
-        raise _Malformed("complete, warmup or message of the wrong type")
-    termination = data.get("termination")
-    if termination not in (None, MEMORY) or (termination == MEMORY and status != Status.MEMORY_OUT):
-        raise _Malformed(f"termination {str(termination)[:40]!r} is not one a worker may report")
-    cpu, peak = times["cpu_s"], times["peak_memory_mb"]
-    return Outcome(status, [tuple(s) for s in solutions], complete, dict(stats),
-                   message[:MESSAGE_CHARS], float(times["time_s"]), None if cpu is None else float(cpu),
-                   warmup, None if peak is None else float(peak), termination)
-
-
-def _time(value: Any) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value) and value >= 0)

@@ -97,3 +97,22 @@ def guard_stderr() -> Iterator[None]:
         yield
     finally:
         sys.stderr = original
+
+
+def reopen_closed_streams() -> None:
+    """Give a closed standard stream (``2>&-``, ``>&-``, ``<&-``) /dev/null in its place, so
+    no file the command opens later takes its number (a worker's stderr would write into it)
+    and a message to it is dropped rather than failing the command. Called first by the
+    command line."""
+    for fd, name, mode in ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_WRONLY), (2, "stderr", os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        devnull = os.open(os.devnull, mode)
+        if devnull != fd:
+            os.dup2(devnull, fd)
+            os.close(devnull)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))  # noqa: SIM115 - the process's own stream, never closed

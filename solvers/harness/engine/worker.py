@@ -31,14 +31,18 @@ from ...result import Result, Stats, Status
 from .channel import write_frame
 from .memory import PeakMemory
 from .plugins import load_backend
-from .sandbox import isolate, lift_memory_limit, limit_memory
-from .timing import MEMORY, Clocks, collector_paused, cpu_limited, proc_cpu_seconds
+from .sandbox import isolate, limit_memory, reap_children
+from .timing import MEMORY, Clocks, collector_paused, cpu_limited
 
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "std::bad_alloc", "out of memory", "Cannot allocate memory")
 
 
 def worker_main(tasks: Connection, results: Connection, parent_pid: int, token: str) -> None:
-    """Serve tasks until told to stop (None) or the parent goes away."""
+    """Serve the parent's messages until told to stop (None) or the parent goes away:
+    ("check", configuration) loads a backend only to say whether it loads; ("load",
+    configuration) loads and prepares one for the runs to come; ("run", number, task,
+    limited) runs a task of a loaded backend (``limited``: the parent has already capped
+    this process's memory, see sandbox.cap_memory)."""
     isolate(parent_pid, token)
     os.dup2(2, 1)  # a backend's prints go to stderr, never into the parent's stdout
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
@@ -53,37 +57,46 @@ def worker_main(tasks: Connection, results: Connection, parent_pid: int, token: 
             return
         if message is None:
             return
-        if message[0] == "load":  # only load a backend (a plugin checked before a run)
+        if message[0] == "check":  # only load a backend (a plugin checked before a run)
             write_frame(fd, {"kind": "loaded", "error": _load_error(message[1])})
             continue
-        number, task = message
-        warmup = task.solver not in backends
-        try:
-            if warmup:
-                backends[task.solver] = load_backend(task.solver)
-                backends[task.solver].prepare(dict(task.solver.options))  # e.g. a compile
-                gc.collect()
-                gc.freeze()  # what the backend imported is never traversed again
-            backend = backends[task.solver]
-        except Exception as error:  # noqa: BLE001 - reported as this run's error
-            write_frame(fd, {"kind": "done", "task": number,
-                             "outcome": {"status": "error", "message": describe(error)}})
+        if message[0] == "load":
+            write_frame(fd, {"kind": "loaded", "error": _prepared(backends, message[1])})
             continue
+        _, number, task, limited = message
+        reap_children()  # strays of an earlier run, killed by the parent since
 
         def started(peak_reset: bool, number: int = number) -> None:
-            write_frame(fd, {"kind": "started", "task": number, "cpu": proc_cpu_seconds(),
-                             "peak_reset": peak_reset})
+            write_frame(fd, {"kind": "started", "task": number, "peak_reset": peak_reset})
 
-        outcome = solve(backend, task, started)
-        outcome["warmup"] = warmup
+        outcome = solve(backends[task.solver], task, started, capped=limited)
+        outcome["children"] = reap_children()
         try:
             write_frame(fd, {"kind": "done", "task": number, "outcome": outcome})
         except ValueError as error:  # e.g. a message over the channel's size
             write_frame(fd, {"kind": "done", "task": number, "outcome": {
-                "status": "error", "time_s": outcome.get("time_s", 0.0),
+                "status": "error", "time_s": outcome.get("time_s", 0.0), "cpu_s": outcome.get("cpu_s"),
+                "cpu_children_s": outcome.get("cpu_children_s"), "children": outcome["children"],
                 "message": f"result could not be sent: {describe(error)}"}})
         if outcome["status"] == Status.MEMORY_OUT:
             return  # the heap may be in any state: the parent starts a new worker
+
+
+def _prepared(backends: dict[Any, Backend], solver: Any) -> str | None:
+    """Load and prepare a configuration's backend for the runs to come (outside any run's
+    clocks, e.g. fast's compile), then freeze what it imported out of the collector's
+    reach; None, or why it failed."""
+    try:
+        backend = load_backend(solver)
+        backend.prepare(dict(solver.options))
+    except BaseException as error:
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        return str(error) if type(error).__name__ == "PluginError" else describe(error)
+    backends[solver] = backend
+    gc.collect()
+    gc.freeze()  # what the backend imported is never traversed again
+    return None
 
 
 def _load_error(solver: Any) -> str | None:
@@ -96,11 +109,13 @@ def _load_error(solver: Any) -> str | None:
     return None
 
 
-def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = None) -> dict[str, Any]:
+def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = None, *,
+          capped: bool = False) -> dict[str, Any]:
     """Run the backend on the task under its memory and CPU limits, the collector paused; its
     answer as plain data with the span's wall and CPU seconds and peak memory. ``started``
-    is told (with whether the peak could be reset) just before the clocks start. The backend
-    is called through its one validated entry, Backend.solve."""
+    is told (with whether the peak could be reset) just before the clocks start. The
+    memory limit is set here unless ``capped`` (the parent set it). The backend is called
+    through its one validated entry, Backend.solve."""
     model = as_model(task.puzzle)
     options = dict(task.solver.options)
     limit = getattr(task, "memory_limit", None)
@@ -110,7 +125,8 @@ def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = 
         if started is not None:
             started(memory.reset)
         try:
-            limit_memory(limit)
+            if not capped:
+                limit_memory(limit)
             with cpu_limited(getattr(task, "cpu_limit", None)):
                 clocks.start()
                 try:
@@ -122,9 +138,6 @@ def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = 
             if isinstance(error, KeyboardInterrupt):
                 raise
             failure = error
-        finally:
-            if limit is not None:
-                lift_memory_limit()
         peak = memory.peak_mb()
     if failure is None:
         outcome = plain_outcome(result, clocks.wall_s, task.max_solutions)
@@ -136,6 +149,7 @@ def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = 
             outcome["message"] = f"over the memory limit of {limit:g} MB: {outcome['message']}"
             outcome["termination"] = MEMORY
     outcome["cpu_s"], outcome["peak_memory_mb"] = clocks.cpu_s, peak
+    outcome["cpu_children_s"] = clocks.children_s
     return outcome
 
 
@@ -173,7 +187,10 @@ def plain_outcome(result: object, elapsed: float, max_solutions: int) -> dict[st
 
 def _number(value: Any) -> int | float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        value = float(value)
+        try:
+            value = operator.index(value)  # e.g. a numpy integer
+        except TypeError:
+            value = float(value)
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"a stat that is not a finite number: {value}")
     return value

@@ -4,4 +4,6 @@ plot:        cactus and scatter plots (matplotlib, imported only when asked for)
 picture:     a solved grid as a picture, each cell coloured by how it was found
 steps:       a trace replayed on a board, step by step
 replay_page: one self-contained HTML page stepping through a trace
+search_tree: the search tree of a trace, and its summary when it is too big to draw
+tree_svg:    a search tree drawn as SVG text, with a legend
 """

@@ -1,6 +1,10 @@
 """A solved grid as a picture: givens apart from filled cells, each filled cell coloured by
-the rule (or decision) that placed it, with a legend; any size, diagonals shaded, jigsaw
-regions (and boxes) outlined. matplotlib is imported only here, when a picture is drawn.
+how it got the value it holds (the rule that placed it, a decision of the search, or a forced
+move), with a legend that counts the cells drawn in each colour; any size, diagonals hatched,
+jigsaw regions (and boxes) outlined. matplotlib is imported only here, when a picture is drawn.
+
+Each cell's rectangle carries the id ``cell-rRcC`` in an SVG, so a reader (or a test) can
+find the cells and their colours.
 """
 from __future__ import annotations
 
@@ -16,12 +20,33 @@ COLOURS = {
     "given": "#ffffff",
     "naked single": "#b9e3f7",
     "hidden single": "#c8ecd4",
+    "bounds consistency": "#d9d2f0",  # the consistency levels: one per solve, never together
+    "arc consistency": "#d9d2f0",
+    "singleton arc consistency": "#d9d2f0",
     "decision": "#ffd9a8",
+    "forced": "#f3c7de",
+    "": "#f7f7f7",  # empty
 }
-LABELS = {"given": "given (bold)", "naked single": "naked single", "hidden single": "hidden single",
-          "decision": "decision (search)"}
-DIAGONAL = "#e4e4e4"
-EMPTY = "#f7f7f7"
+LABELS = {"given": "given (bold)", "decision": "decision of the search",
+          "forced": "forced (one option left)", "": "empty"}
+OTHER = ("#e8e1b5", "#d6d6d6", "#c9e0e0")  # rules this module does not know yet, in turn
+
+
+def colours_of(hows: list[str]) -> dict[str, str]:
+    """The fill of each way a cell got its value, for the ways in hows (a rule met here first
+    gets the next spare tint, so two ways never share a colour in one picture)."""
+    known = {how: COLOURS[how] for how in hows if how in COLOURS}
+    spare = iter(OTHER)
+    for how in hows:
+        if how not in known:
+            known[how] = next(spare, "#bbbbbb")
+    return known
+
+
+def legend_counts(board: Board) -> dict[str, int]:
+    """How many cells got their value each way, in the order the legend lists them."""
+    order = [*COLOURS, *sorted(set(board.how) - set(COLOURS))]
+    return {how: board.how.count(how) for how in order if how in board.how}
 
 
 def draw_board(board: Board, path: str, title: str = "") -> None:
@@ -30,23 +55,22 @@ def draw_board(board: Board, path: str, title: str = "") -> None:
     from matplotlib.patches import Patch, Rectangle  # noqa: PLC0415 - matplotlib only when a picture is drawn
 
     n = board.model.n
-    size = max(4.0, min(14.0, 0.5 * n + 1.5))
-    figure, axes = plt.subplots(figsize=(size, size + 0.9))
+    size = max(6.0, min(14.0, 0.5 * n + 1.5))  # 6 inches at least: room for the legend and title
+    figure, axes = plt.subplots(figsize=(size, size + 1.4))
     axes.set_xlim(0, n)
     axes.set_ylim(n, 0)
     axes.set_aspect("equal")
     axes.axis("off")
     diagonal = _diagonal_cells(board)
     font = max(5.0, 180.0 / n)
+    counts = legend_counts(board)
+    fill = colours_of(list(counts))
     for cell, value in enumerate(board.values):
         row, col = divmod(cell, n)
-        how = board.how[cell]
-        colour = COLOURS.get(how, EMPTY) if value else EMPTY
-        if cell in diagonal and how in ("given", ""):
-            colour = DIAGONAL
-        axes.add_patch(Rectangle((col, row), 1, 1, facecolor=colour, edgecolor="#9a9a9a",
-                                 linewidth=0.5))
-        if cell in diagonal and how not in ("given", ""):
+        how = board.how[cell] if value else ""
+        axes.add_patch(Rectangle((col, row), 1, 1, facecolor=fill[how], edgecolor="#9a9a9a",
+                                 linewidth=0.5, gid=f"cell-r{row + 1}c{col + 1}"))
+        if cell in diagonal:
             axes.add_patch(Rectangle((col, row), 1, 1, facecolor="none", edgecolor="#8a8a8a",
                                      hatch="////", linewidth=0))
         if value:
@@ -55,18 +79,19 @@ def draw_board(board: Board, path: str, title: str = "") -> None:
                       color="#000000" if how == "given" else "#1f3a93")
     _outline_regions(axes, _region_of(board), n)
     _outline_cages(axes, board, font)
-    used = [how for how in COLOURS if how in board.how]
-    handles: list[Any] = [Patch(facecolor=COLOURS[h], edgecolor="#666666", label=LABELS[h])
-                          for h in used]
+    handles: list[Any] = [
+        Patch(facecolor=fill[how], edgecolor="#666666",
+              label=f"{LABELS.get(how, how)}: {count} cell{'' if count == 1 else 's'}")
+        for how, count in counts.items()]
     if diagonal:
-        handles.append(Patch(facecolor=DIAGONAL, edgecolor="#666666", hatch="////",
+        handles.append(Patch(facecolor="none", edgecolor="#666666", hatch="////",
                              label="diagonal (X-Sudoku)"))
     if board.model.puzzle.cages:
         handles.append(Patch(facecolor="none", edgecolor="#333333", linestyle="--",
                              label="killer cage (total top left)"))
     if handles:  # none for an empty grid not yet filled
         axes.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01),
-                    ncol=min(len(handles), 3), frameon=False, fontsize=9)
+                    ncol=min(len(handles), 2), frameon=False, fontsize=9)
     if title:
         axes.set_title(title, fontsize=10)
     _save(figure, path)

@@ -1,13 +1,21 @@
-"""One self-contained HTML page that steps through a trace, forward and back, with candidates.
+"""One self-contained HTML page that replays a whole trace: forward and back, by keyboard or
+by itself, with candidates, the cells a contradiction names marked, each step in words.
 
-Everything is inline (the steps as JSON, the script, the style): the page needs no
-server and no network. Python replays the trace once (``steps.replay``) and stores
-what each step changed; the page applies those changes forward or undoes them. Open
-``page.html#steps=N`` to start N steps in, ``#steps=N&back=M`` to then go M steps back
-(the browser test uses these: they press the same buttons a reader does).
+Everything is inline (the steps, the script, the style): the page needs no server and no
+network. Python replays the trace once (``steps.changes``) and stores, per step, what it
+changed in a compact form: small integers for the kind, the cells and the candidates, and
+the step's sentence (``trace.describe``, the one source of the words). The whole is gzipped
+and base64-encoded into the page, which unpacks it with the browser's DecompressionStream
+and applies the changes forward or undoes them, drawing only the step it stops at; so a
+trace of 200,000 events makes a page of about a megabyte (bench/README.md has the figures).
+
+Open ``page.html#steps=N`` to start N steps in, ``#steps=N&back=M`` to then go M steps back,
+``#play`` to start playing and ``#speed=S`` to play S steps a second (one of SPEEDS).
 """
 from __future__ import annotations
 
+import base64
+import gzip
 import html
 import json
 from typing import Any
@@ -15,11 +23,19 @@ from typing import Any
 from models.symbols import symbol
 
 from ...trace import Event, describe
-from .steps import Board, cage_corner, cage_sides, replay
+from .steps import Board, cage_corner, cage_sides, changes, named_cells
+
+SPEEDS = (1, 2, 5, 10, 25, 100, 1000, 10000)  # steps a second the page offers to play at
+DEFAULT_SPEED = 2
 
 
-def page_data(events: list[Event], max_steps: int) -> dict[str, Any]:
-    """What the page needs: the grid's shape, the first board, and each step's changes."""
+def page_data(events: list[Event], max_steps: int | None = None) -> dict[str, Any]:
+    """What the page needs: the grid's shape, the first board, and the steps by column (one
+    list per field, so the page parses a few long lists of numbers): each step's kind (index
+    into kinds) and depth; its changes (cell, old value, old how, new value, new how, how as an
+    index into hows), the candidates it rules out and brings back ((cell, value) pairs) and
+    the cells a contradiction names, each field flat with its per-step count in count_FIELD;
+    and its sentence (all sentences in one string, a line each)."""
     board = Board.start(events[0])
     model, n = board.model, board.model.n
     puzzle = model.puzzle
@@ -27,31 +43,61 @@ def page_data(events: list[Event], max_steps: int) -> dict[str, Any]:
         region = list(puzzle.regions)
     else:
         region = [puzzle.geometry.box_of(cell) for cell in range(n * n)]
-    steps = []
-    for number, (event, _, change) in enumerate(replay(events)):
-        if number >= max_steps:
+    hows: dict[str, int] = {}
+    kinds: dict[str, int] = {}
+
+    def how(name: str) -> int:
+        return hows.setdefault(name, len(hows))
+
+    first_values, first_hows = board.values[:], [how(h) for h in board.how]
+    steps: dict[str, list[int]] = {key: [] for key in (
+        "kind", "depth", "cells", "out", "back", "named",
+        "count_cells", "count_out", "count_back", "count_named")}
+    texts = []
+    for number, (event, change) in enumerate(changes(board, events[1:])):
+        if max_steps is not None and number >= max_steps:
             break
-        steps.append({"text": describe(event, n), "kind": event["kind"], "depth": event["depth"],
-                      "cells": [list(c) for c in change.cells],
-                      "out": [list(x) for x in change.ruled_out],
-                      "back": [list(x) for x in change.brought_back]})
+        steps["kind"].append(kinds.setdefault(event["kind"], len(kinds)))
+        steps["depth"].append(event["depth"])
+        fields = {"cells": [x for c, ov, oh, nv, nh in change.cells
+                            for x in (c, ov, how(oh), nv, how(nh))],
+                  "out": [x for pair in change.ruled_out for x in pair],
+                  "back": [x for pair in change.brought_back for x in pair],
+                  "named": list(named_cells(event, model))}
+        for key, numbers in fields.items():
+            steps[key].extend(numbers)
+            steps[f"count_{key}"].append(len(numbers))
+        texts.append(" ".join(describe(event, n).split()))  # one line each
     cages = [{"sides": {str(cell): [int(x) for x in sides]
                         for cell, sides in cage_sides(cage.cells, n).items()},
               "corner": cage_corner(cage.cells), "total": cage.total} for cage in puzzle.cages]
     return {"n": n, "symbols": [symbol(v) for v in range(1, n + 1)], "region": region,
-            "cages": cages,
-            "diagonals": puzzle.diagonals, "groups": [list(g.cells) for g in model.groups],
-            "values": board.values, "how": board.how, "solver": events[0]["solver"],
-            "total": len(events) - 1, "steps": steps}
+            "cages": cages, "diagonals": puzzle.diagonals,
+            "groups": [list(g.cells) for g in model.groups],
+            "values": first_values, "how": first_hows, "hows": list(hows), "kinds": list(kinds),
+            "solver": events[0]["solver"], "total": len(events) - 1,
+            "steps": steps, "texts": "\n".join(texts)}
 
 
-def render_page(events: list[Event], max_steps: int, title: str) -> str:
+def packed(data: dict[str, Any]) -> str:
+    """The page data as gzipped JSON in base64: what the page's script unpacks."""
+    raw = json.dumps(data, separators=(",", ":")).encode()
+    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+
+
+def unpacked(page: str) -> dict[str, Any]:
+    """The data a page written by render_page holds (the reverse of packed), for a reader or a test."""
+    text = page.split('<script id="data" type="application/octet-stream">', 1)[1].split("</script>", 1)[0]
+    return dict(json.loads(gzip.decompress(base64.b64decode(text))))
+
+
+def render_page(events: list[Event], title: str, max_steps: int | None = None) -> str:
     """The whole page as one string."""
-    data = json.dumps(page_data(events, max_steps), separators=(",", ":"))
-    # JSON inside <script>: keep '</' from closing the element early
-    data = data.replace("</", "<\\/")
+    speeds = "".join(f'<option value="{s}"{" selected" if s == DEFAULT_SPEED else ""}>'
+                     f'{s:,} step{"" if s == 1 else "s"} a second</option>' for s in SPEEDS)
     return (TEMPLATE.replace("__TITLE__", html.escape(title))
-            .replace("__DATA__", data))
+            .replace("__SPEEDS__", speeds)
+            .replace("__DATA__", packed(page_data(events, max_steps))))
 
 
 TEMPLATE = """<!DOCTYPE html>
@@ -62,50 +108,82 @@ TEMPLATE = """<!DOCTYPE html>
 <style>
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
 h1 { font-size: 1.15em; }
-#controls button { font-size: 1em; margin-right: .3em; padding: .25em .7em; }
+#controls { display: flex; flex-wrap: wrap; gap: .35em; align-items: center; }
+#controls button, #controls select { font-size: 1em; padding: .25em .7em; }
+#controls label { margin-left: .6em; }
+#position { width: min(32em, 90vw); }
+button:focus-visible, select:focus-visible, input:focus-visible { outline: 3px solid #0072b2; outline-offset: 2px; }
 #status { margin: .6em 0; font-weight: bold; }
-#sentence { min-height: 1.4em; margin-bottom: .8em; }
+#sentence { min-height: 1.4em; margin: 0 0 .8em; }
 table.grid { border-collapse: collapse; border: 3px solid #000; }
-table.grid td { border: 1px solid #aaa; text-align: center; vertical-align: middle;
+table.grid td { border: 1px solid #aaa; text-align: center; vertical-align: middle; position: relative;
   padding: 0; font-size: var(--font); width: var(--cell); height: var(--cell); }
 td.given { font-weight: bold; }
 td.decision { background: #ffd9a8; color: #1f3a93; }
+td.forced { background: #f3c7de; color: #1f3a93; }
 td.naked { background: #b9e3f7; color: #1f3a93; }
 td.hidden { background: #c8ecd4; color: #1f3a93; }
+td.rule { background: #d9d2f0; color: #1f3a93; }
 td.diagonal { background-image: repeating-linear-gradient(45deg, transparent 0 6px, #e0e0e0 6px 8px); }
-td.changed { outline: 3px solid #d55e00; outline-offset: -3px; }
+td.changed { outline: 3px solid #0072b2; outline-offset: -3px; }
+td.named { box-shadow: inset 0 0 0 4px #b2182b;
+  background-image: repeating-linear-gradient(135deg, #f6c4c4 0 4px, transparent 4px 9px); }
 td.empty { color: #666; }
 .cands { display: grid; font-size: var(--small); line-height: 1.05; }
 .cands span.out { color: transparent; }
 td.bt { border-top: 3px solid #000; } td.bl { border-left: 3px solid #000; }
-table.grid td { position: relative; }
 .cage { position: absolute; pointer-events: none; border: 0 dashed #333; }
 .ctotal { position: absolute; top: 1px; left: 2px; font-size: var(--tiny); line-height: 1;
   background: #fff; padding: 0 1px; color: #222; pointer-events: none; }
 #log { font-family: ui-monospace, monospace; font-size: .85em; max-height: 14em; overflow-y: auto;
   margin-top: 1em; white-space: pre; }
 #log .now { background: #fff3c4; }
-.legend span { display: inline-block; padding: 0 .5em; margin-right: .4em; border: 1px solid #999; }
+.legend span { display: inline-block; padding: 0 .5em; margin: 0 .4em .3em 0; border: 1px solid #999; }
+.hint { color: #555; font-size: .9em; }
 </style>
 </head>
 <body>
 <h1>__TITLE__</h1>
-<div id="controls">
-<button id="first" title="back to the start (Home)">&laquo; start</button>
-<button id="prev" title="one step back (left arrow)">&lsaquo; back</button>
-<button id="next" title="one step forward (right arrow)">next &rsaquo;</button>
-<button id="last" title="to the end (End)">end &raquo;</button>
+<div id="controls" role="toolbar" aria-label="replay controls" aria-controls="grid">
+<button type="button" id="first" aria-label="back to the start" aria-keyshortcuts="Home" title="back to the start (Home)">&laquo; start</button>
+<button type="button" id="prev" aria-label="one step back" aria-keyshortcuts="ArrowLeft" title="one step back (left arrow)">&lsaquo; back</button>
+<button type="button" id="play" aria-pressed="false" aria-label="play" aria-keyshortcuts="Space" title="play or pause (space)">&#9654; play</button>
+<button type="button" id="next" aria-label="one step forward" aria-keyshortcuts="ArrowRight" title="one step forward (right arrow)">next &rsaquo;</button>
+<button type="button" id="last" aria-label="to the end" aria-keyshortcuts="End" title="to the end (End)">end &raquo;</button>
+<label for="speed">speed</label>
+<select id="speed">__SPEEDS__</select>
 </div>
-<div id="status" data-step="0"></div>
-<div id="sentence"></div>
-<table class="grid" id="grid"></table>
-<p class="legend"><span style="font-weight:bold">given</span><span style="background:#b9e3f7">naked single</span><span style="background:#c8ecd4">hidden single</span><span style="background:#ffd9a8">decision</span><span style="outline:3px solid #d55e00">changed by this step</span> small digits: candidates</p>
-<div id="log"></div>
-<script id="data" type="application/json">__DATA__</script>
+<p><label for="position">step</label> <input type="range" id="position" min="0" max="0" value="0" step="1"></p>
+<div id="status" data-step="0">unpacking the trace&hellip;</div>
+<p id="sentence" role="status" aria-live="polite" aria-atomic="true"></p>
+<table class="grid" id="grid" aria-label="the grid, with each empty cell's candidates" aria-describedby="sentence"></table>
+<p class="legend" aria-hidden="true"><span style="font-weight:bold">given</span><span style="background:#b9e3f7">naked single</span><span style="background:#c8ecd4">hidden single</span><span style="background:#d9d2f0">consistency</span><span style="background:#ffd9a8">decision</span><span style="background:#f3c7de">forced (one option)</span><span style="outline:3px solid #0072b2">changed by this step</span><span style="box-shadow: inset 0 0 0 3px #b2182b">named by the contradiction</span> small digits: candidates</p>
+<p class="hint">Keys: left and right arrows step, space plays or pauses, Home and End jump to the start and the end.</p>
+<div id="log" role="region" aria-label="the last steps" tabindex="0"></div>
+<script id="data" type="application/octet-stream">__DATA__</script>
 <script>
 "use strict";
-const D = JSON.parse(document.getElementById("data").textContent);
-const n = D.n, values = D.values.slice(), how = D.how.slice(), out = new Set();
+async function unpack() {
+  const text = document.getElementById("data").textContent.trim();
+  const bytes = Uint8Array.from(atob(text), c => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
+unpack().then(start, e => {
+  document.getElementById("status").textContent = "this browser cannot unpack the trace: " + e;
+});
+function start(D) {
+const n = D.n, values = D.values.slice(), how = D.how.map(h => D.hows[h]), out = new Set();
+const texts = D.texts ? D.texts.split("\\n") : [];
+const S = D.steps, total = S.kind.length;
+// per field, where each step's numbers start in its flat list (one more entry: the end)
+const at = {};
+for (const key of ["cells", "out", "back", "named"]) {
+  const starts = new Int32Array(total + 1), counts = S["count_" + key];
+  for (let i = 0; i < total; i++) starts[i + 1] = starts[i] + counts[i];
+  at[key] = starts;
+}
+function part(key, i) { return S[key].slice(at[key][i], at[key][i + 1]); }
 const peers = [];
 for (let c = 0; c < n * n; c++) peers.push(new Set());
 for (const g of D.groups) for (const a of g) for (const b of g) if (a !== b) peers[a].add(b);
@@ -152,80 +230,134 @@ function candidates(cell) {
   const taken = new Set();
   for (const p of peers[cell]) if (values[p]) taken.add(values[p]);
   const left = [];
-  for (let v = 1; v <= n; v++) left.push(!taken.has(v) && !out.has(cell + "," + v));
+  for (let v = 1; v <= n; v++) left.push(!taken.has(v) && !out.has(cell * (n + 1) + v));
   return left;
 }
-const CLASS = {"given": "given", "decision": "decision", "naked single": "naked", "hidden single": "hidden"};
-function draw(changed) {
+const CLASS = {"given": "given", "decision": "decision", "forced": "forced", "naked single": "naked",
+               "hidden single": "hidden"};
+function changedBy(i) {
+  const set = new Set(), c = part("cells", i), o = part("out", i);
+  for (let k = 0; k < c.length; k += 5) set.add(c[k]);
+  for (let k = 0; k < o.length; k += 2) set.add(o[k]);
+  return set;
+}
+function name(cell) { return "r" + (Math.floor(cell / n) + 1) + "c" + (cell % n + 1); }
+function draw() {
+  const changed = step ? changedBy(step - 1) : new Set(), named = new Set(step ? part("named", step - 1) : []);
   const wide = Math.ceil(Math.sqrt(n));
   for (let cell = 0; cell < n * n; cell++) {
     const td = cells[cell];
     td.className = td.className.split(" ").filter(k => k === "bt" || k === "bl").join(" ");
     if (diagonal.has(cell)) td.classList.add("diagonal");
     if (changed.has(cell)) td.classList.add("changed");
+    let label;
     if (values[cell]) {
-      td.classList.add(CLASS[how[cell]] || "decision");
+      td.classList.add(CLASS[how[cell]] || "rule");
       td.textContent = D.symbols[values[cell] - 1];
+      label = name(cell) + ": " + D.symbols[values[cell] - 1] + ", " + how[cell];
     } else {
       td.classList.add("empty");
-      const box = document.createElement("div");
+      const box = document.createElement("div"), left = [];
       box.className = "cands";
+      box.setAttribute("aria-hidden", "true");
       box.style.gridTemplateColumns = "repeat(" + wide + ", 1fr)";
       candidates(cell).forEach((ok, i) => {
         const s = document.createElement("span");
         s.textContent = D.symbols[i];
-        if (!ok) s.className = "out";
+        if (!ok) s.className = "out"; else left.push(D.symbols[i]);
         box.appendChild(s);
       });
       td.replaceChildren(box);
+      label = name(cell) + ": empty, " + (left.length ? "candidates " + left.join(" ") : "no candidate");
     }
+    if (named.has(cell)) { td.classList.add("named"); label += ", named by the contradiction"; }
+    td.setAttribute("aria-label", label);
     for (const mark of cageMarks[cell]) td.appendChild(mark);
   }
   const status = document.getElementById("status");
   status.dataset.step = step;
-  const cut = D.steps.length < D.total ? " (the page holds the first " + D.steps.length + " of " + D.total + ")" : "";
-  status.textContent = "step " + step + " of " + D.steps.length + cut + " \\u2014 " + D.solver;
-  document.getElementById("sentence").textContent = step ? D.steps[step - 1].text : "the givens";
+  const cut = total < D.total ? " (the page holds the first " + total.toLocaleString("en") + " of " + D.total.toLocaleString("en") + ")" : "";
+  status.textContent = "step " + step.toLocaleString("en") + " of " + total.toLocaleString("en") + cut + " \\u2014 " + D.solver;
+  document.getElementById("sentence").textContent = (step ? "step " + step + ": " + texts[step - 1] : "the givens");
   const log = document.getElementById("log");
   log.replaceChildren();
   for (let i = Math.max(0, step - 12); i < step; i++) {
     const line = document.createElement("div");
-    line.textContent = String(i + 1).padStart(5) + ". " + "  ".repeat(Math.min(D.steps[i].depth, 20)) + D.steps[i].text;
+    line.textContent = String(i + 1).padStart(5) + ". " + "  ".repeat(Math.min(S.depth[i], 20)) + texts[i];
     if (i === step - 1) line.className = "now";
     log.appendChild(line);
   }
-  document.getElementById("prev").disabled = step === 0;
-  document.getElementById("first").disabled = step === 0;
-  document.getElementById("next").disabled = step === D.steps.length;
-  document.getElementById("last").disabled = step === D.steps.length;
-}
-function apply(s, forward) {
-  for (const [cell, oldV, oldHow, newV, newHow] of s.cells) {
-    values[cell] = forward ? newV : oldV;
-    how[cell] = forward ? newHow : oldHow;
+  log.scrollTop = log.scrollHeight;
+  const position = document.getElementById("position");
+  position.value = step;
+  position.setAttribute("aria-valuetext", "step " + step + " of " + total);
+  for (const [id, off] of [["first", step === 0], ["prev", step === 0], ["next", step === total], ["last", step === total]]) {
+    document.getElementById(id).disabled = off;
   }
-  for (const [cell, v] of s.out) forward ? out.add(cell + "," + v) : out.delete(cell + "," + v);
-  for (const [cell, v] of s.back) forward ? out.delete(cell + "," + v) : out.add(cell + "," + v);
 }
-function changedBy(s) { return new Set(s.cells.map(c => c[0]).concat(s.out.map(x => x[0]))); }
-function next() { if (step < D.steps.length) { apply(D.steps[step], true); step++; draw(changedBy(D.steps[step - 1])); } }
-function prev() { if (step > 0) { step--; apply(D.steps[step], false); draw(step ? changedBy(D.steps[step - 1]) : new Set()); } }
-function go(target) { while (step < target) { apply(D.steps[step], true); step++; }
-  while (step > target) { step--; apply(D.steps[step], false); }
-  draw(step ? changedBy(D.steps[step - 1]) : new Set()); }
-document.getElementById("next").onclick = next;
-document.getElementById("prev").onclick = prev;
-document.getElementById("first").onclick = () => go(0);
-document.getElementById("last").onclick = () => go(D.steps.length);
+function apply(i, forward) {  // step i (0-based) done, or undone
+  const c = S.cells, o = S.out, b = S.back;
+  if (forward) for (let k = at.cells[i]; k < at.cells[i + 1]; k += 5) { values[c[k]] = c[k + 3]; how[c[k]] = D.hows[c[k + 4]]; }
+  else for (let k = at.cells[i + 1] - 5; k >= at.cells[i]; k -= 5) { values[c[k]] = c[k + 1]; how[c[k]] = D.hows[c[k + 2]]; }
+  for (let k = at.out[i]; k < at.out[i + 1]; k += 2) { const x = o[k] * (n + 1) + o[k + 1]; forward ? out.add(x) : out.delete(x); }
+  for (let k = at.back[i]; k < at.back[i + 1]; k += 2) { const x = b[k] * (n + 1) + b[k + 1]; forward ? out.delete(x) : out.add(x); }
+}
+function go(target) {
+  target = Math.max(0, Math.min(total, target));
+  while (step < target) { apply(step, true); step++; }
+  while (step > target) { step--; apply(step, false); }
+  draw();
+}
+// autoplay: a timer advances as many steps as the chosen speed owes since the last tick
+let playing = false, timer = null, last = 0;
+const playButton = document.getElementById("play"), speed = document.getElementById("speed");
+const sentence = document.getElementById("sentence");
+function setPlaying(on) {
+  playing = on && step < total;
+  playButton.setAttribute("aria-pressed", String(playing));
+  playButton.setAttribute("aria-label", playing ? "pause" : "play");
+  playButton.innerHTML = playing ? "&#10074;&#10074; pause" : "&#9654; play";
+  // words for each step while it plays slowly; faster, the region waits for the pause
+  sentence.setAttribute("aria-live", playing && Number(speed.value) > 1 ? "off" : "polite");
+  clearTimeout(timer);
+  if (playing) { last = performance.now(); timer = setTimeout(tick, Math.max(16, 1000 / Number(speed.value))); }
+  else draw();
+}
+function tick() {
+  const now = performance.now(), owed = Math.max(1, Math.floor((now - last) * Number(speed.value) / 1000));
+  last = now;
+  go(step + owed);
+  if (step >= total) { setPlaying(false); return; }
+  timer = setTimeout(tick, Math.max(16, 1000 / Number(speed.value)));
+}
+function stop() { if (playing) setPlaying(false); }
+document.getElementById("next").onclick = () => { stop(); go(step + 1); };
+document.getElementById("prev").onclick = () => { stop(); go(step - 1); };
+document.getElementById("first").onclick = () => { stop(); go(0); };
+document.getElementById("last").onclick = () => { stop(); go(total); };
+playButton.onclick = () => setPlaying(!playing);
+speed.onchange = () => { if (playing) setPlaying(true); };
+const position = document.getElementById("position");
+position.max = total;
+position.oninput = () => { stop(); go(Number(position.value)); };
 document.addEventListener("keydown", e => {
-  if (e.key === "ArrowRight") next(); else if (e.key === "ArrowLeft") prev();
-  else if (e.key === "Home") go(0); else if (e.key === "End") go(D.steps.length);
+  const tag = e.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || e.altKey || e.ctrlKey || e.metaKey) return;  // they use these keys themselves
+  if (e.key === " " && tag === "BUTTON") return;  // space presses the focused button
+  const action = {"ArrowRight": () => { stop(); go(step + 1); }, "ArrowLeft": () => { stop(); go(step - 1); },
+                  "Home": () => { stop(); go(0); }, "End": () => { stop(); go(total); },
+                  " ": () => setPlaying(!playing)}[e.key];
+  if (action) { e.preventDefault(); action(); }
 });
-draw(new Set());
-const wanted = /steps=(\\d+)/.exec(location.hash);
-if (wanted) { const k = Math.min(Number(wanted[1]), D.steps.length); for (let i = 0; i < k; i++) next(); }
-const undo = /back=(\\d+)/.exec(location.hash);
-if (undo) for (let i = 0; i < Number(undo[1]); i++) prev();
+const hash = location.hash;
+const wanted = /speed=(\\d+)/.exec(hash);
+if (wanted && [...speed.options].some(o => o.value === wanted[1])) speed.value = wanted[1];
+const steps = /steps=(\\d+)/.exec(hash), back = /back=(\\d+)/.exec(hash);
+go((steps ? Number(steps[1]) : 0) - (back ? Number(back[1]) : 0));
+if (/(^|[#&])play\\b/.test(hash)) setPlaying(true);
+document.body.dataset.ready = "true";
+document.body.dataset.openedMs = Math.round(performance.now());
+}
 </script>
 </body>
 </html>

@@ -1,7 +1,7 @@
 """A trace replayed on a board: what the grid looks like after each event, and what changed.
 
-The board holds each cell's value, how it got there ('given', 'decision', or the rule
-that placed it), and the candidates that rules removed beyond the peers' values
+The board holds each cell's value, how it got there ('given', 'decision', 'forced' for a
+branch with one option, or the rule that placed it), and the candidates that rules removed beyond the peers' values
 (locked candidates). A cell's candidates are shown as a student pencils them: the
 values no peer holds, less those removals. A decision at depth d remembers the board
 just before it; the backtrack at depth d restores it. ``render`` draws the last board,
@@ -16,7 +16,7 @@ from models import Model
 
 from ...trace import Event, puzzle_of
 
-HOWS = ("given", "decision", "naked single", "hidden single")
+HOWS = ("given", "decision", "forced", "naked single", "hidden single")
 
 
 @dataclass
@@ -58,44 +58,84 @@ class Change:
 
 
 def replay(events: Iterable[Event]) -> Iterator[tuple[Event, Board, Change]]:
-    """Each event after start, with the board after it and what it changed."""
+    """Each event after start, with the board after it (a copy of its own) and what it changed."""
     events = iter(events)
     board = Board.start(next(events))
-    before: dict[int, Board] = {}  # depth -> the board just before that depth's decision
+    for event, change in changes(board, events):
+        yield event, board.copy(), change
+
+
+def changes(board: Board, events: Iterable[Event]) -> Iterator[tuple[Event, Change]]:
+    """Each event with what it changed, applied to board in place. A decision at depth d marks
+    the undo log; the backtrack at depth d takes back everything logged since, so the whole
+    trace costs time in proportion to its events, however large the grid."""
+    log: list[tuple[int, int, str] | tuple[int, int]] = []  # (cell, old value, old how) or
+    marks: dict[int, int] = {}                                # (cell, value) ruled out; depth -> log length
     for event in events:
         kind = event["kind"]
-        old = board
         if kind in ("place", "decide"):
             if kind == "decide":
-                before[event["depth"]] = board.copy()
-            board = board.copy()
+                marks[event["depth"]] = len(log)
             cell = event["cell"]
-            board.values[cell] = event["value"]
-            board.how[cell] = "decision" if kind == "decide" else event["rule"]
+            how = (event["rule"] if kind == "place"
+                   else "forced" if event.get("forced") else "decision")
+            old = (board.values[cell], board.how[cell])
+            log.append((cell, *old))
+            board.values[cell], board.how[cell] = event["value"], how
+            new = (board.values[cell], board.how[cell])
+            yield event, Change(((cell, *old, *new),) if old != new else ())
         elif kind == "eliminate":
-            board = board.copy()
             pairs = event.get("removed") or [(cell, event["value"]) for cell in event["cells"]]
-            board.removed.update((cell, value) for cell, value in pairs)
-        elif kind == "backtrack" and event["depth"] in before:
-            board = before.pop(event["depth"]).copy()
-        yield event, board, _change(old, board)
+            fresh = sorted({(cell, value) for cell, value in pairs} - board.removed)
+            board.removed.update(fresh)
+            log.extend(fresh)
+            yield event, Change((), tuple(fresh))
+        elif kind == "backtrack" and event["depth"] in marks:
+            mark = marks.pop(event["depth"])
+            for deeper in [d for d in marks if d > event["depth"]]:
+                del marks[deeper]
+            yield event, _take_back(board, log, mark)
+        else:
+            yield event, Change(())
 
 
-def _change(old: Board, new: Board) -> Change:
-    if old is new:
-        return Change(())
-    cells = tuple((c, old.values[c], old.how[c], new.values[c], new.how[c])
-                  for c in range(len(new.values))
-                  if old.values[c] != new.values[c] or old.how[c] != new.how[c])
-    return Change(cells, tuple(sorted(new.removed - old.removed)),
-                  tuple(sorted(old.removed - new.removed)))
+def _take_back(board: Board, log: list, mark: int) -> Change:
+    """Undo the log's entries after mark, newest first; what that changed."""
+    before: dict[int, tuple[int, str]] = {}
+    back = []
+    for entry in reversed(log[mark:]):
+        if len(entry) == 3:
+            cell, value, how = entry
+            before.setdefault(cell, (board.values[cell], board.how[cell]))
+            board.values[cell], board.how[cell] = value, how
+        else:
+            board.removed.discard(entry)
+            back.append(entry)
+    del log[mark:]
+    cells = tuple((cell, *before[cell], board.values[cell], board.how[cell]) for cell in sorted(before)
+                  if before[cell] != (board.values[cell], board.how[cell]))
+    return Change(cells, (), tuple(sorted(back)))
+
+
+def named_cells(event: Event, model: Model) -> tuple[int, ...]:
+    """The cells a contradiction names (its cell, or the cells of its row, column, box, cage
+    or dlx column), to mark on the grid; () for any other event or when nothing is named.
+    Traces written before contradictions carried their cells are read by the cell or group name."""
+    if event["kind"] != "contradiction":
+        return ()
+    if "cells" in event:
+        return tuple(event["cells"])
+    if "cell" in event:
+        return (event["cell"],)
+    named = [group.cells for group in model.groups if group.name == event.get("group")]
+    return tuple(named[0]) if named else ()
 
 
 def final_board(events: Iterable[Event]) -> Board:
     """The board after the last event (the solution, when the solve stopped at it)."""
-    events = list(events)
-    board = Board.start(events[0])
-    for _, board, _ in replay(events):  # noqa: B007 - the last board is the answer
+    events = iter(events)
+    board = Board.start(next(events))
+    for _ in changes(board, events):
         pass
     return board
 

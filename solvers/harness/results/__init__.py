@@ -10,6 +10,7 @@ scores:      PAR-K, solved within the limit, the virtual best solver
 paired:      two runs pair by pair: wins, losses, ties, ratio, sign test
 views:       the per-puzzle pivot table, and rows as table, Markdown, CSV or JSON
 database:    the SQLite results database, written run by run
+db_checks:   what each value read from a results database must be
 db_views:    tables and documents from a results database
 provenance:  versions, git commit, machine and settings saved with every run
 outputs:     output paths checked before a run, files written whole

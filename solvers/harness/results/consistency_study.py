@@ -76,12 +76,17 @@ def settle(puzzle: Puzzle, level: str) -> Outcome:
 
 
 def measure(name: str, puzzles: Sequence[Puzzle], levels: Sequence[str],
-            progress: Callable[[str], None] = lambda _: None) -> SetResult:
-    """Every puzzle of one set at every level."""
-    outcomes = {}
+            progress: Callable[[str], None] = lambda _: None,
+            settled: Callable[[], None] = lambda: None) -> SetResult:
+    """Every puzzle of one set at every level; ``settled`` is called after each puzzle,
+    ``progress`` with a line after each level."""
+    outcomes: dict[str, list[Outcome]] = {}
     for level in levels:
         start = time.perf_counter()
-        outcomes[level] = [settle(puzzle, level) for puzzle in puzzles]
+        outcomes[level] = []
+        for puzzle in puzzles:
+            outcomes[level].append(settle(puzzle, level))
+            settled()
         progress(f"{name}: {level} done in {time.perf_counter() - start:.1f} s")
     return SetResult(name, outcomes)
 
@@ -94,7 +99,7 @@ def chain_breaks(result: SetResult) -> list[str]:
         for weaker, stronger in zip(present, present[1:]):
             for index, (w, s) in enumerate(zip(result.outcomes[weaker], result.outcomes[stronger])):
                 if s.fixed < w.fixed or (w.settled and not s.settled):
-                    breaks.append(f"{result.name} #{index}: {stronger} fixed {s.fixed} cells, "
+                    breaks.append(f"{result.name} puzzle {index + 1}: {stronger} fixed {s.fixed} cells, "
                                   f"{weaker} {w.fixed}")
     return breaks
 

@@ -23,7 +23,9 @@ import contextlib
 import datetime
 import hashlib
 import json
+import os
 import sqlite3
+import urllib.parse
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,9 @@ from typing import Any
 from models.symbols import SYMBOLS
 
 from ...result import COUNTERS, Status
+from ..engine.answers import MAX_INTEGER, AnswerError, check_answer
 from ..tasks import Outcome, Task
+from .db_checks import RAW_SOLUTIONS, RUN_CHECKS, SWEEP_CHECKS, bad_value, decoded
 from .judge import Run, _puzzle_text
 from .records import COLUMNS, EXTRA, record
 
@@ -106,11 +110,26 @@ def raw_solutions(outcome: Outcome, run: Run) -> str | None:
     return json.dumps([list(s) for s in outcome.solutions], default=repr, separators=(",", ":"))
 
 
-def outcome_from_text(text: str) -> Outcome:
-    data = json.loads(text)
-    return Outcome(Status(data["status"]), [tuple(s) for s in data["solutions"]], data["complete"],
-                   data["stats"], data["message"], data["time_s"], data["cpu_s"], data["warmup"],
-                   **{name: data.get(name) for name in MEASURED if data.get(name) is not None})
+def outcome_from_text(text: str, where: str = "an outcome") -> Outcome:
+    """A pending outcome back from its JSON: DatabaseError naming ``where`` if it is no JSON
+    object (changed by hand, or damaged); otherwise checked as a worker's answer is (a value
+    out of range, say a count an older compare.py stored beyond what SQLite's INTEGER holds,
+    makes that run an error naming it: the rest of the sweep goes on)."""
+    data, problem = decoded(text, "outcome")
+    if problem is None and not isinstance(data, dict):
+        problem = "outcome is not a JSON object"
+    if problem is not None:
+        raise DatabaseError(f"{where}: {problem} (changed by hand, or damaged)")
+    try:
+        return check_answer(data, MAX_INTEGER, MAX_INTEGER, stored=True)
+    except AnswerError as error:
+        return Outcome(Status.ERROR, message=f"malformed outcome in the results database ({where}): {error}")
+
+
+_OUTCOME_COLUMNS = ("status", "solutions", "raw_solutions", "complete", "stats", "message", "time_s",
+                    "cpu_s", "warmup", *MEASURED)
+"""The columns of runs that give back a judged run's outcome (for --resume)."""
+_OUTCOME_RUN_CHECKS = {k: v for k, v in RUN_CHECKS.items() if k in _OUTCOME_COLUMNS}
 
 
 class ResultsDatabase:
@@ -170,14 +189,14 @@ class ResultsDatabase:
     def _recorded(self, keys: Sequence[bytes]) -> dict[bytes, tuple[bool, Outcome]]:
         marks = ", ".join("?" * len(keys))
         found: dict[bytes, tuple[bool, Outcome]] = {}
-        for key, text in self.connection.execute(
-                f"SELECT task, outcome FROM pending WHERE task IN ({marks})", list(keys)):
-            found[key] = (False, outcome_from_text(text))
-        for key, *values in self.connection.execute(
-                f"SELECT task, status, solutions, raw_solutions, complete, stats, message, time_s, "
-                f"cpu_s, warmup, {', '.join(_quoted(MEASURED))} FROM runs WHERE task IN ({marks})",
-                list(keys)):
-            found[key] = (True, _recorded_outcome(*values))
+        for key, row_id, text in self.connection.execute(
+                f"SELECT task, rowid, outcome FROM pending WHERE task IN ({marks})", list(keys)):
+            found[key] = (False, outcome_from_text(text, f"{self.path}: table pending, row id {row_id}"))
+        names = _OUTCOME_COLUMNS
+        for key, row_id, *values in self.connection.execute(
+                f"SELECT task, id, {', '.join(_quoted(names))} FROM runs WHERE task IN ({marks})", list(keys)):
+            row = self._checked_run(row_id, dict(zip(names, values)))
+            found[key] = (True, _recorded_outcome(*(row[name] for name in names)))
         return found
 
     def count_runs(self) -> int:
@@ -188,25 +207,59 @@ class ResultsDatabase:
 
     def sweeps(self) -> list[dict[str, Any]]:
         """Every sweep written to this file, oldest first, options and provenance decoded."""
-        rows = self.connection.execute(
-            "SELECT id, started, finished, partial, options, provenance FROM sweeps ORDER BY id")
-        return [{"id": i, "started": s, "finished": f, "partial": bool(p) if p is not None else True,
-                 "options": json.loads(o), "provenance": json.loads(v)} for i, s, f, p, o, v in rows]
+        found = []
+        with self.guarded():
+            for i, s, f, p, o, v in self.connection.execute(
+                    "SELECT id, started, finished, partial, options, provenance FROM sweeps ORDER BY id"):
+                row = {"started": s, "finished": f, "partial": p}
+                problem = None
+                for column, text in (("options", o), ("provenance", v)):
+                    row[column], problem = decoded(text, column)
+                    if problem:
+                        break
+                problem = problem or bad_value(SWEEP_CHECKS, row)
+                if problem:
+                    raise DatabaseError(f"{self.path}: table sweeps, row id {i}: {problem} "
+                                        "(changed by hand, or damaged)")
+                found.append({**row, "id": i, "partial": bool(p) if p is not None else True})
+        return found
 
     def runs(self, where: str = "", params: Sequence[Any] = (), order: str = "id") -> Iterator[dict[str, Any]]:
         """Runs as the JSON document holds them (records.py's fields, then the grids and the
         judge's words), read one at a time."""
-        sql = f"SELECT {', '.join(_quoted(RUN_COLUMNS))} FROM runs" + (f" WHERE {where}" if where else "")
+        sql = f"SELECT id, {', '.join(_quoted(RUN_COLUMNS))} FROM runs" + (f" WHERE {where}" if where else "")
         with self.guarded():
-            for values in self.connection.execute(sql + f" ORDER BY {order}", list(params)):
-                yield _run_dict(values)
+            for row_id, *values in self.connection.execute(sql + f" ORDER BY {order}", list(params)):
+                yield _run_dict(self._checked_run(row_id, dict(zip(RUN_COLUMNS, values))))
+
+    def _checked_run(self, row_id: int, row: dict[str, Any]) -> dict[str, Any]:
+        """A row of runs with its JSON columns decoded and every value checked (RUN_CHECKS);
+        DatabaseError naming the table, the row id and the column otherwise."""
+        problem = None
+        for column in (*JSON_COLUMNS, "raw_solutions"):
+            if column in row and problem is None:
+                row[column], problem = decoded(row[column], column)
+        if problem is None:
+            problem = bad_value(RUN_CHECKS if len(row) > len(_OUTCOME_COLUMNS) else _OUTCOME_RUN_CHECKS, row)
+        if problem is None and "raw_solutions" in row and not RAW_SOLUTIONS[0](row["raw_solutions"]):
+            problem = f"raw_solutions is not {RAW_SOLUTIONS[1]}"
+        if problem is not None:
+            raise DatabaseError(f"{self.path}: table runs, row id {row_id}: {problem} (changed by hand, or damaged)")
+        return row
 
     def groups(self, where: str = "", params: Sequence[Any] = ()) -> list[tuple[str, int, str]]:
         """The (file, n, configuration) sets in the order they were first written."""
-        sql = ("SELECT file, n, configuration FROM runs" + (f" WHERE {where}" if where else "")
+        sql = ("SELECT file, n, configuration, MIN(id) FROM runs" + (f" WHERE {where}" if where else "")
                + " GROUP BY file, n, configuration ORDER BY MIN(id)")
         with self.guarded():
-            return [tuple(row) for row in self.connection.execute(sql, list(params))]
+            found = [tuple(row) for row in self.connection.execute(sql, list(params))]
+        for *row, row_id in found:
+            problem = bad_value({k: RUN_CHECKS[k] for k in ("file", "n", "configuration")},
+                                dict(zip(("file", "n", "configuration"), row)))
+            if problem:
+                raise DatabaseError(f"{self.path}: table runs, row id {row_id}: {problem} "
+                                    "(changed by hand, or damaged)")
+        return [(file, n, configuration) for file, n, configuration, _ in found]
 
     @contextlib.contextmanager
     def guarded(self) -> Iterator[None]:
@@ -222,24 +275,32 @@ class ResultsDatabase:
 
 def open_database(path: str, *, create: bool) -> ResultsDatabase:
     """Open a results database; a missing or empty file is created when ``create``.
-    DatabaseError (naming the file) for anything that is not one."""
+    DatabaseError (naming the file) for anything that is not one; each row is checked as it
+    is read (db_checks), a damaged one a DatabaseError naming its table, row id and column.
+
+    Without ``create`` (reading), a file or folder this process may not write is opened
+    read-only (SQLite's ``mode=ro``; ``immutable`` when its folder cannot hold the WAL's
+    shared-memory file). Two sweeps creating the same new file at once: the schema is made
+    in one transaction under SQLite's write lock (each waits for the other, up to 30 s),
+    so the second finds the first's complete file."""
     file = Path(path)
     fresh = not file.exists() or (file.is_file() and file.stat().st_size == 0)
     if fresh and not create:
         raise DatabaseError(f"{path}: no such results database")
     if file.exists() and not file.is_file():
         raise DatabaseError(f"{path}: not a file")
-    connection = sqlite3.connect(path, timeout=30)
+    read_only = not create and not (os.access(file, os.W_OK) and os.access(file.resolve().parent, os.W_OK))
     try:
-        if fresh:
-            connection.executescript(SCHEMA)
-            with connection:
-                connection.executemany("INSERT INTO format VALUES (?, ?)",
-                                       [("kind", KIND), ("version", str(VERSION))])
-        else:
-            _check_format(path, connection)
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=NORMAL")
+        connection = _connect(file, read_only)
+    except sqlite3.DatabaseError as error:
+        raise DatabaseError(f"{path}: cannot open ({error})") from None
+    try:
+        if create:
+            _create_schema(connection)
+        _check_format(path, connection, read_only=read_only)
+        if not read_only:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")
     except (sqlite3.DatabaseError, DatabaseError) as error:
         connection.close()
         if isinstance(error, DatabaseError):
@@ -248,7 +309,42 @@ def open_database(path: str, *, create: bool) -> ResultsDatabase:
     return ResultsDatabase(path, connection)
 
 
-def _check_format(path: str, connection: sqlite3.Connection) -> None:
+def _connect(file: Path, read_only: bool) -> sqlite3.Connection:
+    """A connection (autocommit off, as the writers expect); read-only ones through a URI."""
+    if not read_only:
+        return sqlite3.connect(file, timeout=30)
+    uri = f"file:{urllib.parse.quote(str(file.resolve()))}?mode=ro"
+    connection = sqlite3.connect(uri, uri=True, timeout=30)
+    try:
+        connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return connection
+    except sqlite3.OperationalError:  # a WAL file whose folder cannot hold its -shm: read as is
+        connection.close()
+        return sqlite3.connect(uri + "&immutable=1", uri=True, timeout=30)
+
+
+def _create_schema(connection: sqlite3.Connection) -> None:
+    """The tables and the format marks of a new file, all at once under the write lock; a
+    file that has tables already (another sweep made them first) is left as it is."""
+    previous, connection.isolation_level = connection.isolation_level, None
+    try:
+        connection.execute("BEGIN IMMEDIATE")  # waits (busy timeout) while another creates it
+        try:
+            if connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0:
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        connection.execute(statement)
+                connection.executemany("INSERT INTO format VALUES (?, ?)",
+                                       [("kind", KIND), ("version", str(VERSION))])
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+    finally:
+        connection.isolation_level = previous
+
+
+def _check_format(path: str, connection: sqlite3.Connection, *, read_only: bool = False) -> None:
     try:
         marks = dict(connection.execute("SELECT key, value FROM format"))
     except sqlite3.DatabaseError as error:
@@ -260,11 +356,16 @@ def _check_format(path: str, connection: sqlite3.Connection) -> None:
         raise DatabaseError(f"{path}: not a compare.py results database (kind {marks.get('kind')!r})")
     version = marks.get("version")
     if version in {str(old) for old in MIGRATIONS}:
+        if read_only:
+            raise DatabaseError(f"{path}: results database version {version}, to be brought up to "
+                                f"version {VERSION}, but it is read-only here: copy it to a folder "
+                                "you may write, and read the copy")
         _migrate(connection, int(str(version)))
     elif version != str(VERSION):
         raise DatabaseError(f"{path}: results database version {version}, but this "
                             f"compare.py reads version {VERSION}")
     connection.execute("SELECT COUNT(*) FROM runs JOIN sweeps ON sweeps.id = runs.sweep").fetchone()
+    connection.execute("SELECT task, outcome FROM pending LIMIT 1").fetchone()  # every table is there
     result = connection.execute("PRAGMA quick_check").fetchone()
     if result is None or result[0] != "ok":
         raise DatabaseError(f"{path}: the database is damaged ({result[0] if result else 'no answer'})")
@@ -279,13 +380,14 @@ def _migrate(connection: sqlite3.Connection, version: int) -> None:
         connection.execute("UPDATE format SET value = ? WHERE key = 'version'", (str(VERSION),))
 
 
-def _recorded_outcome(status: str, solutions: str, raw: str | None, complete: int, stats: str,
-                      message: str, time_s: float, cpu_s: float | None, warmup: int,
-                      *measured: Any) -> Outcome:
-    """A judged run's outcome as the backend gave it, for judging it again with new runs."""
-    grids = json.loads(raw) if raw is not None else [grid_values(t) for t in json.loads(solutions)]
+def _recorded_outcome(status: str, solutions: list[str], raw: list[list[Any]] | None, complete: int,
+                      stats: dict[str, Any] | None, message: str, time_s: float, cpu_s: float | None,
+                      warmup: int, *measured: Any) -> Outcome:
+    """A judged run's outcome as the backend gave it (its row checked and decoded), for judging
+    it again with new runs."""
+    grids = raw if raw is not None else [grid_values(t) for t in solutions]
     found = {name: value for name, value in zip(MEASURED, measured) if value is not None}
-    return Outcome(Status(status), [tuple(g) for g in grids], bool(complete), json.loads(stats),
+    return Outcome(Status(status), [tuple(g) for g in grids], bool(complete), stats or {},
                    message, time_s, cpu_s, bool(warmup), **found)
 
 
@@ -297,10 +399,8 @@ def _row_values(sweep: int, task: Task, run: Run) -> list[Any]:
             (str(flat[c]) if c in ("status", "category") else flat[c]) for c in RUN_COLUMNS]
 
 
-def _run_dict(values: Sequence[Any]) -> dict[str, Any]:
-    data = dict(zip(RUN_COLUMNS, values))
-    for column in JSON_COLUMNS:
-        data[column] = json.loads(data[column]) if data[column] is not None else None
+def _run_dict(data: dict[str, Any]) -> dict[str, Any]:
+    """A checked row of runs (JSON columns decoded) as the JSON document holds a run."""
     data["warmup"], data["complete"] = bool(data["warmup"]), bool(data["complete"])
     data["options"] = data["options"] or {}
     data["stats"] = data["stats"] or {}

@@ -3,7 +3,8 @@
 A selection is a list of filters ``COLUMN OP VALUE`` (OP one of = != < <= > >=, and ~
 for a pattern with * as wildcard; ``=`` and ``!=`` take comma-separated values), all
 of which a run must meet, e.g. ``configuration=mrv,sat``, ``time_s>0.5``,
-``file~*17_clue*``. Summaries are built puzzle by puzzle from the database, so a
+``file~*17_clue*``; besides the stored columns, ``puzzle`` is the puzzle's number as the
+command line counts (from 1: the stored ``index`` + 1). Summaries are built puzzle by puzzle from the database, so a
 table of millions of runs needs little memory.
 """
 from __future__ import annotations
@@ -15,12 +16,15 @@ from itertools import groupby
 from typing import Any
 
 from .database import RUN_COLUMNS, DatabaseError, ResultsDatabase
+from .db_checks import RUN_CHECKS
 from .records import EXTRA, record
 from .report import DOCUMENT_KIND, DOCUMENT_VERSION, GroupSummary
 
-NUMERIC = {"index", "line", "n", "repeat", "order", "time_s", "cpu_s", "warmup", "complete", "limit_s",
+NUMERIC = {"index", "puzzle", "line", "n", "repeat", "order", "time_s", "cpu_s", "warmup", "complete", "limit_s",
            "max_solutions", "sweep", "nodes", "backtracks", "propagations", "conflicts",
            "restarts", "updates", "lp_iterations", "fixed_cells", "peak_memory_mb", "worker", "sequence"}
+PUZZLE = "puzzle"
+"""The filter column that is no stored column: the puzzle's number counted from 1 (index + 1)."""
 _FILTER = re.compile(r"^\s*([A-Za-z_]+)\s*(!=|<=|>=|=|<|>|~)\s*(.*?)\s*$")
 
 
@@ -53,22 +57,23 @@ def parse_filters(filters: Sequence[str]) -> Selection:
             raise SelectionError(f"--where {text!r}: expected COLUMN OP VALUE, e.g. "
                                  "configuration=mrv or time_s>0.5")
         column, op, value = match.groups()
-        if column not in RUN_COLUMNS:
+        if column not in RUN_COLUMNS and column != PUZZLE:
             raise SelectionError(f"--where {text!r}: no column {column!r}; columns: "
-                                 + ", ".join(RUN_COLUMNS))
+                                 + ", ".join(RUN_COLUMNS) + f", and {PUZZLE} (index + 1)")
         selection = selection.and_(*_condition(column, op, value))
     return selection
 
 
 def _condition(column: str, op: str, value: str) -> tuple[str, list[Any]]:
+    target = '("index" + 1)' if column == PUZZLE else f'"{column}"'
     if op == "~":
-        return f'"{column}" LIKE ?', [value.replace("*", "%")]
+        return f'{target} LIKE ?', [value.replace("*", "%")]
     values = [_typed(column, v.strip()) for v in value.split(",")] if op in ("=", "!=") else \
         [_typed(column, value)]
     if len(values) > 1:
         marks = ", ".join("?" * len(values))
-        return f'"{column}" {"NOT IN" if op == "!=" else "IN"} ({marks})', values
-    return f'"{column}" {op} ?', values
+        return f'{target} {"NOT IN" if op == "!=" else "IN"} ({marks})', values
+    return f'{target} {op} ?', values
 
 
 def _typed(column: str, value: str) -> Any:
@@ -132,14 +137,43 @@ def run_entries(database: ResultsDatabase, selection: Selection) -> Iterator[dic
 def limits(database: ResultsDatabase, selection: Selection) -> list[float]:
     """The distinct time limits of the selected runs."""
     sql = "SELECT DISTINCT limit_s FROM runs" + (f" WHERE {selection.sql}" if selection.sql else "")
-    return [row[0] for row in database.connection.execute(sql, selection.params)]
+    with database.guarded():
+        found = [row[0] for row in database.connection.execute(sql, selection.params)]
+    fits, what = RUN_CHECKS["limit_s"]
+    for value in found:
+        if not fits(value):
+            raise DatabaseError(f"{database.path}: table runs: a limit_s is {value!r}, not {what} "
+                                "(changed by hand, or damaged)")
+    return found
+
+
+HOW_IT_RAN = ("jobs", "executor", "ran_on", "kill_after_s", "par", "exclude_warmup", "chunk_size")
+"""Sweep options that say how a sweep ran, not which tasks it holds: a --resume may change them."""
+
+
+def cut_short(sweeps: Sequence[dict[str, Any]]) -> bool:
+    """Whether a sweep was cut short (interrupted, killed) and no later sweep of the same
+    tasks (the same options but for HOW_IT_RAN: a --resume) finished whole.
+
+    >>> first, other = {"paths": ["a.txt"], "jobs": 2}, {"paths": ["b.txt"], "jobs": 2}
+    >>> cut_short([{"partial": True, "options": first}, {"partial": False, "options": {**first, "jobs": 1}}])
+    False
+    >>> cut_short([{"partial": True, "options": first}, {"partial": False, "options": other}])
+    True
+    """
+    def tasks(sweep: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in sweep["options"].items() if k not in HOW_IT_RAN}
+    return any(sweep["partial"] and not any(not later["partial"] and tasks(later) == tasks(sweep)
+                                            for later in sweeps[number + 1:])
+               for number, sweep in enumerate(sweeps))
 
 
 def document(database: ResultsDatabase, selection: Selection, *, par: float = 2.0,
              runs: bool = True, exclude_warmup: bool = False) -> dict[str, Any]:
     """The selected runs as one saved-run document (report.py's shape): the latest sweep's
     provenance and options, the summary, the disagreements, every run (none unless
-    ``runs``: the rest is made run by run); partial when any sweep was cut short."""
+    ``runs``: the rest is made run by run); partial when a sweep was cut short and not
+    completed since (``cut_short``)."""
     sweeps = database.sweeps()
     latest = sweeps[-1] if sweeps else {"provenance": {}, "options": {}}
     found = limits(database, selection)
@@ -148,7 +182,7 @@ def document(database: ResultsDatabase, selection: Selection, *, par: float = 2.
     unique = bool(options.get("unique"))
     return {
         "kind": DOCUMENT_KIND, "version": DOCUMENT_VERSION,
-        "partial": any(s["partial"] for s in sweeps), **latest["provenance"], "limit_s": limit,
+        "partial": cut_short(sweeps), **latest["provenance"], "limit_s": limit,
         "options": options, "input_errors": [],
         "summary": summary_rows(database, selection, unique=unique, limit=limit, par=par,
                                 exclude_warmup=exclude_warmup),

@@ -128,8 +128,9 @@ def with_seed(solver: Configuration, seed: int) -> Configuration:
 class _Experiment:
     """The bookkeeping of one run of stream_experiment."""
 
-    def __init__(self, store: Store, progress: Callable[[int, Outcome], None] | None):
-        self.store, self.progress = store, progress
+    def __init__(self, store: Store, progress: Callable[[int, Outcome], None] | None,
+                 on_skip: Callable[[int], None] | None = None):
+        self.store, self.progress, self.on_skip = store, progress, on_skip
         self.groups: dict[int, _Group] = {}
         self.where: dict[int, tuple[int, int]] = {}  # dispatched number -> (group, position)
         self.tally = Tally()
@@ -156,6 +157,8 @@ class _Experiment:
         serial = next(self.serials)
         todo = [p for p in rotated(len(tasks), serial) if p not in known]
         self.tally.skipped += len(known)
+        if known and self.on_skip is not None:
+            self.on_skip(len(known))
         group = _Group(serial, tasks, {p: outcome for p, (_, outcome) in known.items()}, len(todo))
         if not todo:
             if not all(judged for judged, _ in known.values()):
@@ -230,13 +233,15 @@ def _blocks(groups: Iterable[list[Task]], size: int) -> Iterator[list[list[Task]
 
 
 def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, executor: Executor,
-                      store: Store, progress: Callable[[int, Outcome], None] | None = None) -> Tally:
+                      store: Store, progress: Callable[[int, Outcome], None] | None = None,
+                      on_skip: Callable[[int], None] | None = None) -> Tally:
     """Run every (puzzle, repetition, configuration) of the experiment not yet in the store
     (in an order shuffled by its seed, if given, so that drifts in the machine's load spread
     over all configurations); on KeyboardInterrupt, or an ExecutorError after some runs finished,
     judge what finished and say so (Tally.partial, Tally.failed); an ExecutorError before any
-    run finished is raised as it is."""
-    bookkeeping = _Experiment(store, progress)
+    run finished is raised as it is. ``progress`` hears of each finished run, ``on_skip`` of
+    the runs the store already holds."""
+    bookkeeping = _Experiment(store, progress, on_skip)
     start: dict[str, Any] | None = None
     groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,
                           time_limit=experiment.time_limit, repeat=number,

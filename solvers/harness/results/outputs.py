@@ -1,13 +1,25 @@
-"""Output files: checked before a run, written whole or not at all.
+"""Output files: checked before a run, written through to what the path names.
 
 An output that is one of the inputs, or that names the same file as another output, or
-whose folder does not exist, is refused before anything runs. Every output is written to
-a temporary file beside it and renamed over it, so a reader never sees half a file and a
-failed write leaves the old one in place.
+whose folder does not exist, is refused before anything runs. A path is followed through
+its symbolic links (``os.path.realpath``) to what it names, and written there:
+
+- a regular file (or a new one) is written to a temporary file in the target's own folder
+  and renamed over it, so a reader never sees half a file, a failed write leaves the old
+  one in place, a link stays a link and a link onto another filesystem works;
+- a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a named pipe) is opened
+  and written directly: it is never replaced by a regular file, and "whole or nothing"
+  cannot hold for it;
+- anything else (a directory, a socket, a block device) is refused before the run.
+
+A write that fails (a full disk, ``/dev/full``) is an ``OutputWriteError`` naming the
+path: exit 2, never an internal error.
 """
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -18,8 +30,16 @@ class OutputError(ValueError):
     """An output path that cannot or must not be written; the message says which and why."""
 
 
+class OutputWriteError(OSError):
+    """Writing an output failed (no space, no permission...); ``str`` names the path and why."""
+
+    def __str__(self) -> str:
+        return f"cannot write {self.filename}: {self.strerror}"
+
+
 def check_output_paths(outputs: Sequence[str | None], inputs: Sequence[str]) -> None:
-    """Refuse outputs that are inputs, repeat each other, or lie in no existing folder."""
+    """Refuse outputs that are inputs, repeat each other, lie in no existing folder, or name
+    something that is neither a regular file, a character device nor a FIFO."""
     seen: list[str] = []
     for output in outputs:
         if not output or output == "-":
@@ -33,6 +53,9 @@ def check_output_paths(outputs: Sequence[str | None], inputs: Sequence[str]) -> 
             raise OutputError(f"{output}: folder {folder} does not exist")
         if Path(output).is_dir():
             raise OutputError(f"{output}: is a directory")
+        kind = _kind(os.path.realpath(output))
+        if kind not in ("missing", "regular", "device", "fifo"):
+            raise OutputError(f"{output}: is a {kind}, not a file, a character device or a FIFO")
         seen.append(output)
 
 
@@ -43,19 +66,59 @@ def _same_file(a: str, b: str) -> bool:
         return Path(a).resolve() == Path(b).resolve()
 
 
+def _kind(path: str) -> str:
+    """What ``path`` names: missing, regular, device (a character device), fifo, or another kind."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "missing"
+    for test, name in ((stat.S_ISREG, "regular"), (stat.S_ISCHR, "device"), (stat.S_ISFIFO, "fifo"),
+                       (stat.S_ISDIR, "directory"), (stat.S_ISBLK, "block device"),
+                       (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return name
+    return "special file"
+
+
+def writes_in_place(path: str) -> bool:
+    """True when ``path`` names a character device or a FIFO: written directly, never replaced."""
+    return _kind(os.path.realpath(path)) in ("device", "fifo")
+
+
 @contextmanager
 def atomic_path(path: str) -> Iterator[str]:
-    """A temporary path beside ``path`` to write; renamed over ``path`` when the block ends
-    without an error, removed otherwise."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=target.resolve().parent, prefix=f".{target.name}.",
-                                         suffix=target.suffix or ".tmp")
+    """The path to write for ``path``: a temporary file in the folder of what ``path`` names,
+    renamed over it when the block ends without an error (removed otherwise); or, for a
+    character device or a FIFO, that device itself. An OSError is an OutputWriteError."""
+    target = os.path.realpath(path)
+    try:
+        if writes_in_place(target):
+            yield target
+            return
+        with _replacing(target) as temporary:
+            yield temporary
+    except OutputWriteError:
+        raise
+    except OSError as error:
+        raise OutputWriteError(error.errno or errno.EIO, error.strerror or str(error), path) from error
+
+
+@contextmanager
+def _replacing(target: str) -> Iterator[str]:
+    """A temporary file beside ``target`` (a real path), renamed over it at the end; it takes
+    the permissions of the file it replaces (a new one: 0666 less the umask)."""
+    folder, name = os.path.split(target)
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=Path(name).suffix or ".tmp")
     os.close(handle)
     try:
         yield temporary
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(temporary, mode)
         os.replace(temporary, target)
     except BaseException:
         try:
@@ -66,9 +129,10 @@ def atomic_path(path: str) -> Iterator[str]:
 
 
 def write_atomic(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename."""
+    """Write ``text`` (UTF-8) to what ``path`` names, through ``atomic_path``."""
     with atomic_path(path) as temporary:
         with open(temporary, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if not writes_in_place(temporary):
+                os.fsync(handle.fileno())

@@ -92,10 +92,10 @@ def _same_puzzles(old: dict[str, Any], new: dict[str, Any]) -> None:
     if only_a or only_b:
         first = (only_a or only_b)[0]
         raise PairingError(f"the puzzles differ: {len(only_a)} only in the first run, "
-                           f"{len(only_b)} only in the second (e.g. {first[0]} puzzle {first[1]})")
+                           f"{len(only_b)} only in the second (e.g. {first[0]} puzzle {first[1] + 1})")
     changed = [key for key in a if a[key] != b[key]]
     if changed:
-        raise PairingError(f"the puzzles differ: {changed[0][0]} puzzle {changed[0][1]} is not "
+        raise PairingError(f"the puzzles differ: {changed[0][0]} puzzle {changed[0][1] + 1} is not "
                            f"the same puzzle in both ({len(changed)} such)")
 
 

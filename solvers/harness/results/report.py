@@ -16,6 +16,7 @@ from typing import Any
 from tabulate import tabulate
 
 from ... import registry
+from ..engine.terminal import printable
 from .aggregate import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
@@ -285,8 +286,10 @@ def render_disagreements(disagreements: Sequence[Disagreement | dict[str, Any]])
     blocks = []
     for item in disagreements:
         d = item.as_dict() if isinstance(item, Disagreement) else item
-        head = f"Disagreement on {d['file']} puzzle {d['index']} (line {d['line']}):\n  {d['puzzle']}"
-        table = tabulate([[c["solver"], c["claim"], c["category"], c["reason"]] for c in d["claims"]],
+        head = (f"Disagreement on {printable(d['file'])} puzzle {d['index'] + 1} (line {d['line']}):\n  "
+                f"{printable(d['puzzle'])}")
+        cells = [[printable(c[key]) for key in ("solver", "claim", "category", "reason")] for c in d["claims"]]
+        table = tabulate(cells,
                          headers=["backend", "claims", "judged", "why"], tablefmt="simple",
                          disable_numparse=True)
         blocks.append(head + "\n" + _indent(table))
@@ -297,7 +300,8 @@ def render_failures(runs: Sequence[Run | dict[str, Any]], limit: int = 10) -> st
     """The errors, one line each (the first ``limit``), so a crash is never silent."""
     records = [r.as_dict() if isinstance(r, Run) else r for r in runs]
     errors = [r for r in records if r["category"] == Category.ERROR]
-    lines = [f"  {r['solver']} on {r['file']} puzzle {r['index']} (line {r['line']}): {r['reason']}"
+    lines = [f"  {printable(r['solver'])} on {printable(r['file'])} puzzle {r['index'] + 1} (line {r['line']}): "
+             f"{printable(r['reason'])}"
              for r in errors[:limit]]
     if len(errors) > limit:
         lines.append(f"  ... and {len(errors) - limit} more (see --json)")
@@ -448,7 +452,7 @@ def render_comparison(rows: Sequence[dict[str, Any]], changes: Sequence[Change],
                     tablefmt="github" if fmt == "markdown" else "simple")
     if changes:
         text += "\n\nChanged:\n" + "\n".join(
-            f"  {c.solver} on {c.file} puzzle {c.index}: {c.old} -> {c.new}" for c in changes[:30])
+            f"  {c.solver} on {c.file} puzzle {c.index + 1}: {c.old} -> {c.new}" for c in changes[:30])
         if len(changes) > 30:
             text += f"\n  ... and {len(changes) - 30} more"
     return text

@@ -26,19 +26,21 @@ FIELDS = tuple(c for c in COLUMNS if c not in ("file", "index", "line", "configu
 
 def pivot(runs: Iterable[dict[str, Any]], *, column: str = "configuration",
           field: str = "time_s") -> list[dict[str, Any]]:
-    """One row per puzzle (file, index, line, n), one column per value of ``column``.
+    """One row per puzzle (file, puzzle, line, n), one column per value of ``column``; ``puzzle``
+    is its number as the command line counts (from 1: the record's index + 1).
 
     >>> runs = [{"file": "f", "index": 0, "line": 1, "size": "9x9", "solver": s, "status": "solved",
     ...          "category": "correct", "time_s": 0.1, "stats": {"nodes": v}} for s, v in (("a", 5), ("b", 2))]
     >>> pivot(runs, field="nodes")
-    [{'file': 'f', 'index': 0, 'line': 1, 'n': 9, 'a': 5, 'b': 2}]
+    [{'file': 'f', 'puzzle': 1, 'line': 1, 'n': 9, 'a': 5, 'b': 2}]
     """
     cells: dict[tuple[str, int], dict[str, list[Any]]] = {}
     heads: dict[tuple[str, int], dict[str, Any]] = {}
     for run in runs:
         flat = record(run)
         key = (flat["file"], flat["index"])
-        heads.setdefault(key, {k: flat[k] for k in ("file", "index", "line", "n")})
+        heads.setdefault(key, {"file": flat["file"], "puzzle": flat["index"] + 1, "line": flat["line"],
+                               "n": flat["n"]})
         cells.setdefault(key, {}).setdefault(str(flat[column]), []).append(flat[field])
     labels = list(dict.fromkeys(label for values in cells.values() for label in values))
     return [{**heads[key], **{label: _reduce(values.get(label, [])) for label in labels}}
