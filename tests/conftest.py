@@ -2,8 +2,12 @@
 and a ``backend`` parameter over every registered backend."""
 from __future__ import annotations
 
+import os
+import resource
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import IO, Any
@@ -35,8 +39,32 @@ def load(name: str) -> tuple[Puzzle, ...]:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "backend_name" in metafunc.fixturenames:
+    """``backend_name`` over every registered backend, unless the test names its own (``on_every_backend``)."""
+    if "backend_name" in metafunc.fixturenames and not _parametrizes(metafunc, "backend_name"):
         metafunc.parametrize("backend_name", registry.names())
+
+
+def _parametrizes(metafunc: pytest.Metafunc, argument: str) -> bool:
+    for marker in metafunc.definition.iter_markers("parametrize"):
+        names = marker.args[0].split(",") if isinstance(marker.args[0], str) else marker.args[0]
+        if argument in (name.strip() for name in names):
+            return True
+    return False
+
+
+def on_every_backend(cases: list[Any], slow: dict[str, set[str]]) -> list[Any]:
+    """Parameters ``backend_name, case`` for each case (a ``pytest.param`` with an id) on every
+    registered backend, the pairs named in ``slow`` (backend -> case ids) in the slow tier: those
+    that take over ~0.3 s of CPU (docs/architecture.md "Test tiers"), so that the quick tier still
+    runs every backend on the cheaper cases of each kind. A name that matches nothing is an error."""
+    ids = {case.id for case in cases}
+    stale = {f"{name}: {sorted(named - ids)}" for name, named in slow.items()
+             if name not in registry.names() or named - ids}
+    if stale:
+        raise ValueError(f"slow cases that are not parameters: {sorted(stale)}")
+    return [pytest.param(name, *case.values, id=f"{name}-{case.id}",
+                         marks=[*case.marks, *([pytest.mark.slow] if case.id in slow.get(name, ()) else [])])
+            for name in registry.names() for case in cases]
 
 
 @pytest.fixture
@@ -48,3 +76,34 @@ def backend(backend_name: str) -> registry.Backend:
     except registry.BackendUnavailableError as error:
         pytest.skip(str(error))
     return chosen
+
+
+# Optional per-test cost record, for keeping the quick tier quick (docs/architecture.md "Test tiers"):
+# TEST_COST_FILE=path python -m pytest ... writes every test's CPU seconds (this process plus the
+# subprocesses it waited for, setup and teardown included) and wall seconds, costliest first, as
+# tab-separated lines (with -n 2, one file per worker: path.gw0, path.gw1). CPU time is what a
+# loaded machine hardly inflates; a test whose wall time far exceeds its CPU time is waiting (a
+# sleep, a timeout) rather than working. A module fixture's cost goes to its first test.
+_COST_FILE = os.environ.get("TEST_COST_FILE")
+_costs: list[tuple[float, float, str]] = []
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of the children it has waited for."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+if _COST_FILE:
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+        cpu, wall = cpu_seconds(), time.perf_counter()
+        yield
+        _costs.append((cpu_seconds() - cpu, time.perf_counter() - wall, item.nodeid))
+
+    def pytest_sessionfinish(session: pytest.Session) -> None:
+        if not _costs:  # xdist's controller runs no test
+            return
+        suffix = os.environ.get("PYTEST_XDIST_WORKER", "")  # one file per xdist worker
+        lines = [f"{cpu:.3f}\t{wall:.3f}\t{nodeid}\n" for cpu, wall, nodeid in sorted(_costs, reverse=True)]
+        Path(_COST_FILE + (f".{suffix}" if suffix else "")).write_text("cpu_s\twall_s\ttest\n" + "".join(lines))

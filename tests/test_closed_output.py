@@ -27,6 +27,7 @@ def run_into_closed_pipe(args: list[str], cwd: Path, *, stderr_too: bool) -> int
     return done.returncode
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stderr_too", [False, True], ids=["stdout-closed", "stdout-and-stderr-closed"])
 @pytest.mark.parametrize("database", [False, True], ids=["in-memory", "db"])
 def test_a_closed_pipe_still_writes_json_and_csv(tmp_path: Path, stderr_too: bool, database: bool) -> None:
@@ -40,6 +41,7 @@ def test_a_closed_pipe_still_writes_json_and_csv(tmp_path: Path, stderr_too: boo
     assert json.loads((tmp_path / "k.json").read_text())["runs"]
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_with_head_keeps_every_file(tmp_path: Path) -> None:
     command = (f"'{sys.executable}' '{ROOT / 'compare.py'}' run '{PUZZLES}' --solvers mrv "
                "--timeout 5 --csv k.csv --json k.json 2>&1 | head -1")

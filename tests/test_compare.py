@@ -64,6 +64,7 @@ def test_default_run_tabulates_every_available_backend() -> None:
     assert "wrong" in table and "Disagreement" not in done.stdout
 
 
+@pytest.mark.slow
 def test_default_set_with_a_plugin_is_all_correct(tmp_path: Path) -> None:
     out = tmp_path / "run.json"
     done = compare("run", "--plugin", REFERENCE, "--solvers", "reference", "--json", str(out))
@@ -156,6 +157,7 @@ def test_json_has_the_documented_keys(planted_run) -> None:
 
 # ---------------------------------------------------------------- claims checked against each other
 
+@pytest.mark.slow
 def test_unique_claim_contradicted_by_two_solutions_is_wrong(tmp_path: Path) -> None:
     out = tmp_path / "run.json"
     done = compare("run", puzzle_file(tmp_path, TWO_SOLUTIONS), "--unique", "--plugin", REFERENCE,
@@ -167,6 +169,7 @@ def test_unique_claim_contradicted_by_two_solutions_is_wrong(tmp_path: Path) -> 
     assert "multiple" in done.stdout.splitlines()[0]
 
 
+@pytest.mark.slow
 def test_true_unsat_claim_beside_a_plugin_is_correct_and_proved(tmp_path: Path) -> None:
     out = tmp_path / "run.json"
     done = compare("run", puzzle_file(tmp_path, UNSOLVABLE), "--plugin", REFERENCE,
@@ -181,6 +184,7 @@ def test_true_unsat_claim_beside_a_plugin_is_correct_and_proved(tmp_path: Path) 
     assert "DRUP proof checked" in runs["false_unsat"]["reason"]
 
 
+@pytest.mark.slow
 def test_errors_alone_do_not_fail_the_run_and_csv_parses(tmp_path: Path) -> None:
     done = compare("run", puzzle_file(tmp_path, SMALL_4X4), "--plugin", REFERENCE,
                    "--plugin", planted("raiser"), "--solvers", "reference", "--format", "csv")
@@ -192,6 +196,7 @@ def test_errors_alone_do_not_fail_the_run_and_csv_parses(tmp_path: Path) -> None
 
 # ---------------------------------------------------------------- bad input and usage
 
+@pytest.mark.slow
 def test_bad_puzzles_exit_2_with_location_and_the_good_ones_run(tmp_path: Path) -> None:
     out = tmp_path / "run.json"
     done = compare("run", "puzzles/malformed.txt", "--plugin", REFERENCE, "--solvers", "reference",
@@ -204,6 +209,7 @@ def test_bad_puzzles_exit_2_with_location_and_the_good_ones_run(tmp_path: Path) 
     assert len(document["input_errors"]) == len(read_puzzles(ROOT / "puzzles/malformed.txt").errors)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, words", [
     (["run", "no/such/file.txt", "--plugin", REFERENCE], "no/such/file.txt: no such file"),
     (["run", "--solvers", "nosuch"], "unknown backend 'nosuch'; valid backends: backtrack"),
@@ -216,6 +222,7 @@ def test_bad_usage_exits_2_and_says_why(args: list[str], words: str) -> None:
     assert words in done.stderr
 
 
+@pytest.mark.slow
 def test_run_reads_stdin() -> None:
     done = compare("run", "-", "--plugin", REFERENCE, "--solvers", "reference", "--format", "markdown",
                    stdin=SMALL_4X4 + "\n" + HARD_9X9 + "\n")
@@ -225,6 +232,7 @@ def test_run_reads_stdin() -> None:
 
 # ---------------------------------------------------------------- solve, list, export, report
 
+@pytest.mark.slow
 def test_solve_prints_known_solutions_in_line_format() -> None:
     seeds = (ROOT / "puzzles/seeds.txt").read_text()
     done = compare("solve", "-", "--plugin", REFERENCE, "--format", "line", stdin=seeds)
@@ -234,6 +242,7 @@ def test_solve_prints_known_solutions_in_line_format() -> None:
     assert [parse_puzzle(line).givens for line in lines] == [p.givens for p in known]
 
 
+@pytest.mark.slow
 def test_solve_pretty_says_givens_unique_and_no_solution(tmp_path: Path) -> None:
     done = compare("solve", puzzle_file(tmp_path, SMALL_4X4, UNSOLVABLE, TWO_SOLUTIONS),
                    "--plugin", REFERENCE, "--unique")
@@ -262,6 +271,7 @@ def test_export_writes_dimacs(tmp_path: Path) -> None:
     assert header.split()[:2] == ["p", "cnf"]
 
 
+@pytest.mark.slow
 def test_report_reprints_and_compares_saved_runs(planted_run, tmp_path: Path) -> None:
     _, document = planted_run
     old = tmp_path / "old.json"
@@ -295,6 +305,7 @@ def test_report_refuses_a_file_that_is_not_a_saved_run(tmp_path: Path) -> None:
     assert done.returncode == 2 and "not a saved compare.py run" in done.stderr
 
 
+@pytest.mark.slow
 def test_generate_writes_reproducible_unique_puzzles() -> None:
     first = compare("generate", "--size", "6", "--count", "3", "--seed", "11")
     again = compare("generate", "--size", "6", "--count", "3", "--seed", "11")
@@ -312,6 +323,7 @@ def test_generate_refuses_an_impossible_givens_count() -> None:
     assert done.returncode == 2 and "cannot give a unique 9x9 puzzle" in done.stderr
 
 
+@pytest.mark.slow
 def test_configurations_run_one_backend_with_different_options() -> None:
     done = compare("run", "puzzles/top95.txt", "--solvers",
                    "sat:encoding=extended,min=sat:encoding=minimal,mrv:inference=singles",

@@ -42,6 +42,7 @@ def after(domains: list[set[int]], removed: list[tuple[int, int]]) -> list[set[i
     return left
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(domains_of_a_group)
 def test_gac_keeps_exactly_the_values_some_assignment_uses(domains: list[set[int]]) -> None:
@@ -163,6 +164,7 @@ def test_each_level_refutes_clashing_givens(level: str) -> None:
         assert mrv.solve(Model.from_puzzle(puzzle), inference=level, search="none").status is Status.UNSAT
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["gac", "sac"])
 def test_a_group_smaller_than_the_grid_is_all_different_only(level: str) -> None:
     puzzle = load("special_9x9_multiple_solutions.txt")[7]  # 125 solutions

@@ -154,6 +154,7 @@ def _alive(pid: int) -> bool:
     return state.exists() and state.read_text().split()[2] != "Z"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_a_real_solver_on_a_hard_25x25_is_stopped_by_the_limit_and_leaves_no_process(solver: str) -> None:
     before = _solver_processes(solver)

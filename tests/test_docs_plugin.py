@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .conftest import ROOT
 
 
+@pytest.mark.slow
 def test_docs_plugin_example_runs_and_is_correct(tmp_path: Path) -> None:
     page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     section = page.split("## Adding your own backend (--plugin)", 1)[1]

@@ -77,6 +77,7 @@ def test_an_internal_error_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatc
     assert "Traceback" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_wrong_run_is_not_hidden_by_a_closed_stdout() -> None:
     process = subprocess.Popen([sys.executable, str(ROOT / "compare.py"), "run", SMALL,
                                 "--solvers", "mrv,false_unsat", "--plugin", f"{PLANTED}:false_unsat"],

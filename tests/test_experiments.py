@@ -48,6 +48,7 @@ def saved(path: Path) -> dict:
 
 # ---------------------------------------------------------------- configurations
 
+@pytest.mark.slow
 def test_one_plugin_runs_under_two_configurations_and_the_json_keeps_their_options(
         puzzles: str, tmp_path: Path) -> None:
     out = tmp_path / "run.json"
@@ -61,6 +62,7 @@ def test_one_plugin_runs_under_two_configurations_and_the_json_keeps_their_optio
     assert [c["configuration"] for c in saved(out)["configurations"]] == ["quick", "lazy"]
 
 
+@pytest.mark.slow
 def test_the_json_keeps_each_configurations_resolved_options(puzzles: str, tmp_path: Path) -> None:
     from solvers import registry
 
@@ -83,6 +85,7 @@ def test_a_bad_configuration_exits_2_in_every_command(command: str, puzzles: str
 
 # ---------------------------------------------------------------- sound timing
 
+@pytest.mark.slow
 @pytest.mark.parametrize("plugin, message", [("late", "past the limit"), ("gives_up", "planted timeout")])
 def test_a_run_past_its_limit_or_giving_up_is_a_timeout_at_the_limit(
         plugin: str, message: str, puzzles: str, tmp_path: Path) -> None:
@@ -95,6 +98,7 @@ def test_a_run_past_its_limit_or_giving_up_is_a_timeout_at_the_limit(
         assert message in run["message"]
 
 
+@pytest.mark.slow
 def test_a_killed_sleeper_is_recorded_at_the_limit_and_scores_par2_at_twice_it(
         puzzles: str, tmp_path: Path) -> None:
     out = tmp_path / "run.json"
@@ -112,6 +116,7 @@ def test_a_killed_sleeper_is_recorded_at_the_limit_and_scores_par2_at_twice_it(
     assert rows["virtual best"]["par10"] == rows["ref"]["par10"]
 
 
+@pytest.mark.slow
 def test_repeat_records_every_repetition_and_marks_warmups(puzzles: str, tmp_path: Path) -> None:
     out = tmp_path / "run.json"
     done = compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--repeat", "3", "--jobs", "1",
@@ -130,6 +135,7 @@ def test_repeat_records_every_repetition_and_marks_warmups(puzzles: str, tmp_pat
 
 # ---------------------------------------------------------------- analysis-ready output
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flags", [(), ("--unique", "--repeat", "2")])
 def test_the_per_run_csv_has_one_schema_whatever_the_flags(flags: tuple[str, ...], puzzles: str,
                                                           tmp_path: Path) -> None:
@@ -142,6 +148,7 @@ def test_the_per_run_csv_has_one_schema_whatever_the_flags(flags: tuple[str, ...
     assert rows[0]["conflicts"] == ""  # a counter this backend lacks stays empty
 
 
+@pytest.mark.slow
 def test_two_files_of_one_name_stay_apart(tmp_path: Path) -> None:
     paths = []
     for folder in ("a", "b"):
@@ -154,6 +161,7 @@ def test_two_files_of_one_name_stay_apart(tmp_path: Path) -> None:
     assert [r["file"] for r in csv.DictReader(io.StringIO(done.stdout))] == paths
 
 
+@pytest.mark.slow
 def test_provenance_is_saved_with_every_run(puzzles: str, tmp_path: Path) -> None:
     out = tmp_path / "run.json"
     assert compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--json", str(out), "--seed", "7",
@@ -168,6 +176,7 @@ def test_provenance_is_saved_with_every_run(puzzles: str, tmp_path: Path) -> Non
         assert isinstance(document["toolkit"]["git"]["dirty"], bool)
 
 
+@pytest.mark.slow
 def test_the_teaching_pivot_has_one_row_per_puzzle_and_a_column_per_configuration(
         puzzles: str, tmp_path: Path) -> None:
     out = tmp_path / "run.json"
@@ -194,6 +203,7 @@ def _two_runs(puzzles: str, tmp_path: Path, seconds: str, timeout: str = "5") ->
     return str(old), str(new)
 
 
+@pytest.mark.slow
 def test_a_paired_report_on_two_saved_runs(puzzles: str, tmp_path: Path) -> None:
     old, new = _two_runs(puzzles, tmp_path, "0.05")
     done = compare("report", old, new, "--format", "json")
@@ -206,6 +216,7 @@ def test_a_paired_report_on_two_saved_runs(puzzles: str, tmp_path: Path) -> None
     assert "new/old (geo. mean)" in table.stdout and "sign test p" in table.stdout
 
 
+@pytest.mark.slow
 def test_two_configurations_of_one_run_pair_with_pair(puzzles: str, tmp_path: Path) -> None:
     out = tmp_path / "run.json"
     assert compare("run", puzzles, "--plugin", timed("slow"), "--solvers",
@@ -218,6 +229,7 @@ def test_two_configurations_of_one_run_pair_with_pair(puzzles: str, tmp_path: Pa
     assert wrong.returncode == 2 and "no runs of configuration 'nosuch'" in wrong.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("difference, reason", [("limit", "the limits differ"),
                                                 ("puzzles", "the puzzles differ")])
 def test_a_paired_report_refuses_runs_that_differ(difference: str, reason: str, puzzles: str,
@@ -235,6 +247,7 @@ def test_a_paired_report_refuses_runs_that_differ(difference: str, reason: str, 
 
 # ---------------------------------------------------------------- pictures
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, extra", [("cactus", ("--title", "Two configurations")),
                                          ("scatter", ("--x", "quick", "--y", "lazy"))])
 def test_plots_from_a_saved_run(kind: str, extra: tuple[str, ...], puzzles: str, tmp_path: Path) -> None:
@@ -264,6 +277,7 @@ def test_bad_output_paths_exit_2_before_the_first_run(flag: str, path: str, reas
     assert Path(puzzles).read_text().startswith(PUZZLES[0])
 
 
+@pytest.mark.slow
 def test_ctrl_c_saves_what_finished_as_partial_and_exits_130(puzzles: str, tmp_path: Path) -> None:
     out, mark = tmp_path / "run.json", tmp_path / "sleeping"
     process = subprocess.Popen(
@@ -283,6 +297,7 @@ def test_ctrl_c_saves_what_finished_as_partial_and_exits_130(puzzles: str, tmp_p
     assert len(document["runs"]) < 2 * len(PUZZLES)
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_quietly() -> None:
     done = subprocess.run(f"'{sys.executable}' compare.py list | head -c 10", shell=True, cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
@@ -296,6 +311,7 @@ def test_a_mistyped_command_suggests_the_nearest(word: str, hint: str) -> None:
     assert done.returncode == 2 and "unknown command" in done.stderr and hint in done.stderr
 
 
+@pytest.mark.slow
 def test_input_format_is_the_name_and_fmt_still_works(puzzles: str) -> None:
     for flag in ("--input-format", "--fmt"):
         done = compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", flag, "line")
@@ -303,6 +319,7 @@ def test_input_format_is_the_name_and_fmt_still_works(puzzles: str) -> None:
     assert "--input-format" in compare("run", "--help").stdout
 
 
+@pytest.mark.slow
 def test_solve_on_a_terminal_says_it_reads_stdin() -> None:
     controller, terminal = pty.openpty()
     process = subprocess.Popen([sys.executable, str(ROOT / "compare.py"), "solve", "--plugin", REFERENCE],
@@ -347,6 +364,7 @@ def bench(script: str, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script, args", [
     ("bench_backends.py", ("--sets", "generated_4x4.txt", "--limit", "2")),
     ("bench_scaling.py", ("--sizes", "4", "--per-size", "2")),

@@ -164,6 +164,7 @@ def compiled_after(code: str, cache: str | None = None) -> subprocess.CompletedP
                           text=True, check=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_importing_fast_compiles_no_kernel_and_prepare_only_the_one_asked_for() -> None:
     shown = compiled_after(
         "import solvers.backends.fast as f; l = f._fast_learning._kernel\n"
@@ -172,6 +173,7 @@ def test_importing_fast_compiles_no_kernel_and_prepare_only_the_one_asked_for() 
     assert shown.stdout.split() == ["0", "0", "1", "0"]
 
 
+@pytest.mark.slow
 def test_the_registry_lets_fast_prepare_the_kernels_its_options_need() -> None:
     registry.get("fast").prepare({"learning": "conflicts", "inference": "singles"})
     assert len(_fast_learning._kernel.signatures) == 1

@@ -119,6 +119,7 @@ def test_a_group_smaller_than_the_grid_holds_no_repeat() -> None:
     assert result.complete and set(result.solutions) == expected and 0 < len(expected) < 125
 
 
+@pytest.mark.slow
 def test_a_minimal_frisch_25x25_is_proved_unique() -> None:
     # depth-first search finds no solution of this one in 10 s (bench/README.md)
     puzzle = load("25x25_gecode_frisch.txt")[1]

@@ -326,6 +326,7 @@ def test_variants_round_trip_through_the_line_format() -> None:
             assert again == puzzle and again.variant == puzzle.variant
 
 
+@pytest.mark.slow
 def test_round_trip_of_every_bundled_file_through_line() -> None:
     for path in sorted(PUZZLES.glob("*.txt")):
         batch = read_puzzles(path)

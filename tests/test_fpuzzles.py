@@ -237,6 +237,7 @@ def test_lines_of_documents_and_links_mix_with_line_puzzles() -> None:
     assert not batch.errors and batch.puzzles[0] == PUZZLES["killer-4"] and batch.puzzles[2] == PUZZLES["jigsaw-5"]
 
 
+@pytest.mark.slow
 def test_the_command_line_solves_an_f_puzzles_file_and_rejects_a_bad_one(tmp_path: Path) -> None:
     good, bad = tmp_path / "good.json", tmp_path / "bad.json"
     good.write_text(to_fpuzzles_json(PUZZLES["latin-5"]) + "\n")

@@ -86,6 +86,7 @@ def test_the_ladder_prints_its_rungs_in_the_shell_safe_form() -> None:
     assert all(";" not in rung.config for rung in RUNGS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["--help"], ["list"], ["list", "fast"], ["run", "--help"], ["run", SMALL, "--timout", "1"],
     ["run", SMALL, "--solvers", "fast:inference=magic"],
@@ -191,6 +192,7 @@ def test_list_fits_a_100_column_terminal(args: list[str]) -> None:
             assert f"  {option.name}=" in done.stdout
 
 
+@pytest.mark.slow
 def test_list_of_an_unknown_backend_exits_2_with_the_nearest() -> None:
     done = compare("list", "fsat")
     assert done.returncode == 2 and "unknown backend 'fsat'; did you mean 'sat'?" in done.stderr

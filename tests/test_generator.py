@@ -75,6 +75,7 @@ def test_same_seed_gives_the_same_puzzles_and_another_seed_others() -> None:
     assert generate(9, seed=4, variant="jigsaw").puzzle == generate(9, seed=4, variant="jigsaw").puzzle
 
 
+@pytest.mark.slow
 def test_every_4x4_grid_is_reachable() -> None:
     # 4x4 has exactly 288 valid grids; a relabelled fixed pattern would give at most 24
     template = Puzzle(Geometry.for_size(4), (0,) * 16)
@@ -102,6 +103,7 @@ def test_impossible_givens_are_refused_before_any_work(size: int, givens: int, m
         generate(size, seed=1, givens=givens)
 
 
+@pytest.mark.slow
 def test_unreached_givens_target_fails_naming_the_fewest_reached() -> None:
     # 9x9 needs 17 givens at least; random locally minimal ones have about 22-26
     with pytest.raises(GenerationError, match=r"with 18 givens in 20 attempts; the fewest reached was 2\d"):
@@ -208,8 +210,11 @@ def test_subcommand_plugs_into_a_parser_with_subcommands(tmp_path) -> None:
     assert [p.num_givens for p in puzzles] == [6, 6]
 
 
-@pytest.mark.parametrize("case", [(9, "standard", 1), (9, "jigsaw", 2), (6, "x", 3)], ids=case_id)
-@pytest.mark.parametrize("node_budget", [0, None], ids=["cpsat-check", "mrv-search"])
+@pytest.mark.parametrize("case, node_budget", [
+    pytest.param(case, budget, id=f"{check}-{case_id(case)}",
+                 marks=[pytest.mark.slow] if budget is None and case[1] == "jigsaw" else [])  # 8 s of CPU
+    for budget, check in ((0, "cpsat-check"), (None, "mrv-search"))
+    for case in ((9, "standard", 1), (9, "jigsaw", 2), (6, "x", 3))])
 def test_both_uniqueness_checks_agree_on_one_clue_more_or_less(made, case, node_budget) -> None:
     # node_budget=0 hands every check to the CP-SAT model (cpsat.encode), None keeps it in
     # mrv's search: both must keep a locally minimal puzzle unique and see a clue go too far.

@@ -77,6 +77,7 @@ def puzzles(tmp_path: Path) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_hostile_plugins_spoil_only_their_own_runs(puzzles: str, tmp_path: Path) -> None:
     run_id = uuid.uuid4().hex
     plugins = [a for name in EXPECTED for a in ("--plugin", f"{HOSTILE}:{name}")]
@@ -98,6 +99,7 @@ def test_hostile_plugins_spoil_only_their_own_runs(puzzles: str, tmp_path: Path)
     assert settle(run_id) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_stop_signal_ends_the_run_keeps_what_finished_and_leaves_nothing(
         puzzles: str, tmp_path: Path, stop: signal.Signals) -> None:
@@ -118,6 +120,7 @@ def test_a_stop_signal_ends_the_run_keeps_what_finished_and_leaves_nothing(
     assert settle(run_id) == []
 
 
+@pytest.mark.slow
 def test_a_plugin_child_never_holds_a_pipeline_open(puzzles: str) -> None:
     run_id = uuid.uuid4().hex
     command = (f"{sys.executable} compare.py run {puzzles} --solvers mrv,leaves_child "
@@ -128,6 +131,7 @@ def test_a_plugin_child_never_holds_a_pipeline_open(puzzles: str) -> None:
     assert settle(run_id) == []
 
 
+@pytest.mark.slow
 def test_memory_limit_makes_a_hog_memory_out_and_spares_the_others(puzzles: str,
                                                                    tmp_path: Path) -> None:
     run_id = uuid.uuid4().hex
@@ -144,6 +148,7 @@ def test_memory_limit_makes_a_hog_memory_out_and_spares_the_others(puzzles: str,
     assert settle(run_id) == []
 
 
+@pytest.mark.slow
 def test_a_plugin_folder_never_shadows_installed_modules(puzzles: str, tmp_path: Path) -> None:
     pytest.importorskip("pycosat")
     folder = tmp_path / "plugin"
@@ -163,6 +168,7 @@ def test_a_plugin_folder_never_shadows_installed_modules(puzzles: str, tmp_path:
     assert not marker.exists()
 
 
+@pytest.mark.slow
 def test_workers_die_with_a_killed_compare(puzzles: str) -> None:
     run_id = uuid.uuid4().hex
     process = start(["run", puzzles, "--solvers", "mrv,sleeper", "--plugin",

@@ -25,6 +25,7 @@ def killer_file(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_explain_names_the_cage_combinations(killer_file: Path) -> None:
     done = compare("explain", str(killer_file), "--max-steps", "40")
     assert done.returncode == 0, done.stderr
@@ -35,6 +36,7 @@ def test_explain_names_the_cage_combinations(killer_file: Path) -> None:
     assert done.stdout.rstrip().endswith("+-----+-----+")  # the solved grid
 
 
+@pytest.mark.slow
 def test_explain_shows_combinations_still_open_and_digits_a_cage_must_hold(killer_file: Path) -> None:
     done = compare("explain", str(killer_file), "--puzzle", "2", "--max-steps", "5")
     assert done.returncode == 0, done.stderr
@@ -48,6 +50,7 @@ def test_explain_with_exact_cover_says_why_it_cannot(killer_file: Path) -> None:
     assert "dlx cannot solve this puzzle: exact cover cannot express a killer cage's total" in done.stderr
 
 
+@pytest.mark.slow
 def test_render_draws_the_cages(killer_file: Path, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     out = tmp_path / "killer.svg"
@@ -60,6 +63,7 @@ def test_render_draws_the_cages(killer_file: Path, tmp_path: Path) -> None:
     assert bad.returncode == 2 and not (tmp_path / "killer.txt").exists()
 
 
+@pytest.mark.slow
 def test_replay_page_carries_each_cage_outline_and_total(killer_file: Path, tmp_path: Path) -> None:
     trace, out = tmp_path / "killer.jsonl", tmp_path / "killer.html"
     traced = compare("explain", str(killer_file), "--trace", str(trace))
@@ -74,6 +78,7 @@ def test_replay_page_carries_each_cage_outline_and_total(killer_file: Path, tmp_
     assert "cage 7 in two cells (cage 2): only 3 and 4" in data["texts"]  # the step's sentence
 
 
+@pytest.mark.slow
 def test_export_carries_the_cages_and_decode_checks_the_sums(killer_file: Path, tmp_path: Path) -> None:
     puzzle, solution = UNIQUE["4x4-a"]
     cnf_path = tmp_path / "killer.cnf"
@@ -94,6 +99,7 @@ def test_export_carries_the_cages_and_decode_checks_the_sums(killer_file: Path, 
     assert wrong.returncode == 1 and "DOES NOT MATCH the puzzle" in wrong.stdout and "cage" in wrong.stdout
 
 
+@pytest.mark.slow
 def test_run_reports_exact_cover_unsupported_without_failing(killer_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "runs.json"
     done = compare("run", str(killer_file), "--solvers", "mrv,dlx", "--unique", "--json", str(out))

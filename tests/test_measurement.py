@@ -51,6 +51,7 @@ def runs_of(path: Path) -> list[dict]:
     return json.loads(path.read_text())["runs"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("configuration", SINGLE_THREADED)
 def test_cpu_never_exceeds_wall_by_more_than_the_clock_resolution(configuration: str, small: str,
                                                                   tmp_path: Path) -> None:
@@ -79,6 +80,7 @@ def test_a_wall_clock_kill_records_the_cpu_read_from_outside_capped_at_the_limit
         assert run["cpu_s"] is not None and 0 < run["cpu_s"] <= 0.5  # measured, never 0.0; capped
 
 
+@pytest.mark.slow
 def test_cpu_limit_ends_a_spinning_run_as_a_cputime_timeout_and_spares_a_quick_one(
         one: str, tmp_path: Path) -> None:
     out = tmp_path / "runs.json"
@@ -96,6 +98,7 @@ def test_cpu_limit_ends_a_spinning_run_as_a_cputime_timeout_and_spares_a_quick_o
             assert "CPU limit" in run["reason"]
 
 
+@pytest.mark.slow
 def test_the_wall_limit_still_ends_a_run_under_a_larger_cpu_limit(one: str, tmp_path: Path) -> None:
     out = tmp_path / "runs.json"
     done = compare("run", one, *plugin("slow"), "--solvers", "nap=slow:seconds=60", "--cpu-limit", "30",
@@ -104,6 +107,7 @@ def test_the_wall_limit_still_ends_a_run_under_a_larger_cpu_limit(one: str, tmp_
     assert {(r["category"], r["termination"]) for r in runs_of(out)} == {("timeout", "walltime")}
 
 
+@pytest.mark.slow
 def test_solve_takes_a_cpu_limit_too(one: str) -> None:
     done = compare("solve", one, *plugin("spins"), "--solver", "spins", "--cpu-limit", "0.2",
                    "--timeout", "30")
@@ -118,6 +122,7 @@ def test_a_wrong_cpu_limit_is_exit_2(command: str, value: str, small: str) -> No
     assert done.returncode == 2 and "--cpu-limit" in done.stderr
 
 
+@pytest.mark.slow
 def test_peak_memory_is_the_runs_own_not_the_workers_lifetime(small: str, tmp_path: Path) -> None:
     out = tmp_path / "runs.json"
     done = compare("run", small, *plugin("allocates"), "--solvers",
@@ -133,6 +138,7 @@ def test_peak_memory_is_the_runs_own_not_the_workers_lifetime(small: str, tmp_pa
             assert run["peak_memory_mb"] is not None and run["peak_memory_mb"] < 200
 
 
+@pytest.mark.slow
 def test_each_run_records_host_worker_and_order_and_the_sweep_its_load(small: str,
                                                                        tmp_path: Path) -> None:
     out, csv = tmp_path / "runs.json", tmp_path / "runs.csv"
@@ -169,6 +175,7 @@ def test_a_version_1_database_is_migrated_and_keeps_its_runs(small: str, tmp_pat
     assert resumed.returncode == 0, resumed.stderr
 
 
+@pytest.mark.slow
 def test_a_database_sweep_keeps_the_measures_and_the_load(small: str, tmp_path: Path) -> None:
     db = tmp_path / "runs.sqlite"
     assert compare("run", small, "--solvers", "mrv", "--cpu-limit", "5", "--db", str(db)).returncode == 0
@@ -180,6 +187,7 @@ def test_a_database_sweep_keeps_the_measures_and_the_load(small: str, tmp_path: 
     assert provenance["load"]["started"] and provenance["load"]["ended"]
 
 
+@pytest.mark.slow
 def test_a_wrong_peak_memory_in_a_saved_run_is_refused_by_report(small: str, tmp_path: Path) -> None:
     out = tmp_path / "runs.json"
     assert compare("run", small, "--solvers", "mrv", "--json", str(out)).returncode == 0

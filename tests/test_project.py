@@ -123,6 +123,7 @@ def long_functions(paths: list[Path]) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_no_function_is_over_60_lines() -> None:
     paths = sorted((ROOT / "solvers").rglob("*.py")) + sorted((ROOT / "models").rglob("*.py"))
     assert long_functions(paths + [ROOT / "compare.py"]) == []

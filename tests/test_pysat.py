@@ -72,6 +72,7 @@ def test_warm_and_fresh_count_the_same_solutions(puzzle: Puzzle, count: int) -> 
     assert set(warm.solutions) == set(fresh.solutions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["cadical195", "minisat22"])  # slices of conflicts; interrupt()
 def test_a_hard_25x25_stops_at_the_time_limit_and_the_next_puzzle_is_right(engine: str) -> None:
     hard = load("25x25_gecode_frisch.txt")[0]
@@ -81,6 +82,7 @@ def test_a_hard_25x25_stops_at_the_time_limit_and_the_next_puzzle_is_right(engin
     assert after.status is Status.SOLVED and after.unique is True
 
 
+@pytest.mark.slow
 def test_a_spent_conflict_budget_is_unknown_not_a_guess() -> None:
     result = solve(load("25x25_gecode_frisch.txt")[0], conflict_limit=5)
     assert result.status is Status.UNKNOWN and not result.solutions

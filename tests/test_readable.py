@@ -91,9 +91,10 @@ def test_twins_stop_at_the_same_node_budget(name: str, twin, fast, budget: int) 
     assert 0 <= slow.stats.backtracks - quick.stats.backtracks <= (name == "backtrack")
 
 
-@pytest.mark.parametrize("name, options", [
-    ("backtrack", {"impl": "readable"}), ("mrv", {"impl": "readable"}),
-    ("mrv", {"inference": "forward", "branching": "first"}), ("mrv", {"inference": "none"}),
+@pytest.mark.parametrize("name, options", [  # the slow-tier ones: 2-4 s of CPU
+    pytest.param("backtrack", {"impl": "readable"}, marks=pytest.mark.slow), ("mrv", {"impl": "readable"}),
+    pytest.param("mrv", {"inference": "forward", "branching": "first"}, marks=pytest.mark.slow),
+    ("mrv", {"inference": "none"}),
     ("dlx", {"impl": "readable"})])
 def test_the_options_reach_the_readable_code(name: str, options: dict) -> None:
     result = registry.solve(name, load("teaching.txt")[3], max_solutions=2, **options)
@@ -113,8 +114,9 @@ RUNGS = [("none", "first"), ("forward", "first"), ("forward", "mrv"), ("naked", 
 
 
 @pytest.mark.parametrize("puzzle", cases(("teaching.txt", (2, 13)), ("easy50.txt", (4,)),
-                                         ("small_6x6.txt", (2,)), ("x_sudoku.txt", (1,)),
-                                         ("jigsaw.txt", (2,))))
+                                         ("small_6x6.txt", (2,)), ("x_sudoku.txt", (1,)))
+                         + [pytest.param(*case.values, id=case.id, marks=pytest.mark.slow)  # 8 s of CPU
+                            for case in cases(("jigsaw.txt", (2,)))])
 def test_each_rung_solves_and_proves_uniqueness(puzzle: Puzzle) -> None:
     model = Model.from_puzzle(puzzle)
     answers = set()
@@ -128,6 +130,7 @@ def test_each_rung_solves_and_proves_uniqueness(puzzle: Puzzle) -> None:
     assert len(answers) == 1
 
 
+@pytest.mark.slow
 def test_each_rung_needs_fewer_decisions_on_the_teaching_set() -> None:
     # what the ladder is for: on the same puzzles, each rung buys fewer decisions
     totals = []

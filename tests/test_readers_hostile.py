@@ -76,6 +76,7 @@ def mutated(draw: st.DrawFn) -> bytes:
     return bytes(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated(), st.sampled_from(["auto", "line", "grid"]), st.booleans())
 def test_mutated_real_files_give_puzzles_and_located_errors(data: bytes, fmt: str, hex16: bool) -> None:
@@ -149,6 +150,7 @@ def test_consecutive_whole_grids_are_read_one_by_one() -> None:
 # ---------------------------------------------------------------- paths, through compare.py
 
 
+@pytest.mark.slow
 def test_a_bad_byte_in_one_file_leaves_the_other_files_whole(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b".3.....4.1.....1\n.....1.2..3..\xff.1\n")
@@ -159,6 +161,7 @@ def test_a_bad_byte_in_one_file_leaves_the_other_files_whole(tmp_path: Path) -> 
     assert rows == {str(bad): "1", str(PUZZLES / "small_4x4.txt"): "4"}
 
 
+@pytest.mark.slow
 def test_stdin_of_zeros_is_bad_input_not_a_crash() -> None:
     with open("/dev/zero", "rb") as zeros:
         done = compare("run", "-", "--solvers", "mrv", stdin=zeros)
@@ -166,6 +169,7 @@ def test_stdin_of_zeros_is_bad_input_not_a_crash() -> None:
     assert "<stdin>, line 1: more than" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["directory", "missing"])
 def test_paths_that_are_no_file_say_what_they_are(tmp_path: Path, kind: str) -> None:
     path = tmp_path if kind == "directory" else tmp_path / "nothing.txt"
@@ -183,6 +187,7 @@ def test_an_unreadable_path_says_permission_denied(tmp_path: Path, monkeypatch, 
         common.read_inputs([str(path)], "auto", False)
 
 
+@pytest.mark.slow
 def test_process_substitution_and_a_fifo_are_read(tmp_path: Path) -> None:
     command = (f"{sys.executable} compare.py run <(cat {PUZZLES / 'small_4x4.txt'}) "
                "--solvers mrv --format csv")
@@ -201,6 +206,7 @@ def test_process_substitution_and_a_fifo_are_read(tmp_path: Path) -> None:
     assert out.splitlines()[1].split(",")[4] == "4"
 
 
+@pytest.mark.slow
 def test_the_layout_caches_stay_bounded_over_many_jigsaws() -> None:
     import random
 

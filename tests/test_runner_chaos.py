@@ -52,6 +52,7 @@ def puzzles(count: int) -> list[Puzzle]:
     return list(found.values())
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the chaos plugin reads /proc")
 def test_chaos_every_task_has_exactly_one_outcome_and_the_right_one() -> None:
     chaos = chaos_module()

@@ -21,7 +21,7 @@ from solvers.encodings.cnf import (
     geometry_clauses,
 )
 
-from .conftest import load
+from .conftest import cpu_seconds, load
 from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions
 
 STANDARD = ("minimal", "efficient", "extended")
@@ -229,6 +229,7 @@ def test_time_slices_never_exceed_the_work_budget(monkeypatch: pytest.MonkeyPatc
     assert limits == [sat.FIRST_SLICE, 3 * sat.FIRST_SLICE]
 
 
+@pytest.mark.slow
 def test_a_small_work_budget_stops_a_hard_search() -> None:
     # the minimal encoding needs over a million propagations on this 16x16 puzzle
     puzzle = load("16x16_forum_samples.txt")[0]
@@ -276,11 +277,11 @@ def test_a_forked_solver_is_stopped_at_the_deadline() -> None:
     # the first 25x25 Frisch puzzle keeps PicoSAT busy far longer than half a second
     model = Model.from_puzzle(load("25x25_gecode_frisch.txt")[0])
     before = child_processes()
-    began = time.perf_counter()
+    began = cpu_seconds()  # its own and the reaped solver's: a loaded machine stretches the wall time
     result = sat.solve(model, max_solutions=2, time_limit=0.5)
     assert result.status in (Status.TIMEOUT, Status.SOLVED) and not result.complete
     assert "time limit" in result.message
-    assert time.perf_counter() - began < 5
+    assert cpu_seconds() - began < 5
     assert child_processes() <= before  # the solver process was killed and reaped
 
 

@@ -100,6 +100,7 @@ def compare(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_run_with_seeds_runs_each_configuration_once_per_seed_and_records_it(tmp_path: Path) -> None:
     out, table = tmp_path / "runs.json", tmp_path / "runs.csv"
     done = compare("run", "puzzles/small_4x4.txt", "--solvers", "mrv,backtrack", "--seeds", "3",

@@ -41,6 +41,7 @@ def test_a_chain_break_is_reported_naming_the_puzzle() -> None:
     assert consistency_study.chain_breaks(made_up) == ["made-up puzzle 1: gac fixed 3 cells, bounds 5"]
 
 
+@pytest.mark.slow
 def test_study_consistency_prints_the_table_and_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "study.json"
     done = compare("study", "consistency", "puzzles/top95.txt", "puzzles/small_4x4.txt",
@@ -79,6 +80,7 @@ def test_hill_reads_the_slope_of_a_pareto_tail() -> None:
     assert tails.hill(values, 40) == pytest.approx(1.5, rel=0.1)
 
 
+@pytest.mark.slow
 def test_plot_survival_draws_and_prints_a_tail_index_per_configuration(tmp_path: Path) -> None:
     runs = tmp_path / "runs.json"
     done = compare("run", "puzzles/small_6x6.txt", "--solvers", "mrv,backtrack", "--seeds", "6",
@@ -98,6 +100,7 @@ def test_plot_survival_refuses_an_unknown_field(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--field" in done.stderr
 
 
+@pytest.mark.slow
 def test_plot_curve_draws_cost_against_givens_and_refuses_a_wrong_field(tmp_path: Path) -> None:
     runs = tmp_path / "runs.json"
     done = compare("run", "puzzles/small_6x6.txt", "puzzles/small_4x4.txt", "--solvers", "mrv,backtrack",

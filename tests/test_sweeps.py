@@ -70,12 +70,14 @@ def local_and_dask(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict
     return documents[0], documents[1]
 
 
+@pytest.mark.slow
 def test_a_local_cluster_sweep_judges_every_run_as_the_local_executor(local_and_dask) -> None:
     local, dask = local_and_dask
     assert outcomes_of(dask) == outcomes_of(local)
     assert len(outcomes_of(local)) == 3 * 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("configuration, category", [
     ("ref", "correct"), ("sleeper", "timeout"), ("exits", "error"), ("false_unsat", "wrong")])
 def test_through_dask_each_planted_plugin_gets_its_category(local_and_dask, configuration: str,
@@ -104,6 +106,7 @@ def db_rows(path: Path) -> list[tuple]:
         return connection.execute('SELECT file, "index", configuration, repeat, category FROM runs').fetchall()
 
 
+@pytest.mark.slow
 def test_a_database_sweep_is_judged_and_summarised_as_one_kept_in_memory(puzzles: str,
                                                                          tmp_path: Path) -> None:
     db, out = tmp_path / "runs.sqlite", tmp_path / "memory.json"
@@ -125,6 +128,7 @@ def test_a_database_sweep_is_judged_and_summarised_as_one_kept_in_memory(puzzles
         {(r["file"], r["index"], r["configuration"], r["repeat"]): r["category"] for r in memory["runs"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where, configurations, runs", [
     (("configuration=quick",), {"quick"}, len(PUZZLES)),
     (("configuration=ref,quick", "index<2"), {"ref", "quick"}, 4),
@@ -144,6 +148,7 @@ def test_report_where_selects_runs(where: tuple[str, ...], configurations: set[s
     assert len(document["runs"]) == runs
 
 
+@pytest.mark.slow
 def test_a_database_is_not_overwritten_without_resume(puzzles: str, tmp_path: Path) -> None:
     db = tmp_path / "runs.sqlite"
     assert compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--db", str(db)).returncode == 0
@@ -181,6 +186,7 @@ BAD_FILES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["run", "report"])
 @pytest.mark.parametrize("kind", BAD_FILES)
 def test_a_foreign_or_damaged_database_is_a_clear_error(kind: str, command: str, tmp_path: Path) -> None:
@@ -207,6 +213,7 @@ def _runs_in(path: Path) -> int:
         return 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop, executor", [("SIGINT", "local"), ("SIGKILL", "local"),
                                              ("SIGINT", "dask")])
 def test_an_interrupted_sweep_resumed_records_every_task_exactly_once(stop: str, executor: str,
@@ -242,6 +249,7 @@ def test_an_interrupted_sweep_resumed_records_every_task_exactly_once(stop: str,
     assert _runs_in(db) == total  # nothing left pending
 
 
+@pytest.mark.slow
 def test_resume_with_a_new_configuration_runs_only_it(puzzles: str, tmp_path: Path) -> None:
     db = tmp_path / "sweep.sqlite"
     first = ["run", puzzles, "--plugin", REFERENCE, "--db", str(db)]
@@ -274,7 +282,9 @@ def test_puzzles_are_read_lazily_from_an_endless_stream() -> None:
     assert [getattr(item, "line", None) or item.source.line for item in first] == [1, 3, 5, 7]
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "puzzles").glob("*.txt")))
+@pytest.mark.parametrize("name", [  # 17_clue.txt, the largest file, is 4 s of CPU
+    pytest.param(name, marks=[pytest.mark.slow] if name == "17_clue.txt" else [])
+    for name in sorted(p.name for p in (ROOT / "puzzles").glob("*.txt"))])
 def test_lazy_reading_gives_what_reading_at_once_gives(name: str) -> None:
     path = ROOT / "puzzles" / name
     batch = read_puzzles(path)

@@ -62,6 +62,7 @@ def test_every_rule_of_the_top_rung_shows_in_its_trace() -> None:
     assert {e["kind"] for e in trace.events} == set(SCHEMA)
 
 
+@pytest.mark.slow
 def test_a_backtrack_restores_the_board_before_its_decision() -> None:
     _, trace = traced("mrv", load("teaching.txt")[0], inference="forward", branching="first")
     boards = {}
@@ -82,6 +83,7 @@ def test_sentences_name_rule_value_cell_and_group() -> None:
         "locked candidates: 4 in box 5 lies in row 6, so removed from r6c1, r6c2"
 
 
+@pytest.mark.slow
 def test_ladder_prints_one_row_per_rung_with_fewer_decisions_up_the_ladder(tmp_path: Path) -> None:
     path = tmp_path / "two.txt"
     path.write_text("\n".join(to_line(p) for p in load("teaching.txt")[2:4]) + "\n")
@@ -141,6 +143,7 @@ def test_a_bad_trace_line_is_named(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- render
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, index, solver, suffix", [
     ("teaching.txt", 0, "mrv", "png"), ("jigsaw.txt", 0, "mrv", "svg"), ("x_sudoku.txt", 0, "dlx", "png"),
     ("16x16_forum_samples.txt", 0, "mrv", "svg"), ("small_6x6.txt", 0, "backtrack", "png")])
@@ -188,6 +191,7 @@ def replay_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return page
 
 
+@pytest.mark.slow
 def test_the_replay_page_stands_alone(replay_page: Path) -> None:
     text = replay_page.read_text()
     assert "<script" in text and "<style>" in text

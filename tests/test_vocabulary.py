@@ -67,6 +67,7 @@ def test_compare_list_names_the_backends_counters(name: str) -> None:
     assert names == list(backend.counters)
 
 
+@pytest.mark.slow
 def test_saved_json_stats_use_only_the_vocabulary(tmp_path: Path) -> None:
     puzzles = tmp_path / "one.txt"
     puzzles.write_text("12..34....43..21\n")
