@@ -226,4 +226,4 @@ def test_any_edited_trace_is_read_whole_or_refused_with_a_trace_error(trace_line
     finally:
         os.unlink(handle.name)
     assert total == len(lines) and len(events) == min(50, total)
-    page_data(events, 40, total)  # the page is made from any trace that was read
+    page_data(events, 40)  # the page is made from any trace that was read

@@ -6,6 +6,10 @@ it can) and allocates 800 MB: under --memory-limit 300 it must end as memory-out
 forks a new child and exits, again and again (a new pid each time, a new session each
 time): neither may outlive its run. Both check at the start of each run, with a short poll,
 that nothing an earlier run left is alive, and answer an error naming what is.
+
+Both give up by themselves after ``LIFETIME`` seconds, far longer than any test's run: a
+test that fails (or a suite that is interrupted) must not leave a machine burning for hours
+under everything that runs after it.
 """
 from __future__ import annotations
 
@@ -22,6 +26,8 @@ from solvers.result import Result, Status
 
 BURNER = "ESCAPE_BURNER"
 REFORKER = "ESCAPE_REFORKER"
+LIFETIME = 120.0
+"""Seconds after which a burner or a re-forking chain ends on its own (a safety net only)."""
 
 
 def alive(mark: str) -> list[int]:
@@ -68,18 +74,20 @@ def raises_memory_limit(model: Model, **kwargs: object) -> Result:
 
 
 def burns_after_answer(model: Model, **kwargs: object) -> Result:
-    """Leaves a child that burns CPU for ever, and answers at once."""
+    """Leaves a child that burns CPU (for LIFETIME seconds unless killed), and answers at once."""
     left = _left_over(BURNER)
     if left is not None:
         return left
-    subprocess.Popen([sys.executable, "-c", "while True: pass", BURNER], stdin=subprocess.DEVNULL)
+    burn = f"import time\nend = time.monotonic() + {LIFETIME}\nwhile time.monotonic() < end: pass"
+    subprocess.Popen([sys.executable, "-c", burn, BURNER], stdin=subprocess.DEVNULL)
     return reference_solve(model, **kwargs)
 
 
 REFORK = """
 import os, sys, time
 os.closerange(3, 1024)
-while True:
+end = time.time() + float(sys.argv[3])
+while time.time() < end:
     if os.fork():
         os._exit(0)
     os.setsid()
@@ -109,7 +117,7 @@ def reforks(model: Model, *, beat: str = "", **kwargs: object) -> Result:
     each one rewriting the heartbeat file ``beat`` (an option)."""
     if beating(beat):
         return Result(Status.ERROR, message="the re-forking child of an earlier run is alive")
-    subprocess.Popen([sys.executable, "-c", REFORK, REFORKER, beat], stdin=subprocess.DEVNULL)
+    subprocess.Popen([sys.executable, "-c", REFORK, REFORKER, beat, str(LIFETIME)], stdin=subprocess.DEVNULL)
     for _ in range(200):  # until it has re-forked at least once
         if beating(beat, 0.05):
             break

@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 import urllib.parse
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -299,7 +300,7 @@ def open_database(path: str, *, create: bool) -> ResultsDatabase:
             _create_schema(connection)
         _check_format(path, connection, read_only=read_only)
         if not read_only:
-            connection.execute("PRAGMA journal_mode=WAL")
+            _use_wal(connection)
             connection.execute("PRAGMA synchronous=NORMAL")
     except (sqlite3.DatabaseError, DatabaseError) as error:
         connection.close()
@@ -321,6 +322,24 @@ def _connect(file: Path, read_only: bool) -> sqlite3.Connection:
     except sqlite3.OperationalError:  # a WAL file whose folder cannot hold its -shm: read as is
         connection.close()
         return sqlite3.connect(uri + "&immutable=1", uri=True, timeout=30)
+
+
+def _use_wal(connection: sqlite3.Connection, patience: float = 30.0) -> None:
+    """Switch the file to write-ahead logging. Two connections switching at once can both
+    hold a shared lock and want the exclusive one; SQLite then answers "locked" at once,
+    without waiting, to the one it refuses. So the switch is tried again for up to
+    ``patience`` seconds (the other connection's switch is done in milliseconds)."""
+    deadline = time.monotonic() + patience
+    pause = 0.001
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
 
 
 def _create_schema(connection: sqlite3.Connection) -> None:
