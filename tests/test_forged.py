@@ -169,3 +169,18 @@ def test_the_answer_validator_raises_nothing_but_answer_errors_and_passes_only_w
                allow_nan=False)  # JSON holds every value
     MEMORY.executemany("INSERT INTO t VALUES (?)", [(v,) for v in outcome.stats.values()])  # SQLite too
     assert all(abs(v) <= MAX_INTEGER for v in outcome.stats.values())
+
+
+@pytest.mark.slow
+def test_a_worker_that_exits_after_answering_costs_the_next_task_nothing(tmp_path: Path) -> None:
+    # the next task is often sent before the worker's exit is seen: it must run on a fresh
+    # worker, not be recorded as "worker process died" (7 of 30 were, before)
+    puzzles = tmp_path / "thirty.txt"
+    puzzles.write_text(PUZZLES * 15, encoding="utf-8")
+    saved = tmp_path / "runs.json"
+    done = compare("run", str(puzzles), "--solvers", "answers_then_exits", *plugins("answers_then_exits"),
+                   "--jobs", "2", "--timeout", "10", "--json", str(saved))
+    assert done.returncode == 0, done.stderr[-2000:]
+    runs = json.loads(saved.read_text())["runs"]
+    assert sorted(run["index"] for run in runs) == list(range(30))
+    assert [run["message"] for run in runs if run["category"] != "correct"] == []

@@ -179,6 +179,9 @@ class _Pool:
         self.slots: list[_Worker | None] = [None] * jobs
         self.tasks: dict[int, Task] = {}  # read and not yet recorded, by number
         self.outcomes: dict[int, Outcome] | None = {}
+        self.requeued: list[int] = []
+        """Tasks whose worker died before their run started, to be given to a fresh one."""
+        self.retried: set[int] = set()
 
     def run(self, tasks: Iterable[Task], keep: bool = True) -> list[Outcome]:
         """Run the tasks, read only as workers fall free; live workers of an earlier run
@@ -188,6 +191,7 @@ class _Pool:
         self.count = 0
         waiting: list[int] = []
         while True:
+            waiting[:0], self.requeued = self.requeued, []
             self._dispatch(waiting)
             if not waiting and not self._busy():
                 break
@@ -326,7 +330,12 @@ class _Pool:
                 self._broken(worker, problem)
                 self.slots[index] = None
             elif not worker.process.is_alive():
-                self._died(worker)
+                # it may have written its answer between the read above and its exit
+                problem = self._drain(worker, *read_available(worker.results.fileno()))
+                if problem is None:
+                    self._died(worker)
+                else:
+                    self._broken(worker, problem)
                 self.slots[index] = None
             elif worker.retire and worker.task is None:
                 self._end(worker)
@@ -410,7 +419,15 @@ class _Pool:
         self._end(worker)
 
     def _died(self, worker: _Worker) -> None:
+        """A worker's death: its task is recorded by how it died, unless its run had not
+        started. A worker can die just after answering (a backend that exits, or kills its
+        own process) with the next task already sent; that task is not to blame, and goes
+        once more to a fresh worker (a second death before its start is recorded)."""
         _join(worker.process, 1.0)
+        if worker.task is not None and not worker.started and worker.task not in self.retried:
+            self.retried.add(worker.task)
+            self.requeued.append(worker.task)
+            worker.task = None
         if worker.task is not None:
             task, code = self.tasks[worker.task], worker.process.exitcode
             status, termination, cpu = Status.ERROR, None, None
