@@ -130,17 +130,6 @@ def test_each_rung_solves_and_proves_uniqueness(puzzle: Puzzle) -> None:
     assert len(answers) == 1
 
 
-@pytest.mark.slow
-def test_each_rung_needs_fewer_decisions_on_the_teaching_set() -> None:
-    # what the ladder is for: on the same puzzles, each rung buys fewer decisions
-    totals = []
-    for inference, branching in RUNGS:
-        totals.append(sum(readable_mrv.solve(Model.from_puzzle(p), inference=inference,
-                                             branching=branching).stats.nodes
-                          for p in load("teaching.txt")))
-    assert totals == sorted(totals, reverse=True) and len(set(totals)) == len(totals), totals
-
-
 def test_a_refuted_decision_counts_no_propagations() -> None:
     # propagations only count cells the rules fixed on branches that survived, as in mrv
     model = Model.from_puzzle(load("hardest.txt")[0])

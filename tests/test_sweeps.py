@@ -222,7 +222,7 @@ def test_an_interrupted_sweep_resumed_records_every_task_exactly_once(stop: str,
         pytest.importorskip("distributed", reason="the Dask executor needs the [dist] extra")
     db = tmp_path / "sweep.sqlite"
     sweep = [sys.executable, str(ROOT / "compare.py"), "run", puzzles, "--plugin", REFERENCE,
-             "--plugin", SLOW, "--solvers", "ref,nap=slow:seconds=0.4", "--repeat", "2",
+             "--plugin", SLOW, "--solvers", "ref,nap=slow:seconds=0.2", "--repeat", "2",
              "--jobs", "1", "--timeout", "5", "--db", str(db), "--executor", executor,
              "--chunk-size", "2"]
     process = subprocess.Popen(sweep, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
