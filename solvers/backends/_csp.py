@@ -78,18 +78,7 @@ class AllDifferentPlacingSingles(constraint.AllDifferentConstraint):
             return True
         placed = {assignments[v] for v in variables if v in assignments}
         free = [v for v in variables if v not in assignments]
-        for value in self.missing:
-            if value in placed:
-                continue
-            holders = [v for v in free if value in domains[v]]
-            if not holders:
-                return False
-            if len(holders) == 1:
-                domain = domains[holders[0]]
-                for other in domain[:]:
-                    if other != value:
-                        domain.hideValue(other)
-        return True
+        return _place_hidden_singles(set(self.missing) - placed, free, domains)
 
 
 class CageCombinations(constraint.Constraint):
@@ -122,16 +111,22 @@ class CageCombinations(constraint.Constraint):
                     domain.hideValue(value)
             if not domain:
                 return False
-        for value in frozenset.intersection(*still) - placed:  # a digit every set needs
-            holders = [v for v in free if value in domains[v]]
-            if not holders:
-                return False
-            if len(holders) == 1:
-                domain = domains[holders[0]]
-                for other in domain[:]:
-                    if other != value:
-                        domain.hideValue(other)
-        return True
+        return _place_hidden_singles(frozenset.intersection(*still) - placed, free, domains)  # every set needs them
+
+
+def _place_hidden_singles(needed, free, domains) -> bool:
+    """Each value in ``needed`` must go to one of the ``free`` variables: False when one has
+    no place left; where only one variable can take it, every other value is hidden there."""
+    for value in needed:
+        holders = [v for v in free if value in domains[v]]
+        if not holders:
+            return False
+        if len(holders) == 1:
+            domain = domains[holders[0]]
+            for other in domain[:]:
+                if other != value:
+                    domain.hideValue(other)
+    return True
 
 
 @dataclass
