@@ -9,6 +9,8 @@ import os
 import re
 import socket
 import stat
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -197,3 +199,23 @@ def test_every_writer_of_the_harness_goes_through_atomic_path() -> None:
                 stray.append(f"{module.relative_to(ROOT)}:{number + 1}: {line.strip()}")
     # not outputs: the kernel's /proc files, and a standard stream's own descriptor reopened
     assert not [s for s in stray if "/proc/" not in s and "closefd=False" not in s], stray
+
+
+# ------------------------------------------------------------------ an open descriptor as the path
+
+def test_json_to_dev_stdout_reaches_a_pipe_and_follows_the_table_in_a_file(tmp_path: Path) -> None:
+    # /dev/stdout names the process's own stdout: a pipe has no name a real path could reach,
+    # and a file the shell opened (> out.txt) gets the JSON after the table, not over it
+    piped = compare("run", SMALL, "--solvers", "mrv", "--json", "/dev/stdout")
+    assert piped.returncode == 0, piped.stderr
+    table, _, document = piped.stdout.partition("\n{")
+    assert "configuration" in table and '"kind": "sudoku-methods-run"' in document
+    out = tmp_path / "out.txt"
+    with open(out, "w") as stdout:
+        to_file = subprocess.run([sys.executable, str(ROOT / "compare.py"), "run", SMALL, "--solvers", "mrv",
+                                  "--json", "/dev/stdout"], stdout=stdout, stderr=subprocess.PIPE,
+                                 text=True, timeout=300, check=False)
+    assert to_file.returncode == 0, to_file.stderr
+    table, _, document = out.read_text().partition("\n{")
+    assert "configuration" in table and '"kind": "sudoku-methods-run"' in document
+    assert not out.is_symlink() and len(list(tmp_path.iterdir())) == 1  # no temporary left beside it

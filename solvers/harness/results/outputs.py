@@ -7,9 +7,13 @@ its symbolic links (``os.path.realpath``) to what it names, and written there:
 - a regular file (or a new one) is written to a temporary file in the target's own folder
   and renamed over it, so a reader never sees half a file, a failed write leaves the old
   one in place, a link stays a link and a link onto another filesystem works;
-- a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a named pipe) is opened
-  and written directly: it is never replaced by a regular file, and "whole or nothing"
-  cannot hold for it;
+- a character device or a FIFO (``/dev/null``, a terminal, a named pipe) is opened and
+  written directly: it is never replaced by a regular file, and "whole or nothing" cannot
+  hold for it;
+- a path naming an open descriptor (``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``)
+  is opened as given, since the kernel's link reaches the descriptor's pipe or terminal
+  where no name does; when it is a regular file (``> out.txt``) the text is added at its
+  end, after what was printed there, never over it;
 - anything else (a directory, a socket, a block device) is refused before the run.
 
 A write that fails (a full disk, ``/dev/full``) is an ``OutputWriteError`` naming the
@@ -19,6 +23,8 @@ from __future__ import annotations
 
 import errno
 import os
+import re
+import shutil
 import stat
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -48,12 +54,12 @@ def check_output_paths(outputs: Sequence[str | None], inputs: Sequence[str]) -> 
             if other != "-" and _same_file(output, other):
                 what = "one of the inputs" if other in inputs else "another output"
                 raise OutputError(f"{output}: refusing to write over {what} ({other})")
+        kind = _kind(_target(output))
         folder = Path(output).resolve().parent
-        if not folder.is_dir():
+        if not folder.is_dir() and kind == "missing":
             raise OutputError(f"{output}: folder {folder} does not exist")
         if Path(output).is_dir():
             raise OutputError(f"{output}: is a directory")
-        kind = _kind(os.path.realpath(output))
         if kind not in ("missing", "regular", "device", "fifo"):
             raise OutputError(f"{output}: is a {kind}, not a file, a character device or a FIFO")
         seen.append(output)
@@ -80,9 +86,31 @@ def _kind(path: str) -> str:
     return "special file"
 
 
+def _names_descriptor(path: str) -> bool:
+    """Whether ``path``, or a link on the way to what it names, is an open descriptor's
+    entry (/proc/PID/fd/N, /dev/fd/N; /dev/stdout is a link to one)."""
+    current = os.path.abspath(path)
+    for _ in range(40):  # the kernel's own bound on a chain of links
+        if _DESCRIPTOR.match(current):
+            return True
+        if not os.path.islink(current):
+            return False
+        current = os.path.normpath(os.path.join(os.path.dirname(current), os.readlink(current)))
+    return False
+
+
+_DESCRIPTOR = re.compile(r"^/(proc/[^/]+|dev)/fd/\d+$")
+
+
+def _target(path: str) -> str:
+    """What to open for ``path``: the path as given when it names an open descriptor (the
+    kernel follows that link to a pipe or a socket, which has no name), else its real path."""
+    return path if _names_descriptor(path) else os.path.realpath(path)
+
+
 def writes_in_place(path: str) -> bool:
     """True when ``path`` names a character device or a FIFO: written directly, never replaced."""
-    return _kind(os.path.realpath(path)) in ("device", "fifo")
+    return _kind(_target(path)) in ("device", "fifo")
 
 
 @contextmanager
@@ -90,12 +118,12 @@ def atomic_path(path: str) -> Iterator[str]:
     """The path to write for ``path``: a temporary file in the folder of what ``path`` names,
     renamed over it when the block ends without an error (removed otherwise); or, for a
     character device or a FIFO, that device itself. An OSError is an OutputWriteError."""
-    target = os.path.realpath(path)
+    target = _target(path)
     try:
         if writes_in_place(target):
             yield target
             return
-        with _replacing(target) as temporary:
+        with (_appending if _names_descriptor(target) else _replacing)(target) as temporary:
             yield temporary
     except OutputWriteError:
         raise
@@ -126,6 +154,20 @@ def _replacing(target: str) -> Iterator[str]:
         except OSError:
             pass
         raise
+
+
+@contextmanager
+def _appending(descriptor: str) -> Iterator[str]:
+    """A temporary file whose whole text is added at the end of the regular file an open
+    descriptor's path names (``--json /dev/stdout > out.txt``), when the block ends well."""
+    handle, temporary = tempfile.mkstemp(prefix="compare-output.")
+    os.close(handle)
+    try:
+        yield temporary
+        with open(temporary, "rb") as source, open(descriptor, "ab") as sink:
+            shutil.copyfileobj(source, sink)
+    finally:
+        os.unlink(temporary)
 
 
 def write_atomic(path: str, text: str) -> None:
