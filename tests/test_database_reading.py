@@ -135,6 +135,7 @@ def _create(path: str, start: multiprocessing.synchronize.Barrier, answers: mult
         answers.put(str(error))
 
 
+@pytest.mark.slow  # 20 three-way races: about 3 s
 def test_sweeps_creating_the_same_new_database_at_once_all_get_it(tmp_path: Path) -> None:
     # three racers: two of them switching the file to WAL at the same moment is the case
     # SQLite refuses without waiting (it failed about one attempt in four before the retry)
