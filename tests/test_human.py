@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import statistics
 from functools import cache
 from pathlib import Path
@@ -13,15 +14,17 @@ from pathlib import Path
 import pytest
 
 from models import Geometry, Grid, Model, Puzzle, to_line
+from models.cellnames import cell_name
 from solvers import registry
 from solvers.harness.pictures.steps import final_board
 from solvers.human import Board, Event, Step, rate, solve, traced
 from solvers.human.fish import fish
+from solvers.human.innies import innies_outies, innies_outies_several
 from solvers.human.subsets import hidden_subset, naked_subset
 from solvers.trace import Trace, check_event, describe
 
 from .conftest import compare, load
-from .killers import UNIQUE
+from .killers import SEARCHING, SOLUTION_4A, UNIQUE, killer
 
 
 @cache
@@ -122,6 +125,44 @@ def test_cage_combinations_clear_what_no_filling_of_a_killer_cage_uses() -> None
     assert_sound(steps, [tuple(int(v) for v in answer)], "4x4-a")
 
 
+def test_innies_and_outies_fix_a_cell_from_the_sum_of_one_house() -> None:
+    board = Board.start(Model.from_puzzle(killer(2, 2, SOLUTION_4A, "AAAB ...B .... ....")))
+    innie = innies_outies(board)
+    assert innie is not None and innie.placements == ((3, 1),)
+    assert innie.text == ("innies and outies: row 1 sums to 10; the cages inside it (cage 1) "
+                          "sum to 9, so r1c4 = 1 (an innie)")
+    board.apply(innie)
+    outie = innies_outies(board)
+    assert outie is not None and outie.placements == ((7, 3),)
+    assert outie.text == ("innies and outies: row 1 sums to 10; cages 1 and 2 cover it and sum "
+                          "to 13, so r2c4 = 3 (an outie)")
+
+
+def test_innies_of_two_rows_fix_the_cell_the_cages_inside_them_leave() -> None:
+    board = Board.start(Model.from_puzzle(killer(2, 2, SOLUTION_4A, "AABB AAB. CC.. ....")))
+    step = innies_outies_several(board)
+    assert step is not None and step.placements == ((7, 3),)
+    assert step.text == ("innies and outies of several houses: rows 1 and 2 sum to 20; the cages "
+                         "inside them (cages 1 and 2) sum to 17, so r2c4 = 3 (an innie)")
+
+
+@pytest.mark.parametrize("technique", ["innies and outies", "innies and outies of several houses"])
+def test_a_cages_only_killer_needs_innies_and_outies_and_each_step_names_its_digits(technique: str) -> None:
+    each, answer = SEARCHING["9x9-big-cages-a"]  # 33 guesses without the two techniques, 0 with
+    steps = reasoning(each)
+    used = [s for s in steps if s.technique == technique]
+    assert used, f"{technique} not used; used: {sorted({s.technique for s in steps})}"
+    for step in used:
+        assert step.text.startswith(f"{technique}: "), step.text
+        placed = [f"{cell_name(c, 9).lower()} = {d} (an " for c, d in step.placements]
+        assert all(words in step.text for words in placed), step.text
+        ruled_out = step.text.partition("which rules out ")[2]
+        for cell, digit in step.eliminations:
+            assert cell_name(cell, 9).lower() in ruled_out and re.search(rf"\b{digit}\b", ruled_out), step.text
+    assert_sound(steps, [tuple(int(v) for v in answer)], "9x9-big-cages-a")
+    assert rate(Model.from_puzzle(each)).guesses == 0
+
+
 def test_a_puzzle_beyond_the_techniques_is_rated_by_its_guesses() -> None:
     beyond = Model.from_puzzle(puzzle("top95.txt", 90))
     rating = rate(beyond)
@@ -168,6 +209,15 @@ def check_file(name: str, count: int | None = None) -> None:
 @pytest.mark.parametrize("name", QUICK_SETS)
 def test_no_step_removes_a_solution_digit_and_the_solutions_are_the_known_ones(name: str) -> None:
     check_file(name)
+
+
+@pytest.mark.parametrize("name", sorted(UNIQUE) + sorted(SEARCHING))
+def test_no_step_on_a_killer_removes_a_solution_digit(name: str) -> None:
+    each, answer = {**UNIQUE, **SEARCHING}[name]
+    known = tuple(int(v) for v in answer)
+    done = solve(Model.from_puzzle(each), max_solutions=2)
+    assert_sound(on_the_true_path(done.events, known), [known], name)
+    assert done.solutions == [known], name
 
 
 @pytest.mark.slow

@@ -13,6 +13,7 @@ fish:           X-wing, swordfish, jellyfish
 wings:          XY-wing and XYZ-wing
 colouring:      simple colouring (colour wrap and colour trap)
 cages:          cage combinations (killer cages with a total)
+innies:         innies and outies: the rule of 45 over one house or adjacent rows or columns
 solver:         the techniques in order with their weights, and the solve that guesses last
 rating:         the hardest technique needed and the score
 traced:         the solve as trace events and a Result, for explain, render and replay

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from models import Model
 
-from .solver import WEIGHTS, solve
+from .solver import TECHNIQUES, WEIGHTS, Technique, solve
 
 
 @dataclass(frozen=True)
@@ -41,10 +41,12 @@ def score_of(techniques: list[str], guesses: int) -> tuple[str, float]:
     return hardest, WEIGHTS[hardest]
 
 
-def rate(model: Model, *, max_guesses: int | None = 10_000, time_limit: float | None = None) -> Rating:
-    """Rate one puzzle: solve it completely (up to two solutions) and score what it needed."""
+def rate(model: Model, *, max_guesses: int | None = 10_000, time_limit: float | None = None,
+         techniques: tuple[Technique, ...] = TECHNIQUES) -> Rating:
+    """Rate one puzzle: solve it completely (up to two solutions) and score what it needed
+    (with ``techniques``: all of them unless a study leaves some out)."""
     done = solve(model, max_solutions=2, max_guesses=max_guesses, time_limit=time_limit,
-                 record=False)
+                 record=False, techniques=techniques)
     technique, score = score_of(list(done.uses), done.guesses)
     return Rating(technique, score, done.guesses, dict(done.uses), len(done.solutions),
                   done.complete or len(done.solutions) >= 2, done.stopped)

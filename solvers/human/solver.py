@@ -20,6 +20,7 @@ from .board import Board, Contradiction, Step, digits
 from .cages import cage_combinations
 from .colouring import simple_colouring
 from .fish import fish
+from .innies import innies_outies, innies_outies_several
 from .intersections import locked_candidates
 from .singles import hidden_single, naked_single
 from .subsets import hidden_subset, naked_subset
@@ -39,7 +40,9 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("hidden single", 1.2, hidden_single),
     Technique("naked single", 2.3, naked_single),
     Technique("cage combinations", 2.5, cage_combinations),
+    Technique("innies and outies", 2.6, innies_outies),
     Technique("locked candidates", 2.6, locked_candidates),  # pointing 2.6, claiming 2.8
+    Technique("innies and outies of several houses", 2.9, innies_outies_several),
     Technique("naked pair", 3.0, naked_subset(2)),
     Technique("X-wing", 3.2, fish(2)),
     Technique("hidden pair", 3.4, hidden_subset(2)),
@@ -105,8 +108,10 @@ class _Stop(Exception):  # noqa: N818 - control flow, not an error
 
 
 def solve(model: Model, *, max_solutions: int = 1, max_guesses: int | None = None,
-          time_limit: float | None = None, record: bool = True) -> Solve:
-    """Solve by techniques, guessing only when none applies; stop at ``max_solutions``."""
+          time_limit: float | None = None, record: bool = True,
+          techniques: tuple[Technique, ...] = TECHNIQUES) -> Solve:
+    """Solve by techniques (``techniques``, easiest first: TECHNIQUES unless a study leaves
+    some out), guessing only when none applies; stop at ``max_solutions``."""
     result = Solve()
     deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
@@ -132,7 +137,7 @@ def solve(model: Model, *, max_solutions: int = 1, max_guesses: int | None = Non
                     if len(result.solutions) >= max_solutions:
                         raise _Stop
                     return
-                step = next_step(board)
+                step = next_step(board, techniques)
                 if step is None:
                     break
                 result.uses[step.technique] += 1
@@ -162,9 +167,9 @@ def solve(model: Model, *, max_solutions: int = 1, max_guesses: int | None = Non
     return result
 
 
-def next_step(board: Board) -> Step | None:
+def next_step(board: Board, techniques: tuple[Technique, ...] = TECHNIQUES) -> Step | None:
     """The step of the easiest technique that applies now, or None."""
-    for technique in TECHNIQUES:
+    for technique in techniques:
         step = technique.find(board)
         if step is not None:
             return step
