@@ -129,8 +129,8 @@ def test_innies_and_outies_fix_a_cell_from_the_sum_of_one_house() -> None:
     board = Board.start(Model.from_puzzle(killer(2, 2, SOLUTION_4A, "AAAB ...B .... ....")))
     innie = innies_outies(board)
     assert innie is not None and innie.placements == ((3, 1),)
-    assert innie.text == ("innies and outies: row 1 sums to 10; the cages inside it (cage 1) "
-                          "sum to 9, so r1c4 = 1 (an innie)")
+    assert innie.text == ("innies and outies: row 1 sums to 10; the cage inside it (cage 1) "
+                          "sums to 9, so r1c4 = 1 (an innie)")
     board.apply(innie)
     outie = innies_outies(board)
     assert outie is not None and outie.placements == ((7, 3),)
@@ -144,6 +144,15 @@ def test_innies_of_two_rows_fix_the_cell_the_cages_inside_them_leave() -> None:
     assert step is not None and step.placements == ((7, 3),)
     assert step.text == ("innies and outies of several houses: rows 1 and 2 sum to 20; the cages "
                          "inside them (cages 1 and 2) sum to 17, so r2c4 = 3 (an innie)")
+
+
+def test_a_cage_poking_out_of_a_row_ties_its_outie_to_the_innies_it_leaves() -> None:
+    board = Board.start(Model.from_puzzle(killer(2, 2, SOLUTION_4A, "AA.. A... .... ....")))
+    step = innies_outies(board)
+    assert step is not None and step.eliminations == ((4, 1),)
+    assert step.text == ("innies and outies: row 1 sums to 10; cage 1 sums to 9 and covers it but "
+                         "for r1c3 and r1c4, so r1c3 + r1c4 - r2c1 = 1 (innies and outies), which "
+                         "rules out 1 in r2c1")
 
 
 @pytest.mark.parametrize("technique", ["innies and outies", "innies and outies of several houses"])

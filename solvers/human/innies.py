@@ -1,15 +1,17 @@
 """Innies and outies (killer Sudoku's rule of 45): a house's digits sum to n(n+1)/2, so the
 cages inside a set of houses tell the sum of the cells they leave uncovered.
 
-A *region* is one house, or m adjacent rows or m adjacent columns (m houses sum to
-m * n(n+1)/2). The *innies* are the region's cells that no cage wholly inside it covers:
-they sum to the region's total less those cages' totals. When every cell of the region is
-in some cage, the cages that reach into it cover it and poke out: the *outies*, their cells
-outside it, sum to those cages' totals less the region's total. Once the placed digits are
-taken off, a single cell left is fixed; a few cells (up to MAX_CELLS) become a virtual cage
-whose sum rules out the candidates no filling uses (digits that see each other differ;
-others may repeat). Cages must not overlap for the sums to hold, so a model with
-overlapping cages gets no step from here, and nor does a model without cages.
+A *region* is one house, or m adjacent rows, m adjacent columns, or two neighbouring boxes
+of a band or a stack (m houses sum to m * n(n+1)/2). The *innies* are the region's cells
+that no cage wholly inside it covers: they sum to the region's total less those cages'
+totals. When every cell of the region is in some cage, the cages that reach into it cover
+it and poke out: the *outies*, their cells outside it, sum to those cages' totals less the
+region's total. Counting only the reaching cages that lie mostly inside gives both at once:
+the innies left over minus the outies of those cages make a known difference. Once the
+placed digits are taken off, a single cell left is fixed; a few cells (up to MAX_CELLS)
+become a virtual cage whose sum rules out the candidates no filling uses (digits that see
+each other differ; others may repeat). Cages must not overlap for the sums to hold, so a
+model with overlapping cages gets no step from here, and nor does a model without cages.
 """
 from __future__ import annotations
 
@@ -27,16 +29,16 @@ MAX_CELLS = 4
 
 @dataclass(frozen=True)
 class Sum:
-    """Cells whose digits make a known total, and the region and cages that say so."""
+    """Innies minus outies make a known total: the region and the cages that say so."""
 
     technique: str
-    region: str  # 'row 1', 'rows 1 and 2', 'columns 4 to 6'
+    region: str  # 'row 1', 'rows 1 and 2', 'columns 4 to 6', 'boxes 1 and 2'
     region_total: int
-    side: str  # 'innie' or 'outie'
-    cages: tuple[int, ...]  # indexes into layout.cages
+    cages: tuple[int, ...]  # indexes into layout.cages: the ones counted
     cages_total: int
-    cells: tuple[int, ...]  # the innies or the outies
-    total: int  # what ``cells`` sum to
+    innies: tuple[int, ...]  # the region's cells the counted cages leave out
+    outies: tuple[int, ...]  # the counted cages' cells outside the region
+    total: int  # sum(innies) - sum(outies)
 
 
 ONE = "innies and outies"
@@ -52,55 +54,77 @@ def innies_outies(board: Board) -> Step | None:
 
 
 def innies_outies_several(board: Board) -> Step | None:
-    """The same over 2 or more adjacent rows or columns."""
+    """The same over 2 or more adjacent rows or columns, or two neighbouring boxes."""
     return _first_step(board, _sums(board.layout)[1])
 
 
 def _first_step(board: Board, sums: tuple[Sum, ...]) -> Step | None:
-    values, cand = board.values, board.cand
+    values, cand, peers = board.values, board.cand, board.layout.peers
     for known in sums:
-        empty = [c for c in known.cells if not values[c]]
+        cells = known.innies + known.outies
+        empty = [c for c in cells if not values[c]]
         if not empty or len(empty) > MAX_CELLS:
             continue
-        placed = [c for c in known.cells if values[c]]
-        target = known.total - sum(values[c] for c in placed)
-        peers = board.layout.peers
+        sign = {c: 1 for c in known.innies} | {c: -1 for c in known.outies}
+        target = known.total - sum(sign[c] * values[c] for c in cells if values[c])
+        signs = tuple(sign[c] for c in empty)
+        if all(s < 0 for s in signs):  # outies alone: say it as a plain sum
+            signs, target = tuple(-s for s in signs), -target
         apart = tuple(tuple(j for j in range(i) if empty[j] in peers[c]) for i, c in enumerate(empty))
-        support = _support(tuple(cand[c] for c in empty), target, apart)
+        support = _support(tuple(cand[c] for c in empty), signs, target, apart)
         gone = [(c, d) for c, s in zip(empty, support) for d in _digits(cand[c] & ~s)]
+        equation = _equation(board, empty, signs, target)
         if len(empty) == 1 and support[0]:
-            return Step(known.technique, _sentence(board, known, placed, empty, target, ""),
-                        placements=((empty[0], target),), group=known.region)
+            value = support[0].bit_length()
+            return Step(known.technique, _sentence(board, known, cells, empty, equation, ""),
+                        placements=((empty[0], value),), group=known.region)
         if gone:
             ruled = _ruled_out(board, empty, support)
-            return Step(known.technique, _sentence(board, known, placed, empty, target, ruled),
+            return Step(known.technique, _sentence(board, known, cells, empty, equation, ruled),
                         eliminations=tuple(gone), group=known.region)
     return None
 
 
-def _sentence(board: Board, known: Sum, placed: list[int], empty: list[int], target: int,
+def _equation(board: Board, empty: list[int], signs: tuple[int, ...], target: int) -> str:
+    """'r1c9 = 7', 'r1c8 + r1c9 = 11', 'r1c9 - r2c5 = 3' (the positive terms first)."""
+    name = board.layout.name
+    plus = [name(c) for c, s in zip(empty, signs) if s > 0]
+    minus = [name(c) for c, s in zip(empty, signs) if s < 0]
+    right = symbol(target) if len(empty) == 1 and 1 <= target <= board.layout.n else str(target)
+    return " - ".join([" + ".join(plus), *minus]) + f" = {right}"
+
+
+def _sentence(board: Board, known: Sum, cells: tuple[int, ...], empty: list[int], equation: str,
               ruled: str) -> str:
     """'innies and outies: row 1 sums to 45; the cages inside it (cages 1 and 2) sum to 38,
     so r1c9 = 7 (an innie)', or with several cells '..., so r1c8 + r1c9 = 11 (innies),
     which rules out 1 and 2 in r1c8 and 9 in r1c9'."""
     layout = board.layout
-    it = "them" if known.region_total > _house_total(layout.n) else "it"
+    several = known.region_total > _house_total(layout.n)
+    it = "them" if several else "it"
     cages = _cage_words(layout, known.cages)
-    if known.side == "innie":
-        why = f"the cages inside {it} ({cages}) sum to {known.cages_total}"
+    one = len(known.cages) == 1
+    cover, add_up = ("covers", "sums") if one else ("cover", "sum")
+    if not known.outies:
+        inside = "cage inside" if one else "cages inside"
+        why = f"the {inside} {it} ({cages}) {add_up} to {known.cages_total}"
+    elif not known.innies:
+        why = f"{cages} {cover} {it} and {add_up} to {known.cages_total}"
     else:
-        why = f"{cages} cover {it} and sum to {known.cages_total}"
+        why = (f"{cages} {add_up} to {known.cages_total} and {cover} {it} but for "
+               f"{layout.names(known.innies)}")
+    placed = [c for c in cells if board.values[c]]
     if placed:
         why += (f", and {words([symbol(board.values[c]) for c in placed])} "
                 f"{'is' if len(placed) == 1 else 'are'} already in {layout.names(placed)}")
-    verb = "sums" if it == "it" else "sum"
-    head = f"{known.technique}: {known.region} {verb} to {known.region_total}; {why}, so "
+    head = f"{known.technique}: {known.region} {'sum' if several else 'sums'} to {known.region_total}; {why}, so "
+    kinds = {"innie" if c in known.innies else "outie" for c in empty}
     if len(empty) == 1:
-        value = symbol(target) if 1 <= target <= layout.n else str(target)
-        impossible = f", which rules out {ruled}" if ruled else ""  # every candidate: a dead end
-        return head + f"{layout.name(empty[0])} = {value} (an {known.side}){impossible}"
-    cells = " + ".join(layout.name(c) for c in empty)
-    return head + f"{cells} = {target} ({known.side}s), which rules out {ruled}"
+        kind = f"an {kinds.pop()}"
+    else:
+        kind = " and ".join(f"{k}s" for k in sorted(kinds))
+    impossible = f", which rules out {ruled}" if ruled else ""
+    return head + f"{equation} ({kind}){impossible}"
 
 
 def _ruled_out(board: Board, empty: list[int], support: tuple[int, ...]) -> str:
@@ -145,8 +169,25 @@ def _work_out(layout: Layout) -> tuple[tuple[Sum, ...], tuple[Sum, ...]]:
             for first in range(layout.n - size + 1):
                 cells = tuple(c for line in lines[first:first + size] for c in line)
                 several.append((f"{word}s {_span(first + 1, size)}", size, cells))
+    several += _box_pairs(layout)
     return (tuple(s for region in one for s in _region_sums(layout, ONE, *region)),
             tuple(s for region in several for s in _region_sums(layout, SEVERAL, *region)))
+
+
+def _box_pairs(layout: Layout) -> list[tuple[str, int, tuple[int, ...]]]:
+    """Two neighbouring boxes of a band or a stack, when the boxes are houses (no jigsaw)."""
+    geometry = layout.model.puzzle.geometry
+    houses = {cells for _, cells in layout.houses}
+    boxes = geometry.boxes
+    if not boxes or not houses.issuperset(boxes):
+        return []
+    across = geometry.n // geometry.box_cols  # boxes in a band
+    pairs = []
+    for i in range(len(boxes)):
+        for j in (i + 1, i + across):
+            if j < len(boxes) and (j == i + across or j // across == i // across):
+                pairs.append((f"boxes {i + 1} and {j + 1}", 2, boxes[i] + boxes[j]))
+    return pairs
 
 
 def _span(first: int, size: int) -> str:
@@ -156,29 +197,28 @@ def _span(first: int, size: int) -> str:
 
 def _region_sums(layout: Layout, technique: str, name: str, houses: int, cells: tuple[int, ...]
                  ) -> list[Sum]:
-    """The innie sum and the outie sum of one region, when each has between 1 and n cells."""
-    total = houses * _house_total(layout.n)
-    inside, reaching = [], []
+    """The sums of one region: its innies (the cages inside counted), its outies (every cage
+    reaching in counted, when they cover it) and, between the two, innies and outies with
+    the reaching cages that lie mostly inside counted; each kept when it has 1 to n cells."""
     region = frozenset(cells)
-    for i, cage in enumerate(layout.cages):
-        if region.issuperset(cage.cells):
-            inside.append(i)
-        elif region.intersection(cage.cells):
-            reaching.append(i)
-    found = []
-    in_cages = {c for i in inside for c in layout.cages[i].cells}
-    innies = tuple(c for c in cells if c not in in_cages)
-    in_total = sum(layout.cages[i].total or 0 for i in inside)
-    if inside and 1 <= len(innies) <= layout.n:
-        found.append(Sum(technique, name, total, "innie", tuple(inside), in_total, innies,
-                         total - in_total))
-    all_cages = tuple(sorted(inside + reaching))
-    if reaching and region.issubset(c for i in all_cages for c in layout.cages[i].cells):
-        outies = tuple(sorted(c for i in reaching for c in layout.cages[i].cells if c not in region))
-        cages_total = sum(layout.cages[i].total or 0 for i in all_cages)
-        if len(outies) <= layout.n:
-            found.append(Sum(technique, name, total, "outie", all_cages, cages_total, outies,
-                             cages_total - total))
+    inside = [i for i, cage in enumerate(layout.cages) if region.issuperset(cage.cells)]
+    reaching = [i for i, cage in enumerate(layout.cages)
+                if region.intersection(cage.cells) and not region.issuperset(cage.cells)]
+    mostly = [i for i in reaching
+              if 2 * len(region.intersection(layout.cages[i].cells)) > len(layout.cages[i].cells)]
+    found: list[Sum] = []
+    for counted in (inside, inside + reaching, inside + mostly):
+        chosen = tuple(sorted(counted))
+        if not chosen or any(s.cages == chosen for s in found):
+            continue
+        in_cages = {c for i in chosen for c in layout.cages[i].cells}
+        innies = tuple(c for c in cells if c not in in_cages)
+        outies = tuple(sorted(in_cages - region))
+        cages_total = sum(layout.cages[i].total or 0 for i in chosen)
+        if 1 <= len(innies) + len(outies) <= layout.n:
+            total = houses * _house_total(layout.n)
+            found.append(Sum(technique, name, total, chosen, cages_total, innies, outies,
+                             total - cages_total))
     return found
 
 
@@ -187,29 +227,32 @@ def _digits(mask: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1 << 14)
-def _support(masks: tuple[int, ...], target: int, apart: tuple[tuple[int, ...], ...]
-             ) -> tuple[int, ...]:
-    """For each cell, the candidates used by some filling of the cells that sums to
-    ``target``, where cell i's digit differs from those of the cells in ``apart[i]``."""
-    support = [0] * len(masks)
-    chosen = [0] * len(masks)
-    most = [0] * (len(masks) + 1)  # the largest and smallest sums the cells after i can add
-    least = [0] * (len(masks) + 1)
-    for i in range(len(masks) - 1, -1, -1):
-        most[i] = most[i + 1] + masks[i].bit_length()
-        least[i] = least[i + 1] + (masks[i] & -masks[i]).bit_length()
+def _support(masks: tuple[int, ...], signs: tuple[int, ...], target: int,
+             apart: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """For each cell, the candidates used by some filling of the cells whose signed sum
+    (sign[i] * digit[i]) makes ``target``, where cell i's digit differs from those of the
+    cells in ``apart[i]``."""
+    count = len(masks)
+    support = [0] * count
+    chosen = [0] * count
+    most = [0] * (count + 1)  # the largest and smallest signed sums the cells from i on add
+    least = [0] * (count + 1)
+    for i in range(count - 1, -1, -1):
+        high, low = masks[i].bit_length(), (masks[i] & -masks[i]).bit_length()
+        most[i] = most[i + 1] + (high if signs[i] > 0 else -low)
+        least[i] = least[i + 1] + (low if signs[i] > 0 else -high)
 
     def fill(i: int, left: int) -> bool:
-        if i == len(masks):
+        if i == count:
             return left == 0
         if not least[i] <= left <= most[i]:
             return False
         works = False
         for d in _digits(masks[i]):
-            if d > left or any(chosen[j] == d for j in apart[i]):
+            if any(chosen[j] == d for j in apart[i]):
                 continue
             chosen[i] = d
-            if fill(i + 1, left - d):
+            if fill(i + 1, left - signs[i] * d):
                 works = True
                 support[i] |= 1 << (d - 1)
         return works
