@@ -19,10 +19,12 @@ sys.path.insert(0, str(ROOT))
 from models import Model, Puzzle, read_puzzles  # noqa: E402 - after the path to the checkout is set
 from solvers.human import TECHNIQUES, rate, solve  # noqa: E402 - after the path to the checkout is set
 from solvers.human.solver import Technique  # noqa: E402 - after the path to the checkout is set
+from tests.killers import SEARCHING  # noqa: E402 - after the path to the checkout is set
 
 WITHOUT = tuple(t for t in TECHNIQUES if not t.name.startswith("innies and outies"))
 FILES = [("generated_killer_9x9.txt", None), ("killer_teaching.txt", 2)]
-"""(file in puzzles/, the one puzzle to take or None for all): the cages-only 9x9 killers."""
+"""(file in puzzles/, the one puzzle to take or None for all): the cages-only 9x9 killers;
+tests/killers.py's two with larger cages (SEARCHING) are measured too."""
 
 
 def killers() -> list[tuple[str, Puzzle]]:
@@ -31,7 +33,7 @@ def killers() -> list[tuple[str, Puzzle]]:
         for position, puzzle in enumerate(read_puzzles(ROOT / "puzzles" / name), 1):
             if only in (None, position) and puzzle.cages and not any(puzzle.givens):
                 found.append((f"{name.removesuffix('.txt')} {position}", puzzle))
-    return found
+    return found + [(f"tests/killers {name}", puzzle) for name, (puzzle, _) in SEARCHING.items()]
 
 
 def measure(puzzle: Puzzle, techniques: tuple[Technique, ...]) -> tuple[int, int, int, float, float]:

@@ -98,7 +98,7 @@ def _sentence(board: Board, known: Sum, cells: tuple[int, ...], empty: list[int]
               ruled: str) -> str:
     """'innies and outies: row 1 sums to 45; the cages inside it (cages 1 and 2) sum to 38,
     so r1c9 = 7 (an innie)', or with several cells '..., so r1c8 + r1c9 = 11 (innies),
-    which rules out 1 and 2 in r1c8 and 9 in r1c9'."""
+    which rules out 1 and 2 in r1c8; 9 in r1c9'."""
     layout = board.layout
     several = known.region_total > _house_total(layout.n)
     it = "them" if several else "it"
@@ -128,14 +128,14 @@ def _sentence(board: Board, known: Sum, cells: tuple[int, ...], empty: list[int]
 
 
 def _ruled_out(board: Board, empty: list[int], support: tuple[int, ...]) -> str:
-    """'1 and 2 in r1c8 and 9 in r1c9'; cells losing the same digits are named together:
+    """'1 and 2 in r1c8; 9 in r1c9'; cells losing the same digits are named together:
     '3 and 5 in r8c3 and r9c3'."""
     cells_by_digits: dict[int, list[int]] = {}
     for c, s in zip(empty, support):
         if board.cand[c] & ~s:
             cells_by_digits.setdefault(board.cand[c] & ~s, []).append(c)
-    return words([f"{digit_words(m)} in {board.layout.names(cells)}"
-                  for m, cells in cells_by_digits.items()])
+    return "; ".join(f"{digit_words(m)} in {board.layout.names(cells)}"
+                     for m, cells in cells_by_digits.items())
 
 
 def _cage_words(layout: Layout, cages: tuple[int, ...]) -> str:
