@@ -33,7 +33,7 @@ def killers() -> list[tuple[str, Puzzle]]:
         for position, puzzle in enumerate(read_puzzles(ROOT / "puzzles" / name), 1):
             if only in (None, position) and puzzle.cages and not any(puzzle.givens):
                 found.append((f"{name.removesuffix('.txt')} {position}", puzzle))
-    return found + [(f"tests/killers {name}", puzzle) for name, (puzzle, _) in SEARCHING.items()]
+    return found + [(f"tests/killers.py {name}", puzzle) for name, (puzzle, _) in SEARCHING.items()]
 
 
 def measure(puzzle: Puzzle, techniques: tuple[Technique, ...]) -> tuple[int, int, int, float, float]:
