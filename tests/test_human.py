@@ -136,6 +136,7 @@ def test_innies_and_outies_fix_a_cell_from_the_sum_of_one_house() -> None:
     assert outie is not None and outie.placements == ((7, 3),)
     assert outie.text == ("innies and outies: row 1 sums to 10; cages 1 and 2 cover it and sum "
                           "to 13, so r2c4 = 3 (an outie)")
+    assert innies_outies(empty_board(4)) is None and innies_outies_several(empty_board(4)) is None  # no cages
 
 
 def test_innies_of_two_rows_fix_the_cell_the_cages_inside_them_leave() -> None:
