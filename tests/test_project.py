@@ -48,6 +48,12 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     assert ci_command() == readme_commands()[1]
 
 
+def test_ci_runs_the_readme_main_job_command_first() -> None:
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert readme_commands()[0] in lines
+    assert lines.index(readme_commands()[0]) < lines.index(readme_commands()[1])
+
+
 def test_ci_fails_when_the_tests_fail() -> None:
     script = (ROOT / ".ci" / "run").read_text()
     assert script.startswith("#!/usr/bin/env bash")
