@@ -82,7 +82,7 @@ def test_a_closed_forwarder_stops_reading_though_a_stray_still_holds_the_pipe() 
     reader, writer = os.pipe()  # the write end left open, as by a process that escaped the worker
     try:
         forwarder = OutputForwarder(reader, lambda text: None)
-        forwarder.close()
+        forwarder.close(timeout=30)  # returns as soon as the thread has ended
         assert not forwarder.reading
         with pytest.raises(BrokenPipeError):  # the read end is closed: nothing is left behind
             os.write(writer, b"more")

@@ -47,9 +47,10 @@ _LAST_READS = 16
 
 
 def write_stderr(text: str) -> None:
-    """Write to this process's stderr (whatever sys.stderr is now) and flush it."""
-    sys.stderr.write(text)
-    sys.stderr.flush()
+    """Write to this process's stderr (whatever sys.stderr is now, if any) and flush it."""
+    if sys.stderr is not None:
+        sys.stderr.write(text)
+        sys.stderr.flush()
 
 
 class OutputForwarder:
@@ -75,9 +76,10 @@ class OutputForwarder:
         self._next_label = printable(label)
         self._runs += 1
 
-    def close(self, timeout: float = 2 * POLL_SECONDS) -> None:
-        """Stop reading once the pipe is empty and wait (up to ``timeout`` s) for what was read
-        to be written; called when the worker has been ended."""
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop reading once the pipe is empty and wait (up to ``timeout`` s, on a loaded
+        machine) for what was read to be written; called when the worker has been ended, so
+        the pipe is at its end at once (or within POLL_SECONDS when an escaped stray holds it)."""
         self._stop.set()
         self._thread.join(timeout)
 
