@@ -3,14 +3,18 @@
 Chaos: a few hundred quick tasks of a plugin that fails at random (tests/plugins/chaos.py:
 raising, exiting, killing itself, garbage in the pipe, huge answers, NaN stats, sleeping,
 stalling mid-frame) beside the built-in mrv; every task gets exactly one outcome, the one
-its fault calls for, and mrv's runs are all solved.
+its fault calls for, mrv's runs are all solved, and the workers' pipes and output readers
+are all gone afterwards.
 """
 from __future__ import annotations
 
 import importlib.util
 import math
+import os
 import sys
+import threading
 from collections import Counter
+from multiprocessing import resource_tracker
 
 import pytest
 
@@ -54,8 +58,10 @@ def puzzles(count: int) -> list[Puzzle]:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the chaos plugin reads /proc")
-def test_chaos_every_task_has_exactly_one_outcome_and_the_right_one() -> None:
+def test_chaos_every_task_has_exactly_one_outcome_and_the_right_one_and_leaves_no_fd_or_thread() -> None:
     chaos = chaos_module()
+    resource_tracker.ensure_running()  # started by the first spawn, its pipe kept for good: not a leak
+    fds, threads = len(os.listdir("/proc/self/fd")), threading.active_count()
     plugin = Configuration("chaos", plugin=f"{CHAOS}:solve", backend="chaos", options=(("seed", SEED),))
     mrv = Configuration("mrv", backend="mrv")
     tasks = [Task(solver, puzzle, 1, 0.5) for puzzle in puzzles(160) for solver in (plugin, mrv)]
@@ -72,6 +78,7 @@ def test_chaos_every_task_has_exactly_one_outcome_and_the_right_one() -> None:
         faults[fault] += 1
         assert outcome.status == STATUS_OF_FAULT[fault], (fault, outcome)
     assert len(faults) >= 8, faults  # most kinds of fault really happened
+    assert (len(os.listdir("/proc/self/fd")), threading.active_count()) == (fds, threads)
 
 
 # ---------------------------------------------------------------- what the parent accepts

@@ -6,6 +6,7 @@ runner:        worker processes with a wall-clock limit (kill and replace), in t
 worker:        the worker's side: isolate, load a backend, run it, answer as plain data
 channel:       the untrusted result channel: size- and depth-capped JSON frames, read without blocking
 answers:       a worker's answer checked field by field (types, ranges that JSON and SQLite hold)
+output:        a worker's stdout and stderr forwarded to stderr: escaped, labelled, bounded per run
 sandbox:       a session per worker, death with the parent, each run's strays killed, a hard memory cap
 timing:        wall and CPU time over one span, the collector paused, --cpu-limit, timeouts
 memory:        a run's own peak resident memory (the high-water mark reset before it)

@@ -1,7 +1,8 @@
 """Runs (backend, puzzle) tasks in worker processes under a wall-clock limit enforced from outside.
 
 Each worker is a fresh interpreter (the 'spawn' start method) in a session of its own
-(sandbox.py), its stdout sent to stderr. A worker first loads a configuration's backend
+(sandbox.py), its stdout and stderr sent into a pipe the parent reads (output.py: shown on
+this process's stderr escaped, labelled and bounded). A worker first loads a configuration's backend
 (its own exchange, under LOAD_LIMIT: imports and a compile never count as a run); then
 each run is handed over, and the run's clock is the parent's own, from the hand-over to
 the answer's arrival: that clock decides whether a run was late, whatever the backend
@@ -44,6 +45,7 @@ from ..tasks import Configuration, Outcome, Task
 from .answers import MAX_SECONDS, AnswerError, amount, check_answer
 from .channel import ChannelError, FrameReader, read_available
 from .memory import high_water_mb
+from .output import OutputForwarder
 from .sandbox import cap_memory, end_strays, kill_marked, kill_tree
 from .timing import (
     CPU_LIMIT_SIGNALS,
@@ -129,6 +131,8 @@ class _Worker:
     results: Connection
     key: str
     token: str
+    output: OutputForwarder
+    """Forwards what the worker (and its children) write to fd 1 and 2 to this process's stderr."""
     reader: FrameReader = field(default_factory=FrameReader)
     task: int | None = None
     loading: bool = False
@@ -261,14 +265,18 @@ class _Pool:
         token = f"{self.token}.{self.serial}"
         task_reader, task_writer = self.context.Pipe(duplex=False)
         result_reader, result_writer = self.context.Pipe(duplex=False)
+        output_reader, output_writer = self.context.Pipe(duplex=False)
         process = self.context.Process(target=worker_main, daemon=True,
-                                       args=(task_reader, result_writer, os.getpid(), token))
+                                       args=(task_reader, result_writer, output_writer, os.getpid(), token))
         process.start()
         task_reader.close()
         result_writer.close()
+        output_writer.close()  # the worker and its children hold the only write ends: EOF when they are gone
         os.set_blocking(result_reader.fileno(), False)
         os.set_blocking(process.sentinel, False)
-        return _Worker(process, task_writer, result_reader, key, token)
+        output = OutputForwarder(os.dup(output_reader.fileno()))
+        output_reader.close()
+        return _Worker(process, task_writer, result_reader, key, token, output)
 
     def _send(self, worker: _Worker, number: int) -> None:
         """Give the worker a task: load its backend first if the worker has not yet."""
@@ -276,6 +284,7 @@ class _Pool:
         worker.sequence, worker.peak_reset = self.sequence, False
         self.sequence += 1
         solver = self.tasks[number].solver
+        worker.output.run_started(solver.name)
         if solver in worker.loaded:
             self._hand_over(worker)
             return
@@ -462,11 +471,13 @@ class _Pool:
         self._record(number, outcome, worker)
 
     def _end(self, worker: _Worker) -> None:
-        """Kill the worker's whole group and marked strays; close its pipes."""
+        """Kill the worker's whole group and marked strays; close its pipes, the last of its
+        output forwarded."""
         kill_tree(worker.process.pid, worker.token)
         _join(worker.process, 5.0)
         worker.tasks.close()
         worker.results.close()
+        worker.output.close()
 
     def _measured(self, outcome: Outcome, worker: _Worker) -> Outcome:
         """A run about to be killed, with what /proc says its worker used since it started."""
@@ -530,6 +541,7 @@ def check_loads(solvers: Sequence[Configuration], limit: float = LOAD_LIMIT) -> 
     deadline = time.monotonic() + limit
     try:
         for worker, solver in zip(workers, solvers):
+            worker.output.run_started(solver.name)
             worker.tasks.send(("check", solver))
         while len(answers) < len(workers) and time.monotonic() < deadline:
             pending = [number for number in range(len(workers)) if number not in answers]

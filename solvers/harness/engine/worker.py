@@ -1,8 +1,10 @@
 """The worker side of the runner: load a backend, run it, send its answer as plain data.
 
 A worker is a fresh interpreter that first isolates itself (sandbox.isolate: its own
-session, death with its parent, a marker its children inherit) and sends its stdout
-to stderr, so nothing a backend prints reaches machine-readable output. It then
+session, death with its parent, a marker its children inherit) and points its stdout and
+stderr (fd 1 and 2, which its children inherit) at the output pipe the parent reads
+(output.py), so nothing a backend prints reaches machine-readable output or reaches the
+terminal unescaped. It then
 serves tasks from the parent (pickled: that direction is trusted) and answers on the
 result channel with frames of JSON (channel.py: the parent trusts none of it). The
 answer is cut down here first, so a backend returning 200,000 solutions costs nothing
@@ -37,14 +39,18 @@ from .timing import MEMORY, Clocks, collector_paused, cpu_limited
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "std::bad_alloc", "out of memory", "Cannot allocate memory")
 
 
-def worker_main(tasks: Connection, results: Connection, parent_pid: int, token: str) -> None:
+def worker_main(tasks: Connection, results: Connection, output: Connection, parent_pid: int,
+                token: str) -> None:
     """Serve the parent's messages until told to stop (None) or the parent goes away:
     ("check", configuration) loads a backend only to say whether it loads; ("load",
     configuration) loads and prepares one for the runs to come; ("run", number, task,
     limited) runs a task of a loaded backend (``limited``: the parent has already capped
-    this process's memory, see sandbox.cap_memory)."""
+    this process's memory, see sandbox.cap_memory). Whatever is written to fd 1 or 2 from
+    here on goes into ``output``."""
     isolate(parent_pid, token)
-    os.dup2(2, 1)  # a backend's prints go to stderr, never into the parent's stdout
+    os.dup2(output.fileno(), 1)  # never the parent's stdout or terminal: the parent shows it escaped
+    os.dup2(output.fileno(), 2)
+    output.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
