@@ -13,23 +13,11 @@ bench/givens.json, bench/givens_nodes.png, bench/givens_time.png.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def first_puzzles(lines: Iterable[str], count: int) -> list[str]:
-    """The first count puzzle lines of a line-format file (comments and blank lines skipped).
-
-    >>> first_puzzles(["# a comment", "1..2", "", "2..1", "..12"], 2)
-    ['1..2', '2..1']
-    """
-    puzzles = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
-    return puzzles[:count]
+from common import ROOT, compare, first_puzzles, plot_curves
 
 
 def givens_levels(text: str) -> list[int]:
@@ -45,11 +33,6 @@ def givens_levels(text: str) -> list[int]:
     if any(not 17 <= level <= 80 for level in levels):
         raise ValueError(f"--givens takes numbers from 17 to 80, not {text!r}")
     return levels
-
-
-def compare(*args: str, **options: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], check=False,
-                          text=True, **options)  # type: ignore[call-overload]  # options pass through to subprocess.run
 
 
 def main() -> int:
@@ -82,12 +65,8 @@ def main() -> int:
         ran = compare("run", str(instances), "--solvers", args.solvers, "--timeout",
                       str(args.timeout), "--json", str(args.json))
     title = f"9x9: {len(puzzles)} puzzles (17-clue, generated), median and quartiles"
-    status = ran.returncode
-    for measure, picture in (("nodes", args.plot), ("time_s", args.time_plot)):
-        drawn = compare("plot", "curve", str(args.json), "--x", "givens", "--y", measure,
-                        "-o", str(picture), "--title", title)
-        status = status or drawn.returncode
-    return status
+    drawn = plot_curves(args.json, "givens", (("nodes", args.plot), ("time_s", args.time_plot)), title)
+    return ran.returncode or drawn
 
 
 if __name__ == "__main__":

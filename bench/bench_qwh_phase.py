@@ -15,12 +15,11 @@ bench/qwh_phase_backtracks.png, bench/qwh_phase_time.png.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from common import ROOT, compare, plot_curves
 
 
 def hole_fractions(start: float, stop: float, step: float) -> list[float]:
@@ -34,11 +33,6 @@ def hole_fractions(start: float, stop: float, step: float) -> list[float]:
                          f"{start}, {stop}, {step}")
     count = int(round((stop - start) / step + 1e-9)) + 1
     return [round(start + i * step, 3) for i in range(count) if start + i * step <= stop + 1e-9]
-
-
-def compare(*args: str, **options: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], check=False,
-                          text=True, **options)  # type: ignore[call-overload]  # options pass through to subprocess.run
 
 
 def main() -> int:
@@ -74,13 +68,10 @@ def main() -> int:
                       str(args.timeout), "--json", str(args.json))
     title = (f"QWH order {args.order}: {args.count} instances per hole fraction, "
              f"median and quartiles")
-    status = ran.returncode
-    for measure, picture in (("conflicts", args.plot), ("backtracks", args.backtracks_plot),
-                             ("time_s", args.time_plot)):
-        drawn = compare("plot", "curve", str(args.json), "--x", "holes", "--y", measure,
-                        "-o", str(picture), "--title", title)
-        status = status or drawn.returncode
-    return status
+    drawn = plot_curves(args.json, "holes", (("conflicts", args.plot),
+                                             ("backtracks", args.backtracks_plot),
+                                             ("time_s", args.time_plot)), title)
+    return ran.returncode or drawn
 
 
 if __name__ == "__main__":

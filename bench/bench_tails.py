@@ -14,29 +14,13 @@ With --set, the first --first puzzles of that file replace the generated instanc
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from common import ROOT, compare, first_puzzles
+
 CONFIGS = "fast=fast:branching=mrv,wdeg=fast:branching=wdeg,mrv:inference=singles"
-
-
-def first_puzzles(lines: Iterable[str], count: int) -> list[str]:
-    """The first count puzzle lines of a line-format file (comments and blank lines skipped).
-
-    >>> first_puzzles(["# a comment", "1..2", "", "2..1", "..12"], 2)
-    ['1..2', '2..1']
-    """
-    puzzles = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
-    return puzzles[:count]
-
-
-def compare(*args: str, **options: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], check=False,
-                          text=True, **options)  # type: ignore[call-overload]  # options pass through to subprocess.run
 
 
 def main() -> int:

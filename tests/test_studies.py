@@ -134,9 +134,12 @@ def test_the_peak_is_the_point_with_the_highest_median_the_first_of_a_tie() -> N
 
 
 def _bench(name: str) -> ModuleType:
+    """A bench script loaded by path, with bench/ on sys.path as when it is run (for bench/common.py)."""
     spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    if str(ROOT / "bench") not in sys.path:
+        sys.path.append(str(ROOT / "bench"))
     spec.loader.exec_module(module)
     return module
 

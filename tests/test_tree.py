@@ -23,11 +23,13 @@ SVG = "{http://www.w3.org/2000/svg}"
 LINE_4X4 = "1.3...2..1...3.2"  # backtrack tries and fails a few values before the answer
 
 
+MODULES = {"mrv": mrv, "backtrack": backtrack, "dlx": dlx, "human": human}
+
+
 def decisions(solver: str, puzzle: Puzzle, **options: object) -> list[dict]:
     """The decide events of the same solve the command runs."""
     trace = Trace()
-    module = {"mrv": mrv, "backtrack": backtrack, "dlx": dlx, "human": human}[solver]
-    module.solve(Model.from_puzzle(puzzle), trace=trace, **{"node_limit": 100_000, **options})
+    MODULES[solver].solve(Model.from_puzzle(puzzle), trace=trace, **{"node_limit": 100_000, **options})
     return [event for event in trace.events if event["kind"] == "decide"]
 
 
@@ -62,10 +64,12 @@ def test_the_tree_has_one_node_and_one_edge_per_decision_and_marks_the_solution_
     assert all("path" in g.get("class", "").split() for g in nodes(svg, "solution"))
     contradictions = sum(1 for g in nodes(svg, "contradiction"))
     text = out.read_text()
-    assert f"{len(tried):,} decisions in all" in text
+    forced = sum(1 for event in tried if event["forced"])
+    moves = f" and {forced:,} forced move{'s' if forced != 1 else ''}" if forced else ""
+    assert f"{len(tried) - forced:,} decisions in all{moves}, depth" in text
     assert f"contradiction ({contradictions:,} drawn)" in text or contradictions == 0
-    assert f"wrote {out}: {len(tried):,} decisions (all drawn)" in done.stdout
-    assert len(edges(svg, "only")) == only_choices(tried)
+    assert f"wrote {out}: {len(tried) - forced:,} decisions{moves} (all drawn)" in done.stdout
+    assert len(edges(svg, "forced")) == len(nodes(svg, "forced")) == forced == only_choices(tried)
 
 
 def only_choices(tried: list[dict]) -> int:
@@ -79,21 +83,52 @@ def only_choices(tried: list[dict]) -> int:
     return count
 
 
+FORCING = {"mrv": {"inference": "forward"}}  # mrv's default rungs place a one-option cell
+# themselves; forward checking leaves it to the search, as a forced move
+
+
+@pytest.mark.parametrize("solver", TRACED)
+def test_the_tree_draws_as_forced_exactly_the_decisions_the_trace_says_were_forced(solver: str) -> None:
+    trace = Trace()
+    MODULES[solver].solve(Model.from_puzzle(load("teaching.txt")[0]), trace=trace, node_limit=200,
+                          **FORCING.get(solver, {}))
+    tried = [event for event in trace.events if event["kind"] == "decide"]
+    assert tried and all("forced" in event for event in tried)
+    forced = sum(1 for event in tried if event["forced"])
+    assert forced or solver == "human"  # the human-style solver guesses only where no single applies
+    picture = search_tree(trace.events)
+    svg = ET.fromstring(picture.svg)
+    assert not picture.summary.collapsed and len(nodes(svg, "decision")) == len(tried)
+    assert len(nodes(svg, "forced")) == len(edges(svg, "forced")) == forced
+    assert (f"a forced move, the one option left ({forced:,} drawn)" in picture.svg) == bool(forced)
+    assert f"{len(tried) - forced:,} decision" in picture.svg  # the heading counts them apart
+    # the tree's shape (one child, nothing left to try) says the same wherever the field exists
+    tree = picture.summary.tree
+    assert all(child.forced is (child in node.forced_by_shape())
+               for node in tree.root.walk() for child in node.children)
+    # a trace written before the field: read by its shape, drawn the same
+    old = build({key: value for key, value in event.items() if key != "forced"}
+                for event in trace.events)
+    assert [node.forced for node in old.root.walk()] == [node.forced for node in tree.root.walk()]
+
+
 def test_a_big_search_is_collapsed_and_says_its_total(tmp_path: Path) -> None:
     out = tmp_path / "tree.svg"
     done = compare("tree", "puzzles/top95.txt", "--solver", "backtrack:node_limit=3000",
                    "--max-nodes", "150", "-o", str(out))
     assert done.returncode == 0, done.stderr
     svg = ET.parse(out).getroot()
-    tried = len(decisions("backtrack", load("top95.txt")[0], node_limit=3000))
+    tried_events = decisions("backtrack", load("top95.txt")[0], node_limit=3000)
+    tried, forced = len(tried_events), sum(1 for event in tried_events if event["forced"])
     collapsed = nodes(svg, "collapsed")
     hidden = sum(int(g.get("data-nodes", "0")) for g in collapsed)
     assert collapsed and hidden > len(nodes(svg, "decision"))
     assert hidden + len(nodes(svg, "decision")) == tried  # every decision drawn or counted
     assert len(nodes(svg, "decision")) + len(collapsed) + 1 <= 150
     text = out.read_text()
-    assert f"{tried:,} decisions in all" in text and f"other {hidden:,} in {len(collapsed)} " \
-                                                     "collapsed subtrees" in text
+    assert f"{tried - forced:,} decisions in all and {forced:,} forced moves" in text
+    assert f"of the {tried:,} nodes" in text and f"other {hidden:,} in {len(collapsed)} " \
+                                                 "collapsed subtrees" in text
     assert nodes(svg, "stopped")  # the node budget stopped the search: where is drawn
 
 
@@ -149,7 +184,7 @@ def test_the_summary_keeps_the_solution_path_whatever_the_budget() -> None:
     summary = summarise(tree, 20)
     solution = next(node for node in tree.root.walk() if node.outcome == "solution")
     assert solution.number in summary.shown and summary.collapsed
-    assert len(summary.shown) - 1 + sum(c.size for c in summary.collapsed) == tree.decisions
+    assert len(summary.shown) - 1 + sum(c.size for c in summary.collapsed) == tree.nodes
 
 
 @pytest.mark.parametrize("source, words", [("small_unsat.txt", "inference alone found there is no solution"),

@@ -12,6 +12,7 @@ from ...trace import Event
 from ..engine.terminal import printable
 from ..pictures.picture import draw_board
 from ..pictures.plot import PlotUnavailableError, require_matplotlib
+from ..pictures.search_tree import search_counts
 from ..pictures.steps import final_board
 from ..results.outputs import atomic_path
 from .common import EXIT_OK, UsageError, check_output_paths
@@ -42,16 +43,9 @@ def search_words(result: Result, events: list[Event]) -> str:
     if not decides:
         return (f"{result.status.value} without a decision\n"
                 "(each cell coloured by how it got its final value)")
-    made = f"{_count(len(decides) - forced, 'decision')} in all"
-    if forced:
-        made += f" and {_count(forced, 'forced move')}"
     taken = f", {undone:,} taken back" if undone else ""
-    return (f"{result.status.value}: {made}{taken}\n"
+    return (f"{result.status.value}: {search_counts(len(decides) - forced, forced)}{taken}\n"
             "(each cell coloured by how it got its final value)")
-
-
-def _count(number: int, thing: str) -> str:
-    return f"{number:,} {thing}{'' if number == 1 else 's'}"
 
 
 def run(args: argparse.Namespace) -> int:

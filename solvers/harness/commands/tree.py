@@ -11,6 +11,7 @@ from pathlib import Path
 from models import Puzzle, PuzzleError, read_text
 
 from ...trace import Event, TraceError, read_jsonl
+from ..pictures.search_tree import search_counts
 from ..pictures.tree_svg import search_tree
 from ..results.outputs import write_atomic
 from .common import EXIT_OK, UsageError, check_output_paths, positive_int
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise UsageError(f"-o {args.output}: cannot write: {error}") from None
     drawn = (f"{summary.drawn():,} drawn, the rest collapsed" if summary.collapsed else "all drawn")
-    print(f"wrote {args.output}: {tree.decisions:,} decisions ({drawn})")
+    print(f"wrote {args.output}: {search_counts(tree.nodes - tree.forced, tree.forced, '')} ({drawn})")
     return EXIT_OK
 
 

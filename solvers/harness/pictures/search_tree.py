@@ -2,7 +2,10 @@
 
 The root is the puzzle after the first propagation; each ``decide`` event at depth d is a
 child of the node at depth d-1 on the current path; a ``contradiction`` or ``solved``
-event marks the node at its depth, a ``backtrack`` closes it. ``summarise`` keeps a tree
+event marks the node at its depth, a ``backtrack`` closes it. A node is a forced move when
+its ``decide`` event says so (``forced``: the branch had one option left); a trace written
+before that field existed is read by its shape instead (its parent's only child, with nothing
+left to try), which agrees wherever both exist (tests/test_tree.py). ``summarise`` keeps a tree
 drawable: every node down to the deepest depth that fits the budget, plus the path to each
 solution (or to where the search stopped), and one collapsed stand-in for each set of
 hidden children, carrying their size.
@@ -33,14 +36,16 @@ class Node:
     children: list[Node] = field(default_factory=list)
     outcome: str = ""  # SOLUTION, CONTRADICTION or '' (went on deeper, or the search stopped)
     why: str = ""  # the outcome in words
-    forced: int = 0  # places and eliminations inference made at this node
+    inferred: int = 0  # places and eliminations inference made at this node
+    forced: bool = False  # a forced move: its branch had one option left, not a choice
     backtracked: bool = False
     size: int = 1  # nodes in its subtree, itself included (set by ``build``)
     solutions: int = 0  # solution nodes in its subtree
     contradictions: int = 0  # contradiction nodes in its subtree
 
-    def only_choices(self) -> Iterator[Node]:
-        """Its children that were the one choice there was: nothing tried before or after."""
+    def forced_by_shape(self) -> Iterator[Node]:
+        """Its children that look forced from the tree's shape: the one child, with nothing
+        left to try after it (how a trace without ``forced`` fields is read)."""
         if len(self.children) == 1 and not self.children[0].alternatives:
             yield self.children[0]
 
@@ -67,8 +72,14 @@ class SearchTree:
         return "start" if node.cell < 0 else f"{cell_name(node.cell, self.n)}={symbol(node.value)}"
 
     @property
-    def decisions(self) -> int:
+    def nodes(self) -> int:
+        """Nodes below the root: one per decide event, forced moves included."""
         return self.root.size - 1
+
+    @property
+    def forced(self) -> int:
+        """The forced moves among them (a branch with one option left)."""
+        return sum(node.forced for node in self.root.walk())
 
     def depth(self) -> int:
         return max(node.depth for node in self.root.walk())
@@ -82,13 +93,17 @@ def build(events: Iterable[Event]) -> SearchTree:
     root = Node(0, 0)
     path = [root]  # path[d]: the node at depth d on the current branch
     count = 0
+    unsaid: set[Node] = set()  # decisions whose event has no 'forced' (older traces)
     for event in events:
         kind, depth = event["kind"], event["depth"]
         if kind == "decide":
             count += 1
             del path[max(depth, 1):]
             child = Node(count, len(path), event["cell"], event["value"], describe(event, n),
-                         str(event.get("group") or ""), len(event["alternatives"]))
+                         str(event.get("group") or ""), len(event["alternatives"]),
+                         forced=bool(event.get("forced")))
+            if "forced" not in event:
+                unsaid.add(child)
             path[-1].children.append(child)
             path.append(child)
         elif kind in ("contradiction", "solved"):
@@ -100,11 +115,24 @@ def build(events: Iterable[Event]) -> SearchTree:
                 path[depth].backtracked = True
                 del path[depth:]
         elif kind in ("place", "eliminate"):
-            path[-1].forced += 1
+            path[-1].inferred += 1
+    if unsaid:
+        for node in root.walk():
+            for child in node.children:
+                if child in unsaid:
+                    child.forced = child in node.forced_by_shape()
     _count(root)
     # nodes never taken back: the path to the solution, or to where a stopped search was
     stopped = [node for node in path[1:] if not node.solutions]
     return SearchTree(root, n, str(start.get("solver", "")), stopped)
+
+
+def search_counts(decisions: int, forced: int, where: str = " in all") -> str:
+    """'38 decisions in all and 3 forced moves': the decide events that were choices, and
+    apart from them the forced moves (one option left), as the tree's heading and render's
+    title both count them."""
+    words = f"{decisions:,} decision{'' if decisions == 1 else 's'}{where}"
+    return words + (f" and {forced:,} forced move{'' if forced == 1 else 's'}" if forced else "")
 
 
 def _count(root: Node) -> None:

@@ -1,6 +1,7 @@
 """A search tree drawn as SVG text, top down as on a blackboard: the cell branched on in each
 node, the value tried on each edge, contradictions and solutions marked, the path to the
-solution drawn thick, hidden subtrees as triangles that say their size, and a legend.
+solution drawn thick, forced moves (one option left) on dotted edges, hidden subtrees as
+triangles that say their size, and a legend.
 
 Plain text, no library: every node is a ``<g class="node ...">`` with a tooltip, every edge
 a ``<path class="edge ...">``, so a test (or a reader) can count them.
@@ -16,7 +17,7 @@ from models.symbols import symbol
 
 from ...trace import Event, cell_name
 from ..results.outputs import write_atomic
-from .search_tree import CONTRADICTION, SOLUTION, Collapsed, Node, Summary, build, summarise
+from .search_tree import CONTRADICTION, SOLUTION, Collapsed, Node, Summary, build, search_counts, summarise
 
 FONT = 11
 CHAR = 6.6  # the width of one character at FONT, a little generous for a sans-serif face
@@ -35,7 +36,7 @@ STYLE = f"""
 .edge {{ stroke: #8c8c8c; stroke-width: 1.2; fill: none; }}
 .edge.path {{ stroke: {PATH_COLOUR}; stroke-width: 3.5; }}
 .edge.hidden {{ stroke-dasharray: 4 3; }}
-.edge.only {{ stroke-dasharray: 1.5 3; }}
+.edge.forced {{ stroke-dasharray: 1.5 3; }}
 .label {{ fill: #1a1a1a; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }}
 .node rect, .node circle, .node polygon {{ fill: #ffffff; stroke: #4d4d4d; stroke-width: 1.2; }}
 .node.dead rect, .node.dead circle {{ fill: {DEAD_FILL}; }}
@@ -217,8 +218,8 @@ def _edge(parent: Item, child: Item, origin: float, summary: Summary) -> str:
     y0 = origin + LEVEL * parent.depth + RADIUS
     y1 = origin + LEVEL * child.depth - RADIUS
     kind = "path" if _on_path(child, summary) else "hidden" if child.stand_in else "tried"
-    if child.node is not None and parent.node is not None and child.node in parent.node.only_choices():
-        kind += " only"
+    if child.node is not None and child.node.forced:
+        kind += " forced"
     middle = (y0 + y1) / 2
     return (f'<path class="edge {kind}" d="M{parent.x:.1f},{y0:.1f} C{parent.x:.1f},{middle:.1f} '
             f'{child.x:.1f},{middle:.1f} {child.x:.1f},{y1:.1f}"/>')
@@ -233,6 +234,8 @@ def _node(item: Item, origin: float, summary: Summary) -> str:
     assert node is not None  # an item is a node or a stand-in
     tree = summary.tree
     classes = ["node", "root" if node.number == 0 else "decision"]
+    if node.forced:
+        classes.append("forced")
     if node.outcome:
         classes.append(node.outcome)
     if _on_path(item, summary):
@@ -266,8 +269,8 @@ def _tooltip(node: Node, assignment: str) -> str:
              else "start: the givens and what inference forced from them"]
     if node.said:
         lines.append(node.said)
-    if node.forced:
-        lines.append(f"then {node.forced} inference step(s)")
+    if node.inferred:
+        lines.append(f"then {node.inferred} inference step(s)")
     if node.why:
         lines.append(node.why)
     if node.children:
@@ -289,16 +292,16 @@ def _stand_in(stand_in: Collapsed, x: float, y: float) -> str:
 def _header(summary: Summary, title: str) -> list[str]:
     tree = summary.tree
     root = tree.root
-    lines = [title, f"{_count(tree.decisions, 'decision')} in all, depth {tree.depth()}: "
+    lines = [title, f"{search_counts(tree.nodes - tree.forced, tree.forced)}, depth {tree.depth()}: "
                     f"{_count(root.contradictions, 'contradiction')}, "
                     f"{_count(root.solutions, 'solution')}"
              + ("; the search stopped before its end" if tree.stopped else "")
-             + ("" if tree.decisions else "; no search: inference alone " + (
+             + ("" if tree.nodes else "; no search: inference alone " + (
                  "solved it" if root.solutions else "found there is no solution" if root.outcome
                  else "went no further"))]
     if summary.collapsed:
         hidden = sum(s.size for s in summary.collapsed)
-        lines.append(f"drawn: {len(summary.shown) - 1:,} of the {tree.decisions:,} decisions, every one "
+        lines.append(f"drawn: {len(summary.shown) - 1:,} of the {tree.nodes:,} nodes, every one "
                      f"down to depth {summary.depth} and the path to each solution or to where "
                      f"the search stopped; the other "
                      f"{hidden:,} in {len(summary.collapsed)} collapsed subtrees")
@@ -312,10 +315,10 @@ def _count(number: int, noun: str) -> str:
 
 def _legend(summary: Summary, x: float, y: float) -> tuple[list[str], float]:
     """The symbols, each with what it means and how many are drawn; and the legend's height."""
-    counts = {"contradiction": 0, "solution": 0, "dead": 0, "stopped": 0, "only": 0}
+    counts = {"contradiction": 0, "solution": 0, "dead": 0, "stopped": 0, "forced": 0}
     for node in summary.tree.root.walk():
         if node.number in summary.shown:
-            counts["only"] += sum(1 for c in node.only_choices() if c.number in summary.shown)
+            counts["forced"] += node.forced
             if node.outcome:
                 counts[node.outcome] += 1
             if node in summary.tree.stopped:
@@ -339,10 +342,10 @@ def _legend(summary: Summary, x: float, y: float) -> tuple[list[str], float]:
         entries.append((f'<rect x="-9" y="-9" width="18" height="18" rx="5" fill="{DEAD_FILL}" '
                         'stroke="#4d4d4d"/>', f"dead end: backtracked, no solution below "
                                               f"({counts['dead']:,} drawn)"))
-    if counts["only"]:
+    if counts["forced"]:
         entries.append(('<path d="M-16,0 H16" stroke="#8c8c8c" stroke-width="2" '
-                        'stroke-dasharray="1.5 3"/>', f"dotted: the only choice there was, nothing "
-                                                      f"else to try ({counts['only']:,} drawn)"))
+                        'stroke-dasharray="1.5 3"/>', f"dotted: a forced move, the one option left "
+                                                      f"({counts['forced']:,} drawn)"))
     if counts["stopped"]:
         entries.append((f'<circle r="{RADIUS}" fill="#fff" stroke="{STOP_COLOUR}" stroke-width="2" '
                         'stroke-dasharray="3 2"/>', f"where the search stopped ({counts['stopped']})"))
