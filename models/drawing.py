@@ -10,8 +10,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape as _html_escape
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
 
 from .symbols import symbol
 
@@ -22,6 +22,12 @@ GIVEN_INK = "#000000"
 FILLED_INK = "#1f3a93"  # a value that was not given: blue, as a student pencils it in ink
 DIAGONAL_FILL = "#ececec"
 CAGE_INSET = 0.1  # how far inside its cells a cage's dashed outline runs, in cells
+
+
+def escape(text: str) -> str:
+    """``text`` for the inside of an SVG element: &, < and > as entities (quotes stay), as
+    xml.sax.saxutils.escape, without its import of urllib (50 ms at every start)."""
+    return _html_escape(text, quote=False)
 
 
 def grid_svg(puzzle: Puzzle, values: Sequence[int] | None = None,

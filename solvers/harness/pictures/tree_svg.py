@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from xml.sax.saxutils import escape
 
+from models.drawing import escape
 from models.symbols import symbol
 
 from ...trace import Event, cell_name
