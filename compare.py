@@ -5,7 +5,9 @@ with the independent checker (models.verify), reports disagreement, and tabulate
 """
 import sys
 
-from solvers.harness.cli import main
-
 if __name__ == "__main__":
+    # imported here, not at the top: each worker is a spawned interpreter that runs this file
+    # again (as __mp_main__), and importing every command there cost 0.1 s a worker
+    from solvers.harness.cli import main
+
     sys.exit(main())
