@@ -54,12 +54,12 @@ def check_output_paths(outputs: Sequence[str | None], inputs: Sequence[str]) -> 
             if other != "-" and _same_file(output, other):
                 what = "one of the inputs" if other in inputs else "another output"
                 raise OutputError(f"{output}: refusing to write over {what} ({other})")
-        kind = _kind(_target(output))
         folder = Path(output).resolve().parent
-        if not folder.is_dir() and kind == "missing":
+        if not folder.is_dir():
             raise OutputError(f"{output}: folder {folder} does not exist")
         if Path(output).is_dir():
             raise OutputError(f"{output}: is a directory")
+        kind = _kind(_target(output)[0])
         if kind not in ("missing", "regular", "device", "fifo"):
             raise OutputError(f"{output}: is a {kind}, not a file, a character device or a FIFO")
         seen.append(output)
@@ -102,15 +102,22 @@ def _names_descriptor(path: str) -> bool:
 _DESCRIPTOR = re.compile(r"^/(proc/[^/]+|dev)/fd/\d+$")
 
 
-def _target(path: str) -> str:
-    """What to open for ``path``: the path as given when it names an open descriptor (the
-    kernel follows that link to a pipe or a socket, which has no name), else its real path."""
-    return path if _names_descriptor(path) else os.path.realpath(path)
+def _target(path: str) -> tuple[str, bool]:
+    """What to open for ``path``, and whether it names an open descriptor: then the path as
+    given (the kernel follows that link to a pipe or a socket, which has no name), else its
+    real path."""
+    if _names_descriptor(path):
+        return path, True
+    return os.path.realpath(path), False
+
+
+IN_PLACE = ("device", "fifo")
+"""The kinds written directly, never replaced."""
 
 
 def writes_in_place(path: str) -> bool:
     """True when ``path`` names a character device or a FIFO: written directly, never replaced."""
-    return _kind(_target(path)) in ("device", "fifo")
+    return _kind(_target(path)[0]) in IN_PLACE
 
 
 @contextmanager
@@ -118,12 +125,12 @@ def atomic_path(path: str) -> Iterator[str]:
     """The path to write for ``path``: a temporary file in the folder of what ``path`` names,
     renamed over it when the block ends without an error (removed otherwise); or, for a
     character device or a FIFO, that device itself. An OSError is an OutputWriteError."""
-    target = _target(path)
+    target, descriptor = _target(path)
     try:
-        if writes_in_place(target):
+        if _kind(target) in IN_PLACE:
             yield target
             return
-        with (_appending if _names_descriptor(target) else _replacing)(target) as temporary:
+        with (_appending if descriptor else _replacing)(target) as temporary:
             yield temporary
     except OutputWriteError:
         raise
