@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from models.symbols import symbol
 
-from .board import Board, Layout, Step, digit_words, words
+from .board import Board, Layout, Step, digit_words, digits, words
 
 MAX_CELLS = 4
 """The most empty cells a virtual cage may have (a few: a person adds up a few cells)."""
@@ -72,7 +72,7 @@ def _first_step(board: Board, sums: tuple[Sum, ...]) -> Step | None:
             signs, target = tuple(-s for s in signs), -target
         apart = tuple(tuple(j for j in range(i) if empty[j] in peers[c]) for i, c in enumerate(empty))
         support = _support(tuple(cand[c] for c in empty), signs, target, apart)
-        gone = [(c, d) for c, s in zip(empty, support) for d in _digits(cand[c] & ~s)]
+        gone = [(c, d) for c, s in zip(empty, support) for d in digits(cand[c] & ~s)]
         equation = _equation(board, empty, signs, target)
         if len(empty) == 1 and support[0]:
             value = support[0].bit_length()
@@ -222,10 +222,6 @@ def _region_sums(layout: Layout, technique: str, name: str, houses: int, cells: 
     return found
 
 
-def _digits(mask: int) -> tuple[int, ...]:
-    return tuple(d + 1 for d in range(mask.bit_length()) if mask >> d & 1)
-
-
 @lru_cache(maxsize=1 << 14)
 def _support(masks: tuple[int, ...], signs: tuple[int, ...], target: int,
              apart: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
@@ -248,7 +244,7 @@ def _support(masks: tuple[int, ...], signs: tuple[int, ...], target: int,
         if not least[i] <= left <= most[i]:
             return False
         works = False
-        for d in _digits(masks[i]):
+        for d in digits(masks[i]):
             if any(chosen[j] == d for j in apart[i]):
                 continue
             chosen[i] = d
