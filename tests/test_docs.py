@@ -131,7 +131,7 @@ def test_every_module_a_page_names_exists_and_defines_the_name(page: Path) -> No
 @pytest.mark.parametrize("name", docs_tables.TABLES)
 def test_the_generated_table_is_what_its_definition_gives_now(name: str) -> None:
     page, make = docs_tables.TABLES[name]
-    held = docs_tables.shown((ROOT / page).read_text(encoding="utf-8"), name)
+    held = docs_tables.held((ROOT / page).read_text(encoding="utf-8"), name)
     assert held is not None, f"{page} has no marks for the table {name!r}"
     assert held == make(), f"{page}: the table {name!r} is behind its definition: python -m tests.docs_tables"
 
@@ -140,7 +140,7 @@ def test_the_generated_table_check_sees_a_stale_table(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     start, end = docs_tables.marks("t")
     page.write_text(f"text\n{start}\n| old |\n{end}\nmore\n")
-    assert docs_tables.shown(page.read_text(), "t") == "| old |"
+    assert docs_tables.held(page.read_text(), "t") == "| old |"
     page.write_text(docs_tables.written(page.read_text(), "t", "| new |"))
     assert page.read_text() == f"text\n{start}\n| new |\n{end}\nmore\n"
 

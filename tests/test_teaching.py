@@ -1,6 +1,7 @@
 """The teaching commands: ladder, explain (and its trace), render and replay."""
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import re
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from models import Model, Puzzle, verify
-from solvers.backends.readable import backtrack, dlx, mrv
+from solvers import registry
 from solvers.harness.pictures.replay_page import render_page
 from solvers.harness.pictures.steps import final_board, named_cells, replay
 from solvers.human import traced as human
@@ -20,7 +21,9 @@ from solvers.trace import SCHEMA, Trace, check_event, describe, read_jsonl
 from .chromium import CHROMIUM, Browser
 from .conftest import ROOT, compare, load
 
-TRACED = {"mrv": mrv, "backtrack": backtrack, "dlx": dlx}
+TRACED = {name: importlib.import_module(backend.declaration.traces)
+          for name, backend in registry.BACKENDS.items() if backend.declaration.traces}
+"""The backends whose declaration names a readable twin that records a trace."""
 
 
 
