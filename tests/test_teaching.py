@@ -317,7 +317,7 @@ def test_a_contradiction_marks_the_unit_it_names_and_says_so(browser: Browser, r
     assert browser.evaluate("document.querySelectorAll('#grid td.named').length") == 0
 
 
-def screenshot_pixels(browser: Browser):  # noqa: ANN201 - a PIL image, PIL imported only here
+def screenshot_pixels(browser: Browser):  # returns a PIL image: PIL is imported only here
     image = pytest.importorskip("PIL.Image", reason="reading a screenshot needs pillow (matplotlib's)")
     return image.open(io.BytesIO(browser.screenshot())).convert("RGB")
 
