@@ -222,6 +222,9 @@ class Declaration:
     """Why the constraint kinds it lacks cannot be expressed (the UNSUPPORTED result's message)."""
     package: str | None = None
     """The distribution to pip-install, None for pure Python."""
+    extra: str | None = None
+    """The toolkit's extra that installs ``package`` (pyproject.toml), when the toolkit does
+    not require it: the unavailable message names it."""
     imports: str | None = None
     """The module whose absence means the package is missing."""
     interruptible: bool = True
@@ -286,10 +289,21 @@ class Declaration:
         package or a program is missing (and how to install it), or None. The package is
         looked up without importing it."""
         if self.imports and importlib.util.find_spec(self.imports) is None:
-            return f"needs the package {self.package!r}: pip install {self.package}"
+            return f"needs the package {self.package!r}: {self.install}"
         if self.missing is None:
             return None
         return self.missing(self.check(options or {}))
+
+    @property
+    def install(self) -> str:
+        """How to install its package: the toolkit's extra when it has one, else the package.
+
+        >>> Declaration(package="python-sat", extra="pysat").install
+        "pip install 'sudoku-methods[pysat]' (or pip install python-sat)"
+        """
+        if self.extra:
+            return f"pip install 'sudoku-methods[{self.extra}]' (or pip install {self.package})"
+        return f"pip install {self.package}"
 
     @property
     def nodes(self) -> str:

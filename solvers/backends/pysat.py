@@ -70,7 +70,7 @@ DECLARATION = Declaration(
                    "(blocking clauses not counted)",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="python-sat", imports="pysat", resolve=_resolve,
+    package="python-sat", imports="pysat", extra="pysat", resolve=_resolve,
     notes="warm and incremental; propagation-only modes",
 )
 
