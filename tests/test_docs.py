@@ -19,7 +19,7 @@ from solvers.harness.cli import COMMANDS, DEFAULT_COMMAND, build_parser
 from . import docs_tables
 from .conftest import ROOT
 
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md"]
 PAGE_IDS = [str(page.relative_to(ROOT)) for page in PAGES]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 MAX_README_LINES = 250
@@ -87,7 +87,7 @@ def test_the_link_check_sees_a_broken_anchor(tmp_path: Path) -> None:
 def test_readme_links_into_every_docs_page() -> None:
     linked = {target.partition("#")[0] for target in links(ROOT / "README.md")}
     for page in PAGES[1:]:
-        assert f"docs/{page.name}" in linked, f"README.md has no link to docs/{page.name}"
+        assert str(page.relative_to(ROOT)) in linked, f"README.md has no link to {page.relative_to(ROOT)}"
 
 
 NAMED_PATH = re.compile(r"(?<![\w./])((?:models|solvers|tests|bench|puzzles|docs)/[\w./*-]*\w/?)")
