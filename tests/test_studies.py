@@ -119,9 +119,9 @@ def test_plot_curve_draws_cost_against_givens_and_refuses_a_wrong_field(tmp_path
 
 
 def test_a_curve_point_is_the_median_and_quartiles_of_its_runs() -> None:
-    runs = [{"configuration": "a", "n": 2, "puzzle": "1..2", "nodes": v, "category": "correct"}
+    runs = [{"file": "q.txt", "configuration": "a", "n": 2, "puzzle": "1..2", "nodes": v, "category": "correct"}
             for v in (1, 2, 3, 4, 100)]
-    (point,) = curves.curve(runs, "holes", "nodes", None)["a"]
+    (point,) = curves.curve(runs, "holes", "nodes", None)["q.txt 2x2", "a"]
     assert (point.x, point.median, point.low, point.high, point.runs) == (0.5, 3, 2, 4, 5)
 
 

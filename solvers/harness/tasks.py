@@ -161,3 +161,7 @@ class Outputs:
     title: str = ""
     db: str | None = None
     resume: bool = False
+    columns: tuple[str, ...] | None = None
+    """The summary's columns by name (('all',) for every one); None: those that fit."""
+    explain_columns: bool = False
+    """Say what each shown column is (on stderr, after the table)."""

@@ -11,7 +11,7 @@ from typing import Any
 from ... import registry
 from ...options import CONSTRAINT_KINDS, Option
 from ..engine.configs import load_plugins
-from ..results import report
+from ..results import tables
 from .common import EXIT_OK, UsageError
 
 WIDTH = 100
@@ -25,7 +25,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                     "with their values and defaults, its counters and what it needs.")
     listing.add_argument("backend", nargs="?", metavar="BACKEND", help="one backend in detail")
     listing.add_argument("--plugin", action="append", default=[], metavar="SPEC", help="list a plugin too")
-    listing.add_argument("--format", choices=report.TABLE_FORMATS, default="table")
+    listing.add_argument("--format", choices=tables.TABLE_FORMATS, default="table")
     return listing
 
 

@@ -30,6 +30,7 @@ from .common import (
     positive_int,
     shown,
     solving_options,
+    table_options,
 )
 from .progress import Progress, count_runs
 from .summary import environment, legend, print_summary, saves, show_and_save
@@ -54,8 +55,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     executor_options(run)
     database_options(run)
     experiment_options(run)
-    run.add_argument("--format", choices=report.TABLE_FORMATS, default="table",
-                     help="how to print the summary (default: table)")
+    table_options(run)
     run.add_argument("--json", metavar="OUT.json", help="save the whole run as JSON")
     picture_options(run, "save one line per run as CSV (records.py's columns)",
                     "draw a cactus plot (needs matplotlib)")
@@ -101,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size,
         count=args.max_solutions)
     outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
-                      title=args.title, db=args.db, resume=args.resume)
+                      title=args.title, db=args.db, resume=args.resume, columns=args.columns,
+                      explain_columns=args.explain_columns)
     return run_experiment(experiment, outputs)
 
 
@@ -181,6 +182,6 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
     where = executor.describe()
     return show_and_save(
         status, bad,
-        lambda: print_summary(outputs.format, experiment.par, rows, results.partial,
+        lambda: print_summary(outputs, experiment.par, rows, results.partial,
                               results.disagreements, results.runs, legend(count, experiment, where)),
         saves(experiment, outputs, results, where, bad, provenance))
