@@ -104,6 +104,9 @@ class Outcome:
     host: str = ""
     worker: int | None = None
     sequence: int | None = None
+    load_s: float = 0.0
+    """Seconds the worker spent loading and preparing the backend (fast's compile) just before
+    this run, outside its clocks: progress leaves it out of the time left."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,11 @@ class Experiment:
     chunk_size: int | None = None
     count: int | None = None
     """--max-solutions: count and enumerate up to this many solutions."""
+    first: int | None = None
+    """--first N: only the first N puzzles of each file (bad ones counted, as --puzzle counts)."""
+    sample: int | None = None
+    """--sample K: K puzzles of each file drawn at random with sample_seed (kept in file order)."""
+    sample_seed: int = 0
 
     @property
     def max_solutions(self) -> int:

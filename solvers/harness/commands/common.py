@@ -10,7 +10,7 @@ import os
 import select
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -219,11 +219,21 @@ def find_inputs(paths: Sequence[str]) -> list[str]:
     return [_readable(path) for path in paths]
 
 
-def iter_inputs(paths: Sequence[str], fmt: str, hex16: bool, bad: list[PuzzleError]) -> Iterator[Puzzle]:
+def iter_inputs(paths: Sequence[str], fmt: str, hex16: bool, bad: list[PuzzleError], *,
+                first: int | None = None,
+                chosen: Callable[[str], Collection[int] | None] | None = None) -> Iterator[Puzzle]:
     """The good puzzles of find_inputs' paths, read lazily; each bad one is reported on
-    stderr with where it is, and appended to ``bad``."""
+    stderr with where it is, and appended to ``bad``. ``first``: only the first N puzzles of
+    each file (bad ones counted; the rest is not read); ``chosen(path)``: the indices to keep
+    of that file (None: all)."""
     for path in paths:
+        wanted = chosen(path) if chosen is not None else None
         for item in _items(path, fmt, hex16):
+            index = item.index if isinstance(item, PuzzleError) else item.source.index
+            if index is not None and first is not None and index >= first:
+                break
+            if index is not None and wanted is not None and index not in wanted:
+                continue
             if isinstance(item, PuzzleError):
                 print(f"compare.py: skipped bad puzzle: {printable(item)}", file=sys.stderr)
                 bad.append(item)

@@ -92,6 +92,8 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
                             "budget_s": claims.BUDGET_S},
             "repeat": experiment.repeat, "seeds": experiment.seeds, "seed": experiment.seed,
             "par": experiment.par,
+            "first": experiment.first, "sample": experiment.sample,
+            "sample_seed": experiment.sample_seed if experiment.sample is not None else None,
             "exclude_warmup": experiment.exclude_warmup, "fmt": experiment.input_format,
             "hex": experiment.hex16}
 
