@@ -19,12 +19,21 @@ import html
 import json
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from ..results.html_data import report_data
 from ..results.merge import common_limit, merged_runs
 from ..results.outputs import write_atomic
-from .html_script import SCRIPT, STYLE
+
+HERE = Path(__file__).resolve().parent
+SCRIPT_FILE, STYLE_FILE = HERE / "html_report.js", HERE / "html_report.css"
+"""The page's script and style, kept beside this module as plain JavaScript and CSS: the
+script unpacks the data, keeps the runs as typed arrays and draws only the rows in view;
+sorting, filtering and the comparison column work on those arrays; plots are canvases, a
+point found under the mouse by a scan of that plot's points. ``window.report`` exposes the
+state and the actions for tests and benchmarks; ``document.body.dataset.ready`` turns "true"
+once the first screen is drawn, and ``report.timings`` says how long each step took (ms)."""
 
 
 def write_report(documents: Sequence[dict[str, Any]], paths: Sequence[str], out: str, *,
@@ -59,8 +68,9 @@ def render_page(data: dict[str, Any], title: str) -> str:
     about = (f"{runs:,} runs of {len(data['configs'])} configurations on {len(data['rows']['index']):,} "
              f"puzzle rows (a puzzle and a repetition each); {limit}; from "
              + ", ".join(html.escape(s) for s in data["sources"]) + ".")
-    return PAGE.format(title=html.escape(title), about=about, style=STYLE, script=SCRIPT,
-                       data=packed(data))
+    return PAGE.format(title=html.escape(title), about=about, data=packed(data),
+                       style=STYLE_FILE.read_text(encoding="utf-8"),
+                       script=SCRIPT_FILE.read_text(encoding="utf-8"))
 
 
 PAGE = """<!DOCTYPE html>
@@ -94,7 +104,8 @@ PAR-K counts it at K times the limit.</p>
 <form id="filters" onsubmit="return false">
 <label>set <select id="f-set"><option value="">all</option></select></label>
 <label>size <select id="f-size"><option value="">all</option></select></label>
-<label>category <select id="f-category"><option value="">any</option><option value="differ">configurations differ</option></select></label>
+<label>category <select id="f-category"><option value="">any</option>
+<option value="differ">configurations differ</option></select></label>
 <label>text <input id="f-text" type="search" placeholder="file, puzzle, why…" autocomplete="off"></label>
 <span class="pair">compare <select id="f-a" aria-label="configuration A"></select> with
 <select id="f-b" aria-label="configuration B"></select>

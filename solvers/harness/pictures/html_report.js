@@ -1,58 +1,3 @@
-"""The style and the script of the interactive HTML report (html_report.py), as text.
-
-The script unpacks the data, fills the category counts and the summary, keeps the table of
-runs as typed arrays (one value per run and field, one row per puzzle and repetition) and
-draws only the rows in view; sorting, filtering and the comparison column work on those
-arrays, so 100,000 runs answer a filter in milliseconds. Plots are drawn on canvases, a point
-found under the mouse by a scan of that plot's points. ``window.report`` exposes the state
-and the actions for tests and benchmarks; ``document.body.dataset.ready`` turns "true" once
-the first screen is drawn, and ``report.timings`` says how long each step took.
-"""
-from __future__ import annotations
-
-STYLE = """
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 1rem 1.5rem; color: #1a1a1a; }
-h1 { font-size: 1.4rem; margin: 0 0 .3rem; } h2 { font-size: 1.1rem; margin: 1.4rem 0 .4rem; }
-.note { color: #444; font-size: .85rem; max-width: 70rem; margin: .2rem 0 .5rem; }
-.wide { overflow-x: auto; }
-table { border-collapse: collapse; font-size: .82rem; }
-th, td { padding: 2px 6px; border: 1px solid #d0d0d0; white-space: nowrap; }
-th { background: #f2f2f2; font-weight: 600; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-#counts td.zero { color: #aaa; }
-#filters { display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: center; font-size: .85rem; }
-#filters fieldset { border: 1px solid #ccc; padding: .1rem .6rem; font-size: .8rem; }
-#grid { height: 60vh; overflow: auto; border: 1px solid #bbb; position: relative; outline-offset: 2px;
-  contain: strict; }
-#grid:focus { outline: 3px solid #0072b2; }
-#table thead th { position: sticky; z-index: 1; }
-#table thead tr:first-child th { top: 0; }
-#table thead tr:nth-child(2) th { top: 23px; }
-#table { table-layout: fixed; }
-#table td, #table th { overflow: hidden; text-overflow: ellipsis; }
-#table td { height: 20px; }
-#table th button { all: unset; cursor: pointer; }
-#table th button:focus { outline: 2px solid #0072b2; }
-#table tr.current td { background: #fff3b0 !important; }
-#table td.group-start, #table th.group-start { border-left: 2px solid #777; }
-.cat-correct { background: #dff3e4; } .cat-wrong { background: #f6b6b6; font-weight: bold; }
-.cat-unchecked { background: #fff1c1; } .cat-timeout { background: #e8e8e8; }
-.cat-memory-out { background: #e4dcf2; } .cat-error { background: #f9d4b4; }
-.cat-unknown { background: #eeeeee; } .cat-unsupported { background: #f7f7f7; color: #777; }
-.differ { background: #ffd6e7 !important; font-weight: bold; }
-#detail { font-size: .85rem; margin-top: .5rem; min-height: 3rem; }
-#detail table { margin-top: .3rem; } #detail td.why { white-space: normal; min-width: 20rem; max-width: 40rem; }
-#plot-area { display: flex; flex-wrap: wrap; gap: 1rem; }
-figure { margin: 0; } figcaption { font-size: .85rem; font-weight: 600; }
-canvas { border: 1px solid #ccc; } canvas:focus { outline: 3px solid #0072b2; }
-#tip { position: fixed; pointer-events: none; background: #fffbe6; border: 1px solid #b38f00;
-  padding: 3px 6px; font-size: .8rem; display: none; max-width: 32rem; white-space: pre-wrap;
-  word-break: break-all; z-index: 5; }
-.legend span { display: inline-block; margin-right: .8rem; font-size: .8rem; }
-.legend i { display: inline-block; width: 12px; height: 12px; margin-right: 3px; vertical-align: -1px; }
-"""
-
-SCRIPT = r"""
 "use strict";
 let ROW_HEIGHT = 25;
 const OVERSCAN = 4, COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7",
@@ -512,4 +457,3 @@ async function main() {
 report.applyFilters = applyFilters; report.sortBy = sortBy; report.moveTo = moveTo;
 report.drawPlots = () => { report.plotsWanted = true; drawPlots(true); };
 main().catch((error) => { $("loading").textContent = "The page could not unpack its runs: " + error; document.body.dataset.ready = "error"; });
-"""
