@@ -97,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--title names a picture: give --plot FILE.png too")
     if args.sample_seed is not None and args.sample is None:
         raise UsageError("--sample-seed draws the puzzles of --sample K: give --sample too")
+    if args.chunk_size is not None and args.executor == "local":
+        raise UsageError("--chunk-size sizes the chunks sent to a Dask cluster: give --executor dask too")
     if args.first is not None and args.sample is not None:
         raise UsageError("--first N and --sample K both choose puzzles: give one of them")
     # the output paths first: nothing (not a plugin's worker) starts for a run that cannot be saved
