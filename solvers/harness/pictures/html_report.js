@@ -409,7 +409,7 @@ function drawPlots(again) {
       for (let i = 0; i < time.length; i++) if (runs.config[i] === k && rows.size[runs.row[i]] === n && cat[i] === correct) done.push(i);
       done.sort((x, y) => time[x] - time[y]);
       return {label: c, colour: k, line: true, x: done.map((i) => Math.max(time[i], 1e-4)), y: done.map((_, j) => j + 1), runs: done};
-    });
+    }).filter((s) => s.x.length);
     plot(figure(`${n}x${n}: runs solved within a time (cactus)`), {series, xlog: true, xlabel: "time per run (s)", ylabel: "runs solved", limit, ylo: 0, xhi: limit * 1.2});
   }
   const sets = [...new Set(rows.set)];
@@ -428,10 +428,11 @@ function drawPlots(again) {
     const series = configs.map((c, k) => {
       const mine = [];
       for (let i = 0; i < time.length; i++) if (runs.config[i] === k && rows.set[runs.row[i]] === s) mine.push(i);
-      mine.sort((p, q) => time[p] - time[q]);
+      const cost = (i) => Math.max(cat[i] === correct ? time[i] : limit, 1e-4);   // unsolved: at the limit
+      mine.sort((p, q) => cost(p) - cost(q));
       const total = mine.length;
-      return {label: c, colour: k, line: true, x: mine.map((i) => Math.max(cat[i] === correct ? time[i] : limit, 1e-4)), y: mine.map((_, j) => (total - j) / total), runs: mine};
-    });
+      return {label: c, colour: k, line: true, x: mine.map(cost), y: mine.map((_, j) => (total - j) / total), runs: mine};
+    }).filter((s) => s.x.length);
     plot(figure(`${name}: survival of the run times, P(time > t)`), {series, xlog: true, ylog: true, xlabel: "time per run (s)", ylabel: "share of runs taking longer", limit, xhi: limit * 1.2, yhi: 1});
   }
   report.plotsDrawn = true;
