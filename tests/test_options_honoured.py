@@ -52,8 +52,8 @@ CASES: dict[tuple[str, str], Case] = {
     # run: what it runs, its limits and its outputs
     ("run", "--solvers"): case(RUN, ["--solvers", "sat"]),
     ("run", "--timeout"): case(RUN, ["--timeout", "3"]),
-    ("run", "--cpu-limit"): case(["run", HARD, "--first", "1", "--solvers", "backtrack", "--jobs", "1",
-                                  "--timeout", "60"], ["--cpu-limit", "0.05"]),
+    ("run", "--cpu-limit"): case(["run", "{HARD1}", "--solvers", "backtrack", "--jobs", "1", "--timeout", "60"],
+                                 ["--cpu-limit", "0.05"]),
     ("run", "--unique"): case(RUN, ["--unique"]),
     ("run", "--max-solutions"): case(RUN, ["--max-solutions", "3"]),
     ("run", "--memory-limit"): case(RUN + ["--json", "{OUT}/r.json"], ["--memory-limit", "3000"]),
@@ -83,8 +83,8 @@ CASES: dict[tuple[str, str], Case] = {
     ("run", "--hex"): case(["run", HEX, "--solvers", "mrv", "--jobs", "1"], ["--hex"]),
     # solve
     ("solve", "--solvers"): case(SOLVE, ["--solvers", "dlx"]),
-    ("solve", "--timeout"): case(["solve", HARD, "--solvers", "backtrack"], ["--timeout", "0.05"]),
-    ("solve", "--cpu-limit"): case(["solve", HARD, "--solvers", "backtrack"], ["--cpu-limit", "0.05"]),
+    ("solve", "--timeout"): case(["solve", "{HARD1}", "--solvers", "backtrack"], ["--timeout", "0.05"]),
+    ("solve", "--cpu-limit"): case(["solve", "{HARD1}", "--solvers", "backtrack"], ["--cpu-limit", "0.05"]),
     ("solve", "--unique"): case(SOLVE, ["--unique"]),
     ("solve", "--max-solutions"): case(SOLVE, ["--max-solutions", "2"]),
     ("solve", "--memory-limit"): case(SOLVE, ["--memory-limit", "0.001"], refused=False),
@@ -157,7 +157,7 @@ CASES: dict[tuple[str, str], Case] = {
     ("study", "--json"): case(["study", "consistency", P4, "--levels", "naked"], ["--json", "{OUT}/s.json"]),
     ("study", "--input-format"): case(["study", "consistency", P4, "--levels", "naked"], ["--input-format", "grid"]),
     ("study", "--hex"): case(["study", "consistency", HEX, "--levels", "naked", "--json", "{OUT}/s.json"], ["--hex"]),
-    ("ladder", "--timeout"): case(["ladder", HARD], ["--timeout", "0.01"]),
+    ("ladder", "--timeout"): case(["ladder", P6], ["--timeout", "0.00001"]),
     ("ladder", "--format"): case(["ladder", P4], ["--format", "latex"]),
     ("ladder", "--input-format"): case(["ladder", P4], ["--input-format", "grid"]),
     ("ladder", "--hex"): case(["ladder", HEX], ["--hex"]),
@@ -251,7 +251,9 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
                  if line and not line.startswith("#")).split()[0]
     symbols = "123456789ABCDEFG"
     hexed.write_text("".join("." if c == "." else "0123456789ABCDEF"[symbols.index(c)] for c in first) + "\n")
-    return {"{RUN}": saved_run(folder / "run.json"), "{HEX}": str(hexed), "{RUN2}": saved_run(folder / "run2.json", 2.0),
+    hard1 = folder / "hard1.txt"
+    hard1.write_text(next(line for line in Path(HARD).read_text().splitlines() if line and line[0] != "#") + "\n")
+    return {"{RUN}": saved_run(folder / "run.json"), "{HEX}": str(hexed), "{HARD1}": str(hard1), "{RUN2}": saved_run(folder / "run2.json", 2.0),
             "{TRACE}": str(trace), "{CNF}": str(cnf), "{ANSWER}": str(answer)}
 
 
