@@ -124,7 +124,8 @@ def test_the_page_of_two_files_works_in_chromium(two_files: list[str], tmp_path:
         assert figures == 2 + 2 * 2  # a cactus per size, a scatter and a survival per set
         x, y = browser.evaluate("(() => { const f = document.querySelector('#plot-area figure'); "
                                 "f.scrollIntoView({block: 'center'}); const r = f.querySelector('canvas')"
-                                ".getBoundingClientRect(); const p = f.points[0]; return [r.left + p[0], r.top + p[1]]; })()")
+                                ".getBoundingClientRect(); const p = f.points[0]; "
+                                "return [r.left + p[0], r.top + p[1]]; })()")
         browser.call("Input.dispatchMouseEvent", browser.session, type="mouseMoved", x=x, y=y)
         tip = browser.evaluate("document.getElementById('tip').textContent")
         assert "puzzle" in tip and "correct" in tip

@@ -17,10 +17,12 @@ import pycosat
 import pytest
 
 from solvers.harness.cli import COMMANDS, build_parser, main
+from solvers.harness.engine import stopping
 
 from .conftest import ROOT
 
 P4 = str(ROOT / "puzzles" / "small_4x4.txt")
+GRID = str(ROOT / "puzzles" / "seeds_grid.txt")
 P6 = str(ROOT / "puzzles" / "small_6x6.txt")
 HARD = str(ROOT / "puzzles" / "hardest.txt")
 KILLER = str(ROOT / "puzzles" / "killer_teaching.txt")
@@ -47,7 +49,7 @@ EXPORT = ["export", P4, "--solvers", "sat"]
 HEX = "{HEX}"
 """A 16x16 puzzle written in 0-based hex: --hex reads it as it is meant, without it 0 is an empty cell."""
 REPORT = ["report", "{RUN}"]
-TREE = ["tree", HARD, "--solver", "mrv", "-o", "{OUT}/t.svg"]
+TREE = ["tree", HARD, "--puzzle", "6", "--solver", "mrv", "-o", "{OUT}/t.svg"]  # 56 decisions
 CASES: dict[tuple[str, str], Case] = {
     # run: what it runs, its limits and its outputs
     ("run", "--solvers"): case(RUN, ["--solvers", "sat"]),
@@ -78,7 +80,7 @@ CASES: dict[tuple[str, str], Case] = {
     ("run", "--csv"): case(RUN, ["--csv", "{OUT}/r.csv"]),
     ("run", "--plot"): case(RUN, ["--plot", "{OUT}/r.png"]),
     ("run", "--title"): case(RUN, ["--title", "T"], refused=True),
-    ("run", "--input-format"): case(["run", str(ROOT / "puzzles" / "seeds_grid.txt"), "--solvers", "mrv", "--jobs", "1"],
+    ("run", "--input-format"): case(["run", GRID, "--solvers", "mrv", "--jobs", "1"],
                                     ["--input-format", "line"]),
     ("run", "--hex"): case(["run", HEX, "--solvers", "mrv", "--jobs", "1"], ["--hex"]),
     # solve
@@ -87,10 +89,10 @@ CASES: dict[tuple[str, str], Case] = {
     ("solve", "--cpu-limit"): case(["solve", "{HARD1}", "--solvers", "backtrack"], ["--cpu-limit", "0.05"]),
     ("solve", "--unique"): case(SOLVE, ["--unique"]),
     ("solve", "--max-solutions"): case(SOLVE, ["--max-solutions", "2"]),
-    ("solve", "--memory-limit"): case(SOLVE, ["--memory-limit", "0.001"], refused=False),
+    ("solve", "--memory-limit"): case(["solve", "{P16}", "--solvers", "sat"], ["--memory-limit", "1"]),
     ("solve", "--plugin"): case(SOLVE, ["--plugin", f"slow={TIMED}:slow", "--solvers", "slow"]),
     ("solve", "--format"): case(SOLVE, ["--format", "line"]),
-    ("solve", "--input-format"): case(["solve", str(ROOT / "puzzles" / "seeds_grid.txt"), "--solvers", "mrv"],
+    ("solve", "--input-format"): case(["solve", GRID, "--solvers", "mrv"],
                                       ["--input-format", "line"]),
     ("solve", "--hex"): case(["solve", HEX, "--solvers", "mrv"], ["--hex"]),
     # export and decode
@@ -100,7 +102,7 @@ CASES: dict[tuple[str, str], Case] = {
     ("export", "--index"): case(EXPORT, ["--index", "1"], refused=True),
     ("export", "--format"): case(["export", P4], ["--format", "line"]),
     ("export", "--output"): case(EXPORT, ["--output", "{OUT}/p.cnf"]),
-    ("export", "--input-format"): case(["export", str(ROOT / "puzzles" / "seeds_grid.txt")], ["--input-format", "line"]),
+    ("export", "--input-format"): case(["export", GRID], ["--input-format", "line"]),
     ("export", "--hex"): case(["export", HEX], ["--hex"]),
     ("decode", "--cnf"): case(["decode", "{ANSWER}", "--cnf", "{CNF}"], ["--cnf", "{OUT}/missing.cnf"], refused=True),
     ("decode", "--format"): case(["decode", "{ANSWER}", "--cnf", "{CNF}"], ["--format", "line"]),
@@ -180,7 +182,8 @@ CASES: dict[tuple[str, str], Case] = {
     ("rate", "--hex"): case(["rate", HEX, "--json", "{OUT}/r.json"], ["--hex"]),
     ("render", "--puzzle"): case(["render", P4, "-o", "{OUT}/r.svg"], ["--puzzle", "2"]),
     ("render", "--solver"): case(["render", P4, "-o", "{OUT}/r.svg"], ["--solver", "dlx"]),
-    ("render", "--timeout"): case(["render", HARD, "--solver", "backtrack", "-o", "{OUT}/r.svg"], ["--timeout", "0.01"]),
+    ("render", "--timeout"): case(["render", HARD, "--solver", "backtrack", "-o", "{OUT}/r.svg"],
+                                  ["--timeout", "0.01"]),
     ("render", "--input-format"): case(["render", P4, "-o", "{OUT}/r.svg"], ["--input-format", "grid"]),
     ("render", "--hex"): case(["render", HEX, "-o", "{OUT}/r.svg"], ["--hex"]),
     ("render", "--output"): case(["render", P4, "-o", "{OUT}/r.svg"], ["--output", "{OUT}/r2.svg"]),
@@ -251,9 +254,13 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
                  if line and not line.startswith("#")).split()[0]
     symbols = "123456789ABCDEFG"
     hexed.write_text("".join("." if c == "." else "0123456789ABCDEF"[symbols.index(c)] for c in first) + "\n")
+    p16 = folder / "p16.txt"
+    p16.write_text(next(line for line in (ROOT / "puzzles" / "generated_16x16.txt").read_text().splitlines()
+                        if line and line[0] != "#") + "\n")
     hard1 = folder / "hard1.txt"
     hard1.write_text(next(line for line in Path(HARD).read_text().splitlines() if line and line[0] != "#") + "\n")
-    return {"{RUN}": saved_run(folder / "run.json"), "{HEX}": str(hexed), "{HARD1}": str(hard1), "{RUN2}": saved_run(folder / "run2.json", 2.0),
+    return {"{RUN}": saved_run(folder / "run.json"), "{HEX}": str(hexed), "{HARD1}": str(hard1),
+            "{RUN2}": saved_run(folder / "run2.json", 2.0), "{P16}": str(p16),
             "{TRACE}": str(trace), "{CNF}": str(cnf), "{ANSWER}": str(answer)}
 
 
@@ -266,6 +273,7 @@ def observed(args: list[str], folder: Path, capsys: pytest.CaptureFixture[str]) 
     """What one command line did: its status, what it printed, the files it wrote (decimals
     masked; in JSON, the fields that differ run to run left out)."""
     folder.mkdir()
+    stopping.received.clear()  # one command line's signals: each case is a fresh invocation
     try:
         status = main([a.replace("{OUT}", str(folder)) for a in args])
     except SystemExit as stop:  # the parser's own refusals
@@ -303,8 +311,8 @@ def _id(key: tuple[str, str]) -> str:
     return f"{key[0]} {key[1]}"
 
 
-@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=[] if k[0] in QUICK and k not in SLOW else [pytest.mark.slow])
-                                 for k in CASES])
+@pytest.mark.parametrize("key", [pytest.param(k, id=_id(k), marks=[] if k[0] in QUICK and k not in SLOW
+                                              else [pytest.mark.slow]) for k in CASES])
 def test_the_option_changes_the_output_or_is_refused(key: tuple[str, str], inputs: dict[str, str],
                                                      tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     option = CASES[key]

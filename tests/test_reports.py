@@ -425,6 +425,7 @@ def test_run_first_and_sample_choose_the_puzzles_and_record_how(tmp_path: Path) 
 @pytest.mark.parametrize("args, message", [(["--sample-seed", "2"], "--sample-seed draws the puzzles of --sample"),
                                            (["--first", "2", "--sample", "2"], "give one of them"),
                                            (["--sample", "0"], "must be at least 1")])
-def test_run_refuses_a_wrong_choice_of_puzzles(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_refuses_a_wrong_choice_of_puzzles(args: list[str], message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = cli(capsys, "run", P4, "--solvers", "mrv", *args)
     assert status == 2 and message in err

@@ -99,7 +99,7 @@ function drawHead() {
     second += `<th><button data-sort="row:${key}">${label}</button></th>`;
   configs.forEach((c, i) => {
     top += `<th class="group-start" colspan="${fields.length}">${esc(c)}</th>`;
-    fields.forEach((f, k) => { second += `<th${k === 0 ? ' class="group-start"' : ""}><button data-sort="run:${i}:${f.key}">${esc(f.label)}</button></th>`; });
+    fields.forEach((f, k) => { second += `<th${k === 0 ? ' class="group-start"' : ""} title="${esc(f.title || "")}"><button data-sort="run:${i}:${f.key}">${esc(f.label)}</button></th>`; });
   });
   top += `<th class="group-start" colspan="2">${esc(configs[report.b])} against ${esc(configs[report.a])}</th></tr>`;
   second += `<th class="group-start"><button data-sort="ratio">time ratio B/A</button></th><th><button data-sort="change">category change</button></th></tr>`;

@@ -2,9 +2,11 @@
 one row per (file, puzzle, repetition), a column group per configuration, the summary per set
 and configuration, and each configuration's runs counted by category.
 
-The per-run columns come from the run record's definition (records.COLUMNS): every field of
-a run that is not the puzzle's identity (which the row holds) nor bookkeeping of where it
-ran, kept when some run has a value for it, then the judge's reason. Numbers stay numbers;
+The per-run columns come from the run record's definition (tasks.RUN_FIELDS): every field a
+saved run holds that says what the run gave or how it was measured (not which run it was: the
+row and the column group say that), of a kind a cell can show (a number, a flag, a text),
+kept when some run has a value for it; each column's heading carries the field's meaning and
+unit from the definition. Numbers stay numbers;
 text is stored once in a table of strings and referred to by its place, so a page of
 100,000 runs stays a few megabytes before compression.
 """
@@ -16,37 +18,50 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..tasks import JSON, RUN_FIELDS, Kind, RunField
 from .judge import Category
-from .records import COLUMNS, record
+from .records import record
 from .report import puzzle_set, summarize
 from .summary_table import ALL, cell, header
 
-IDENTITY = ("file", "index", "line", "n", "box", "variant", "configuration", "backend", "options",
-            "repeat")
-"""Fields the row or the column group already says."""
-BOOKKEEPING = ("order", "host", "worker", "sequence", "seed", "warmup")
-"""Fields of where and when a run ran: in the JSON, not in the table."""
+SHOWN_KINDS = (Kind.WHOLE, Kind.NUMBER, Kind.FLAG, Kind.TEXT)
+"""The kinds of field a cell shows (not the options object, the grids, the raw stats)."""
+RESTATED = ("solver", "size", "puzzle")
+"""Fields that say again what the row (size, puzzle) or the column group (solver) says."""
 FIRST = ("category", "time_s", "cpu_s", "peak_memory_mb")
 """The per-run columns shown first (and by default); the others can be switched on."""
-LABELS = {"category": "category", "time_s": "time s", "cpu_s": "cpu s", "peak_memory_mb": "memory MB",
-          "status": "status", "termination": "ended by", "proof": "proof",
+LABELS = {"time_s": "time s", "cpu_s": "cpu s", "peak_memory_mb": "memory MB", "termination": "ended by",
           "verified_solutions": "solutions verified", "reason": "why"}
 CATEGORIES = tuple(c.value for c in Category)
 COUNTED = ("correct", "wrong", "unchecked", "timeout", "memory-out", "error", "unknown", "unsupported")
 """The categories counted per configuration (unchecked: correct, but a claim the judge could not check)."""
 
 
-def run_columns(flat: Sequence[dict[str, Any]]) -> list[str]:
-    """The per-run fields the table shows, in the record's order (FIRST first), those that no
-    run has a value for left out; then the reason."""
-    fields = [c for c in COLUMNS if c not in IDENTITY and c not in BOOKKEEPING]
-    fields = [*FIRST, *(c for c in fields if c not in FIRST)]
-    present = [c for c in fields if c in FIRST or any(r.get(c) not in (None, "") for r in flat)]
-    return [*present, "reason"]
+def table_fields() -> list[RunField]:
+    """The fields a run's cells may show, from the record's definition: in the saved JSON, not
+    the run's identity, of a kind a cell shows; FIRST first, the judge's reason last."""
+    fields = [f for f in RUN_FIELDS if JSON in f.places and not f.identity and f.kind in SHOWN_KINDS
+              and f.name not in RESTATED]
+    ordered = [f for name in FIRST for f in fields if f.name == name]
+    ordered += [f for f in fields if f.name not in FIRST and f.name != "reason"]
+    return ordered + [f for f in fields if f.name == "reason"]
+
+
+def run_columns(flat: Sequence[dict[str, Any]]) -> list[RunField]:
+    """The fields the table shows: table_fields, those no run has a value for left out."""
+    return [f for f in table_fields()
+            if f.name in FIRST or any(r.get(f.name) not in (None, "") for r in flat)]
 
 
 def label(field: str) -> str:
     return LABELS.get(field, field.replace("_", " "))
+
+
+def kind_of(field: RunField) -> str:
+    """How the page shows a field: 'category', 'number' or 'text' (a flag as true or false)."""
+    if field.name == "category":
+        return "category"
+    return "number" if field.kind in (Kind.WHOLE, Kind.NUMBER) else "text"
 
 
 class Strings:
@@ -73,7 +88,8 @@ def report_data(runs: Sequence[dict[str, Any]], *, limit: float | None, par: flo
     config_of = {c: i for i, c in enumerate(configs)}
     rows: dict[tuple[str, int, int], int] = {}
     heads: dict[str, list[Any]] = {k: [] for k in ("file", "set", "size", "index", "line", "repeat", "puzzle")}
-    fields = run_columns(flat)
+    shown = run_columns(flat)
+    fields = [f.name for f in shown]
     data: dict[str, list[Any]] = {"row": [], "config": [], "replay": [], **{f: [] for f in fields}}
     pages = _replay_pages(replays, page_dir)
     for run in flat:
@@ -91,7 +107,9 @@ def report_data(runs: Sequence[dict[str, Any]], *, limit: float | None, par: flo
             value = run.get(field)
             if field == "category" and value == Category.CORRECT and run.get("proof") == "unchecked":
                 value = "unchecked"
-            if isinstance(value, float):
+            if isinstance(value, bool):
+                data[field].append(strings("true" if value else "false"))
+            elif isinstance(value, float):
                 data[field].append(float(f"{value:.5g}") if value == value else None)  # 5 figures: a smaller page
             elif isinstance(value, int) and not isinstance(value, bool):
                 data[field].append(value)
@@ -100,9 +118,8 @@ def report_data(runs: Sequence[dict[str, Any]], *, limit: float | None, par: flo
     summary = summarize(runs, limit=limit, par=par)
     return {
         "strings": strings.table(), "configs": configs, "rows": heads, "runs": data,
-        "fields": [{"key": f, "label": label(f),
-                    "kind": "category" if f == "category" else "number" if f not in _TEXT else "text"}
-                   for f in fields],
+        "fields": [{"key": f.name, "label": label(f.name), "kind": kind_of(f),
+                    "title": f.meaning + (f" ({f.unit})" if f.unit else "")} for f in shown],
         "shown": list(FIRST), "limit": limit, "par": par, "sources": list(sources),
         "categories": list(COUNTED),
         "counts": _counts(flat, configs),
@@ -111,7 +128,6 @@ def report_data(runs: Sequence[dict[str, Any]], *, limit: float | None, par: flo
     }
 
 
-_TEXT = ("category", "status", "termination", "proof", "reason")
 _SUMMARY = [k for k in ALL if k not in ("backend", "nodes_are", "multiple")]
 
 
