@@ -13,8 +13,10 @@ import pytest
 
 from solvers.harness.cli import main
 from solvers.harness.results.html_data import FIRST, report_data
+from solvers.harness.results.report import load_document
 
 from .chromium import CHROMIUM, Browser
+from .conftest import ROOT
 from .test_reports import run_record, saved
 
 
@@ -73,6 +75,24 @@ def test_report_html_writes_one_self_contained_page_of_every_file(
     text = page.read_text()
     assert "<title>two runs</title>" in text
     assert not re.search(r"https?://|<link |\ssrc=", text.replace("http://www.w3.org/2000/svg", ""))
+
+
+def test_the_benchs_synthetic_runs_are_a_saved_run_the_report_reads(tmp_path: Path) -> None:
+    import importlib.util
+    import sys
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_html_report", ROOT / "bench" / "bench_html_report.py")
+        assert spec is not None and spec.loader is not None
+        bench = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bench)
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    path = tmp_path / "runs.json"
+    path.write_text(json.dumps(bench.synthetic(200, 4)))
+    document = load_document(str(path))
+    data = report_data(document["runs"], limit=document["limit_s"])
+    assert len(data["runs"]["row"]) == 200 and len(data["rows"]["index"]) == 50 and len(data["configs"]) == 4
 
 
 def test_report_html_refuses_runs_whose_limits_differ(two_files: list[str], tmp_path: Path,
