@@ -16,7 +16,7 @@ from solvers.harness.results.html_data import FIRST, report_data
 from solvers.harness.results.report import load_document
 
 from .chromium import CHROMIUM, Browser
-from .conftest import ROOT
+from .conftest import ROOT, compare
 from .test_reports import run_record, saved
 
 
@@ -154,3 +154,15 @@ def test_the_page_of_two_files_works_in_chromium(two_files: list[str], tmp_path:
     with image.open(shot) as picture:
         colours = picture.convert("RGB").getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 50  # drawn, not blank
+
+
+@pytest.mark.slow
+def test_a_results_database_selection_makes_a_page_too(tmp_path: Path) -> None:
+    database = tmp_path / "sweep.sqlite"
+    done = compare("run", str(ROOT / "puzzles" / "small_4x4.txt"), "--solvers", "mrv,dlx", "--jobs", "1",
+                   "--db", str(database))
+    assert done.returncode == 0, done.stderr
+    page = tmp_path / "page.html"
+    done = compare("report", "--db", str(database), "--where", "configuration=dlx", "--html", str(page))
+    assert done.returncode == 0, done.stderr
+    assert "4 runs of 1 file written to" in done.stderr and page.stat().st_size > 0
