@@ -103,8 +103,8 @@ function drawHead() {
   });
   top += `<th class="group-start" colspan="2">${esc(configs[report.b])} against ${esc(configs[report.a])}</th></tr>`;
   second += `<th class="group-start"><button data-sort="ratio">time ratio B/A</button></th><th><button data-sort="change">category change</button></th></tr>`;
-  const width = (f) => f.key === "reason" ? 16 : f.kind === "category" ? 7.5 : f.kind === "text" ? 7 : 5.5;
-  const cols = [9, 4, 3.5, 3, ...configs.flatMap(() => fields.map(width)), 6.5, 10];
+  const width = (f) => f.key === "reason" ? 16 : f.kind === "category" ? 7.5 : f.kind === "text" ? 7 : 6.2;
+  const cols = [11, 4, 3.5, 3, ...configs.flatMap(() => fields.map(width)), 6.5, 10];
   $("cols").innerHTML = cols.map((w) => `<col style="width:${w}rem">`).join("");
   $("table").style.width = cols.reduce((x, y) => x + y, 0) + "rem";
   $("thead").innerHTML = top + second;
