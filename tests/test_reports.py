@@ -173,7 +173,8 @@ def test_every_report_table_is_a_booktabs_tabular_in_latex(
     assert "|" not in tabular and "b\\_x" in tabular or name in ("summary", "scores", "per puzzle")
 
 
-@pytest.mark.parametrize("args", [["list"], ["study", "consistency", P4, "--levels", "naked"],
+@pytest.mark.parametrize("args", [["list"], pytest.param(["study", "consistency", P4, "--levels", "naked"],
+                                                        marks=pytest.mark.slow),
                                   ["rate", P4]], ids=["list", "study", "rate"])
 def test_the_other_commands_tables_come_in_latex_too(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = cli(capsys, *args, "--format", "latex")
