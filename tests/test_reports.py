@@ -5,6 +5,7 @@ regression gate, per-set statistics and pictures, Hill intervals and censored ru
 progress, run --first/--sample and the smaller items. No test asserts a time."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -381,21 +382,14 @@ def test_progress_says_under_a_tenth_of_a_second_without_about() -> None:
 
 def test_a_long_solve_says_its_steps_against_its_budget_and_limit() -> None:
     now = [0.0]
-    lines: list[str] = []
-
-    class Stream:
-        def write(self, text: str) -> None:
-            lines.append(text)
-
-        def flush(self) -> None:
-            pass
-
-    watch = SolveWatch("explain", 10.0, 1000, stream=Stream(), clock=lambda: now[0])  # type: ignore[arg-type]
+    stream = io.StringIO()
+    watch = SolveWatch("explain", 10.0, 1000, stream=stream, clock=lambda: now[0])
     watch.tick(100, 5)
-    assert not lines  # nothing for a solve that ends quickly
+    assert not stream.getvalue()  # nothing for a solve that ends quickly
     now[0] = 4.0
     watch.tick(4096, 100)
-    assert lines[0].startswith("explain: 4,096 steps, 100 of at most 1,000 decisions, 4.0 s of the 10 s limit (40%")
+    assert stream.getvalue().startswith("explain: 4,096 steps, 100 of at most 1,000 decisions, "
+                                        "4.0 s of the 10 s limit (40%")
 
 
 def test_rate_shows_progress_with_its_total(capsys: pytest.CaptureFixture[str]) -> None:
