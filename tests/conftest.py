@@ -17,8 +17,11 @@ from typing import IO, Any
 
 import pytest
 
-from models import Puzzle, read_puzzles
+from models import Geometry, Puzzle, read_puzzles
 from solvers import registry
+
+from . import tiers
+from .tiers import full_tier_only, pytest_addoption, pytest_collection_modifyitems  # noqa: F401 - hooks and a fixture, taken in here
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -26,10 +29,14 @@ PUZZLES = ROOT / "puzzles"
 
 def pytest_configure(config: pytest.Config) -> None:
     """Byte-compile the toolkit once, before any test starts (in the controller, not in each
-    xdist worker). The suite starts some hundreds of interpreters (compare.py launches and the
-    workers they spawn); where PYTHONDONTWRITEBYTECODE is set, as on CI machines, none of them
-    writes its bytecode, so each compiled every module again: about 0.3 s of CPU a start,
-    80 s over a full run."""
+    xdist worker), and let pytest keep its rewritten test modules. The suite starts some
+    hundreds of interpreters (compare.py launches and the workers they spawn); where
+    PYTHONDONTWRITEBYTECODE is set, as on CI machines, none of them writes its bytecode, so each
+    compiled every module again: about 0.3 s of CPU a start, 80 s over a full run. pytest, too,
+    rewrote the asserts of every test module in every run and every xdist worker: 5 to 6 s of
+    CPU a collection of the whole suite."""
+    tiers.pytest_configure(config)
+    sys.dont_write_bytecode = False  # this process only: what it imports from now on is tests/
     if not hasattr(config, "workerinput"):
         for package in ("models", "solvers"):
             compileall.compile_dir(ROOT / package, quiet=1)
@@ -48,11 +55,36 @@ def compare(*args: str, stdin: str | IO[bytes] | None = None, cwd: Path = ROOT, 
                           text=True, timeout=timeout, **feed, **options)
 
 
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """compare.py's command line in this process, through its real parser: (status, stdout,
+    stderr). For what a fresh interpreter adds nothing to (argument checks, reading saved
+    files); what a user runs is tested through ``compare`` as well."""
+    from solvers.harness.cli import main
+    try:
+        status = main(list(args))
+    except SystemExit as stop:  # as the interpreter maps it: None 0, a number itself, a message 1
+        status = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
 def copied_checkout(folder: Path) -> Path:
     """A copy of the checkout (no virtualenv, history, caches or pictures) to change in a test."""
     skip = shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", "build", "*.png", "*.sqlite")
     shutil.copytree(ROOT, folder, ignore=skip)
     return folder
+
+
+def puzzle_file(folder: Path, *lines: str, name: str = "puzzles.txt") -> str:
+    """A puzzle file of these lines (after a comment line) in ``folder``; its path."""
+    path = folder / name
+    path.write_text("# test puzzles\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def empty(n: int, **variant: Any) -> Puzzle:
+    """The n x n grid without givens (``variant``: Puzzle's fields, e.g. diagonals=True)."""
+    return Puzzle(Geometry.for_size(n), (0,) * (n * n), **variant)
 
 
 @cache

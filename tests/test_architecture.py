@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
+@cache
 def _imports(name: str, path: Path) -> list[tuple[str, ast.stmt, bool]]:
     """(imported module, statement, inside a function) for each import of the toolkit's own code."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -59,8 +61,12 @@ def _type_checking(node: ast.If) -> bool:
     return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
 
 
-GRAPH = {name: sorted({target for target, _, _ in _imports(name, path) if target != name})
-         for name, path in MODULES.items()}
+@cache
+def graph() -> dict[str, list[str]]:
+    """Each module's imports of the toolkit's own modules (parsed when a test first asks, not
+    when the suite is collected: a second of CPU in every collection)."""
+    return {name: sorted({target for target, _, _ in _imports(name, path) if target != name})
+            for name, path in MODULES.items()}
 
 
 def _cycles() -> list[list[str]]:
@@ -75,7 +81,7 @@ def _cycles() -> list[list[str]]:
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)
-        for target in GRAPH.get(node, []):
+        for target in graph().get(node, []):
             if target not in index:
                 connect(target)
                 low[node] = min(low[node], low[target])
@@ -92,7 +98,7 @@ def _cycles() -> list[list[str]]:
             if len(component) > 1:
                 components.append(sorted(component))
 
-    for node in sorted(GRAPH):
+    for node in sorted(graph()):
         if node not in index:
             connect(node)
     return components
@@ -111,13 +117,13 @@ def test_no_module_imports_another_that_imports_it_back() -> None:
 
 
 def test_models_imports_nothing_from_solvers() -> None:
-    assert {name: t for name, targets in GRAPH.items() if name.startswith("models")
+    assert {name: t for name, targets in graph().items() if name.startswith("models")
             for t in targets if t.startswith("solvers")} == {}
 
 
 @pytest.mark.parametrize("package", ["solvers.backends", "solvers.encodings", "solvers.generate"])
 def test_methods_and_shared_machinery_never_import_the_harness(package: str) -> None:
-    assert [(name, t) for name, targets in GRAPH.items() if name.startswith(package)
+    assert [(name, t) for name, targets in graph().items() if name.startswith(package)
             for t in targets if t.startswith("solvers.harness")] == []
 
 
@@ -129,7 +135,7 @@ def _layer(name: str) -> int | None:
 
 
 def test_the_harness_imports_only_its_own_layer_or_lower() -> None:
-    upward = [(name, target) for name, targets in GRAPH.items() for target in targets
+    upward = [(name, target) for name, targets in graph().items() for target in targets
               if (a := _layer(name)) is not None and (b := _layer(target)) is not None and b > a]
     assert upward == []
 
@@ -140,7 +146,7 @@ def test_only_the_package_faces_the_cli_and_the_data_types_sit_at_the_harness_to
 
 
 def test_the_data_types_module_imports_no_other_part_of_the_harness() -> None:
-    assert [t for t in GRAPH["solvers.harness.tasks"] if t.startswith("solvers.harness")] == []
+    assert [t for t in graph()["solvers.harness.tasks"] if t.startswith("solvers.harness")] == []
 
 
 def test_every_import_inside_a_function_says_why() -> None:

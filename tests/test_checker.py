@@ -8,19 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models import Geometry, Model, Puzzle, read_puzzles, verify
+from models import Geometry, Model, Puzzle, verify
 
-from .conftest import ROOT
+from .conftest import ROOT, load
 from .grids import ALL_SIZES, pattern, shuffled
-
-PUZZLES = ROOT / "puzzles"
-
-
-def load(name: str) -> list[Puzzle]:
-    batch = read_puzzles(PUZZLES / name)
-    assert not batch.errors, batch.errors
-    return batch.puzzles
-
 
 SEED = load("seeds.txt")[6]
 SOLUTION = load("seeds.solutions.txt")[6].givens  # 6 1 5 | 7 8 3 | 2 4 9 on row 1

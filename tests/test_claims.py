@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,8 @@ from solvers.harness.results.database import open_database
 from solvers.harness.results.judge import judge
 from solvers.harness.tasks import Outcome
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, compare, puzzle_file
+
 PLANTED = ROOT / "tests" / "plugins" / "planted.py"
 REFERENCE = f"{ROOT / 'tests' / 'plugins' / 'reference.py'}:solve"
 
@@ -27,17 +26,6 @@ UNIQUE = ".237....68...6.59.9.....7......4.97.3.7.96..2.........5..47.........2.
 TWO_SOLUTIONS = ".39...12....9.7...8..4.1..6.42...79...........91...54.5..1.9..3...8.5....14...87."
 MANY = ROOT / "puzzles" / "special_9x9_multiple_solutions.txt"
 MANY_125 = 7  # its eighth puzzle has 125 solutions (Sudopedia)
-
-
-def compare(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
-
-
-def puzzle_file(tmp_path: Path, *lines: str) -> str:
-    path = tmp_path / "puzzles.txt"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return str(path)
 
 
 def runs_of(path: Path) -> dict[str, dict]:

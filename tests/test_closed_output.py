@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 PUZZLES = str(ROOT / "puzzles" / "small_4x4.txt")
 
 

@@ -16,7 +16,7 @@ import pytest
 from models import parse_puzzle, read_puzzles, verify
 from solvers import registry
 
-from .conftest import ROOT, compare
+from .conftest import ROOT, compare, puzzle_file
 
 PLUGINS = ROOT / "tests" / "plugins"
 REFERENCE = f"{PLUGINS / 'reference.py'}:solve"
@@ -38,12 +38,6 @@ PLANTED_CATEGORIES = {
 
 def planted(name: str) -> str:
     return f"{PLANTED}:{name}"
-
-
-def puzzle_file(tmp_path: Path, *lines: str) -> str:
-    path = tmp_path / "puzzles.txt"
-    path.write_text("# test puzzles\n" + "\n".join(lines) + "\n", encoding="utf-8")
-    return str(path)
 
 
 # ---------------------------------------------------------------- the default run

@@ -14,14 +14,10 @@ from solvers import (
 )
 from solvers.backends import _cpsat, cpsat
 
-from .conftest import load
+from .conftest import empty, load
 from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions
 
 ENCODINGS = cpsat.ENCODINGS
-
-
-def empty(n: int) -> Puzzle:
-    return Puzzle(Geometry.for_size(n), (0,) * (n * n))
 
 
 def expected_size(model: Model, encoding: str) -> tuple[int, int]:

@@ -13,11 +13,7 @@ from solvers import (
 from solvers.backends import _csp, csp
 from solvers.encodings.domains import candidates
 
-from .conftest import load
-
-
-def empty(n: int) -> Puzzle:
-    return Puzzle(Geometry.for_size(n), (0,) * (n * n))
+from .conftest import empty, load
 
 
 @pytest.mark.parametrize("n", [4, 6, 9, 16])

@@ -24,7 +24,7 @@ from solvers.harness.engine.executors import ExecutorError
 from solvers.harness.tasks import Experiment, Outcome, Outputs, Task
 from solvers.result import Status
 
-from .conftest import ROOT
+from .conftest import ROOT, puzzle_file
 
 PLUGINS = ROOT / "tests" / "plugins"
 PUZZLES = (".1.2...3.....4..", "..42......3..4..", "....34......23.4", ".3.....4.1.....1",
@@ -34,9 +34,7 @@ BIN = Path(sys.executable).parent
 
 @pytest.fixture()
 def puzzles(tmp_path: Path) -> Path:
-    path = tmp_path / "small.txt"
-    path.write_text("\n".join(PUZZLES) + "\n", encoding="utf-8")
-    return path
+    return Path(puzzle_file(tmp_path, *PUZZLES, name="small.txt"))
 
 
 def keys(runs: Iterable[dict]) -> list[tuple]:

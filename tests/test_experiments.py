@@ -21,7 +21,7 @@ import pytest
 
 from solvers.harness.results.records import CSV_COLUMNS
 
-from .conftest import ROOT, compare
+from .conftest import ROOT, compare, puzzle_file
 
 PLUGINS = ROOT / "tests" / "plugins"
 REFERENCE = f"ref={PLUGINS / 'reference.py'}:solve"
@@ -37,9 +37,7 @@ def timed(name: str) -> str:
 
 @pytest.fixture()
 def puzzles(tmp_path: Path) -> str:
-    path = tmp_path / "small.txt"
-    path.write_text("\n".join(PUZZLES) + "\n", encoding="utf-8")
-    return str(path)
+    return puzzle_file(tmp_path, *PUZZLES, name="small.txt")
 
 
 def saved(path: Path) -> dict:

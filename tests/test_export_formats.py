@@ -3,14 +3,14 @@ read back unchanged; options that only a CNF takes are refused."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from models import Cage, Geometry, Puzzle, read_puzzles, to_line
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import compare, puzzle_file
+
 PUZZLES = [
     Puzzle(Geometry.for_size(4), (0,) * 15 + (2,), cages=(Cage((0, 1), 3), Cage((2, 3, 7), 9))),
     Puzzle(Geometry.latin_square(5), (1,) + (0,) * 24, rules=("antiknight",)),
@@ -18,15 +18,12 @@ PUZZLES = [
 
 
 def export(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "compare.py", "export", *argv], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return compare("export", *argv)
 
 
 @pytest.fixture
 def source(tmp_path: Path) -> Path:
-    path = tmp_path / "puzzles.txt"
-    path.write_text("".join(to_line(p) + "\n" for p in PUZZLES))
-    return path
+    return Path(puzzle_file(tmp_path, *map(to_line, PUZZLES)))
 
 
 @pytest.mark.parametrize("out_format, suffix", [("fpuzzles", "json"), ("fpuzzles-link", "txt"),

@@ -26,7 +26,8 @@ from models.fpuzzles import (
     to_fpuzzles_link,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 SUDOKU9 = tuple((r * 3 + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9))
 JIGSAW5 = (1, 1, 1, 2, 2, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 5, 3, 4, 4, 4, 5, 5, 5, 5, 4)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import ROOT, puzzle_file
 
 HOSTILE = ROOT / "tests" / "plugins" / "hostile.py"
 REFERENCE = ROOT / "tests" / "plugins" / "reference.py"
@@ -72,9 +72,7 @@ def settle(run_id: str) -> list[str]:
 
 @pytest.fixture
 def puzzles(tmp_path: Path) -> str:
-    path = tmp_path / "four.txt"
-    path.write_text("\n".join(PUZZLES) + "\n", encoding="utf-8")
-    return str(path)
+    return puzzle_file(tmp_path, *PUZZLES, name="four.txt")
 
 
 @pytest.mark.slow

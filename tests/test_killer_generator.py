@@ -7,7 +7,6 @@ generator's (mip, where the generator proves with mrv and confirms with sat).
 from __future__ import annotations
 
 import subprocess
-import sys
 from collections import deque
 from functools import cache
 from pathlib import Path
@@ -18,9 +17,8 @@ from models import Puzzle, read_puzzles, verify
 from solvers import registry
 from solvers.generate.killer import Killer, generate_killer, neighbours
 
+from .conftest import compare
 from .test_qwh import all_latin_squares
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @cache
@@ -121,8 +119,7 @@ def test_bad_killer_requests_are_refused(kwargs: dict, words: str) -> None:
 
 
 def run(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "compare.py", "generate", *argv], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    return compare("generate", *argv)
 
 
 @pytest.mark.slow

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,17 +14,12 @@ import pytest
 from solvers.harness.engine.timing import cpu_clock_resolution
 from solvers.harness.results.database import VERSION
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, compare
+
 TIMED = ROOT / "tests" / "plugins" / "timed.py"
 SMALL = ".3.....4.1.....1\n.....1.2..3....1\n.1.....4...3.4..\n"
 NINE = str(ROOT / "puzzles" / "easy50.txt")
 SINGLE_THREADED = ["mrv", "sat", "dlx", "backtrack", "sleeps_in_bursts"]
-
-
-def compare(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """Run compare.py as a user would."""
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
 
 
 def plugin(*functions: str) -> list[str]:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import FrozenInstanceError
-from pathlib import Path
 
 import pytest
 
@@ -20,14 +19,9 @@ from models import (
     read_puzzles,
 )
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+from .conftest import PUZZLES, load
+
 NINE = "6.5..3.4....94.5...2..5...3.9.8....6.........2....6.9.3...7..2...8.19....7.3..8.4"
-
-
-def load(name: str) -> list[Puzzle]:
-    batch = read_puzzles(PUZZLES / name)
-    assert not batch.errors, batch.errors
-    return batch.puzzles
 
 
 def names(model: Model) -> list[str]:

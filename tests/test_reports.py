@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from solvers.harness.cli import build_parser, main
+from solvers.harness.cli import build_parser
 from solvers.harness.commands.progress import Progress, SolveWatch
 from solvers.harness.engine.configs import ConfigurationError, parse_one
 from solvers.harness.pictures import tree_svg
@@ -22,7 +22,7 @@ from solvers.harness.results import curves, paired, report, summary_table, tails
 from solvers.harness.tasks import Outcome
 from solvers.result import Status
 
-from .conftest import ROOT, compare
+from .conftest import ROOT, cli, compare
 
 P4 = str(ROOT / "puzzles" / "small_4x4.txt")
 REQUIRED = ("puzzle set", "configuration", "solved", "wrong", "timeouts", "PAR-2", "median s", "mean s")
@@ -65,16 +65,6 @@ def two_configurations(slower: float = 1.0, puzzles: int = 20, cpu_slower: float
         cpu = base * (cpu_slower if cpu_slower is not None else slower)
         runs.append(run_record(index, "b", base * slower, cpu_s=cpu, file=file, n=n))
     return runs
-
-
-def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """The command line in this process: (status, stdout, stderr)."""
-    try:
-        status = main(list(args))
-    except SystemExit as stop:
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

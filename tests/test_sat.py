@@ -8,7 +8,7 @@ from math import comb
 import pycosat
 import pytest
 
-from models import Geometry, Model, Puzzle, parse_puzzle, verify
+from models import Model, Puzzle, parse_puzzle, verify
 from solvers import Status, registry
 from solvers.backends import _sat, sat
 from solvers.encodings.cages import combinations
@@ -21,21 +21,17 @@ from solvers.encodings.cnf import (
     geometry_clauses,
 )
 
-from .conftest import cpu_seconds, load
+from .conftest import cpu_seconds, empty, load
 from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions
 
 STANDARD = ("minimal", "efficient", "extended")
-
-
-def empty(n: int, **variant) -> Model:
-    return Model.from_puzzle(Puzzle(Geometry.for_size(n), (0,) * (n * n), **variant))
 
 
 # Lynce & Ouaknine, "Sudoku as a SAT Problem", for the empty 9x9 grid.
 @pytest.mark.parametrize("encoding, clauses", [("minimal", 8829), ("efficient", 11745),
                                                ("extended", 11988)])
 def test_empty_9x9_has_the_papers_clause_counts(encoding: str, clauses: int) -> None:
-    cnf = encode(empty(9), encoding)
+    cnf = encode(Model.from_puzzle(empty(9)), encoding)
     assert (cnf.num_vars, len(cnf.clauses)) == (729, clauses)
 
 
@@ -51,19 +47,19 @@ def expected_clauses(encoding: str, n: int, groups: int) -> int:
 @pytest.mark.parametrize("n", [4, 6, 9, 16])
 @pytest.mark.parametrize("encoding", STANDARD)
 def test_clause_counts_follow_the_general_formula(encoding: str, n: int) -> None:
-    cnf = encode(empty(n), encoding)
+    cnf = encode(Model.from_puzzle(empty(n)), encoding)
     assert cnf.num_vars == n ** 3
     assert len(cnf.clauses) == expected_clauses(encoding, n, 3 * n)
 
 
 @pytest.mark.parametrize("encoding", STANDARD)
 def test_variants_change_the_groups_not_the_formula(encoding: str) -> None:
-    x = encode(empty(9, diagonals=True), encoding)
+    x = encode(Model.from_puzzle(empty(9, diagonals=True)), encoding)
     assert len(x.clauses) == expected_clauses(encoding, 9, 29)  # two diagonals more
     regions = load("jigsaw.txt")[0].regions
-    jigsaw = encode(empty(9, regions=regions), encoding)
+    jigsaw = encode(Model.from_puzzle(empty(9, regions=regions)), encoding)
     assert len(jigsaw.clauses) == expected_clauses(encoding, 9, 27)
-    assert jigsaw.clauses != encode(empty(9), encoding).clauses  # regions, not boxes
+    assert jigsaw.clauses != encode(Model.from_puzzle(empty(9)), encoding).clauses  # regions, not boxes
 
 
 @pytest.mark.parametrize("encoding", STANDARD)
@@ -79,7 +75,7 @@ def test_givens_add_one_unit_clause_each_to_the_shared_geometry_clauses(encoding
 
 
 def test_simplified_equals_extended_on_an_empty_grid() -> None:
-    cnf = encode(empty(9), "simplified")
+    cnf = encode(Model.from_puzzle(empty(9)), "simplified")
     assert (cnf.num_vars, len(cnf.clauses)) == (729, 11988)
 
 
@@ -295,7 +291,7 @@ def test_bad_options_are_refused_by_the_one_entry(options: dict, message: str) -
 
 def test_unknown_encoding_lists_the_valid_ones() -> None:
     with pytest.raises(EncodingError, match="valid encodings: " + ", ".join(ENCODINGS)):
-        encode(empty(4), "tseitin")
+        encode(Model.from_puzzle(empty(4)), "tseitin")
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)

@@ -4,8 +4,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +12,7 @@ from models import Model, Puzzle, verify
 from solvers import Status, registry
 from solvers.encodings.isomorph import random_isomorph
 
-from .conftest import load
+from .conftest import compare, load
 from .killers import UNIQUE
 
 SEEDED = [name for name in registry.names() if "seed" in registry.get(name).options]
@@ -89,15 +87,6 @@ def test_a_plain_grid_has_its_cells_moved_and_a_variant_only_its_values() -> Non
     assert list(jigsaw.value_of) != sorted(jigsaw.value_of)
     killer = random_isomorph(Model.from_puzzle(next(iter(UNIQUE.values()))[0]), 1)
     assert list(killer.value_of) == sorted(killer.value_of)  # a cage total pins the values
-
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def compare(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run compare.py from the repository root as a user would."""
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.slow

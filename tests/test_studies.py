@@ -12,9 +12,7 @@ import pytest
 
 from solvers.harness.results import consistency_study, curves, tails
 
-from .conftest import load
-
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, load
 
 
 def compare(*args: str) -> subprocess.CompletedProcess[str]:

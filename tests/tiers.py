@@ -1,0 +1,84 @@
+"""Which tier a test runs in, and ``--backend``: hooks that tests/conftest.py takes in.
+
+The quick tier (``-m "not slow"``) is chosen, not left over: a test is in it only when it is
+marked ``quick`` (a doctest is: it is a docstring's example). Every other test is marked
+``slow`` here, when the suite is collected, so a new test runs in the full tier until someone
+decides that it guards the contract cheaply (every backend on small puzzles, the parser and
+each command's argument checks, the judge, the formats, the checker) and marks it. A case
+marked ``slow`` stays slow even in a quick test (a case past a backend's reach).
+
+A quick test may not use a fixture that requests ``full_tier_only`` (shared work too costly
+for the quick tier): collecting one is an error naming both.
+
+``--backend NAME[,NAME...]`` (repeatable) narrows the suite to those backends: a test
+parametrised over the registered backends (its ``backend_name``) runs for them only, and a
+module about one backend (marked ``backends("name")``) only when its backend is chosen; a
+test about no backend in particular still runs (narrow those with a path or ``-k``).
+"""
+from __future__ import annotations
+
+import pytest
+
+from solvers import registry
+
+FULL_TIER_FIXTURE = "full_tier_only"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--backend", action="append", default=[], metavar="NAME[,NAME...]",
+                     help="run the tests of these registered backends only (repeatable): the tests "
+                          "parametrised over the backends, for these; modules about other backends left out")
+
+
+def chosen_backends(config: pytest.Config) -> set[str]:
+    """The backends --backend names (empty: all), each checked against the registry."""
+    names = {name.strip() for value in config.getoption("backend") for name in value.split(",")}
+    unknown = sorted(name for name in names if name not in registry.names())
+    if unknown:
+        raise pytest.UsageError(f"--backend: unknown backend {unknown[0]!r}; "
+                                f"registered: {', '.join(registry.names())}")
+    return names
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    chosen_backends(config)  # a wrong name stops the run before anything is collected
+
+
+def backends_of(item: pytest.Item) -> set[str] | None:
+    """The backends a test is about: its backend_name parameter or its backends marker; None for
+    a test about no backend in particular."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "backend_name" in callspec.params:
+        return {callspec.params["backend_name"]}
+    marker = item.get_closest_marker("backends")
+    return set(marker.args) if marker is not None else None
+
+
+def in_quick_tier(item: pytest.Item) -> bool:
+    """Marked quick (a doctest is), and not marked slow."""
+    chosen = not isinstance(item, pytest.Function) or item.get_closest_marker("quick") is not None
+    return chosen and item.get_closest_marker("slow") is None
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m and -k deselect: they read the marks set here
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if not in_quick_tier(item):
+            item.add_marker(pytest.mark.slow)
+        elif FULL_TIER_FIXTURE in getattr(item, "fixturenames", ()):
+            raise pytest.UsageError(f"{item.nodeid} is marked quick but uses a fixture of the full tier "
+                                    f"(one that requests {FULL_TIER_FIXTURE}): move the test to the full "
+                                    "tier or give it a cheaper fixture")
+    chosen = chosen_backends(config)
+    if chosen:
+        kept = [item for item in items if (backends_of(item) or chosen) & chosen]
+        if len(kept) < len(items):
+            left = {id(item) for item in kept}
+            config.hook.pytest_deselected(items=[item for item in items if id(item) not in left])
+            items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def full_tier_only() -> None:
+    """Requested by a fixture whose shared work is too costly for the quick tier, so that a quick
+    test using it is refused when the suite is collected."""
