@@ -12,6 +12,8 @@ from solvers.backends import backtrack
 
 from .conftest import load
 
+pytestmark = pytest.mark.backends("backtrack")  # pytest --backend NAME leaves the module out for others
+
 
 def textbook(model: Model, max_solutions: int = 1) -> tuple[int, list[tuple[int, ...]]]:
     """The seeds' method written plainly: (calls of search, solutions found)."""

@@ -17,6 +17,8 @@ from solvers.backends.readable import mrv as readable_mrv
 from .conftest import load
 from .killers import UNIQUE
 
+pytestmark = pytest.mark.backends("mrv")  # pytest --backend NAME leaves the module out for others
+
 LEVELS = mrv.LEVELS
 # a group of up to 5 cells, each with 1..4 candidates among the values 1..6
 domains_of_a_group = st.lists(st.sets(st.integers(1, 6), min_size=1, max_size=4), min_size=1, max_size=5)

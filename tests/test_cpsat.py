@@ -17,6 +17,8 @@ from solvers.backends import _cpsat, cpsat
 from .conftest import empty, load
 from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions
 
+pytestmark = pytest.mark.backends("cpsat")  # pytest --backend NAME leaves the module out for others
+
 ENCODINGS = cpsat.ENCODINGS
 
 

@@ -15,6 +15,8 @@ from solvers.encodings.domains import candidates
 
 from .conftest import empty, load
 
+pytestmark = pytest.mark.backends("csp")  # pytest --backend NAME leaves the module out for others
+
 
 @pytest.mark.parametrize("n", [4, 6, 9, 16])
 def test_empty_grid_has_a_variable_per_cell_and_a_constraint_per_group(n: int) -> None:

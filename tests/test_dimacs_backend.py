@@ -21,6 +21,8 @@ from solvers.encodings.dimacs import export_dimacs
 
 from .conftest import ROOT, load
 
+pytestmark = pytest.mark.backends("dimacs")  # pytest --backend NAME leaves the module out for others
+
 BACKEND = registry.get("dimacs")
 SOLVERS = [pytest.param(name, marks=pytest.mark.skipif(
     shutil.which(name) is None, reason=f"{name} is not on PATH ({profile.install})"))

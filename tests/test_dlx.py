@@ -10,6 +10,8 @@ from solvers.backends.readable import dlx as readable
 
 from .conftest import load
 
+pytestmark = pytest.mark.backends("dlx")  # pytest --backend NAME leaves the module out for others
+
 TWIN_CASES = [
     *[pytest.param(load("top95.txt")[i], id=f"top95-{i}") for i in (0, 1, 5)],
     pytest.param(load("hardest.txt")[0], id="hardest-0"),

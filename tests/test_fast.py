@@ -23,6 +23,8 @@ from .killers import MULTIPLE as KILLER_MULTIPLE
 from .killers import SEARCHING, UNIQUE
 from .killers import UNSAT as KILLER_UNSAT
 
+pytestmark = pytest.mark.backends("fast")  # pytest --backend NAME leaves the module out for others
+
 
 def model(name: str, index: int) -> Model:
     return Model.from_puzzle(load(name)[index])

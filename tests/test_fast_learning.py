@@ -17,6 +17,8 @@ from solvers.backends import _fast_learning, fast
 
 from .conftest import load
 
+pytestmark = pytest.mark.backends("fast")  # pytest --backend NAME leaves the module out for others
+
 
 def learn(puzzle: Puzzle, **options: object) -> object:
     return fast.solve(Model.from_puzzle(puzzle), learning="conflicts", **options)

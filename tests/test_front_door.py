@@ -14,10 +14,11 @@ import pytest
 
 from models import parse_puzzle
 from solvers import registry
+from solvers.harness.cli import COMMANDS
 from solvers.harness.commands.ladder import RUNGS
 from solvers.options import Declaration
 
-from .conftest import ROOT, compare
+from .conftest import ROOT, cli, compare
 
 SMALL = "puzzles/small_4x4.txt"
 HEAVY = ("numba", "ortools", "highspy", "pysat")
@@ -55,6 +56,37 @@ def test_a_bad_configuration_exits_2_before_any_run_naming_the_option(spec: str,
     assert done.returncode == 2, done.stderr
     assert named in done.stderr, done.stderr
     assert done.stdout == ""  # not a single run was made or printed
+
+
+BAD_VALUES = {
+    "run": (["run", SMALL, "--timeout", "-1"], "argument --timeout: must be a positive number"),
+    "solve": (["solve", SMALL, "--max-solutions", "0"], "argument --max-solutions: must be at least 1"),
+    "export": (["export", SMALL, "--puzzle", "0"], "--puzzle 0: puzzles are counted from 1"),
+    "decode": (["decode", "answer.txt", "--cnf", "x.cnf", "--format", "html"], "argument --format: invalid choice"),
+    "list": (["list", "--format", "html"], "argument --format: invalid choice: 'html'"),
+    "report": (["report", "r.json", "--par", "0"], "argument --par: must be a positive number"),
+    "plot": (["plot", "nosuch", "r.json"], "argument kind: invalid choice: 'nosuch'"),
+    "generate": (["generate", "--size", "7"], "size 7 is not a valid grid"),
+    "study": (["study", "consistency", SMALL, "--levels", "magic"], "argument --levels: unknown level 'magic'"),
+    "ladder": (["ladder", SMALL, "--timeout", "0"], "argument --timeout: must be a positive number"),
+    "explain": (["explain", SMALL, "--max-steps", "0"], "argument --max-steps: must be at least 1"),
+    "rate": (["rate", SMALL, "--sample", "0"], "argument --sample: must be at least 1"),
+    "render": (["render", SMALL, "--puzzle", "0", "-o", "x.svg"], "--puzzle 0: puzzles are counted from 1"),
+    "replay": (["replay", "trace.json", "--max-steps", "-3"], "argument --max-steps: must be at least 1"),
+    "tree": (["tree", SMALL, "--max-nodes", "0"], "argument --max-nodes: must be at least 1"),
+}
+"""A wrong value for one option of each command, and the words its refusal must hold."""
+
+
+@pytest.mark.quick
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_refuses_a_bad_value(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    # the real parser in this process: the quick tier's check of every command's arguments (each
+    # option is walked through compare.py's own parser by tests/test_options_honoured.py)
+    args, words = BAD_VALUES[command]
+    status, out, err = cli(capsys, *args)
+    assert (status, out) == (2, ""), err
+    assert words in err
 
 
 def test_an_empty_solver_list_says_it_is_empty() -> None:
@@ -126,15 +158,14 @@ def test_a_dimacs_configuration_records_its_binary_and_version(tmp_path: Path) -
     assert facts == {"binary": str(solver), "binary_version": "mysat 1.2.3"}
 
 
-@pytest.mark.parametrize("name", registry.names())
-def test_a_declaration_matches_its_backends_solve_function(name: str) -> None:
-    backend = registry.get(name)
+def test_a_declaration_matches_its_backends_solve_function(backend_name: str) -> None:
+    backend = registry.get(backend_name)
     parameters = inspect.signature(backend._module().solve).parameters
     declared = backend.declaration
     assert isinstance(declared, Declaration)
     for option in declared.options:
-        assert option.name in parameters, f"{name}: solve takes no {option.name}"
-        assert parameters[option.name].default == option.default, f"{name}.{option.name}"
+        assert option.name in parameters, f"{backend_name}: solve takes no {option.name}"
+        assert parameters[option.name].default == option.default, f"{backend_name}.{option.name}"
     shared = {"model", "max_solutions", "time_limit"}
     assert set(parameters) - shared == {o.name for o in declared.options}
 

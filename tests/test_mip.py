@@ -10,6 +10,8 @@ from solvers import Status, registry
 
 from .conftest import load
 
+pytestmark = pytest.mark.backends("mip")  # pytest --backend NAME leaves the module out for others
+
 highspy = pytest.importorskip("highspy",
                               reason="the mip backend needs highspy (pip install highspy)")
 _mip = importlib.import_module("solvers.backends._mip")

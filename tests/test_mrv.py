@@ -9,6 +9,8 @@ from solvers.backends import mrv
 
 from .conftest import load
 
+pytestmark = pytest.mark.backends("mrv")  # pytest --backend NAME leaves the module out for others
+
 
 def model(name: str, index: int) -> Model:
     return Model.from_puzzle(load(name)[index])

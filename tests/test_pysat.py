@@ -18,6 +18,8 @@ _pysat = pytest.importorskip("solvers.backends._pysat", reason="python-sat is no
 pysat = importlib.import_module("solvers.backends.pysat")
 from pysat.solvers import SolverNames
 
+pytestmark = pytest.mark.backends("pysat")  # pytest --backend NAME leaves the module out for others
+
 BACKEND = registry.get("pysat")
 HARD = load("top95.txt")[0]              # unit propagation alone does not finish it
 MULTIPLE = [(load("special_9x9_multiple_solutions.txt")[i], c) for i, c in ((3, 2), (5, 4), (6, 10))]

@@ -13,6 +13,8 @@ from solvers.backends.readable import mrv as readable_mrv
 from .conftest import load
 from .killers import MULTIPLE, SEARCHING, UNIQUE, UNSAT
 
+pytestmark = pytest.mark.backends("backtrack", "mrv")  # pytest --backend NAME leaves the module out for others
+
 
 def cases(*named: tuple[str, tuple[int, ...]]) -> list:
     return [pytest.param(load(name)[i], id=f"{name.removesuffix('.txt')}-{i}")

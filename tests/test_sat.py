@@ -24,6 +24,8 @@ from solvers.encodings.cnf import (
 from .conftest import cpu_seconds, empty, load
 from .killers import MULTIPLE, UNIQUE, UNSAT, oracle_solutions
 
+pytestmark = pytest.mark.backends("sat")  # pytest --backend NAME leaves the module out for others
+
 STANDARD = ("minimal", "efficient", "extended")
 
 

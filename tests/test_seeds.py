@@ -22,42 +22,42 @@ def test_the_search_backends_take_a_seed() -> None:
     assert {"backtrack", "mrv", "fast", "cpsat", "pysat", "mip"} <= set(SEEDED)
 
 
-@pytest.mark.parametrize("name", SEEDED)
+@pytest.mark.parametrize("backend_name", SEEDED)
 @pytest.mark.parametrize("seed", [0, 1, 7])
-def test_a_seeded_run_still_finds_and_proves_the_one_solution(name: str, seed: int) -> None:
-    backend = registry.get(name)
+def test_a_seeded_run_still_finds_and_proves_the_one_solution(backend_name: str, seed: int) -> None:
+    backend = registry.get(backend_name)
     if not backend.available:
-        pytest.skip(f"{name} is not installed")
+        pytest.skip(f"{backend_name} is not installed")
     puzzle = load("easy50.txt")[0]
     result = backend.solve(puzzle, max_solutions=2, seed=seed, time_limit=60)
     assert result.status is Status.SOLVED and result.unique
     assert verify(puzzle, result.solutions[0]).ok
 
 
-@pytest.mark.parametrize("name, options", [("backtrack", {}), ("mrv", {"inference": "singles"}),
-                                           ("pysat", {})])
-def test_different_seeds_walk_different_trees(name: str, options: dict) -> None:
-    if not registry.get(name).available:
-        pytest.skip(f"{name} is not installed")
-    puzzle = load("top95.txt")[5] if name != "backtrack" else load("easy50.txt")[0]
-    nodes = {registry.solve(name, puzzle, seed=seed, **options).stats.nodes for seed in range(5)}
+@pytest.mark.parametrize("backend_name, options", [("backtrack", {}), ("mrv", {"inference": "singles"}),
+                                                   ("pysat", {})])
+def test_different_seeds_walk_different_trees(backend_name: str, options: dict) -> None:
+    if not registry.get(backend_name).available:
+        pytest.skip(f"{backend_name} is not installed")
+    puzzle = load("top95.txt")[5] if backend_name != "backtrack" else load("easy50.txt")[0]
+    nodes = {registry.solve(backend_name, puzzle, seed=seed, **options).stats.nodes for seed in range(5)}
     assert len(nodes) > 1, nodes
 
 
-@pytest.mark.parametrize("name", ["backtrack", "mrv"])
-def test_the_same_seed_gives_the_same_run(name: str) -> None:
-    puzzle = load("top95.txt")[5] if name == "mrv" else load("easy50.txt")[0]
-    first, again = (registry.solve(name, puzzle, seed=3) for _ in range(2))
+@pytest.mark.parametrize("backend_name", ["backtrack", "mrv"])
+def test_the_same_seed_gives_the_same_run(backend_name: str) -> None:
+    puzzle = load("top95.txt")[5] if backend_name == "mrv" else load("easy50.txt")[0]
+    first, again = (registry.solve(backend_name, puzzle, seed=3) for _ in range(2))
     assert first.solutions == again.solutions and first.stats.nodes == again.stats.nodes
 
 
 @pytest.mark.parametrize("seed", [-1, 1.5, True, "3"])
-@pytest.mark.parametrize("name", ["backtrack", "mrv", "pysat", "mip"])
-def test_a_bad_seed_is_refused(name: str, seed: object) -> None:
-    if not registry.get(name).available:
-        pytest.skip(f"{name} is not installed")
+@pytest.mark.parametrize("backend_name", ["backtrack", "mrv", "pysat", "mip"])
+def test_a_bad_seed_is_refused(backend_name: str, seed: object) -> None:
+    if not registry.get(backend_name).available:
+        pytest.skip(f"{backend_name} is not installed")
     with pytest.raises(ValueError, match="option 'seed' cannot be"):
-        registry.solve(name, load("seeds.txt")[0], seed=seed)
+        registry.solve(backend_name, load("seeds.txt")[0], seed=seed)
 
 
 def puzzles() -> list:

@@ -1,0 +1,145 @@
+"""The test tiers and ``--backend`` (tests/tiers.py), through pytest's real command line: the
+quick tier holds what guards the contract (every backend's contract cases, each command's
+argument checks, the judge, the formats, the checker), a test is in it only when marked, a
+quick test on a full-tier fixture is refused, and --backend narrows to one backend or says
+which names it knows."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solvers import registry
+from solvers.harness.cli import COMMANDS
+
+from .conftest import ROOT
+
+USAGE_ERROR = 4  # pytest's exit status for a bad command line
+
+
+def pytest_run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """pytest in a fresh interpreter, as a developer runs it (no cost file, no xdist)."""
+    env = {key: value for key, value in os.environ.items() if key not in ("TEST_COST_FILE", "PYTEST_ADDOPTS")}
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=600, env=env)
+
+
+def collected(*args: str) -> list[str]:
+    done = pytest_run("--collect-only", "-q", *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return [line for line in done.stdout.splitlines() if "::" in line]
+
+
+@pytest.fixture(scope="module")
+def quick_tier() -> list[str]:
+    """The ids of the whole quick tier, collected as the docs say to run it."""
+    return collected("-m", "not slow")
+
+
+CONTRACT = ("test_seeds_give_their_known_solutions", "test_solves_9x9", "test_small_geometries_have_unique_solutions",
+            "test_variants_are_solved_under_their_own_groups", "test_empty_grid_is_solved_and_not_unique",
+            "test_unsolvable_puzzles_are_unsat", "test_counts_every_solution_of_small_multiple_puzzles",
+            "test_the_registry_refuses_bad_shared_arguments", "test_every_backend_names_its_counters_in_the_vocabulary")
+
+
+@pytest.mark.parametrize("test", CONTRACT)
+def test_the_quick_tier_runs_every_backend_on_each_contract_test(quick_tier: list[str], test: str) -> None:
+    cases = [i for i in quick_tier if i.startswith(f"tests/test_backends.py::{test}[")]
+    missing = [name for name in registry.names() if not any(f"[{name}-" in i or f"[{name}]" in i for i in cases)]
+    assert missing == [], f"{test}: no quick case for {missing}"
+
+
+def test_the_quick_tier_checks_the_arguments_of_every_command(quick_tier: list[str]) -> None:
+    checked = {i.split("[", 1)[1].rstrip("]") for i in quick_tier
+               if i.startswith("tests/test_front_door.py::test_every_command_refuses_a_bad_value[")}
+    assert checked == set(COMMANDS)
+
+
+@pytest.mark.parametrize("guard", ["tests/test_harness_judge.py::", "tests/test_formats.py::",
+                                   "tests/test_checker.py::", "tests/test_fpuzzles.py::", "models/"])
+def test_the_quick_tier_holds_the_judge_the_formats_and_the_checker(quick_tier: list[str], guard: str) -> None:
+    assert any(i.startswith(guard) for i in quick_tier)
+
+
+def test_the_quick_tier_is_a_small_part_of_the_suite(quick_tier: list[str]) -> None:
+    assert len(quick_tier) < len(collected()) / 2
+
+
+TIERED = '''
+import pytest
+
+@pytest.fixture
+def costly(full_tier_only):
+    return 1
+
+@pytest.mark.quick
+def test_chosen():
+    pass
+
+def test_left_to_the_full_tier():
+    pass
+
+@pytest.mark.quick
+@pytest.mark.slow
+def test_chosen_but_slow():
+    pass
+'''
+
+ON_A_COSTLY_FIXTURE = '''
+@pytest.mark.quick
+def test_quick_on_a_costly_fixture(costly):
+    pass
+'''
+
+
+def tiered_suite(folder: Path, extra: str = "") -> Path:
+    """A suite of its own whose conftest takes in the tier hooks, as tests/conftest.py does."""
+    (folder / "conftest.py").write_text(
+        "from tests.tiers import full_tier_only, pytest_addoption, pytest_collection_modifyitems, pytest_configure\n")
+    (folder / "test_tiered.py").write_text(TIERED + extra)
+    return folder
+
+
+def run_tiered(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--rootdir", str(folder),
+                           "-c", os.devnull, "-q", *args, str(folder)], cwd=folder, capture_output=True,
+                          text=True, timeout=300, env=env)
+
+
+def test_only_a_test_marked_quick_and_not_slow_is_in_the_quick_tier(tmp_path: Path) -> None:
+    done = run_tiered(tiered_suite(tmp_path), "-m", "not slow", "-v")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "test_chosen PASSED" in done.stdout
+    assert "test_left_to_the_full_tier" not in done.stdout and "test_chosen_but_slow" not in done.stdout
+    everything = run_tiered(tmp_path, "-v")
+    assert everything.stdout.count("PASSED") == 3, everything.stdout
+
+
+def test_a_quick_test_on_a_full_tier_fixture_is_refused_naming_both(tmp_path: Path) -> None:
+    done = run_tiered(tiered_suite(tmp_path, ON_A_COSTLY_FIXTURE), "--collect-only")
+    assert done.returncode == USAGE_ERROR, done.stdout + done.stderr
+    assert "test_quick_on_a_costly_fixture is marked quick but uses a fixture of the full tier" in done.stderr
+
+
+def test_backend_narrows_the_contract_tests_to_that_backend() -> None:
+    ids = collected("--backend", "mrv", "tests/test_backends.py")
+    assert ids and all("[mrv-" in i or "[mrv]" in i for i in ids), ids[:5]
+    counters = "tests/test_backends.py::test_every_backend_names_its_counters_in_the_vocabulary"
+    both = collected("--backend", "mrv", "--backend", "sat", counters)
+    assert [i.rsplit("[", 1)[1] for i in both] == ["mrv]", "sat]"]
+
+
+def test_backend_leaves_out_the_modules_of_other_backends_and_keeps_the_rest() -> None:
+    ids = collected("--backend", "mrv", "tests/test_cpsat.py", "tests/test_mrv.py", "tests/test_geometry.py")
+    files = {i.split("::", 1)[0] for i in ids}
+    assert files == {"tests/test_mrv.py", "tests/test_geometry.py"}
+
+
+def test_an_unknown_backend_is_a_usage_error_naming_the_registered_ones() -> None:
+    done = pytest_run("--collect-only", "-q", "--backend", "msat", "tests/test_backends.py")
+    assert done.returncode == USAGE_ERROR
+    assert f"--backend: unknown backend 'msat'; registered: {', '.join(registry.names())}" in done.stderr
