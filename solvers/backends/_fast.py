@@ -77,7 +77,7 @@ from models import Model, Puzzle
 
 from ..encodings.cages import combination_masks
 from ..result import Result, Stats, finish, stop_message, unsupported
-from . import _fast_learning
+from . import _fast_bands, _fast_learning
 from ._fast_drive import drive
 from ._fast_kernels import (
     _BACKTRACKS,
@@ -119,6 +119,7 @@ from ._fast_kernels import (
     field_types,
     luby,
 )
+from ._fast_search import search_for
 
 LEARNING_CAGES = ("fast's clause-learning search (learning='conflicts') states the groups "
                   "only; killer cage totals need learning='none'")
@@ -741,10 +742,12 @@ def givens_array(puzzles: Sequence[Puzzle]) -> np.ndarray:
 
 
 def solve_batch(model: Model, givens: np.ndarray, *, max_solutions: int = 2,
-                inference: str = "locked", node_limit: int | None = None) -> Batch:
+                inference: str = "locked", node_limit: int | None = None,
+                kernel: str = "auto") -> Batch:
     """Solve every row of givens (uint8[puzzles, cells], 0 an empty cell) under the groups of
     model (its own givens are not used) in one compiled call, counting each to max_solutions
-    (2: unique or not; 1: any solution), with mrv branching.
+    (2: unique or not; 1: any solution): with the band kernel where fast.solve would use it
+    (kernel and inference as there), else the general kernel with mrv branching.
 
     For throughput on many puzzles of one geometry (or one variant's groups): no clock is
     looked at inside the call, so node_limit (decisions per puzzle) is its only bound. The
@@ -762,6 +765,10 @@ def solve_batch(model: Model, givens: np.ndarray, *, max_solutions: int = 2,
     if givens.ndim != 2 or givens.shape[1] != model.num_cells:
         raise ValueError(f"givens must be an array of shape (puzzles, {model.num_cells}), "
                          f"not {givens.shape}")
+    if search_for(model, kernel, inference) == "bands":
+        if model.num_cells != 81:
+            raise ValueError("kernel='bands' solves the standard 9x9 grid only")
+        return Batch(*_fast_bands.solve_batch(givens, max_solutions, node_limit))
     prepare(batch=True)
     tables, key = _tables_for(model)
     work = _work(*key)

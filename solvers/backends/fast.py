@@ -1,20 +1,25 @@
-"""Compiled propagation and MRV search: the mrv method as numba kernels over flat int arrays.
+"""Compiled propagation and search: the mrv method as numba kernels over flat int arrays,
+and a kernel of its own for the standard 9x9 grid.
 
-This module declares the backend; the method is in _fast.py (and its kernels in
-_fast_kernels.py, _fast_learning.py, its driver in _fast_drive.py), imported only when a
-puzzle is solved or ``prepare`` is called, so reading the declaration never loads numba.
-Learning (learning=conflicts) states the groups only: a killer cage's total is UNSUPPORTED
-there.
+This module declares the backend and chooses the search; the methods are in _fast.py (the
+general kernel: any grid, variant and cage; its kernels in _fast_kernels.py, its driver in
+_fast_drive.py), _fast_bands.py (the 9x9 band kernel) and _fast_learning.py (clause
+learning), imported only when a puzzle is solved or ``prepare`` is called, so reading the
+declaration never loads numba. Learning (learning=conflicts) states the groups only: a
+killer cage's total is UNSUPPORTED there.
 """
 from __future__ import annotations
 
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 from models import Model
 
 from ..encodings.isomorph import solve_isomorph
 from ..options import Declaration, Option, node_limit, seed
-from ..result import Result
+from ..result import Result, unsupported
+from ._fast_search import search_for, standard_9x9
 
 INFERENCES = ("singles", "locked", "subsets")
 """From weakest to strongest; each adds a rule to the one before."""
@@ -22,6 +27,11 @@ BRANCHINGS = ("mrv", "wdeg")
 """The two branching strategies; the option also takes ``auto``, which picks one per grid."""
 BRANCHING_CHOICES = ("auto", *BRANCHINGS)
 LEARNINGS = ("none", "conflicts")
+KERNELS = ("auto", "general", "bands")
+"""auto picks the band kernel where it applies; general and bands force one."""
+BANDS_ONLY_9X9 = ("fast's band kernel (kernel=bands) solves the standard 9x9 grid only (rows, "
+                  "columns, 3x3 boxes, no variant groups or cages); kernel=auto or general "
+                  "solves this one")
 
 DECLARATION = Declaration(
     options=(
@@ -38,10 +48,17 @@ DECLARATION = Declaration(
                "apply)", default="none", choices=LEARNINGS),
         seed("solve a random isomorph (values relabelled; on a plain grid the rows and columns "
              "reordered by the grid's symmetries), so value order and tie-breaks are random"),
+        Option("kernel", "choice", "auto: the 9x9 band kernel on a standard 9x9 grid when "
+               "inference, branching and learning are left at their defaults, the general kernel "
+               "elsewhere; general: the general kernel always (mrv's decisions); bands: the band "
+               "kernel (standard 9x9 only; its own rules and branching, so inference and "
+               "branching do not apply)", default="auto", choices=KERNELS),
     ),
     counters={
-        "nodes": "decisions (a value tried in a cell, or a place tried for a value)",
-        "backtracks": "decisions undone",
+        "nodes": "decisions (a value tried in a cell, or a place tried for a value), with the "
+                 "band kernel guesses (a digit tried in a cell, not the strike of it that follows "
+                 "its subtree)",
+        "backtracks": "decisions undone (band kernel: guesses taken back)",
         "propagations": "cells fixed by the rules during the whole run (givens excluded)",
         "fixed_cells": "cells the rules fixed before the first decision",
         "restarts": "restarts of the search from the givens (branching=wdeg, learning=conflicts)",
@@ -61,28 +78,54 @@ def branching_for(model: Model, branching: str) -> str:
     return "wdeg" if model.puzzle.geometry.latin else "mrv"
 
 
+@cache
+def _method(search: str) -> ModuleType:
+    """The module of a search (loads numba), imported once."""
+    if search == "bands":
+        from . import _fast_bands  # noqa: PLC0415 - loads numba and its kernels, only to solve
+        return _fast_bands
+    from . import _fast  # noqa: PLC0415 - loads numba and its kernels, only to solve
+    return _fast
+
+
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          inference: str = "locked", branching: str = "auto",
-          node_limit: int | None = None, learning: str = "none", seed: int | None = None) -> Result:
-    """Solve with compiled propagation and MRV search; count up to max_solutions solutions."""
-    branching = branching_for(model, branching)
+          inference: str = "locked", branching: str = "auto", node_limit: int | None = None,
+          learning: str = "none", seed: int | None = None, kernel: str = "auto") -> Result:
+    """Solve with compiled propagation and search; count up to max_solutions solutions."""
     if seed is not None:
         return solve_isomorph(solve, model, seed, max_solutions=max_solutions, time_limit=time_limit,
                               inference=inference, branching=branching, node_limit=node_limit,
-                              learning=learning)
-    from ._fast import solve as search  # noqa: PLC0415 - loads numba and its kernels, only to solve
-    return search(model, max_solutions=max_solutions, time_limit=time_limit, inference=inference,
-                  branching=branching, node_limit=node_limit, learning=learning)
+                              learning=learning, kernel=kernel)
+    if search_for(model, kernel, inference, branching, learning) == "bands":
+        if kernel == "bands" and not standard_9x9(model):
+            return unsupported(BANDS_ONLY_9X9)
+        return _method("bands").solve(model, max_solutions=max_solutions,
+                                            time_limit=time_limit, node_limit=node_limit)
+    return _method("general").solve(model, max_solutions=max_solutions, time_limit=time_limit,
+                                  inference=inference, branching=branching_for(model, branching),
+                                  node_limit=node_limit, learning=learning)
 
 
-def prepare(*, learning: str = "none", batch: bool = False, **_options: object) -> None:
-    """Compile (or load from numba's cache) the kernels these options need: the harness's
-    worker calls it when it loads the backend, before the clock starts."""
-    from ._fast import prepare as compile_kernels  # noqa: PLC0415 - loads numba, only to run
-    compile_kernels(learning=learning, batch=batch)
+def prepare(*, learning: str = "none", kernel: str = "auto", batch: bool = False,
+            model: Model | None = None, inference: str = "locked", branching: str = "auto",
+            **_options: object) -> None:
+    """Compile (or load from numba's cache) the kernels these options need (for this model,
+    when one is given; else every kernel the options may choose): the harness's worker calls
+    it before the clock starts."""
+    if model is not None:
+        searches = {search_for(model, kernel, inference, branching, learning)}
+    elif learning == "conflicts":
+        searches = {"learning"}
+    else:
+        searches = {"bands", "general"} if kernel == "auto" else {kernel}
+    if "bands" in searches:
+        _method("bands").prepare(batch=batch)
+    if searches - {"bands"}:
+        _method("general").prepare(learning="conflicts" if "learning" in searches else "none",
+                                 batch=batch)
 
 
 def __getattr__(name: str) -> Any:
-    """The method's own names (RESTART_BASE, _kernel, ...), from _fast.py when first asked for."""
-    from . import _fast  # noqa: PLC0415 - loads numba, only when asked for
-    return getattr(_fast, name)
+    """The method's own names (RESTART_BASE, _kernel, solve_batch, ...), from _fast.py when
+    first asked for."""
+    return getattr(_method("general"), name)
