@@ -93,6 +93,25 @@ class Backend:
         loaded = sys.modules.get(self.module)  # every call after the first: no import machinery
         return loaded if loaded is not None else importlib.import_module(self.module)
 
+    @property
+    def batch(self) -> bool:
+        """Whether the backend has a batch entry (``solve_batch``: many puzzles of one layout
+        in one call, as ``run --batch`` uses); plugins have none."""
+        return self.function is None and callable(getattr(self._module(), "solve_batch", None))
+
+    def solve_batch(self, model: Model, givens: Any, *, max_solutions: int = 1,
+                    time_limit: float | None = None, **options: Any) -> Any:
+        """The batch entry, checked as ``solve`` is (the limits, every option; the time limit
+        is each puzzle's): the module's answer, one row per row of givens (fast: its Batch).
+        ValueError for an option the backend's batch entry cannot take."""
+        check_limits(max_solutions, time_limit)
+        if not self.batch:
+            raise ValueError(f"backend {self.name!r} has no batch entry")
+        resolved = self.check_options(options)
+        self.load(resolved)
+        return self._module().solve_batch(model, givens, max_solutions=max_solutions,
+                                          time_limit=time_limit, **resolved)
+
     def prepare(self, options: dict[str, Any]) -> None:
         """The module's one-off work before runs with these options (its ``prepare``, if any)."""
         if self.function is None:

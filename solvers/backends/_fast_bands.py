@@ -53,7 +53,10 @@ from ._fast_kernels import (
     CONTRADICTION,
     EXHAUSTED,
     FULL,
+    LATE,
     PAUSED,
+    SLICE,
+    _cycles,
     _popcount,
     compile_kernels,
 )
@@ -427,28 +430,33 @@ KERNEL = _I8(types.Bytes(_U8, 1, "C", readonly=True), _I8[:, ::1], _U8[:, ::1], 
 
 
 @njit(cache=True, _nrt=False)
-def _batch(givens, stack, sols, state, stop, first, counts):
-    """Solve every row of givens in turn, counting to sols' rows: each puzzle's first
-    solution into first, its count, the kernel's last answer and its guesses into counts.
-    The guesses of all."""
+def _batch(givens, stack, sols, state, stop, cycle_limit, grids, counts):
+    """Solve every row of givens in turn, counting to sols' rows, each within stop guesses and
+    (cycle_limit > 0) that many processor cycles: each puzzle's solutions into grids, and
+    its count, the kernel's last answer (LATE past the limit), its guesses and its cycles
+    into counts. The guesses of all."""
     total = 0
     for i in range(givens.shape[0]):
+        begin = _cycles()
         code = _start(givens[i], stack, sols, state)
-        if code == PAUSED:
-            code = _search(stack, sols, state, stop)
+        while code == PAUSED and state[_NODES] < stop:
+            code = _search(stack, sols, state, min(stop, state[_NODES] + SLICE))
+            if code == PAUSED and cycle_limit > 0 and _cycles() - begin > cycle_limit:
+                code = LATE
         found = state[_FOUND]
-        if found:
-            row = first[i]
+        for k in range(found):
             for cell in range(81):
-                row[cell] = sols[0, cell]
+                grids[i, k, cell] = sols[k, cell]
         counts[i, 0], counts[i, 1], counts[i, 2] = found, code, state[_NODES]
+        counts[i, 3] = _cycles() - begin
         total += state[_NODES]
     return total
 
 
-BATCH = _I8(_U8[:, ::1], _I8[:, ::1], _U8[:, ::1], _I8[::1], _I8, _U8[:, ::1], _I8[:, ::1])
+BATCH = _I8(_U8[:, ::1], _I8[:, ::1], _U8[:, ::1], _I8[::1], _I8, _I8, _U8[:, :, ::1], _I8[:, ::1])
 """The batch kernel's signature: every puzzle's givens, the stack, a solution buffer, state,
-node stop per puzzle, first solutions, (count, answer, guesses) rows."""
+guesses and cycles allowed per puzzle, every solution found, (count, answer, guesses,
+cycles) rows."""
 
 
 # ------------------------------------------------------------------ Python around the kernels
@@ -462,10 +470,10 @@ _PREPARED: set[str] = set()
 
 
 def prepare(batch: bool = False) -> None:
-    """Compile (or load from numba's cache) the 9x9 kernel, and with batch its batch entry."""
+    """Compile (or load from numba's cache) the 9x9 kernel, or with batch its batch entry."""
     kind = "batch" if batch else "single"
     if kind not in _PREPARED:
-        compile_kernels("fast's 9x9 kernel", [(_kernel, KERNEL)] + ([(_batch, BATCH)] if batch else []))
+        compile_kernels("fast's 9x9 kernel", [(_batch, BATCH) if batch else (_kernel, KERNEL)])
         _PREPARED.add(kind)
 
 
@@ -560,20 +568,20 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
                   message=stop_message(limit_hit, budget_hit))
 
 
-def solve_batch(givens: np.ndarray, max_solutions: int, node_limit: int | None
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def solve_batch(givens: np.ndarray, max_solutions: int, node_limit: int | None,
+                cycle_limit: int) -> tuple[np.ndarray, np.ndarray]:
     """Every row of givens (uint8[puzzles, 81], checked by the caller) in one compiled call,
-    counting each to max_solutions (1 to MAX_BUFFER): the first solutions (zeros where none),
-    the counts, whether each count is exact (the space exhausted), the guesses."""
+    counting each to max_solutions (1 to MAX_BUFFER) within node_limit guesses and
+    cycle_limit cycles (0: none): every solution found (uint8[puzzles, max_solutions, 81],
+    zeros past each count) and (count, kernel answer, guesses, cycles) rows."""
     prepare(batch=True)
     work = _work()
     stack, buffer, state = work
-    first = np.zeros(givens.shape, np.uint8)
-    counts = np.zeros((len(givens), 3), np.int64)
+    grids = np.zeros((len(givens), max_solutions, 81), np.uint8)
+    counts = np.zeros((len(givens), 4), np.int64)
     try:
         _batch(givens, stack, buffer[:max_solutions], state,
-               (1 << 62) if node_limit is None else node_limit, first, counts)
+               (1 << 62) if node_limit is None else node_limit, cycle_limit, grids, counts)
     finally:
         _FREE.append(work)
-    return (first, counts[:, 0].copy(), (counts[:, 1] == EXHAUSTED) | (counts[:, 1] == CONTRADICTION),
-            counts[:, 2].copy())
+    return grids, counts

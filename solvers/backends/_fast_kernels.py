@@ -39,8 +39,11 @@ MAX_SHARES = 62
 (_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LEVEL, _FOUND, _FIXED, _STARTED, _STATUS,
  _SIZE, _WDEG, _RESTARTS, _TAIL, _CULPRIT) = range(14)
 _SLOTS = _CULPRIT + 1
-# Kernel answers, the same for both searches (GROW: the learning search needs more room).
-EXHAUSTED, FULL, PAUSED, CONTRADICTION, GROW = range(5)
+# Kernel answers, the same for every search (GROW: the learning search needs more room;
+# LATE: a batch kernel gave up on a puzzle at its time limit).
+EXHAUSTED, FULL, PAUSED, CONTRADICTION, GROW, LATE = range(6)
+SLICE = 256
+"""Decisions a batch kernel makes between two looks at the cycle counter."""
 
 _I8, _I4, _U8 = types.int64, types.int32, types.uint8
 
@@ -105,6 +108,23 @@ def _popcount(typingctx, x):
         ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
         return builder.call(ctpop, [args[0]])
     return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _cycles(typingctx):
+    """The processor's cycle counter (LLVM's readcyclecounter: the time-stamp counter on
+    x86, 0 where a processor has none), for per-puzzle times inside a batch call."""
+    def codegen(context, builder, signature, args):
+        read = builder.module.declare_intrinsic("llvm.readcyclecounter",
+                                                fnty=ir.FunctionType(ir.IntType(64), []))
+        return builder.call(read, [])
+    return types.int64(), codegen
+
+
+@njit(cache=True, _nrt=False)
+def cycles():
+    """The cycle counter, read from Python (to calibrate it against the clock)."""
+    return _cycles()
 
 
 @njit(cache=True, inline='always', _nrt=False)

@@ -47,3 +47,12 @@ def search_for(model: Model, kernel: str = "auto", inference: str = "locked",
     if kernel == "bands" or (inference == "locked" and branching == "auto" and standard_9x9(model)):
         return "bands"
     return "general"
+
+
+def branching_for(model: Model, branching: str) -> str:
+    """The strategy ``branching`` names for this model: ``auto`` is wdeg on a Latin square
+    (rows and columns only; quasigroup completion has heavy-tailed depth-first runtimes that
+    restarts cut, bench/README.md) and mrv elsewhere, where fast then makes mrv's decisions."""
+    if branching != "auto":
+        return branching
+    return "wdeg" if model.puzzle.geometry.latin else "mrv"

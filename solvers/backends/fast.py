@@ -19,7 +19,7 @@ from models import Model
 from ..encodings.isomorph import solve_isomorph
 from ..options import Declaration, Option, node_limit, seed
 from ..result import Result, unsupported
-from ._fast_search import search_for, standard_9x9
+from ._fast_search import branching_for, search_for, standard_9x9
 
 INFERENCES = ("singles", "locked", "subsets")
 """From weakest to strongest; each adds a rule to the one before."""
@@ -69,21 +69,15 @@ DECLARATION = Declaration(
 )
 
 
-def branching_for(model: Model, branching: str) -> str:
-    """The strategy ``branching`` names for this model: ``auto`` is wdeg on a Latin square
-    (rows and columns only; quasigroup completion has heavy-tailed depth-first runtimes that
-    restarts cut, bench/README.md) and mrv elsewhere, where fast then makes mrv's decisions."""
-    if branching != "auto":
-        return branching
-    return "wdeg" if model.puzzle.geometry.latin else "mrv"
-
-
 @cache
 def _method(search: str) -> ModuleType:
     """The module of a search (loads numba), imported once."""
     if search == "bands":
         from . import _fast_bands  # noqa: PLC0415 - loads numba and its kernels, only to solve
         return _fast_bands
+    if search == "batch":
+        from . import _fast_batch  # noqa: PLC0415 - loads numba and its kernels, only to solve
+        return _fast_batch
     from . import _fast  # noqa: PLC0415 - loads numba and its kernels, only to solve
     return _fast
 
@@ -118,14 +112,27 @@ def prepare(*, learning: str = "none", kernel: str = "auto", batch: bool = False
         searches = {"learning"}
     else:
         searches = {"bands", "general"} if kernel == "auto" else {kernel}
+    if batch:  # the batch entry: no learning kernel, and a cycle counter for each puzzle's time
+        searches.discard("learning")
+        _method("batch").cycle_rate()
     if "bands" in searches:
         _method("bands").prepare(batch=batch)
     if searches - {"bands"}:
         _method("general").prepare(learning="conflicts" if "learning" in searches else "none",
-                                 batch=batch)
+                                   batch=batch)
+
+
+def solve_batch(model: Model, givens: Any, *, max_solutions: int = 2,
+                time_limit: float | None = None, **options: Any) -> Any:
+    """Many puzzles of one layout in one compiled call (``_fast_batch.solve_batch``: its
+    Batch, one row per puzzle): fast's batch entry, which ``run --batch`` calls."""
+    return _method("batch").solve_batch(model, givens, max_solutions=max_solutions,
+                                        time_limit=time_limit, **options)
 
 
 def __getattr__(name: str) -> Any:
-    """The method's own names (RESTART_BASE, _kernel, solve_batch, ...), from _fast.py when
-    first asked for."""
+    """The method's own names (RESTART_BASE, _kernel, Batch, givens_array, ...), from
+    _fast_batch.py or _fast.py when first asked for."""
+    if name in ("Batch", "givens_array", "cycle_rate"):
+        return getattr(_method("batch"), name)
     return getattr(_method("general"), name)

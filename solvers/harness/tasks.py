@@ -132,6 +132,8 @@ class Experiment:
     chunk_size: int | None = None
     count: int | None = None
     """--max-solutions: count and enumerate up to this many solutions."""
+    batch: bool = False
+    """--batch: each file solved by the configurations' batch entries (commands/batch.py)."""
 
     @property
     def max_solutions(self) -> int:
