@@ -597,19 +597,24 @@ _PREPARED: set[str] = set()
 """The learning options whose kernels this process has compiled or loaded."""
 
 
-def prepare(*, learning: str = "none", batch: bool = False, **_options: object) -> None:
+def prepare(*, learning: str = "none", batch: bool = False, wait: bool = True,
+            **_options: object) -> bool:
     """Compile (or load from numba's cache) the kernels a run with these options needs; the
-    harness's worker calls this when it loads the backend, before any clock starts, and
-    solve calls it too (at once when done already). A compile is said on stderr."""
+    harness's worker calls this (through fast.prepare) when it loads the backend, before any
+    clock starts, and solve calls it too (at once when done already). A compile is said on
+    stderr. With ``wait=False``, False when another process is compiling them (nothing done)."""
     kind = "batch" if batch else learning
     if kind in _PREPARED:
-        return
+        return True
     if learning == "conflicts":
-        compile_kernels("fast's clause learning", [(_fast_learning._kernel, _fast_learning._KERNEL)])
+        done = compile_kernels("fast's clause learning",
+                               [(_fast_learning._kernel, _fast_learning._KERNEL)], wait=wait)
     else:
-        compile_kernels("fast", [(_kernel, _KERNEL), (luby, types.int64(types.int64))]
-                        + ([(_batch, _BATCH)] if batch else []))
-    _PREPARED.add(kind)
+        done = compile_kernels("fast", [(_kernel, _KERNEL), (luby, types.int64(types.int64))]
+                               + ([(_batch, _BATCH)] if batch else []), wait=wait)
+    if done:
+        _PREPARED.add(kind)
+    return done
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,

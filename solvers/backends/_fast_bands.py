@@ -469,12 +469,16 @@ MAX_BUFFER = 64
 _PREPARED: set[str] = set()
 
 
-def prepare(batch: bool = False) -> None:
-    """Compile (or load from numba's cache) the 9x9 kernel, or with batch its batch entry."""
+def prepare(batch: bool = False, wait: bool = True) -> bool:
+    """Compile (or load from numba's cache) the 9x9 kernel, or with batch its batch entry;
+    with ``wait=False``, False when another process is compiling it (nothing done)."""
     kind = "batch" if batch else "single"
     if kind not in _PREPARED:
-        compile_kernels("fast's 9x9 kernel", [(_batch, BATCH) if batch else (_kernel, KERNEL)])
+        if not compile_kernels("fast's 9x9 kernel", [(_batch, BATCH) if batch else (_kernel, KERNEL)],
+                               wait=wait):
+            return False
         _PREPARED.add(kind)
+    return True
 
 
 _FREE: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []

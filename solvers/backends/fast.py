@@ -105,7 +105,9 @@ def prepare(*, learning: str = "none", kernel: str = "auto", batch: bool = False
             **_options: object) -> None:
     """Compile (or load from numba's cache) the kernels these options need (for this model,
     when one is given; else every kernel the options may choose): the harness's worker calls
-    it before the clock starts."""
+    it before the clock starts. Where another process is compiling one of them, the others
+    are compiled first and that one waited for (so two workers starting together compile
+    two kernels at once, each once)."""
     if model is not None:
         searches = {search_for(model, kernel, inference, branching, learning)}
     elif learning == "conflicts":
@@ -115,11 +117,15 @@ def prepare(*, learning: str = "none", kernel: str = "auto", batch: bool = False
     if batch:  # the batch entry: no learning kernel, and a cycle counter for each puzzle's time
         searches.discard("learning")
         _method("batch").cycle_rate()
+    steps = []
     if "bands" in searches:
-        _method("bands").prepare(batch=batch)
+        steps.append(lambda wait: _method("bands").prepare(batch=batch, wait=wait))
     if searches - {"bands"}:
-        _method("general").prepare(learning="conflicts" if "learning" in searches else "none",
-                                   batch=batch)
+        steps.append(lambda wait: _method("general").prepare(
+            learning="conflicts" if "learning" in searches else "none", batch=batch, wait=wait))
+    waiting = [step for step in steps if not step(False)]
+    for step in waiting:
+        step(True)
 
 
 def solve_batch(model: Model, givens: Any, *, max_solutions: int = 2,
