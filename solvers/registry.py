@@ -112,10 +112,27 @@ class Backend:
         return self._module().solve_batch(model, givens, max_solutions=max_solutions,
                                           time_limit=time_limit, **resolved)
 
-    def prepare(self, options: dict[str, Any]) -> None:
-        """The module's one-off work before runs with these options (its ``prepare``, if any)."""
+    def needs(self, puzzle_or_model: Puzzle | Model, options: dict[str, Any]) -> Any:
+        """What ``prepare`` must do for this puzzle under these options (the module's light
+        ``needs``: fast's kernel for a kind of puzzle), or None when nothing depends on the
+        puzzle; the harness loads a worker again, before the clock, for a new need."""
+        if self.function is not None:
+            return None
+        needs = getattr(self._module(), "needs", None)
+        if needs is None:
+            return None
+        return needs(as_model(puzzle_or_model), **self.check_options(options))
+
+    def prepare(self, options: dict[str, Any], model: Model | None = None) -> None:
+        """The module's one-off work before runs with these options (its ``prepare``, if any),
+        for puzzles like this model when one is given (a module with ``needs``)."""
         if self.function is None:
-            getattr(self._module(), "prepare", _nothing)(**options)
+            module = self._module()
+            prepare = getattr(module, "prepare", _nothing)
+            if model is not None and hasattr(module, "needs"):
+                prepare(**options, model=model)
+            else:
+                prepare(**options)
 
     @property
     def available(self) -> bool:

@@ -39,7 +39,7 @@ def test_proves_the_same_unique_solution_as_mrv(branching: str, inference: str, 
                                                 index: int) -> None:
     puzzle = load(name)[index]
     result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, inference=inference,
-                        branching=branching)
+                        branching=branching, learning="none")  # no learning=auto on 25x25: the rules
     assert result.status is Status.SOLVED and result.unique is True and result.complete
     assert verify(puzzle, result.solution).ok
     assert result.solution == mrv.solve(Model.from_puzzle(puzzle)).solution
@@ -295,6 +295,26 @@ def test_subsets_and_wdeg_prove_a_killer_unique(name: str, branching: str) -> No
     result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, inference="subsets",
                         branching=branching)
     assert result.unique is True and result.solution == tuple(map(int, solution))
+
+
+@pytest.mark.parametrize("name, learning", [("25x25_gecode_frisch.txt", "conflicts"),
+                                            ("generated_25x25.txt", "conflicts"),
+                                            ("generated_16x16.txt", "none"), ("top95.txt", "none"),
+                                            ("generated_qwh_15x15.txt", "none")])
+def test_learning_auto_learns_on_grids_of_order_25_and_more(name: str, learning: str) -> None:
+    model = Model.from_puzzle(load(name)[0])
+    assert fast.DECLARATION.option("learning").default == "auto"
+    assert fast.learning_for(model, "auto") == learning
+    assert fast.needs(model) == ("learning" if learning == "conflicts" else fast.search_for(model))
+
+
+def test_learning_auto_leaves_a_large_killer_to_depth_first_search() -> None:
+    # the learning search cannot state a cage total: auto must not choose it
+    from models import Cage
+    killer = Puzzle(Geometry.for_size(25), (0,) * 625, cages=(Cage((0, 1), 3),))
+    model = Model.from_puzzle(killer)
+    assert model.cages and fast.learning_for(model, "auto") == "none"
+    assert fast.learning_for(Model.from_puzzle(Puzzle(Geometry.for_size(25), (0,) * 625)), "auto") == "conflicts"
 
 
 def test_the_learning_search_says_it_cannot_state_a_cage_total() -> None:

@@ -28,7 +28,7 @@ from models import Model, Puzzle
 
 from . import _fast, _fast_bands
 from ._fast_kernels import CONTRADICTION, EXHAUSTED, LATE, compile_kernels, cycles
-from ._fast_search import branching_for, search_for
+from ._fast_search import branching_for, learning_for, search_for
 
 MAX_SOLUTIONS = 64
 """The most solutions a batch counts to per puzzle (its solution buffer)."""
@@ -64,12 +64,14 @@ def cycle_rate() -> float:
 
 
 def batch_search(model: Model, inference: str = "locked", kernel: str = "auto",
-                 branching: str = "auto", learning: str = "none", seed: int | None = None) -> str:
+                 branching: str = "auto", learning: str = "auto", seed: int | None = None) -> str:
     """The kernel a batch of this model runs under these options, 'bands' or 'general';
     ValueError for options no batch kernel has."""
-    if learning != "none":
+    if learning_for(model, learning) != "none":
         raise ValueError(f"fast has no batch kernel for learning={learning} (clause learning "
-                         "runs one puzzle a call): use learning=none")
+                         "runs one puzzle a call" + (", and auto learns on grids of order 25 and "
+                                                     "more" if learning == "auto" else "")
+                         + "): use learning=none")
     if seed is not None:
         raise ValueError("fast's batch kernels take no seed (a seed solves a relabelled isomorph, "
                          "one puzzle a call)")
@@ -91,7 +93,7 @@ def batch_search(model: Model, inference: str = "locked", kernel: str = "auto",
 def solve_batch(model: Model, givens: np.ndarray, *, max_solutions: int = 2,
                 time_limit: float | None = None, inference: str = "locked",
                 node_limit: int | None = None, kernel: str = "auto", branching: str = "auto",
-                learning: str = "none", seed: int | None = None) -> Batch:
+                learning: str = "auto", seed: int | None = None) -> Batch:
     """Solve every row of givens (uint8[puzzles, cells], 0 an empty cell) under the groups of
     model (its own givens are not used) in one compiled call, counting each to max_solutions
     (2: unique or not; 1: any solution), each within node_limit nodes and time_limit seconds.

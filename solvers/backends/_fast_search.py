@@ -9,6 +9,10 @@ from models import Geometry, Group, Model, Puzzle
 SEARCHES = ("bands", "general", "learning")
 """The 9x9 band kernel (_fast_bands), the general kernel (_fast), clause learning
 (_fast_learning)."""
+LEARNING_FROM = 25
+"""learning=auto learns from conflicts on grids with boxes (or regions) of this order and
+more: on the minimal Frisch 25x25 puzzles depth-first search proves 6 of 18 in 60 s and
+clause learning 15, while on the generated 16x16 and 25x25 sets it is 1.1-2x slower (docs/results.md)."""
 
 
 @cache
@@ -35,12 +39,22 @@ def standard_9x9(model: Model) -> bool:
     return all(group.cells == mine.cells for group, mine in zip(model.groups, standard, strict=True))
 
 
+def learning_for(model: Model, learning: str) -> str:
+    """The learning ``learning`` names for this model: ``auto`` is conflicts on a grid of order
+    LEARNING_FROM or more that is not a Latin square (restarts serve those: branching=auto)
+    and has no cage totals (the learning search cannot state them), none elsewhere."""
+    if learning != "auto":
+        return learning
+    large = model.n >= LEARNING_FROM and not model.puzzle.geometry.latin and not model.cages
+    return "conflicts" if large else "none"
+
+
 def search_for(model: Model, kernel: str = "auto", inference: str = "locked",
-               branching: str = "auto", learning: str = "none") -> str:
-    """The search these options choose for this model: 'learning' (learning=conflicts),
-    'bands' (kernel=bands, or kernel=auto on a standard 9x9 grid with inference, branching
-    and learning at their defaults) or 'general'."""
-    if learning == "conflicts":
+               branching: str = "auto", learning: str = "auto") -> str:
+    """The search these options choose for this model: 'learning' (learning=conflicts, or
+    auto on a large grid: learning_for), 'bands' (kernel=bands, or kernel=auto on a standard
+    9x9 grid with inference and branching at their defaults) or 'general'."""
+    if learning_for(model, learning) == "conflicts":
         return "learning"
     if kernel == "general":
         return "general"

@@ -19,14 +19,14 @@ from models import Model
 from ..encodings.isomorph import solve_isomorph
 from ..options import Declaration, Option, node_limit, seed
 from ..result import Result, unsupported
-from ._fast_search import branching_for, search_for, standard_9x9
+from ._fast_search import branching_for, learning_for, search_for, standard_9x9
 
 INFERENCES = ("singles", "locked", "subsets")
 """From weakest to strongest; each adds a rule to the one before."""
 BRANCHINGS = ("mrv", "wdeg")
 """The two branching strategies; the option also takes ``auto``, which picks one per grid."""
 BRANCHING_CHOICES = ("auto", *BRANCHINGS)
-LEARNINGS = ("none", "conflicts")
+LEARNINGS = ("auto", "none", "conflicts")
 KERNELS = ("auto", "general", "bands")
 """auto picks the band kernel where it applies; general and bands force one."""
 BANDS_ONLY_9X9 = ("fast's band kernel (kernel=bands) solves the standard 9x9 grid only (rows, "
@@ -45,7 +45,8 @@ DECLARATION = Declaration(
         node_limit("decisions"),
         Option("learning", "choice", "none: depth-first search; conflicts: clause learning over "
                "(cell, value) literals with VSIDS and restarts (inference and branching do not "
-               "apply)", default="none", choices=LEARNINGS),
+               "apply); auto: conflicts on grids of order 25 and more with boxes or regions and "
+               "no cage totals, none elsewhere", default="auto", choices=LEARNINGS),
         seed("solve a random isomorph (values relabelled; on a plain grid the rows and columns "
              "reordered by the grid's symmetries), so value order and tie-breaks are random"),
         Option("kernel", "choice", "auto: the 9x9 band kernel on a standard 9x9 grid when "
@@ -84,7 +85,7 @@ def _method(search: str) -> ModuleType:
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", branching: str = "auto", node_limit: int | None = None,
-          learning: str = "none", seed: int | None = None, kernel: str = "auto") -> Result:
+          learning: str = "auto", seed: int | None = None, kernel: str = "auto") -> Result:
     """Solve with compiled propagation and search; count up to max_solutions solutions."""
     if seed is not None:
         return solve_isomorph(solve, model, seed, max_solutions=max_solutions, time_limit=time_limit,
@@ -97,15 +98,16 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
                                             time_limit=time_limit, node_limit=node_limit)
     return _method("general").solve(model, max_solutions=max_solutions, time_limit=time_limit,
                                   inference=inference, branching=branching_for(model, branching),
-                                  node_limit=node_limit, learning=learning)
+                                  node_limit=node_limit, learning=learning_for(model, learning))
 
 
-def prepare(*, learning: str = "none", kernel: str = "auto", batch: bool = False,
+def prepare(*, learning: str = "auto", kernel: str = "auto", batch: bool = False,
             model: Model | None = None, inference: str = "locked", branching: str = "auto",
             **_options: object) -> None:
-    """Compile (or load from numba's cache) the kernels these options need (for this model,
-    when one is given; else every kernel the options may choose): the harness's worker calls
-    it before the clock starts. Where another process is compiling one of them, the others
+    """Compile (or load from numba's cache) the kernels these options need for this model
+    (the harness's worker passes each task's model, before the clock starts); without a
+    model the kernels the options choose on the usual grids (learning=auto's clause learning
+    is then compiled by the first large grid's solve). Where another process is compiling one of them, the others
     are compiled first and that one waited for (so two workers starting together compile
     two kernels at once, each once)."""
     if model is not None:
@@ -126,6 +128,14 @@ def prepare(*, learning: str = "none", kernel: str = "auto", batch: bool = False
     waiting = [step for step in steps if not step(False)]
     for step in waiting:
         step(True)
+
+
+def needs(model: Model, *, kernel: str = "auto", inference: str = "locked",
+          branching: str = "auto", learning: str = "auto", **_options: object) -> str:
+    """What ``prepare`` must have done before this model is solved under these options: the
+    search it takes (light: the harness asks before handing a run over, to load a worker
+    for it)."""
+    return search_for(model, kernel, inference, branching, learning)
 
 
 def solve_batch(model: Model, givens: Any, *, max_solutions: int = 2,
