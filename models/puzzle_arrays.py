@@ -51,6 +51,11 @@ class PuzzleArray:
     def file(self) -> str:
         return self.template.source.file
 
+    def head(self, first: int) -> PuzzleArray:
+        """The puzzles whose place in the file is below ``first`` (``--first``)."""
+        kept = self.indexes < first
+        return PuzzleArray(self.template, self.givens[kept], self.lines[kept], self.indexes[kept])
+
     def puzzle(self, row: int) -> Puzzle:
         """The row's puzzle, as the regular reader gives it."""
         return replace(self.template, givens=tuple(self.givens[row].tolist()),

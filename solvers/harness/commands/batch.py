@@ -47,7 +47,7 @@ BATCH_NOTE = ("--batch: each file solved by the batch entry in compiled calls in
 def check_batch(configurations: Sequence[Configuration], *, seeds: int | None = None,
                 memory_limit: float | None = None, cpu_limit: float | None = None,
                 executor: str = "local", jobs: int | None = None, db: str | None = None,
-                seed: int | None = None) -> None:
+                seed: int | None = None, sample: int | None = None) -> None:
     """UsageError (exit 2) for what a batch cannot do, before anything runs."""
     takers = [name for name in registry.names() if registry.get(name).batch]
     for configuration in configurations:
@@ -56,23 +56,28 @@ def check_batch(configurations: Sequence[Configuration], *, seeds: int | None = 
                              f"that have one: {', '.join(takers)} (or run without --batch)")
     refused = {"--seeds": seeds is not None, "--memory-limit": memory_limit is not None,
                "--cpu-limit": cpu_limit is not None, "--executor": executor != "local",
-               "--jobs": jobs is not None, "--db": db is not None, "--seed": seed is not None}
+               "--jobs": jobs is not None, "--db": db is not None, "--seed": seed is not None,
+               "--sample": sample is not None}
     for option, given in refused.items():
         if given:
             raise UsageError(f"--batch runs every file in this process, on one core, in order, "
                              f"into memory: leave out {option}")
 
 
-def read_batch_inputs(paths: Sequence[str], fmt: str, hex16: bool
+def read_batch_inputs(paths: Sequence[str], fmt: str, hex16: bool, first: int | None = None
                       ) -> tuple[list[PuzzleArray], list[PuzzleError]]:
-    """Every path's puzzles as arrays of one layout each; each bad puzzle said on stderr."""
+    """Every path's puzzles (with ``first``, those before it in each file, bad ones counted)
+    as arrays of one layout each; each bad puzzle said on stderr."""
     arrays: list[PuzzleArray] = []
     bad: list[PuzzleError] = []
     for path in find_inputs(paths):
         if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):  # stdin, a FIFO: read as run reads
-            arrays += gather(iter_inputs([path], fmt, hex16, bad))[0]
+            arrays += gather(iter_inputs([path], fmt, hex16, bad, first=first))[0]
             continue
         found, errors = read_arrays(path, fmt=fmt, hex16=hex16)
+        if first is not None:
+            found = [kept for array in found if len(kept := array.head(first))]
+            errors = [error for error in errors if error.index is None or error.index < first]
         arrays += found
         for error in errors:
             print(f"compare.py: skipped bad puzzle: {printable(error)}", file=sys.stderr)
@@ -181,14 +186,15 @@ def run_batch_experiment(experiment: Experiment, outputs: Outputs) -> int:
     check_batch(experiment.configurations, seeds=experiment.seeds,
                 memory_limit=experiment.memory_limit, cpu_limit=experiment.cpu_limit,
                 executor=experiment.executor, jobs=experiment.jobs, db=outputs.db,
-                seed=experiment.seed)
+                seed=experiment.seed, sample=experiment.sample)
     load_started = load_average()
     done = BatchSweep()
     with done.stages.timed("loading"):
         for configuration in experiment.configurations:
             load_batch(configuration)
     with done.stages.timed("reading"):
-        arrays, bad = read_batch_inputs(experiment.paths, experiment.input_format, experiment.hex16)
+        arrays, bad = read_batch_inputs(experiment.paths, experiment.input_format, experiment.hex16,
+                                        experiment.first)
     if not arrays:
         raise UsageError("no puzzles to run" + (f" ({len(bad)} bad ones skipped)" if bad else ""))
     for repeat in range(experiment.repeat):
@@ -207,7 +213,7 @@ def run_batch_experiment(experiment: Experiment, outputs: Outputs) -> int:
     provenance = environment(experiment, load_started)
     return show_and_save(
         status, bad,
-        lambda: print_summary(outputs.format, experiment.par, rows, False, found,
+        lambda: print_summary(outputs, experiment.par, rows, False, found,
                               done.rows(Category.ERROR), legend),
         _saves(experiment, outputs, done, found, bad, provenance, where))
 
