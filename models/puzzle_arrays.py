@@ -72,11 +72,12 @@ def read_arrays(path: str | Path, *, fmt: str = "auto", hex16: bool = False
         return gather(iter_puzzles(path, fmt=fmt, hex16=hex16))
     uniform = _uniform_lines(data)
     if uniform is not None:
-        return _read_plain(*uniform, name)
+        numbers, cells = uniform
+        return _read_plain(numbers, {cells.shape[1]: (list(range(len(numbers))), cells)}, name)
     lines = _plain_lines(data)
     if lines is None:
         return gather(iter_puzzles(path, fmt=fmt, hex16=hex16))
-    return _read_plain([number for number, _ in lines], [text for _, text in lines], name)
+    return _read_plain([number for number, _ in lines], _by_length([text for _, text in lines]), name)
 
 
 def gather(items: Iterable[Puzzle | PuzzleError]) -> tuple[list[PuzzleArray], list[PuzzleError]]:
@@ -99,10 +100,10 @@ def gather(items: Iterable[Puzzle | PuzzleError]) -> tuple[list[PuzzleArray], li
     return arrays, errors
 
 
-def _uniform_lines(data: bytes) -> tuple[list[int], list[bytes]] | None:
-    """The line numbers and cells of a plain line file whose puzzle lines all have one
-    length and no comment after the cells (the common case, found with numpy over the
-    whole file), or None to look line by line."""
+def _uniform_lines(data: bytes) -> tuple[list[int], np.ndarray] | None:
+    """The line numbers and cells (a byte matrix, a row a puzzle) of a plain line file whose
+    puzzle lines all have one length and no comment after the cells (the common case, found
+    with numpy over the whole file), or None to look line by line."""
     import numpy as np  # noqa: PLC0415 - only for the batch entries
 
     buffer = np.frombuffer(data, np.uint8)
@@ -118,17 +119,8 @@ def _uniform_lines(data: bytes) -> tuple[list[int], list[bytes]] | None:
     if len(sizes) != 1 or int(sizes[0]) not in _LENGTHS:
         return None
     numbers = np.flatnonzero(puzzles)
-    cells = buffer[starts[numbers][:, None] + np.arange(int(sizes[0]))]
-    if np.isin(cells, np.frombuffer(b" \t#", np.uint8)).any():
-        return None
-    return (numbers + 1).tolist(), _rows(cells)
-
-
-def _rows(cells: np.ndarray) -> list[bytes]:
-    """Each row of a byte matrix as bytes."""
-    blob = cells.tobytes()
-    width = cells.shape[1]
-    return [blob[i:i + width] for i in range(0, len(blob), width)]
+    # a space or '#' in a line of this length is a bad symbol: that line is read again alone
+    return (numbers + 1).tolist(), buffer[starts[numbers][:, None] + np.arange(int(sizes[0]))]
 
 
 def _plain_lines(data: bytes) -> list[tuple[int, bytes]] | None:
@@ -164,46 +156,50 @@ def _symbol_values() -> np.ndarray:
     return table
 
 
-def _read_plain(numbers: list[int], texts: list[bytes], name: str
+def _by_length(texts: list[bytes]) -> dict[int, tuple[list[int], np.ndarray]]:
+    """The puzzle lines grouped by length: each length's places and cells (a byte matrix)."""
+    import numpy as np  # noqa: PLC0415 - only for the batch entries
+
+    places: dict[int, list[int]] = {}
+    for place, text in enumerate(texts):
+        places.setdefault(len(text), []).append(place)
+    return {length: (chosen, np.frombuffer(b"".join(texts[p] for p in chosen), np.uint8).reshape(-1, length))
+            for length, chosen in places.items()}
+
+
+def _read_plain(numbers: list[int], lengths: dict[int, tuple[list[int], np.ndarray]], name: str
                 ) -> tuple[list[PuzzleArray], list[PuzzleError]]:
-    """The puzzles of a plain line file (each puzzle line's number and cells): each length's
-    lines converted at once; a line with a problem read again, alone, by the regular reader
-    for its located error."""
+    """The puzzles of a plain line file (each puzzle line's number; each length's places and
+    cells): each length's lines converted at once; a line with a problem read again, alone,
+    by the regular reader for its located error."""
     import numpy as np  # noqa: PLC0415 - only for the batch entries
 
     table = _symbol_values()
-    by_length: dict[int, list[int]] = {}
-    for place, text in enumerate(texts):
-        by_length.setdefault(len(text), []).append(place)
-    good: list[tuple[np.ndarray, np.ndarray]] = []  # (places, givens) of each length
-    redo: list[int] = []
-    for length, places in by_length.items():
+    lines = np.array(numbers, np.int64)
+    arrays, redo = [], []
+    for length, (places, cells) in lengths.items():
         n = _LENGTHS[length]
-        chosen = texts if len(places) == len(texts) else [texts[p] for p in places]
-        values = table[np.frombuffer(b"".join(chosen), np.uint8)].reshape(-1, length)
+        values = table[cells]
         bad = np.asarray((values > n).any(axis=1))
         bad[~bad] = _repeats(values[~bad], n)
         picked = np.array(places, np.int64)
-        good.append((picked[~bad], values[~bad]))
-        redo += picked[bad].tolist()
-    lines = np.array(numbers, np.int64)
-    arrays = []
-    for kept, givens in good:
+        redo += [(int(picked[row]), cells[row].tobytes()) for row in np.flatnonzero(bad)]
+        kept, givens = picked[~bad], values[~bad]
         if len(kept):
             first = int(kept[0])
-            template = read_text(texts[first].decode("ascii"), name=name).puzzles[0]
+            template = read_text(cells[int(np.flatnonzero(~bad)[0])].tobytes().decode("ascii"),
+                                 name=name).puzzles[0]
             template = replace(template, source=Source(name, numbers[first], first))
             arrays.append(PuzzleArray(template, givens, lines[kept], kept))
-    more, errors = gather(_again(numbers, texts, redo, name))
+    more, errors = gather(_again(numbers, redo, name))
     return arrays + more, errors
 
 
-def _again(numbers: list[int], texts: list[bytes], places: list[int], name: str
-           ) -> list[Puzzle | PuzzleError]:
-    """The lines at these places read by the regular reader, one by one, located."""
+def _again(numbers: list[int], lines: list[tuple[int, bytes]], name: str) -> list[Puzzle | PuzzleError]:
+    """The lines (place, text) read by the regular reader, one by one, located."""
     items: list[Puzzle | PuzzleError] = []
-    for place in sorted(places):
-        batch = read_text(texts[place].decode("ascii", errors="replace"), name=name)
+    for place, text in sorted(lines):
+        batch = read_text(text.decode("ascii", errors="replace"), name=name)
         items += [replace(p, source=Source(name, numbers[place], place)) for p in batch.puzzles]
         items += [error.located(file=name, line=numbers[place], index=place) for error in batch.errors]
     return items
@@ -212,7 +208,8 @@ def _again(numbers: list[int], texts: list[bytes], places: list[int], name: str
 def _repeats(values: np.ndarray, n: int) -> np.ndarray:
     """Rows (givens of plain n x n puzzles) that hold a value twice in one group: a group's
     values as bits, whose sum exceeds their union exactly when one repeats (gathering the
-    groups' cells measured 2x faster than reshaped views of the grid)."""
+    groups' cells measured 2x faster than reshaped views of the grid, and than counting
+    (row, group, value) keys)."""
     import numpy as np  # noqa: PLC0415 - only for the batch entries
 
     groups = Model.from_puzzle(Puzzle(Geometry.for_size(n), (0,) * (n * n))).groups
