@@ -107,27 +107,40 @@ def prepare(*, learning: str = "auto", kernel: str = "auto", batch: bool = False
     """Compile (or load from numba's cache) the kernels these options need for this model
     (the harness's worker passes each task's model, before the clock starts); without a
     model the kernels the options choose on the usual grids (learning=auto's clause learning
-    is then compiled by the first large grid's solve). Where another process is compiling one of them, the others
-    are compiled first and that one waited for (so two workers starting together compile
-    two kernels at once, each once)."""
+    is then compiled by the first large grid's solve).
+
+    A process never idles while another compiles what it needs: it compiles first the
+    kernels nobody else is compiling (without a model: the others it needs; with one, under
+    kernel=auto: the other of the 9x9 and general kernels, which a run of mixed sizes, the
+    default one among them, needs next), then waits. So two workers starting together
+    compile two kernels at once, each once."""
     if model is not None:
-        searches = {search_for(model, kernel, inference, branching, learning)}
+        searches = [search_for(model, kernel, inference, branching, learning)]
+        spare = [s for s in ("bands", "general") if kernel == "auto" and s not in searches]
     elif learning == "conflicts":
-        searches = {"learning"}
+        searches, spare = ["learning"], []
     else:
-        searches = {"bands", "general"} if kernel == "auto" else {kernel}
+        searches, spare = (["bands", "general"] if kernel == "auto" else [kernel]), []
     if batch:  # the batch entry: no learning kernel, and a cycle counter for each puzzle's time
-        searches.discard("learning")
+        searches = [s for s in searches if s != "learning"]
         _method("batch").cycle_rate()
-    steps = []
-    if "bands" in searches:
-        steps.append(lambda wait: _method("bands").prepare(batch=batch, wait=wait))
-    if searches - {"bands"}:
-        steps.append(lambda wait: _method("general").prepare(
-            learning="conflicts" if "learning" in searches else "none", batch=batch, wait=wait))
-    waiting = [step for step in steps if not step(False)]
-    for step in waiting:
-        step(True)
+    waiting = [search for search in searches if not _prepare(search, batch, wait=False)]
+    if waiting:
+        for search in spare:
+            _prepare(search, batch, wait=False)
+    for search in waiting:
+        _prepare(search, batch, wait=True)
+
+
+def _prepare(search: str, batch: bool, *, wait: bool) -> bool:
+    """Compile one search's kernels (or load them); False when another process is compiling
+    them and ``wait`` is False."""
+    if search == "bands":
+        done: bool = _method("bands").prepare(batch=batch, wait=wait)
+        return done
+    learning = "conflicts" if search == "learning" else "none"
+    done = _method("general").prepare(learning=learning, batch=batch, wait=wait)
+    return done
 
 
 def needs(model: Model, *, kernel: str = "auto", inference: str = "locked",
