@@ -197,6 +197,41 @@ def test_a_real_compile_is_said_on_stderr_and_a_cached_one_is_not(tmp_path: Path
     assert again.stdout.strip() == "42" and "compiling" not in again.stderr
 
 
+@pytest.mark.slow
+def test_a_second_process_waits_for_a_compile_under_way_and_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # this test holds the kernels' lock as a compiling process would: the other one must wait
+    # for it, say so, and go on once it is free
+    import time
+
+    from solvers.backends._fast_kernels import WAIT_NOTICE_S, compile_lock
+    (tmp_path / "tiny.py").write_text(
+        "from numba import njit, types\n"
+        "@njit(cache=True)\ndef double(x):\n    return 2 * x\n"
+        "SIGNATURE = types.int64(types.int64)\n")
+    cache = str(tmp_path / "cache")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", cache)  # the lock is named for the cache, as the child's
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import tiny\n"
+            "from solvers.backends._fast_kernels import compile_kernels\n"
+            "compile_kernels('tiny lock', [(tiny.double, tiny.SIGNATURE)]); print(tiny.double(21))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": cache}
+    with compile_lock("tiny lock"):
+        child = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT, text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            said = child.stderr.readline() if child.stderr else ""  # blocks until it says it waits
+            time.sleep(WAIT_NOTICE_S / 2)
+            assert child.poll() is None  # still waiting for the lock
+        except BaseException:
+            child.kill()
+            child.communicate()
+            raise
+    out, err = child.communicate(timeout=300)
+    assert out.strip() == "42", said + err
+    assert said.startswith("compiling tiny lock: waiting for another process"), said
+    assert "compiling tiny lock: waited" in err
+
+
 @pytest.mark.parametrize("branching", fast.BRANCHINGS)
 @pytest.mark.parametrize("inference", fast.INFERENCES)
 @pytest.mark.parametrize("name, index", [("small_4x4.txt", 0), ("top95.txt", 1), ("jigsaw.txt", 0)])
