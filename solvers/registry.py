@@ -238,6 +238,12 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             "glucose, or a path), run as a killable process", "solvers.backends.dimacs"),
     Backend("fast", "mrv's propagation and MRV search compiled with numba (bitmasks, flat int arrays)",
             "solvers.backends.fast"),
+    Backend("minizinc", "the model in MiniZinc (all-different per group, cages as sums), solved by "
+            "Gecode or any solver MiniZinc lists, run as a killable process", "solvers.backends.minizinc"),
+    Backend("asp", "answer set programming: choice rules, cardinality constraints and #sum, "
+            "grounded and solved by clingo", "solvers.backends.asp"),
+    Backend("choco", "Choco: all-different (its consistency level an option) and sum constraints, "
+            "through pychoco's native library (no JVM)", "solvers.backends.choco"),
 )}
 
 
