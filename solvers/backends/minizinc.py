@@ -32,6 +32,7 @@ import json
 import math
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -237,7 +238,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if chosen is None:
         return Result(Status.ERROR, message=_missing({"solver": None}) or "no MiniZinc solver")
     return solve_with(model, chosen, max_solutions=max_solutions, time_limit=time_limit,
-                      text=model_text(model, propagation, search), enumerate_in_one_run="-a" in chosen.flags)
+                      text=model_text(model, propagation, search),
+                      enumerate_in_one_run={"-a", "-n"} <= set(chosen.flags))
 
 
 def solve_with(model: Model, chosen: Configuration, *, max_solutions: int, time_limit: float | None,
@@ -259,10 +261,10 @@ def solve_with(model: Model, chosen: Configuration, *, max_solutions: int, time_
             if failure is not None:
                 return Result(Status.ERROR, grids, False, stats, failure)
             grids += stream.grids
-            verdict = _verdict(stream, limit_hit)
-            if verdict is not None or len(grids) >= max_solutions or enumerate_in_one_run:
+            if (stream.status is not None or limit_hit or len(grids) >= max_solutions
+                    or enumerate_in_one_run or not stream.grids):
                 break
-    return _result(grids, verdict, stream, stats, limit_hit)
+    return translate(stream.status, grids, stats, limit_hit=limit_hit)
 
 
 def _ruled_out(grid: Grid) -> str:
@@ -281,7 +283,8 @@ def _run(path: Path, chosen: Configuration, wanted: int, deadline: float | None
                "--output-mode", "json", "--statistics", *(["-n", str(wanted)] if wanted > 1 else [])]
     if remaining is not None:
         command += ["--time-limit", str(max(1, math.ceil(remaining * 1000)))]
-    code, out, err = execute([*command, str(path)], None if remaining is None else remaining + GRACE)
+    code, out, err = execute([*command, str(path)], None if remaining is None else remaining + GRACE,
+                             death_signal=signal.SIGTERM)  # minizinc then stops its solver too
     stream = read_stream(out)
     limit_hit = code is None or (deadline is not None and time.perf_counter() >= deadline)
     if stream.errors:
@@ -350,28 +353,21 @@ def _add_statistics(stats: Stats, stream: Stream, elapsed: float) -> None:
             setattr(stats, counter, (getattr(stats, counter) or 0) + int(found.get(name, 0)))
 
 
-def _verdict(stream: Stream, limit_hit: bool) -> Status | None:
-    """The run's final status, translated; None when it stopped at the asked number of
-    solutions (or at the time limit) without one."""
-    if stream.status is None:
-        return None
-    if stream.status not in STATUSES:
-        return Status.ERROR
-    return STATUSES[stream.status]
-
-
-def _result(grids: list[Grid], verdict: Status | None, stream: Stream, stats: Stats,
-            limit_hit: bool) -> Result:
+def translate(status: str | None, grids: list[Grid], stats: Stats, *, limit_hit: bool) -> Result:
+    """The Result of a search whose last run ended with MiniZinc's ``status`` (None: it
+    printed none, having stopped at the asked number of solutions or at the time limit),
+    with every grid found over the runs. A status not in STATUSES is an ERROR."""
+    verdict = STATUSES.get(status, Status.ERROR) if status is not None else None
     if verdict is Status.ERROR:
-        known = stream.status in STATUSES
+        known = status in STATUSES
         return Result(Status.ERROR, grids, False, stats,
-                      f"MiniZinc said {stream.status}" + ("" if known else " (a status this backend does not know)"))
+                      f"MiniZinc said {status}" + ("" if known else ", a status this backend does not know"))
     if verdict is Status.UNSAT:
-        if grids:  # the run after the last solution found none more: the search is exhausted
+        if grids:  # the run after the last solution found no more: the search is exhausted
             return finish(grids, True, stats, limit_hit=False)
         return Result(Status.UNSAT, [], True, stats)
     complete = verdict is Status.SOLVED
-    return finish(grids, complete, stats, limit_hit=limit_hit and not complete,
-                  budget_hit=verdict is Status.UNKNOWN and not limit_hit,
-                  message="time limit reached" if limit_hit and not complete else
+    timed_out = limit_hit and not complete
+    return finish(grids, complete, stats, limit_hit=timed_out, budget_hit=verdict is Status.UNKNOWN and not timed_out,
+                  message="time limit reached" if timed_out else
                   "the solver stopped without an answer" if verdict is Status.UNKNOWN else "")

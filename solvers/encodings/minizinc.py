@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from models import Model
+from models import Model, Puzzle
+from models.fields import write_fields
 from models.symbols import MAX_SYMBOL_SIZE, SYMBOLS
 
 from .comments import comment_text
@@ -66,9 +67,9 @@ def model_text(model: Model, propagation: str = "domain", search: str = "solver"
         f"% all-different: {propagation} ({PROPAGATIONS[propagation]}); search: {search} "
         f"({SEARCHES[search]})",
         "% solve: minizinc --solver gecode THIS.mzn   (--all-solutions lists every solution)",
-        "% cells are numbered 1..n*n row by row; the output is the solution "
-        + ("in the line format (one symbol a cell)" if n <= MAX_SYMBOL_SIZE
-           else "as n rows of integers (the grid format)"),
+        "% cells are numbered 1..n*n row by row; the output is the solved puzzle "
+        + ("in the line format (one symbol a cell, then any variant fields)" if n <= MAX_SYMBOL_SIZE
+           else "in the grid format (any variant fields, then n rows of integers)"),
         *_include(propagation),
         "",
         f"int: n = {n};",
@@ -84,7 +85,7 @@ def model_text(model: Model, propagation: str = "domain", search: str = "solver"
         f"constraint forall(k in index_set(cage))(sum(i in cage[k])({CELL}[i]) = total[k]);",
         _solve(search),
         "",
-        *_output(n),
+        *_output(puzzle),
     ]) + "\n"
 
 
@@ -124,10 +125,15 @@ def _sets(sets: list[tuple[tuple[int, ...], str]]) -> str:
     return "\n" + "\n".join(rows) + "\n"
 
 
-def _output(n: int) -> list[str]:
-    """The output item: the line format up to 35x35, else the grid format."""
-    if n <= MAX_SYMBOL_SIZE:
-        symbols = ", ".join(f'"{s}"' for s in SYMBOLS[:n])
+def _output(puzzle: Puzzle) -> list[str]:
+    """The output item: the solved puzzle in the line format up to 35x35 (its variant fields
+    after the symbols, so a jigsaw reads back as a jigsaw), else in the grid format. Fields
+    hold letters, digits and = : , - only: nothing to escape in a MiniZinc string."""
+    fields = " ".join(write_fields(puzzle))
+    if puzzle.n <= MAX_SYMBOL_SIZE:
+        symbols = ", ".join(f'"{s}"' for s in SYMBOLS[:puzzle.n])
+        after = f" {fields}" if fields else ""
         return [f"array[1..n] of string: symbol = [{symbols}];",
-                f'output [concat([symbol[fix({CELL}[i])] | i in 1..n * n]) ++ "\\n"];']
-    return [f'output [show({CELL}[i]) ++ if i mod n == 0 then "\\n" else " " endif | i in 1..n * n];']
+                f'output [concat([symbol[fix({CELL}[i])] | i in 1..n * n]) ++ "{after}\\n"];']
+    before = f'["{fields}\\n"] ++ ' if fields else ""
+    return [f'output {before}[show({CELL}[i]) ++ if i mod n == 0 then "\\n" else " " endif | i in 1..n * n];']
