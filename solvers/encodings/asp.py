@@ -15,7 +15,7 @@ holds every digit (the hidden-single rule, as the extended CNF encoding adds it)
 >>> from models import parse_puzzle, Model
 >>> text = program_text(Model.from_puzzle(parse_puzzle("12..34....43..21")))
 >>> print(*[line for line in text.splitlines() if line.startswith(("in(1,", "given(1"))], sep="\\n")
-given(1,1,1). given(1,2,2).
+given(1,1,1). given(1,2,2). given(2,1,3). given(2,2,4). given(3,3,4). given(3,4,3). given(4,3,2). given(4,4,1).
 in(1,1,1). in(1,1,2). in(1,1,3). in(1,1,4).  % row 1
 """
 from __future__ import annotations
