@@ -194,6 +194,8 @@ class Declaration:
     """The distribution to pip-install, None for pure Python."""
     imports: str | None = None
     """The module whose absence means the package is missing."""
+    extra: str | None = None
+    """The toolkit's pip extra that installs the package (pyproject.toml), if one does."""
     interruptible: bool = True
     """Whether it honours time_limit from inside (else the harness kills it from outside)."""
     resolve: Callable[[dict[str, Any]], dict[str, Any]] | None = None
@@ -248,9 +250,15 @@ class Declaration:
         package or a program is missing (and how to install it), or None. The package is
         looked up without importing it."""
         if self.imports and importlib.util.find_spec(self.imports) is None:
-            return f"needs the package {self.package!r}: pip install {self.package}"
+            return f"needs the package {self.package!r}: {self.install_line}"
         resolved = self.check(options or {})  # OptionError for a value only resolve can refuse
         return None if self.missing is None else self.missing(resolved)
+
+    @property
+    def install_line(self) -> str:
+        """How to install the package: pip, and the toolkit's extra where one holds it."""
+        extra = f" (or the toolkit's {self.extra!r} extra: pip install -e '.[{self.extra}]')" if self.extra else ""
+        return f"pip install {self.package}{extra}"
 
     @property
     def encodings(self) -> tuple[str, ...]:

@@ -190,7 +190,7 @@ class Backend:
         package = self.declaration.package
         if isinstance(error, ModuleNotFoundError) and missing == imports:
             return BackendUnavailableError(f"backend {self.name!r} needs the package "
-                                           f"{package!r}: pip install {package}")
+                                           f"{package!r}: {self.declaration.install_line}")
         return BackendUnavailableError(f"backend {self.name!r} is unavailable: importing "
                                        f"{package!r} failed: {type(error).__name__}: {error}")
 

@@ -270,3 +270,14 @@ def test_a_wrong_option_value_is_refused_before_any_run(spec: str, words: str) -
     done = compare("run", "puzzles/small_4x4.txt", "--solvers", spec)
     assert done.returncode == 2 and words in done.stderr, done.stderr
 
+
+
+@pytest.mark.parametrize("backend_name, package", [("asp", "clingo"), ("choco", "pychoco")])
+def test_a_missing_package_is_named_with_the_extra_that_installs_it(monkeypatch: pytest.MonkeyPatch,
+                                                                    backend_name: str, package: str) -> None:
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == package else real(name, *a))
+    reason = registry.get(backend_name).unavailable()
+    assert reason == (f"needs the package {package!r}: pip install {package} "
+                      "(or the toolkit's 'cp' extra: pip install -e '.[cp]')")

@@ -50,7 +50,7 @@ DECLARATION = Declaration(
                        "generator counts them",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="clingo", imports="clingo",
+    package="clingo", imports="clingo", extra="cp",
 )
 
 

@@ -74,7 +74,7 @@ DECLARATION = Declaration(
         "constraints": "constraints posted (one all-different per group, one sum per cage)",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="pychoco", imports="pychoco", resolve=_resolve,
+    package="pychoco", imports="pychoco", extra="cp", resolve=_resolve,
 )
 
 
