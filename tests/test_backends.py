@@ -53,11 +53,14 @@ def cases(name: str, indexes: range | list[int] | None = None) -> list:
 # each kind on every backend.
 BACKTRACK_16X16 = {"16x16_forum_samples-0", "16x16_forum_samples-1", "tsathis_samples_16x16-0",
                    "tsathis_samples_16x16-1", "tsathis_samples_16x16-2"}
+# minizinc starts a process and flattens the model for every solve (about 0.1 s of CPU,
+# docs/results.md): the quick tier keeps a few cases of each kind for it
+MINIZINC_SEEDS = {str(i) for i in range(3, 13)}
 
 
 @pytest.mark.parametrize("backend_name, index", on_every_backend(
     [pytest.param(i, id=str(i)) for i in range(len(load("seeds.txt")))],
-    slow={"backtrack": {"1", "3", "4", "5", "11", "12"}}))
+    slow={"backtrack": {"1", "3", "4", "5", "11", "12"}, "minizinc": MINIZINC_SEEDS}))
 def test_seeds_give_their_known_solutions(backend: Backend, index: int) -> None:
     puzzle, known = load("seeds.txt")[index], load("seeds.solutions.txt")[index]
     assert solved(backend, puzzle).solution == known.givens
@@ -65,14 +68,16 @@ def test_seeds_give_their_known_solutions(backend: Backend, index: int) -> None:
 
 @pytest.mark.parametrize("backend_name, puzzle", on_every_backend(
     cases("top95.txt", [0, 1, 2]) + cases("hardest.txt", [0, 5]) + cases("easy50.txt", [0])
-    + cases("special_9x9_valid_edge_cases.txt"), slow={"backtrack": {"top95-0", "top95-1", "hardest-0"}}))
+    + cases("special_9x9_valid_edge_cases.txt"), slow={"backtrack": {"top95-0", "top95-1", "hardest-0"},
+                                                       "minizinc": {"top95-1", "top95-2", "hardest-5", "easy50-0"}}))
 def test_solves_9x9(backend: Backend, puzzle: Puzzle) -> None:
     solved(backend, puzzle)
 
 
 @pytest.mark.parametrize("backend_name, puzzle", on_every_backend(
     cases("16x16_forum_samples.txt") + cases("tsathis_samples_16x16.txt"),
-    slow={"backtrack": BACKTRACK_16X16, "csp": {"16x16_forum_samples-1"}}))
+    slow={"backtrack": BACKTRACK_16X16, "csp": {"16x16_forum_samples-1"},
+          "minizinc": BACKTRACK_16X16 - {"16x16_forum_samples-1"}}))
 def test_solves_16x16(backend: Backend, puzzle: Puzzle) -> None:
     solved(backend, puzzle)
 
@@ -85,7 +90,8 @@ def test_small_geometries_have_unique_solutions(backend: Backend, puzzle: Puzzle
 
 @pytest.mark.parametrize("backend_name, puzzle", on_every_backend(
     cases("x_sudoku.txt") + cases("jigsaw.txt"),
-    slow={"backtrack": {"x_sudoku-1", "x_sudoku-2", "jigsaw-0", "jigsaw-1", "jigsaw-2"}, "csp": {"jigsaw-1"}}))
+    slow={"backtrack": {"x_sudoku-1", "x_sudoku-2", "jigsaw-0", "jigsaw-1", "jigsaw-2"}, "csp": {"jigsaw-1"},
+          "minizinc": {"x_sudoku-1", "x_sudoku-2", "jigsaw-1", "jigsaw-2"}}))
 def test_variants_are_solved_under_their_own_groups(backend: Backend, puzzle: Puzzle) -> None:
     # verify() inside solve() checks the diagonals or regions too
     result = solved(backend, puzzle, max_solutions=2)

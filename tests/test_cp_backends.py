@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import shutil
 import threading
 import time
@@ -33,32 +34,36 @@ def available(name: str) -> registry.Backend:
     return registry.get(name)
 
 
-def processes(names: tuple[str, ...]) -> dict[int, str]:
-    """Live (not zombie) processes whose command is one of names: pid -> name."""
+def processes(names: tuple[str, ...]) -> dict[int, tuple[str, int]]:
+    """Live (not zombie) processes whose command is one of names: pid -> (name, parent pid)."""
     found = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             text = stat.read_text()
         except OSError:
             continue
-        command, state = text[text.index("(") + 1:text.rindex(")")], text[text.rindex(")") + 2]
-        if command in names and state != "Z":
-            found[int(stat.parent.name)] = command
+        command, fields = text[text.index("(") + 1:text.rindex(")")], text[text.rindex(")") + 2:].split()
+        if command in names and fields[0] != "Z":
+            found[int(stat.parent.name)] = (command, int(fields[1]))
     return found
 
 
 class Watcher:
-    """Notes every process of the given names that appears while it runs (a thread polling /proc)."""
+    """Notes every process of the given names that this test process starts, directly or
+    through a child of that name (a thread polling /proc; other people's are left out)."""
 
     def __init__(self, names: tuple[str, ...]) -> None:
-        self.names, self.before = names, set(processes(names))
+        self.names = names
         self.seen: dict[int, str] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._poll, daemon=True)
 
     def _poll(self) -> None:
+        ours = {os.getpid()}
         while not self._stop.wait(0.02):
-            self.seen.update({pid: name for pid, name in processes(self.names).items() if pid not in self.before})
+            for pid, (name, parent) in processes(self.names).items():
+                if parent in ours or parent in self.seen or _parent_of(parent) in ours:
+                    self.seen[pid] = name
 
     def __enter__(self) -> Watcher:
         self._thread.start()
@@ -76,6 +81,14 @@ class Watcher:
             if not alive or time.monotonic() > deadline:
                 return alive
             time.sleep(0.05)
+
+
+def _parent_of(pid: int) -> int | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(text[text.rindex(")") + 2:].split()[1])
 
 
 HARD_16X16 = "16x16_forum_samples.txt"
