@@ -95,10 +95,14 @@ class Configuration:
         return {self.id.lower(), self.short.lower(), self.name.lower()}
 
 
-@cache
 def installed() -> tuple[str, tuple[Configuration, ...]]:
-    """MiniZinc's version line and its solver configurations; ('', ()) without the program."""
-    path = shutil.which(PROGRAM)
+    """MiniZinc's version line and its solver configurations; ('', ()) without the program
+    (looked up on PATH at every call, so a changed PATH is seen; asked once per program)."""
+    return _asked(shutil.which(PROGRAM))
+
+
+@cache
+def _asked(path: str | None) -> tuple[str, tuple[Configuration, ...]]:
     if path is None:
         return "", ()
     version = _run_quietly([path, "--version"])

@@ -35,7 +35,7 @@ from .comments import comment_text
 PROPAGATIONS = {
     "domain": "Gecode's distinct with domain consistency (Regin's matching)",
     "bounds": "bounds consistency (Hall intervals)",
-    "default": "the solver's default for the global constraint (Gecode: value propagation)",
+    "default": "no annotation: the solver's own level (Gecode 6.2 through FlatZinc searched as with bounds)",
     "pairwise": "no global constraint: cell != cell for every pair in a group (MiniZinc's own "
                 "decomposition)",
 }
