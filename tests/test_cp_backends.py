@@ -193,8 +193,8 @@ def test_minizinc_refuses_a_solver_it_does_not_list_or_cannot_run() -> None:
 
 
 def test_minizinc_without_its_program_is_unavailable_with_the_install_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    from solvers.backends import minizinc
-    monkeypatch.setattr(minizinc.shutil, "which", lambda _name: None)
+    from solvers.backends import _minizinc_solvers
+    monkeypatch.setattr(_minizinc_solvers.shutil, "which", lambda _name: None)
     reason = registry.get("minizinc").unavailable()
     assert reason is not None and "not on PATH" in reason and "apt-get install minizinc" in reason
 
