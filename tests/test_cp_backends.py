@@ -140,11 +140,11 @@ def test_minizinc_counts_solutions_by_re_solving_where_a_solver_cannot_list_them
     puzzle = load("special_9x9_multiple_solutions.txt")[4]  # exactly 3 solutions
     model = Model.from_puzzle(puzzle)
     chosen = minizinc.find_configuration(backend.check_options({})["solver"])
-    every = minizinc.solve_with(model, chosen, max_solutions=5, time_limit=30, text=model_text(model),
+    every = minizinc.solve_with(chosen, max_solutions=5, time_limit=30, text=model_text(model),
                                 enumerate_in_one_run=False)
     assert every.status is Status.SOLVED and every.complete and len(set(every.solutions)) == 3
     assert all(verify(puzzle, grid).ok for grid in every.solutions)
-    two = minizinc.solve_with(model, chosen, max_solutions=2, time_limit=30, text=model_text(model),
+    two = minizinc.solve_with(chosen, max_solutions=2, time_limit=30, text=model_text(model),
                               enumerate_in_one_run=False)
     assert len(set(two.solutions)) == 2 and two.unique is False and not two.complete
 

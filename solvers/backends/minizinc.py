@@ -17,9 +17,9 @@ Several solutions: a configuration that can list all solutions (its ``-a`` flag)
 for ``-n K`` in one run; any other is run again with the grids found ruled out by one
 constraint each, as the dimacs backend adds blocking clauses.
 
-Time limit: MiniZinc's own ``--time-limit`` (flattening included), and the process group
-(the ``minizinc`` driver and the solver executable it starts) is killed at the limit plus
-a second's grace, so nothing outlives the run.
+Time limit: MiniZinc's own ``--time-limit`` (flattening included); the ``minizinc`` driver
+and the solver executable it starts (in a process group of its own) are killed together at
+the limit plus a second's grace (backends/_process.py), so nothing outlives the run.
 
 Counters, as the solver reports them (Gecode: nodes, failures, propagations, restarts;
 summed over the runs); variables and constraints are the FlatZinc ones MiniZinc reports
@@ -90,7 +90,7 @@ def _missing(options: dict[str, Any]) -> str | None:
 def _resolve(options: dict[str, Any]) -> dict[str, Any]:
     """The solver made explicit (none: gecode if MiniZinc can run it, else MiniZinc's default),
     and a named one checked against what MiniZinc lists here."""
-    line, configurations = installed()
+    line, _ = installed()
     if not line:
         return options
     if options["solver"] is not None:
@@ -150,15 +150,15 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     chosen = find_configuration(solver) if solver is not None else default_configuration()
     if chosen is None:
         return Result(Status.ERROR, message=_missing({"solver": None}) or "no MiniZinc solver")
-    return solve_with(model, chosen, max_solutions=max_solutions, time_limit=time_limit,
+    return solve_with(chosen, max_solutions=max_solutions, time_limit=time_limit,
                       text=model_text(model, propagation, search),
                       enumerate_in_one_run={"-a", "-n"} <= set(chosen.flags))
 
 
-def solve_with(model: Model, chosen: Configuration, *, max_solutions: int, time_limit: float | None,
-               text: str, enumerate_in_one_run: bool) -> Result:
-    """Solve the MiniZinc text with one configuration: in one run (``-n K``) or run after run,
-    each ruling out the grids found so far."""
+def solve_with(chosen: Configuration, *, max_solutions: int, time_limit: float | None, text: str,
+               enumerate_in_one_run: bool) -> Result:
+    """Solve a model's MiniZinc text with one configuration: in one run (``-n K``) or run after
+    run, each ruling out the grids found so far."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     stats = Stats(encode_time=0.0, solve_time=0.0)
