@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from common import ROOT, compare
 
@@ -94,25 +95,25 @@ def table(files: list[Path]) -> int:
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for file in files:
         runs = json.loads(file.read_text())["runs"]
-        groups: dict[tuple[str, str], list[dict[str, object]]] = {}
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
         for run in runs:
             groups.setdefault((Path(str(run["file"])).name, str(run["configuration"])), []).append(run)
         for (name, configuration), chosen in groups.items():
             solved = sum(run["category"] == "correct" for run in chosen)
             print(f"| {name} | {configuration} | {solved}/{len(chosen)} | "
-                  f"{statistics.median(float(run['time_s']) for run in chosen):.4f} | "  # type: ignore[arg-type]
+                  f"{statistics.median(float(run['time_s']) for run in chosen):.4f} | "
                   f"{_mean(chosen, 'nodes')} | {_mean(chosen, 'conflicts')} | {_mean_encode(chosen)} |")
     return 0
 
 
-def _mean(runs: list[dict[str, object]], field: str) -> str:
-    values = [float(run[field]) for run in runs if isinstance(run.get(field), (int, float))]  # type: ignore[arg-type]
+def _mean(runs: list[dict[str, Any]], field: str) -> str:
+    values = [float(run[field]) for run in runs if isinstance(run.get(field), (int, float))]
     return f"{statistics.mean(values):,.1f}" if values else "-"
 
 
-def _mean_encode(runs: list[dict[str, object]]) -> str:
-    values = [float(run["stats"]["encode_time"]) for run in runs  # type: ignore[index]
-              if isinstance(run.get("stats"), dict) and "encode_time" in run["stats"]]  # type: ignore[operator]
+def _mean_encode(runs: list[dict[str, Any]]) -> str:
+    values = [float(run["stats"]["encode_time"]) for run in runs
+              if isinstance(run.get("stats"), dict) and "encode_time" in run["stats"]]
     return f"{statistics.mean(values):.4f}" if values else "-"
 
 
