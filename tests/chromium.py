@@ -13,7 +13,8 @@ from typing import Any
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if Path(p).exists()), None)
 
-KEYS = {"ArrowRight": 39, "ArrowLeft": 37, "Home": 36, "End": 35, " ": 32, "Tab": 9, "Enter": 13}
+KEYS = {"ArrowRight": 39, "ArrowLeft": 37, "ArrowDown": 40, "ArrowUp": 38, "PageDown": 34, "PageUp": 33,
+        "Home": 36, "End": 35, " ": 32, "Tab": 9, "Enter": 13}
 
 
 class Browser:

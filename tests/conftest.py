@@ -39,6 +39,9 @@ def compare(*args: str, stdin: str | IO[bytes] | None = None, cwd: Path = ROOT, 
     """compare.py run through its real command line, in a fresh interpreter, as a user would;
     ``stdin`` is the text to type in, or a file to read from."""
     feed: dict[str, Any] = {"input": stdin} if isinstance(stdin, str) else {"stdin": stdin}
+    # os.environ as Python sees it: a library that initialised readline (pytest's debugger) has
+    # put COLUMNS and LINES into the process's own environment, which a child would inherit
+    options.setdefault("env", dict(os.environ))
     return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=cwd, capture_output=True,
                           text=True, timeout=timeout, **feed, **options)
 

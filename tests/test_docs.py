@@ -241,7 +241,8 @@ def session_output(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path],
                 words = shlex.split(command)
                 assert words[:2] == ["python", "compare.py"], command
                 done[page].append(subprocess.run([sys.executable, str(ROOT / "compare.py"), *words[2:]],
-                                                 cwd=folder, capture_output=True, text=True, timeout=600, check=False))
+                                                 cwd=folder, capture_output=True, text=True, timeout=600,
+                                                 check=False, env=dict(os.environ)))  # no COLUMNS readline set
         return done[page]
     return run
 

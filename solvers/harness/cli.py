@@ -42,7 +42,7 @@ from .results.report import ReportError
 COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate", "study",
             "ladder", "explain", "rate", "render", "replay", "tree")  # the last six: for teaching
 DEFAULT_COMMAND = "run"
-OUTPUT_OPTIONS = ("json", "csv", "plot", "db", "output")
+OUTPUT_OPTIONS = ("json", "csv", "plot", "db", "output", "html")
 """The options naming files a command writes: a broken pipe must not pass for success with any given."""
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 """A broken pipe that stopped a command before the files it was asked for were written."""
