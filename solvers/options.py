@@ -290,9 +290,8 @@ class Declaration:
         looked up without importing it."""
         if self.imports and importlib.util.find_spec(self.imports) is None:
             return f"needs the package {self.package!r}: {self.install}"
-        if self.missing is None:
-            return None
-        return self.missing(self.check(options or {}))
+        resolved = self.check(options or {})  # OptionError for a value only resolve can refuse
+        return None if self.missing is None else self.missing(resolved)
 
     @property
     def install(self) -> str:
