@@ -621,7 +621,7 @@ def compile_lock(what: str, *, wait: bool = True) -> Iterator[bool]:
     Where flock is missing (not on Unix) or the lock file cannot be opened, there is no lock."""
     try:
         import fcntl  # noqa: PLC0415 - Unix only
-        handle = open(lock_path(what), "a+")  # noqa: SIM115 - held until the block ends
+        handle = open(lock_path(what), "a+")
     except (ImportError, OSError):
         yield True
         return

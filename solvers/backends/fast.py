@@ -10,16 +10,22 @@ killer cage's total is UNSUPPORTED there.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from models import Model
+from models import Model, Puzzle
 
 from ..encodings.isomorph import solve_isomorph
 from ..options import Declaration, Option, node_limit, seed
 from ..result import Result, unsupported
 from ._fast_search import branching_for, learning_for, search_for, standard_9x9
+
+if TYPE_CHECKING:  # numpy and the batch's type come with numba, loaded only to solve
+    import numpy as np
+
+    from ._fast_batch import Batch
 
 INFERENCES = ("singles", "locked", "subsets")
 """From weakest to strongest; each adds a rule to the one before."""
@@ -67,6 +73,7 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     package="numba", imports="numba",
+    notes="the speed frontier; needs numba",
 )
 
 
@@ -151,17 +158,16 @@ def needs(model: Model, *, kernel: str = "auto", inference: str = "locked",
     return search_for(model, kernel, inference, branching, learning)
 
 
-def solve_batch(model: Model, givens: Any, *, max_solutions: int = 2,
-                time_limit: float | None = None, **options: Any) -> Any:
+def solve_batch(model: Model, givens: np.ndarray, *, max_solutions: int = 2,
+                time_limit: float | None = None, **options: Any) -> Batch:
     """Many puzzles of one layout in one compiled call (``_fast_batch.solve_batch``: its
     Batch, one row per puzzle): fast's batch entry, which ``run --batch`` calls."""
-    return _method("batch").solve_batch(model, givens, max_solutions=max_solutions,
-                                        time_limit=time_limit, **options)
+    batch: Batch = _method("batch").solve_batch(model, givens, max_solutions=max_solutions,
+                                                time_limit=time_limit, **options)
+    return batch
 
 
-def __getattr__(name: str) -> Any:
-    """The method's own names (RESTART_BASE, _kernel, Batch, givens_array, ...), from
-    _fast_batch.py or _fast.py when first asked for."""
-    if name in ("Batch", "givens_array", "cycle_rate"):
-        return getattr(_method("batch"), name)
-    return getattr(_method("general"), name)
+def givens_array(puzzles: Sequence[Puzzle]) -> np.ndarray:
+    """The puzzles' givens as one uint8[puzzles, cells] array, as ``solve_batch`` takes them."""
+    array: np.ndarray = _method("batch").givens_array(puzzles)
+    return array
