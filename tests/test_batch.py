@@ -220,9 +220,9 @@ def test_puzzles_from_a_stream_are_gathered_by_layout() -> None:
 def test_run_batch_tabulates_every_puzzle_and_says_what_it_did_not_check(tmp_path: Path) -> None:
     out = tmp_path / "runs.json"
     ran = compare("run", "puzzles/default.txt", "--solvers", "fast,general=fast:kernel=general",
-                  "--batch", "--unique", "--json", str(out))
+                  "--batch", "--unique", "--json", str(out), "--format", "markdown")
     assert ran.returncode == 0, ran.stderr
-    assert "unchecked claims" in ran.stdout and "--batch:" in ran.stdout
+    assert "unchecked claims" in ran.stdout and "--batch: each file solved by the batch entry" in ran.stderr
     assert "default.txt 9x9" in ran.stdout and "default.txt 16x16" in ran.stdout
     assert "runs read, solved, checked and judged" in ran.stderr
     document = json.loads(out.read_text())

@@ -167,11 +167,16 @@ def compiled_after(code: str, cache: str | None = None) -> subprocess.CompletedP
 
 @pytest.mark.slow
 def test_importing_fast_compiles_no_kernel_and_prepare_only_the_one_asked_for() -> None:
-    shown = compiled_after(
-        "import solvers.backends.fast as f; l = f._fast_learning._kernel\n"
-        "print(len(f._kernel.signatures), len(l.signatures))\n"
-        "f.prepare(learning='none'); print(len(f._kernel.signatures), len(l.signatures))")
-    assert shown.stdout.split() == ["0", "0", "1", "0"]
+    kernels = ("from solvers.backends import _fast as g, _fast_bands as b, _fast_learning as l\n"
+               "def shown(): print(len(g._kernel.signatures), len(b._kernel.signatures), "
+               "len(l._kernel.signatures))\n")
+    plain = compiled_after("import solvers.backends.fast as f\n" + kernels +
+                           "shown(); f.prepare(learning='none'); shown()")
+    assert plain.stdout.split() == ["0", "0", "0", "1", "1", "0"]  # general and 9x9, no learning
+    nine = compiled_after("import solvers.backends.fast as f\nfrom models import Model, read_puzzles\n"
+                          + kernels + "p = read_puzzles('puzzles/top95.txt').puzzles[0]\n"
+                          "f.prepare(model=Model.from_puzzle(p)); shown()")
+    assert nine.stdout.split() == ["0", "1", "0"]  # a 9x9 puzzle takes the 9x9 kernel only
 
 
 @pytest.mark.slow
