@@ -248,6 +248,8 @@ def test_solve_batch_prints_what_solve_prints() -> None:
     pytest.param(["--solvers", "fast", "--memory-limit", "100"], "leave out --memory-limit",
                  marks=pytest.mark.slow),
     pytest.param(["--solvers", "fast", "--jobs", "2"], "leave out --jobs", marks=pytest.mark.slow),
+    pytest.param(["--solvers", "fast:learning=conflicts"], "no batch kernel for learning=conflicts",
+                 marks=pytest.mark.slow),
 ])
 def test_what_a_batch_cannot_do_is_a_usage_error(arguments: list[str], said: str) -> None:
     ran = compare("run", "puzzles/hardest.txt", "--batch", *arguments)

@@ -115,6 +115,22 @@ class Stages:
               f"({cpu:.3f} s CPU): {rates}; {parts}", file=sys.stderr)
 
 
+def check_options(arrays: Sequence[PuzzleArray], configurations: Sequence[Configuration], *,
+                  max_solutions: int, time_limit: float) -> None:
+    """UsageError (exit 2) for a configuration whose options its batch entry cannot take on
+    these puzzles (fast: learning, a seed, restarts), found by calling it on no puzzle of
+    each layout, before anything runs."""
+    for configuration in configurations:
+        for array in arrays:
+            try:
+                run_batch(configuration, PuzzleArray(array.template, array.givens[:0], array.lines[:0],
+                                                     array.indexes[:0]),
+                          max_solutions=max_solutions, time_limit=time_limit, strict=True)
+            except ValueError as error:
+                raise UsageError(f"--batch: {configuration.name!r} on {array.file} "
+                                 f"({array.template.geometry.label()}): {error}") from None
+
+
 @dataclass
 class BatchSweep:
     """Every configuration's judged answers on every array, and how long each stage took."""
@@ -197,6 +213,8 @@ def run_batch_experiment(experiment: Experiment, outputs: Outputs) -> int:
                                         experiment.first)
     if not arrays:
         raise UsageError("no puzzles to run" + (f" ({len(bad)} bad ones skipped)" if bad else ""))
+    check_options(arrays, experiment.configurations, max_solutions=experiment.max_solutions,
+                  time_limit=experiment.time_limit)
     for repeat in range(experiment.repeat):
         done.sweep(arrays, experiment.configurations, max_solutions=experiment.max_solutions,
                    time_limit=experiment.time_limit, repeat=repeat)
@@ -269,6 +287,7 @@ def solved_in_batch(solver: Configuration, paths: Sequence[str], fmt: str, hex16
         load_batch(solver)
     with done.stages.timed("reading"):
         arrays, bad = read_batch_inputs(paths, fmt, hex16)
+    check_options(arrays, [solver], max_solutions=max_solutions, time_limit=time_limit)
     done.sweep(arrays, [solver], max_solutions=max_solutions, time_limit=time_limit)
     done.stages.say(done.runs)
     files = {f: i for i, f in enumerate(dict.fromkeys(a.file for a in arrays))}

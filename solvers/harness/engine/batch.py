@@ -58,9 +58,10 @@ def load_batch(configuration: Configuration) -> None:
 
 
 def run_batch(configuration: Configuration, array: PuzzleArray, *, max_solutions: int,
-              time_limit: float) -> BatchAnswer:
+              time_limit: float, strict: bool = False) -> BatchAnswer:
     """The configuration's batch entry on every puzzle of the array, its answer checked at
-    the boundary (not yet verified: ``verify``)."""
+    the boundary (not yet verified: ``verify``); with ``strict`` a ValueError from the entry
+    (an option it cannot take) is raised, not made every run's error."""
     backend = registry.get(configuration.backend_name)
     model = Model.from_puzzle(array.template)
     started = time.perf_counter()
@@ -68,7 +69,9 @@ def run_batch(configuration: Configuration, array: PuzzleArray, *, max_solutions
         answer = backend.solve_batch(model, array.givens, max_solutions=max_solutions,
                                      time_limit=time_limit, **configuration.options_dict)
         fields = _checked(answer, len(array), max_solutions, model.num_cells, model.n)
-    except Exception as error:  # noqa: BLE001 - a failed or malformed batch is every run's error
+    except Exception as error:  # a failed or malformed batch is every run's error
+        if strict and isinstance(error, ValueError):
+            raise
         return _failed(configuration, array, max_solutions, f"{type(error).__name__}: {error}",
                        time.perf_counter() - started)
     rows = len(array)
