@@ -78,7 +78,6 @@ BAD_VALUES = {
 """A wrong value for one option of each command, and the words its refusal must hold."""
 
 
-@pytest.mark.quick
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_refuses_a_bad_value(capsys: pytest.CaptureFixture[str], command: str) -> None:
     # the real parser in this process: the quick tier's check of every command's arguments (each

@@ -12,13 +12,7 @@ import pytest
 
 from solvers.harness.results import consistency_study, curves, tails
 
-from .conftest import ROOT, load
-
-
-def compare(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run compare.py from the repository root as a user would."""
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+from .conftest import ROOT, compare, load
 
 
 @pytest.mark.parametrize("name, first", [("top95.txt", 4), ("small_6x6.txt", 3),

@@ -16,6 +16,7 @@ from solvers import registry
 from solvers.harness.cli import COMMANDS
 
 from .conftest import ROOT
+from .quick_tier import QUICK
 
 USAGE_ERROR = 4  # pytest's exit status for a bad command line
 
@@ -42,7 +43,8 @@ def quick_tier() -> list[str]:
 CONTRACT = ("test_seeds_give_their_known_solutions", "test_solves_9x9", "test_small_geometries_have_unique_solutions",
             "test_variants_are_solved_under_their_own_groups", "test_empty_grid_is_solved_and_not_unique",
             "test_unsolvable_puzzles_are_unsat", "test_counts_every_solution_of_small_multiple_puzzles",
-            "test_the_registry_refuses_bad_shared_arguments", "test_every_backend_names_its_counters_in_the_vocabulary")
+            "test_the_registry_refuses_bad_shared_arguments", "test_every_backend_names_its_counters_in_the_vocabulary",
+            "test_time_limit_is_honoured_without_a_wrong_answer")
 
 
 @pytest.mark.parametrize("test", CONTRACT)
@@ -62,6 +64,14 @@ def test_the_quick_tier_checks_the_arguments_of_every_command(quick_tier: list[s
                                    "tests/test_checker.py::", "tests/test_fpuzzles.py::", "models/"])
 def test_the_quick_tier_holds_the_judge_the_formats_and_the_checker(quick_tier: list[str], guard: str) -> None:
     assert any(i.startswith(guard) for i in quick_tier)
+
+
+def test_every_test_named_for_the_quick_tier_exists_and_is_in_it(quick_tier: list[str]) -> None:
+    # a renamed or removed test must not drop out of the quick tier unnoticed
+    chosen = {i.split("[", 1)[0] for i in quick_tier}
+    missing = [f"{module}::{name}" for module, names in QUICK.items() for name in names
+               if f"{module}::{name}" not in chosen]
+    assert missing == []
 
 
 def test_the_quick_tier_is_a_small_part_of_the_suite(quick_tier: list[str]) -> None:

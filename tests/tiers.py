@@ -1,11 +1,12 @@
 """Which tier a test runs in, and ``--backend``: hooks that tests/conftest.py takes in.
 
 The quick tier (``-m "not slow"``) is chosen, not left over: a test is in it only when it is
-marked ``quick`` (a doctest is: it is a docstring's example). Every other test is marked
-``slow`` here, when the suite is collected, so a new test runs in the full tier until someone
-decides that it guards the contract cheaply (every backend on small puzzles, the parser and
-each command's argument checks, the judge, the formats, the checker) and marks it. A case
-marked ``slow`` stays slow even in a quick test (a case past a backend's reach).
+named in tests/quick_tier.py or marked ``quick`` (a doctest is: it is a docstring's example).
+Every other test is marked ``slow`` here, when the suite is collected, so a new test runs in
+the full tier until someone decides that it guards the contract cheaply (every backend on
+small puzzles, the parser and each command's argument checks, the judge, the formats, the
+checker) and names it. A case marked ``slow`` stays slow even in a quick test (a case past a
+backend's reach).
 
 A quick test may not use a fixture that requests ``full_tier_only`` (shared work too costly
 for the quick tier): collecting one is an error naming both.
@@ -20,6 +21,8 @@ from __future__ import annotations
 import pytest
 
 from solvers import registry
+
+from .quick_tier import QUICK
 
 FULL_TIER_FIXTURE = "full_tier_only"
 
@@ -54,9 +57,16 @@ def backends_of(item: pytest.Item) -> set[str] | None:
     return set(marker.args) if marker is not None else None
 
 
+def named_quick(item: pytest.Item) -> bool:
+    """Named in tests/quick_tier.py (its module's path and the test function's name)."""
+    module = item.nodeid.split("::", 1)[0]
+    return isinstance(item, pytest.Function) and item.originalname in QUICK.get(module, ())
+
+
 def in_quick_tier(item: pytest.Item) -> bool:
-    """Marked quick (a doctest is), and not marked slow."""
-    chosen = not isinstance(item, pytest.Function) or item.get_closest_marker("quick") is not None
+    """Named in tests/quick_tier.py or marked quick (a doctest is), and not marked slow."""
+    chosen = (not isinstance(item, pytest.Function) or named_quick(item)
+              or item.get_closest_marker("quick") is not None)
     return chosen and item.get_closest_marker("slow") is None
 
 
