@@ -189,21 +189,28 @@ def test_the_teaching_pivot_has_one_row_per_puzzle_and_a_column_per_configuratio
 
 # ---------------------------------------------------------------- paired reports
 
-def _two_runs(puzzles: str, tmp_path: Path, seconds: str, timeout: str = "5") -> tuple[str, str]:
-    old, new = tmp_path / "old.json", tmp_path / f"new{timeout}.json"
-    for path, delay in ((old, "0"), (new, seconds)):
-        if path == old and path.exists():
-            continue
-        done = compare("run", puzzles, "--plugin", timed("slow"), "--solvers",
-                       f"s=slow:seconds={delay}", "--json", str(path),
-                       "--timeout", "5" if path == old else timeout)
+@pytest.fixture(scope="module")
+def saved_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The module's saved runs, each made once by compare.py and only read by the tests: the
+    planted plugin at no delay under 5 s ("old") and under 4 s ("limit 4"), at 0.05 s a puzzle
+    ("slower"), and one run of two configurations at 0 and 0.05 s ("two")."""
+    tmp = tmp_path_factory.mktemp("saved")
+    puzzles = puzzle_file(tmp, *PUZZLES, name="small.txt")
+    runs = {"old": ("s=slow:seconds=0", "5"), "limit 4": ("s=slow:seconds=0", "4"),
+            "slower": ("s=slow:seconds=0.05", "5"), "two": ("quick=slow:seconds=0,lazy=slow:seconds=0.05", "5")}
+    paths = {}
+    for name, (solvers, timeout) in runs.items():
+        path = tmp / f"{name.replace(' ', '_')}.json"
+        done = compare("run", puzzles, "--plugin", timed("slow"), "--solvers", solvers, "--json", str(path),
+                       "--timeout", timeout)
         assert done.returncode == 0, done.stderr
-    return str(old), str(new)
+        paths[name] = str(path)
+    return paths
 
 
 @pytest.mark.slow
-def test_a_paired_report_on_two_saved_runs(puzzles: str, tmp_path: Path) -> None:
-    old, new = _two_runs(puzzles, tmp_path, "0.05")
+def test_a_paired_report_on_two_saved_runs(saved_runs: dict[str, str]) -> None:
+    old, new = saved_runs["old"], saved_runs["slower"]
     done = compare("report", old, new, "--format", "json")
     assert done.returncode == 0, done.stderr
     (row,) = json.loads(done.stdout)["paired"]
@@ -215,29 +222,28 @@ def test_a_paired_report_on_two_saved_runs(puzzles: str, tmp_path: Path) -> None
 
 
 @pytest.mark.slow
-def test_two_configurations_of_one_run_pair_with_pair(puzzles: str, tmp_path: Path) -> None:
-    out = tmp_path / "run.json"
-    assert compare("run", puzzles, "--plugin", timed("slow"), "--solvers",
-                   "quick=slow:seconds=0,lazy=slow:seconds=0.05", "--json", str(out)).returncode == 0
-    done = compare("report", str(out), "--pair", "quick,lazy", "--format", "json")
+def test_two_configurations_of_one_run_pair_with_pair(saved_runs: dict[str, str]) -> None:
+    out = saved_runs["two"]
+    done = compare("report", out, "--pair", "quick,lazy", "--format", "json")
     assert done.returncode == 0, done.stderr
     (row,) = json.loads(done.stdout)
     assert (row["configuration"], row["losses"], row["wins"]) == ("lazy vs quick", 3, 0)
-    wrong = compare("report", str(out), "--pair", "quick,nosuch")
+    wrong = compare("report", out, "--pair", "quick,nosuch")
     assert wrong.returncode == 2 and "no runs of configuration 'nosuch'" in wrong.stderr
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("difference, reason", [("limit", "the limits differ"),
                                                 ("puzzles", "the puzzles differ")])
-def test_a_paired_report_refuses_runs_that_differ(difference: str, reason: str, puzzles: str,
+def test_a_paired_report_refuses_runs_that_differ(difference: str, reason: str, saved_runs: dict[str, str],
                                                   tmp_path: Path) -> None:
+    old = saved_runs["old"]
     if difference == "limit":
-        old, new = _two_runs(puzzles, tmp_path, "0", timeout="4")
-    else:
-        old, new = _two_runs(puzzles, tmp_path, "0")
-        document = saved(Path(new))
+        new = saved_runs["limit 4"]
+    else:  # the same run less its first puzzle
+        document = saved(Path(old))
         document["runs"] = document["runs"][1:]
+        new = str(tmp_path / "fewer.json")
         Path(new).write_text(json.dumps(document))
     done = compare("report", old, new)
     assert done.returncode == 2 and reason in done.stderr, done.stderr
@@ -248,13 +254,11 @@ def test_a_paired_report_refuses_runs_that_differ(difference: str, reason: str, 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind, extra", [("cactus", ("--title", "Two configurations")),
                                          ("scatter", ("--x", "quick", "--y", "lazy"))])
-def test_plots_from_a_saved_run(kind: str, extra: tuple[str, ...], puzzles: str, tmp_path: Path) -> None:
+def test_plots_from_a_saved_run(kind: str, extra: tuple[str, ...], saved_runs: dict[str, str],
+                                tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="plots need matplotlib")
-    out = tmp_path / "run.json"
-    assert compare("run", puzzles, "--plugin", timed("slow"), "--solvers",
-                   "quick=slow:seconds=0,lazy=slow:seconds=0.01", "--json", str(out)).returncode == 0
     picture = tmp_path / f"{kind}.svg"
-    done = compare("plot", kind, str(out), "-o", str(picture), *extra)
+    done = compare("plot", kind, saved_runs["two"], "-o", str(picture), *extra)
     assert done.returncode == 0, done.stderr
     assert picture.read_text().lstrip().startswith("<?xml")
 
