@@ -19,7 +19,7 @@ from solvers.human import traced as human
 from solvers.trace import SCHEMA, Trace, check_event, describe, read_jsonl
 
 from .chromium import CHROMIUM, Browser
-from .conftest import ROOT, compare, load
+from .conftest import ROOT, cli, compare, load
 
 TRACED = {name: importlib.import_module(backend.declaration.traces)
           for name, backend in registry.BACKENDS.items() if backend.declaration.traces}
@@ -391,11 +391,14 @@ LEGEND_ENTRY = re.compile(r'style="fill: (#[0-9a-f]{6})[^"]*"/>\s*</g>\s*<g id="
 
 @pytest.mark.slow
 @pytest.mark.parametrize("solver", [*TRACED, "human"])
-def test_the_render_legend_counts_the_cells_drawn_in_each_colour(tmp_path: Path, solver: str) -> None:
+def test_the_render_legend_counts_the_cells_drawn_in_each_colour(tmp_path: Path, solver: str,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib", reason="render needs the plot extra")
     out = tmp_path / "picture.svg"
-    done = compare("render", "puzzles/small_6x6.txt", "--solver", solver, "-o", str(out))
-    assert done.returncode == 0, done.stderr
+    # the real parser in this process (matplotlib imported once): render's own command line is
+    # run by test_render_draws_any_size_and_variant
+    status, _, err = cli(capsys, "render", str(ROOT / "puzzles" / "small_6x6.txt"), "--solver", solver, "-o", str(out))
+    assert status == 0, err
     svg = out.read_text()
     drawn = Counter(fill for _, _, fill in CELL_FILL.findall(svg))
     legend = svg[svg.index('<g id="legend_1">'):]
