@@ -85,6 +85,7 @@ BAD_VALUES = {
 def test_every_command_refuses_a_bad_value(capsys: pytest.CaptureFixture[str], command: str) -> None:
     # the real parser in this process: the quick tier's check of every command's arguments (each
     # option is walked through compare.py's own parser by tests/test_options_honoured.py)
+    assert command in BAD_VALUES, f"a new command: give BAD_VALUES a wrong value for one of {command}'s options"
     args, words = BAD_VALUES[command]
     status, out, err = cli(capsys, *args)
     assert (status, out) == (2, ""), err
