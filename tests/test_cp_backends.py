@@ -25,6 +25,8 @@ from solvers.result import Stats
 
 from .conftest import compare, load
 
+pytestmark = pytest.mark.backends("minizinc", "asp", "choco")  # pytest --backend NAME leaves the module out for others
+
 
 def available(name: str) -> registry.Backend:
     """The backend, or a skip saying what is missing."""

@@ -21,6 +21,8 @@ from .conftest import compare, load
 from .grids import pattern
 from .killers import UNIQUE
 
+pytestmark = pytest.mark.backends("minizinc", "asp")  # pytest --backend NAME leaves the module out for others
+
 
 def minizinc_program() -> str:
     path = shutil.which("minizinc")

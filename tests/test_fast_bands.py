@@ -19,6 +19,8 @@ from solvers.backends import _fast_bands, fast
 
 from .conftest import PUZZLES, compare, load
 
+pytestmark = pytest.mark.backends("fast")  # pytest --backend NAME leaves the module out for others
+
 SAMPLES_PER_FILE = 4
 HEAD = 400
 """Puzzles read from the top of each file to sample from (17_clue.txt holds 20,000)."""
