@@ -152,12 +152,14 @@ def backend(backend_name: str) -> registry.Backend:
 
 # Optional per-test cost record, for keeping the quick tier quick (docs/architecture.md "Test tiers"):
 # TEST_COST_FILE=path python -m pytest ... writes every test's CPU seconds (this process plus the
-# subprocesses it waited for, setup and teardown included) and wall seconds, costliest first, as
-# tab-separated lines (with -n 2, one file per worker: path.gw0, path.gw1). CPU time is what a
-# loaded machine hardly inflates; a test whose wall time far exceeds its CPU time is waiting (a
-# sleep, a timeout) rather than working. A module fixture's cost goes to its first test.
+# subprocesses it waited for, setup and teardown included), wall seconds and outcome as
+# tab-separated lines (with -n 2, one file per worker: path.gw0, path.gw1). Each line is written
+# as its test ends, so a run stopped by a cap keeps what it measured; a finished run sorts its
+# file costliest first. CPU time is what a loaded machine hardly inflates; a test whose wall time
+# far exceeds its CPU time is waiting (a sleep, a timeout) rather than working. A module
+# fixture's cost goes to its first test.
 _COST_FILE = os.environ.get("TEST_COST_FILE")
-_costs: list[tuple[float, float, str]] = []
+_HEADER = "cpu_s\twall_s\toutcome\ttest\n"
 
 
 def cpu_seconds() -> float:
@@ -166,16 +168,39 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def _cost_path() -> Path:
+    suffix = os.environ.get("PYTEST_XDIST_WORKER", "")  # one file per xdist worker
+    return Path(f"{_COST_FILE}.{suffix}" if suffix else str(_COST_FILE))
+
+
 if _COST_FILE:
+    _OUTCOMES = pytest.StashKey[list[pytest.TestReport]]()
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
         cpu, wall = cpu_seconds(), time.perf_counter()
         yield
-        _costs.append((cpu_seconds() - cpu, time.perf_counter() - wall, item.nodeid))
+        reports = item.stash.get(_OUTCOMES, [])
+        failed = [r for r in reports if r.failed]
+        outcome = "failed" if failed else "skipped" if any(r.skipped for r in reports) else "passed"
+        path = _cost_path()
+        with path.open("a", encoding="utf-8") as costs:
+            if costs.tell() == 0:
+                costs.write(_HEADER)
+            costs.write(f"{cpu_seconds() - cpu:.3f}\t{time.perf_counter() - wall:.3f}\t{outcome}\t{item.nodeid}\n")
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+        outcome = yield
+        item.stash.setdefault(_OUTCOMES, []).append(outcome.get_result())
+
+    def pytest_sessionstart(session: pytest.Session) -> None:
+        _cost_path().unlink(missing_ok=True)  # a fresh record for this run
 
     def pytest_sessionfinish(session: pytest.Session) -> None:
-        if not _costs:  # xdist's controller runs no test
+        path = _cost_path()
+        if not path.exists():  # xdist's controller runs no test
             return
-        suffix = os.environ.get("PYTEST_XDIST_WORKER", "")  # one file per xdist worker
-        lines = [f"{cpu:.3f}\t{wall:.3f}\t{nodeid}\n" for cpu, wall, nodeid in sorted(_costs, reverse=True)]
-        Path(_COST_FILE + (f".{suffix}" if suffix else "")).write_text("cpu_s\twall_s\ttest\n" + "".join(lines))
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)[1:]
+        lines.sort(key=lambda line: float(line.split("\t", 1)[0]), reverse=True)
+        path.write_text(_HEADER + "".join(lines), encoding="utf-8")
