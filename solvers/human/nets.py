@@ -17,33 +17,25 @@ from collections.abc import Callable
 from models.symbols import symbol
 
 from .board import Board, Step
-from .fish import fish
 from .forcing import Case, Cases, Choice, choice_step, choices, common, contradiction_step
-from .intersections import locked_candidates
 from .propagation import Context, context, node_of, propagate
 from .scale import length_bonus
-from .subsets import hidden_subset, naked_subset
-
-BASICS: tuple[Callable[[Board], Step | None], ...] = (
-    locked_candidates, naked_subset(2), hidden_subset(2), fish(2))
-"""The techniques a case of a net with basic techniques applies inside it."""
 
 
 def forcing_nets(board: Board) -> Step | None:
     """The lightest forcing net (SE's dynamic forcing chains, 8.5 and up)."""
-    return _nets(board, "forcing net", 8.5, ())
+    return _nets(board, "forcing net", 8.5, basics=False)
 
 
 def forcing_nets_plus(board: Board) -> Step | None:
     """The lightest forcing net whose cases also use basic techniques (9.0 and up)."""
-    return _nets(board, "forcing net with basic techniques", 9.0, BASICS)
+    return _nets(board, "forcing net with basic techniques", 9.0, basics=True)
 
 
 Best = tuple[float, int, Callable[[], Step]]
 
 
-def _nets(board: Board, technique: str, base: float, basics: tuple[Callable[[Board], Step | None], ...]
-          ) -> Step | None:
+def _nets(board: Board, technique: str, base: float, basics: bool) -> Step | None:
     ctx = context(board, basics)
     n = ctx.n
     cases = Cases(ctx, dynamic=True)

@@ -18,10 +18,10 @@ rests on, the hidden ones (the eliminations that made a single) included.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .board import Board, Step
+from .basics import BASICS, Masks
+from .board import Board
 
 START, BASIC = -1, -2
 """The parent of the assumed node, and of a node a basic technique took off."""
@@ -49,10 +49,10 @@ class Context:
     where: list[int]  # digit -> cells holding it (bitmask)
     filled: list[int]  # house -> digits already placed in it (bitmask)
     house_mask: list[int]
-    basics: tuple[Callable[[Board], Step | None], ...] = ()
+    basics: Masks | None = None  # given: the cases use the basic techniques too
 
 
-def context(board: Board, basics: tuple[Callable[[Board], Step | None], ...] = ()) -> Context:
+def context(board: Board, basics: bool = False) -> Context:
     layout, n = board.layout, board.layout.n
     where = [0] * (n + 1)
     for cell, mask in enumerate(board.cand):
@@ -63,7 +63,7 @@ def context(board: Board, basics: tuple[Callable[[Board], Step | None], ...] = (
             m ^= low
     house_mask = [sum(1 << c for c in cells) for _, cells in layout.houses]
     filled = [board.placed(cells) for _, cells in layout.houses]
-    return Context(board, n, board.cand[:], where, filled, house_mask, basics)
+    return Context(board, n, board.cand[:], where, filled, house_mask, Masks(layout) if basics else None)
 
 
 @dataclass
@@ -93,107 +93,119 @@ class _Run:
         self.where = ctx.where[:] if dynamic else ctx.where
         self.filled = ctx.filled[:]
         self.out = Outcome()
-        self.queue: deque[int] = deque()
+        self.queue: deque[tuple[int, int, int]] = deque()
+        self.changed_digits = self.changed_cells = 0  # what the case took candidates from
         layout = ctx.board.layout
         self.peer_mask, self.cell_houses = layout.peer_mask, layout.cell_houses
 
     def run(self, start: int) -> Outcome:
         cell, d, on = cell_digit(start, self.n)
-        self._reach(start, START, 1 << start)
-        while not self.out.contradiction:
-            if self.queue:
-                node = self.queue.popleft()
-                self._from_on(node) if node & 1 else self._from_off(node)
+        self._reach(start, cell, d, START, 1 << start)
+        queue, out = self.queue, self.out
+        from_on, from_off = self._from_on, (self._dynamic_singles if self.dynamic else self._static_singles)
+        while not out.contradiction:
+            if queue:
+                node, cell, d = queue.popleft()
+                from_on(node, cell, d) if node & 1 else from_off(node, cell, d)
             elif not (self.ctx.basics and self.dynamic and self._basics()):
                 break
-        return self.out
+        return out
 
-    def _reach(self, node: int, parent: int, ancestors: int) -> None:
+    def _reach(self, node: int, cell: int, d: int, parent: int, ancestors: int) -> None:
+        """Reach ``node`` (``d`` in ``cell``, true if the node is odd) from ``parent``."""
         reached = self.out.reached
         if node in reached:
             return
-        other = node ^ 1
-        if other in reached:
+        if node ^ 1 in reached:
+            other = node ^ 1
+            reached[node] = (parent, ancestors)  # kept for the words: the clash's two paths
             self._clash(f"{_words(node, self.n)} and {_words(other, self.n)} both follow", (node, other),
                         ancestors | reached[other][1], ancestors.bit_count() + reached[other][1].bit_count())
             return
-        cell, d, on = cell_digit(node, self.n)
-        if not self.cand[cell] >> (d - 1) & 1:
+        bit = 1 << (d - 1)
+        if not self.cand[cell] & bit:
             return  # already false on the board (or taken off by this propagation)
         reached[node] = (parent, ancestors)
-        self.queue.append(node)
-        if self.dynamic and not on:
-            self.cand[cell] &= ~(1 << (d - 1))
-            self.where[d] &= ~(1 << cell)
-        if on:
+        self.queue.append((node, cell, d))
+        if node & 1:
+            filled = self.filled
             for h in self.cell_houses[cell]:
-                self.filled[h] |= 1 << (d - 1)
+                filled[h] |= bit
+        elif self.dynamic:
+            self.cand[cell] &= ~bit
+            self.where[d] &= ~(1 << cell)
+            self.changed_digits |= bit
+            self.changed_cells |= 1 << cell
 
     def _clash(self, words: str, nodes: tuple[int, ...], ancestors: int, size: int) -> None:
         self.out.contradiction, self.out.clash = words, nodes
         self.out.clash_ancestors, self.out.clash_size = ancestors, size
 
-    def _from_on(self, node: int) -> None:
-        cell, d, _ = cell_digit(node, self.n)
+    def _from_on(self, node: int, cell: int, d: int) -> None:
         ancestors = self.out.reached[node][1]
-        n = self.n
+        reach, n = self._reach, self.n
+        base = 2 * cell * n  # the false node of digit 1 in this cell
         if not self.digit:
             others = self.ctx.cand[cell] & ~(1 << (d - 1))
             while others:
                 low = others & -others
-                off = node_of(cell, low.bit_length(), False, n)
-                self._reach(off, node, ancestors | 1 << off)
+                x = low.bit_length()
+                off = base + 2 * (x - 1)
+                reach(off, cell, x, node, ancestors | 1 << off)
                 others ^= low
         peers = self.ctx.where[d] & self.peer_mask[cell]
+        step = 2 * (d - 1)
         while peers:
             low = peers & -peers
-            off = node_of(low.bit_length() - 1, d, False, n)
-            self._reach(off, node, ancestors | 1 << off)
+            peer = low.bit_length() - 1
+            off = 2 * peer * n + step
+            reach(off, peer, d, node, ancestors | 1 << off)
             peers ^= low
-
-    def _from_off(self, node: int) -> None:
-        cell, d, _ = cell_digit(node, self.n)
-        if self.dynamic:
-            self._dynamic_singles(node, cell, d)
-        else:
-            self._static_singles(node, cell, d)
 
     def _static_singles(self, node: int, cell: int, d: int) -> None:
         n, ancestors = self.n, self.out.reached[node][1]
         mask = self.ctx.cand[cell]
         if not self.digit and mask.bit_count() == 2:
-            on = node_of(cell, (mask & ~(1 << (d - 1))).bit_length(), True, n)
-            self._reach(on, node, ancestors | 1 << on)
+            x = (mask & ~(1 << (d - 1))).bit_length()
+            on = node_of(cell, x, True, n)
+            self._reach(on, cell, x, node, ancestors | 1 << on)
+        where, house_mask = self.ctx.where[d], self.ctx.house_mask
         for h in self.cell_houses[cell]:
-            spots = self.ctx.where[d] & self.ctx.house_mask[h] & ~(1 << cell)
+            spots = where & house_mask[h] & ~(1 << cell)
             if spots and not spots & (spots - 1):
-                on = node_of(spots.bit_length() - 1, d, True, n)
-                self._reach(on, node, ancestors | 1 << on)
+                other = spots.bit_length() - 1
+                on = node_of(other, d, True, n)
+                self._reach(on, other, d, node, ancestors | 1 << on)
 
     def _dynamic_singles(self, node: int, cell: int, d: int) -> None:
         n, reached = self.n, self.out.reached
         if not self.digit:
             left = self.cand[cell]
-            gone = self.ctx.cand[cell] & ~left
             if not left:
-                self._hidden_clash(f"{_cell(cell, n)} has no candidate left", cell, gone, 0)
+                self._hidden_clash(f"{_cell(cell, n)} has no candidate left", cell, self.ctx.cand[cell], 0)
                 return
-            if not left & (left - 1) and node_of(cell, left.bit_length(), True, n) not in reached:
-                on = node_of(cell, left.bit_length(), True, n)
-                self._reach(on, node, self._hidden(cell, gone, 0) | 1 << on)
+            if not left & (left - 1):
+                x = left.bit_length()
+                on = node_of(cell, x, True, n)
+                if on not in reached:
+                    self._reach(on, cell, x, node, self._hidden(cell, self.ctx.cand[cell] & ~left, 0) | 1 << on)
+        bit, where, filled = 1 << (d - 1), self.where[d], self.filled
         for h in self.cell_houses[cell]:
-            if self.filled[h] >> (d - 1) & 1:
+            if filled[h] & bit:
                 continue
-            spots = self.where[d] & self.ctx.house_mask[h]
-            removed = self.ctx.where[d] & self.ctx.house_mask[h] & ~spots
+            house = self.ctx.house_mask[h]
+            spots = where & house
+            if spots and spots & (spots - 1):
+                continue
+            removed = self.ctx.where[d] & house & ~spots
             if not spots:
                 self._hidden_clash(f"{d} has no place left in {self.ctx.board.layout.houses[h][0]}",
                                    -1, removed, d)
                 return
-            if not spots & (spots - 1):
-                on = node_of(spots.bit_length() - 1, d, True, n)
-                if on not in reached:
-                    self._reach(on, node, self._hidden(-1, removed, d) | 1 << on)
+            other = spots.bit_length() - 1
+            on = node_of(other, d, True, n)
+            if on not in reached:
+                self._reach(on, other, d, node, self._hidden(-1, removed, d) | 1 << on)
 
     def _hidden(self, cell: int, gone: int, digit: int) -> int:
         """The ancestors of a single: those of every false node that made it (a cell's digits
@@ -214,37 +226,27 @@ class _Run:
 
     def _basics(self) -> bool:
         """One basic technique on the copy of the board; True if it took something off."""
-        board = self.ctx.board
-        values = board.values[:]
-        for node in self.out.reached:
-            if node & 1:
-                cell, d, _ = cell_digit(node, self.n)
-                values[cell] = d
-        cand = [0 if values[c] else m for c, m in enumerate(self.cand)]
-        view = Board(board.layout, values, cand)
-        for find in self.ctx.basics:
-            step = find(view)
-            if step is None:
+        assert self.ctx.basics is not None
+        for find in BASICS:
+            found = find(self.ctx.basics, self.cand, self.where, self.changed_digits, self.changed_cells)
+            if found is None:
                 continue
-            ancestors = self._rule_parents(step)
-            for cell, d in step.eliminations:
+            gone, area, digit_mask = found
+            ancestors = self._rule_parents(area, digit_mask)
+            for cell, d in gone:
                 off = node_of(cell, d, False, self.n)
-                self._reach(off, BASIC, ancestors | 1 << off)
-            return bool(step.eliminations)
+                self._reach(off, cell, d, BASIC, ancestors | 1 << off)
+            return True
         return False
 
-    def _rule_parents(self, step: Step) -> int:
-        """The ancestors a basic step rests on: every false node of its digits in the houses
-        of the cells it clears."""
-        n, ancestors, area = self.n, 0, 0
-        for cell, _ in step.eliminations:
-            for h in self.cell_houses[cell]:
-                area |= self.ctx.house_mask[h]
-        touched = {d for _, d in step.eliminations}
+    def _rule_parents(self, area: int, digit_mask: int) -> int:
+        """The ancestors a basic step rests on: every false node of its digits in its cells."""
+        n, ancestors = self.n, 0
         for node, (_, node_ancestors) in self.out.reached.items():
-            cell, d, on = cell_digit(node, n)
-            if not on and d in touched and area >> cell & 1:
-                ancestors |= node_ancestors
+            if not node & 1:
+                cell, d = divmod(node >> 1, n)
+                if area >> cell & 1 and digit_mask >> d & 1:
+                    ancestors |= node_ancestors
         return ancestors
 
 
