@@ -19,8 +19,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "explain", help="explain one solve step by step, in words",
         description="Solve one puzzle and print every step. The default, the human-style solver, "
                     "uses the techniques people teach (singles, locked candidates, subsets, fish, "
-                    "wings, simple colouring, cage combinations) and guesses only when none "
-                    "applies; each step is one sentence naming its technique, cells and digits. "
+                    "wings, uniqueness, chains, almost locked sets, cage combinations, then "
+                    "forcing chains and nets), the easiest first as Sudoku Explainer does, and "
+                    "guesses only when none applies; each step is one sentence naming its "
+                    "technique, cells and digits. "
                     "The readable mrv, backtrack or dlx show their own search instead: each "
                     "placement with its rule, each decision with its depth and alternatives, each "
                     "contradiction and backtrack.")
@@ -38,14 +40,15 @@ def run(args: argparse.Namespace) -> int:
     if args.trace and args.trace != "-":
         check_output_paths({"--trace": args.trace}, [args.path])
     puzzle = chosen_puzzle(args, "explain")
-    result, trace = traced_solve(puzzle, args.solver, args.timeout)
+    result, trace = traced_solve(puzzle, args.solver, args.timeout, args.uniqueness)
     if args.trace:
         _write_trace(args.trace, trace.events)
         if args.trace == "-":
             return EXIT_OK
     n = puzzle.n
     print(f"{puzzle.source}: {puzzle.geometry.label()} {puzzle.variant}, {puzzle.num_givens} givens; "
-          f"solver {trace.events[0]['solver']}")
+          f"solver {trace.events[0]['solver']}"
+          + (f" ({trace.events[0]['uniqueness']})" if "uniqueness" in trace.events[0] else ""))
     print(to_pretty(puzzle))
     steps = len(trace.events) - 1
     for line in numbered(trace.events, n, args.max_steps):

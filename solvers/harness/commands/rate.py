@@ -16,6 +16,7 @@ from models import Model, Puzzle, to_line
 
 from ...human import WEIGHTS, Rating, rate
 from ..results.outputs import write_atomic
+from . import uniqueness
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -28,6 +29,7 @@ from .common import (
     seconds,
     shown,
 )
+from .progress import Progress
 
 DEFAULT_MAX_GUESSES = 10_000
 
@@ -36,10 +38,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser = subparsers.add_parser(
         "rate", help="rate each puzzle's difficulty by the techniques a person needs",
         description="Solve each puzzle with the human-style solver (the techniques of 'explain', "
-                    "easiest first, guessing only when none applies) and rate it: the hardest "
-                    "technique needed and a score (that technique's weight; a puzzle that needs "
-                    "guesses scores 7 + log2 of the guesses its complete search makes). Prints "
-                    "how many puzzles need each technique and the scores' quartiles.")
+                    "easiest first, guessing only when none applies) and rate it on Sudoku "
+                    "Explainer's scale: the hardest technique needed and a score (the weight of "
+                    "the heaviest step, a chain's growing with its length; a puzzle that needs "
+                    "guesses scores 10 + log2 of the guesses its complete search makes). Prints "
+                    "how many puzzles need each technique and the scores' quartiles; progress "
+                    "goes to standard error.")
     parser.add_argument("path", metavar="FILE", help="a puzzle file, or '-' for standard input")
     parser.add_argument("--json", metavar="OUT", help="write one record per puzzle (and the summary) as JSON")
     parser.add_argument("--each", action="store_true", help="also print one row per puzzle")
@@ -55,6 +59,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                         help="give up on a puzzle after this long (default: 60)")
     parser.add_argument("--format", choices=("text", "markdown"), default="text",
                         help="text (default) or Markdown tables")
+    uniqueness.add_option(parser)
     input_options(parser)
     return parser
 
@@ -70,9 +75,14 @@ def run(args: argparse.Namespace) -> int:
         if args.sample > len(puzzles):
             raise UsageError(f"--sample {args.sample}: {args.path} has only {len(puzzles)} good puzzles")
         chosen = sorted(random.Random(args.seed).sample(chosen, args.sample))
-    records = [_record(puzzle, position, rate(Model.from_puzzle(puzzle), max_guesses=args.max_guesses,
-                                              time_limit=args.timeout))
-               for position, puzzle in chosen]
+    records = []
+    with Progress(len(chosen), what="rating", unit="puzzle") as progress:
+        for position, puzzle in chosen:
+            known = uniqueness.known(puzzle, args.uniqueness)
+            rating = rate(Model.from_puzzle(puzzle), max_guesses=args.max_guesses, time_limit=args.timeout,
+                          unique=known.unique)
+            records.append(_record(puzzle, position, rating) | {"uniqueness": known.why})
+            progress.advance()
     rated = [r for r in records if r["complete"]]
     style = "github" if args.format == "markdown" else "simple"
     where = shown(Path(args.path)) if args.path != "-" else "standard input"

@@ -12,6 +12,7 @@ from ... import registry
 from ...result import Result, Status
 from ...trace import Trace
 from ..engine.configs import ConfigurationError, parse_one
+from . import uniqueness
 from .common import UsageError, find_inputs, input_options, pick_puzzle, puzzle_option, seconds
 
 TRACED = ("human", "mrv", "backtrack", "dlx")  # the human-style solver and the backends
@@ -53,14 +54,23 @@ def _human_options(spec: str, rest: str) -> dict[str, Any]:
     return options
 
 
-def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None) -> tuple[Result, Trace]:
-    """Solve with the readable twin of the backend named in spec; the result and its trace."""
+def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None,
+                 unique_how: str = "prove") -> tuple[Result, Trace]:
+    """Solve with the readable twin of the backend named in spec; the result and its trace.
+    The human solver's uniqueness techniques are used when the puzzle is known to have one
+    solution (``unique_how``: uniqueness.CHOICES); the start event says how it was known."""
     name, options = parse_spec(spec)
     options.setdefault("node_limit", DEFAULT_NODE_LIMIT)
+    known = None
+    if name == "human":
+        known = uniqueness.known(puzzle, unique_how)
+        options["unique"] = known.unique
     module = importlib.import_module("solvers.human.traced" if name == "human"
                                      else f"solvers.backends.readable.{name}")
     trace = Trace()
     result = module.solve(Model.from_puzzle(puzzle), time_limit=time_limit, trace=trace, **options)
+    if known is not None and trace.events:
+        trace.events[0]["uniqueness"] = known.why
     if result.status is Status.UNSUPPORTED:  # the method cannot state this puzzle: nothing to show
         raise UsageError(f"--solver {name} cannot solve this puzzle: {result.message}; "
                          f"choose human, mrv or backtrack")
@@ -68,7 +78,7 @@ def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None) -> tuple[R
 
 
 def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str,
-                       default: str = "mrv") -> None:
+                       default: str | None = "mrv") -> None:
     """PATH, --puzzle, --solver, --timeout and the input options, shared by explain and render."""
     parser.add_argument("path", nargs="?", default="-", metavar="PATH",
                         help="a puzzle file, or '-' for standard input (the default)")
@@ -78,6 +88,7 @@ def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str,
                              "nodes (human: guesses) unless the configuration sets node_limit")
     parser.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
                         help="stop the search after this long (default: 10)")
+    uniqueness.add_option(parser)
     input_options(parser)
 
 

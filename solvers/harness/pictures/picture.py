@@ -77,7 +77,7 @@ def draw_board(board: Board, path: str, title: str = "") -> None:
             axes.text(col + 0.5, row + 0.53, symbol(value), ha="center", va="center",
                       fontsize=font, fontweight="bold" if how == "given" else "normal",
                       color="#000000" if how == "given" else "#1f3a93")
-    _outline_regions(axes, _region_of(board), n)
+    outline_regions(axes, region_of(board), n)
     _outline_cages(axes, board, font)
     handles: list[Any] = [
         Patch(facecolor=fill[how], edgecolor="#666666",
@@ -104,7 +104,7 @@ def _diagonal_cells(board: Board) -> set[int]:
     return {i * n + i for i in range(n)} | {i * n + n - 1 - i for i in range(n)}
 
 
-def _region_of(board: Board) -> list[int]:
+def region_of(board: Board) -> list[int]:
     """Per cell, its box or jigsaw region: the thick outlines."""
     puzzle = board.model.puzzle
     if puzzle.regions is not None:
@@ -143,7 +143,7 @@ def _outline_cages(axes: Any, board: Board, font: float) -> None:
                       bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.4})
 
 
-def _outline_regions(axes: Any, region: list[int], n: int) -> None:
+def outline_regions(axes: Any, region: list[int], n: int) -> None:
     """A thick line wherever two neighbouring cells lie in different regions, and around all."""
     thick = {"color": "#000000", "linewidth": 2.2, "solid_capstyle": "projecting"}
     for row in range(n):
