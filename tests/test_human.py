@@ -17,7 +17,7 @@ from models import Geometry, Grid, Model, Puzzle, to_line
 from models.cellnames import cell_name
 from solvers import registry
 from solvers.harness.pictures.steps import final_board
-from solvers.human import Board, Event, Step, rate, solve, traced
+from solvers.human import TECHNIQUES, Board, Event, Step, rate, solve, traced
 from solvers.human.fish import fish
 from solvers.human.innies import innies_outies, innies_outies_several
 from solvers.human.subsets import hidden_subset, naked_subset
@@ -55,12 +55,12 @@ def assert_sound(steps: list[Step], known: list[Grid], where: str) -> None:
 NEEDED = [("hidden single", "easy50.txt", 1), ("naked single", "easy50.txt", 3),
           ("claiming", "easy50.txt", 6), ("pointing", "easy50.txt", 7),
           ("naked pair", "easy50.txt", 7), ("X-wing", "easy50.txt", 7),
-          ("hidden pair", "top95.txt", 4), ("XY-wing", "top95.txt", 4),
-          ("naked triple", "top95.txt", 5), ("XYZ-wing", "top95.txt", 5),
-          ("simple colouring", "top95.txt", 5), ("hidden triple", "top95.txt", 20),
-          ("swordfish", "top95.txt", 35)]
+          ("hidden pair", "top95.txt", 4), ("XY-wing", "top95.txt", 76),
+          ("naked triple", "top95.txt", 5), ("XYZ-wing", "top95.txt", 94),
+          ("hidden triple", "top95.txt", 78), ("swordfish", "hardest.txt", 9)]
 """(technique, file, 1-based position): the solver reaches for the technique on that puzzle
-before any guess, because nothing easier applies at that moment."""
+before any guess, because nothing easier applies at that moment (the chains, uniqueness
+techniques and nets: tests/test_human_techniques.py)."""
 
 
 @pytest.mark.parametrize("technique, name, position", NEEDED,
@@ -175,14 +175,16 @@ def test_a_cages_only_killer_needs_innies_and_outies_and_each_step_names_its_dig
 
 def test_a_puzzle_beyond_the_techniques_is_rated_by_its_guesses() -> None:
     beyond = Model.from_puzzle(puzzle("top95.txt", 90))
-    rating = rate(beyond)
+    singles = tuple(t for t in TECHNIQUES if t.name in ("hidden single", "naked single"))
+    rating = rate(beyond, techniques=singles)  # a student who knows only singles
     assert rating.technique == "guess" and rating.guesses >= 2
-    assert rating.score == pytest.approx(7.0 + math.log2(rating.guesses), abs=0.01)
-    first = solve(beyond, max_guesses=1).events
+    assert rating.score == pytest.approx(10.0 + math.log2(rating.guesses), abs=0.01)
+    first = solve(beyond, max_guesses=1, techniques=singles).events
     guess = next(i for i, e in enumerate(first) if e.kind == "guess")
     assert guess > 0 and first[guess - 1].kind == "step"  # reasoning went as far as it could
     easy = rate(Model.from_puzzle(puzzle("easy50.txt", 1)))
     assert (easy.technique, easy.score, easy.guesses) == ("hidden single", 1.2, 0)
+    assert rate(beyond, unique=True).guesses == 0  # with every technique it needs none
 
 
 # --------------------------------------------------------------------- soundness everywhere
@@ -254,8 +256,8 @@ def test_median_scores_order_easy50_below_top95_below_the_forum_hardest() -> Non
 def test_explain_shows_the_human_techniques_by_default() -> None:
     done = compare("explain", "puzzles/top95.txt", "--puzzle", "5", "--max-steps", "400")
     assert done.returncode == 0, done.stderr
-    assert "solver human" in done.stdout
-    for words in ("naked triple ", "XYZ-wing: ", "simple colouring on ", "hidden single: "):
+    assert "solver human (proved unique by mrv)" in done.stdout
+    for words in ("naked triple ", "skyscraper on ", "two-string kite on ", "hidden single: "):
         assert words in done.stdout, words
     assert done.stdout.rstrip().endswith("+-------+-------+-------+")  # the solved grid
 

@@ -154,17 +154,17 @@ def path(prev: dict[int, tuple[int, int]], end: int) -> list[int]:
 
 def _conclude(graph: Graph, kind: Kind, s: int, e: int, prev: dict[int, tuple[int, int]],
               weak: list[list[int]]) -> Step | None:
-    """The step of the chain from s to e, if it removes or places anything."""
-    placements, gone = _ends(graph, s, e)
-    if placements or gone:
-        nodes = path(prev, e)
-        return _chain_step(graph, kind, nodes, placements, gone)
+    """The step of the chain from s to e, if it removes or places anything: as a continuous
+    loop when e links back to s (a loop removes all its ends would, and more), else by its ends."""
     if e != s and s in weak[e]:
         nodes = path(prev, e)
-        if len(set(nodes)) == len(nodes) and (kind is not MIXED or _mixed(graph, nodes)):
+        if len(nodes) >= 4 and len(set(nodes)) == len(nodes) and (kind is not MIXED or _mixed(graph, nodes)):
             gone = _loop_eliminations(graph, nodes)
             if gone:
                 return _loop_step(graph, kind, nodes, gone)
+    placements, gone = _ends(graph, s, e)
+    if placements or gone:
+        return _chain_step(graph, kind, path(prev, e), placements, gone)
     return None
 
 

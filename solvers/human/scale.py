@@ -54,7 +54,7 @@ BASE: dict[str, float] = {
     "simple colouring": 4.0,  # the X-chain between the cells it uses
     "X-chain": 4.0,  # two strong links 4.0-4.3, three 5.4-5.7, four 5.8-6.1, five on 6.6 + bonus
     "grouped X-chain": 4.3,
-    "X-loop": 5.4,  # three or four strong links as X-chains; five on 6.5 + bonus (SE's X-cycle)
+    "X-loop": 4.0,  # weighed as the X-chain of its strong links up to four; five on 6.5 + bonus (SE's X-cycle)
     # chains through cells and houses: SE's bases, plus the length bonus
     "XY-loop": 6.5,  # SE's Y-cycle
     "XY-chain": 7.0,  # SE's forcing chain with cell and house links

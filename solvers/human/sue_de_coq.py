@@ -6,7 +6,8 @@ cells B elsewhere in the box, with no digit common to L and B, and as many cells
 digits: |I| + |L| + |B| = |digits of I, L and B|. Cells of I and L differ (one line), cells of
 I and B differ (one box), and L and B share no digit, so all these cells hold different digits:
 each digit is in them exactly once. A digit that B cannot hold is then in I or L, inside the
-line: it leaves the rest of the line; a digit that L cannot hold leaves the rest of the box.
+line: it leaves the rest of the line; a digit that L cannot hold leaves the rest of the box
+(a cell of the crossing left out of I is in both: both kinds leave it).
 SE has no Sue de Coq: 7.0, its base for chains mixing cells and houses, plus the length bonus
 of its cells (scale.py).
 """
@@ -77,8 +78,10 @@ def _best_for(board: Board, line: tuple[str, tuple[int, ...]], box: tuple[str, t
             if union.bit_count() != total:
                 continue
             off_line, off_box = union & ~mask_b, union & ~mask_l
+            others = [c for c in line[1] if cand[c] and c in box[1] and c not in crossing]  # in both
             gone = sorted({*((c, d) for c in line_rest if c not in side_l for d in digits(cand[c] & off_line)),
-                           *((c, d) for c in box_rest if c not in side_b for d in digits(cand[c] & off_box))})
+                           *((c, d) for c in box_rest if c not in side_b for d in digits(cand[c] & off_box)),
+                           *((c, d) for c in others for d in digits(cand[c] & (off_line | off_box)))})
             if gone:
                 return _step(board, line[0], box[0], crossing, (side_l, side_b), (union, mask_l, mask_b),
                              gone, weight)
