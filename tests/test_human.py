@@ -285,6 +285,16 @@ def test_explain_shows_the_human_techniques_by_default() -> None:
 def test_explain_refuses_an_option_the_human_solver_lacks() -> None:
     done = compare("explain", "puzzles/easy50.txt", "--solver", "human:magic=1")
     assert done.returncode == 2 and "human takes one option, node_limit=N" in done.stderr
+    done = compare("explain", "puzzles/easy50.txt", "--uniqueness", "sure")
+    assert done.returncode == 2 and "--uniqueness: invalid choice: 'sure'" in done.stderr
+
+
+def test_explain_takes_the_users_word_for_uniqueness_when_asked() -> None:
+    done = compare("explain", "puzzles/exchange_diabolical_se60.txt", "--puzzle", "17", "--uniqueness", "assume",
+                   "--max-steps", "300")
+    assert done.returncode == 0, done.stderr
+    assert "solver human (assumed unique (--uniqueness assume))" in done.stdout
+    assert "BUG+1: " in done.stdout and "(this assumes the puzzle has one solution)" in done.stdout
 
 
 def test_rate_prints_the_table_and_writes_one_record_per_puzzle(tmp_path: Path) -> None:
@@ -300,9 +310,27 @@ def test_rate_prints_the_table_and_writes_one_record_per_puzzle(tmp_path: Path) 
     assert document["summary"]["score"]["median"] == pytest.approx(2.2)
 
 
+def test_rate_proves_uniqueness_before_using_it_and_says_how_it_knew(tmp_path: Path) -> None:
+    path, out = tmp_path / "two.txt", tmp_path / "rated.json"
+    path.write_text(to_line(puzzle("exchange_diabolical_se60.txt", 17)) + "\n"
+                    + to_line(load("special_9x9_multiple_solutions.txt")[3]) + "\n")
+    done = compare("rate", str(path), "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    first, second = json.loads(out.read_text())["puzzles"]
+    assert first["uniqueness"] == "proved unique by mrv" and "BUG+1" in first["uses"]
+    assert second["uniqueness"].startswith("not unique") and second["solutions"] == 2
+    assert "unique rectangle" not in second["uses"] and "BUG+1" not in second["uses"]
+    assert "rating: 2/2 puzzles, 100%" in done.stderr  # progress goes to standard error
+    off = compare("rate", str(path), "--json", str(out), "--uniqueness", "off", "--sample", "1", "--seed", "0")
+    record = json.loads(out.read_text())["puzzles"][0]
+    assert off.returncode == 0 and record["uniqueness"] == "uniqueness techniques off (--uniqueness off)"
+    assert "BUG+1" not in record["uses"] and "unique rectangle" not in record["uses"]
+
+
 @pytest.mark.parametrize("args, words", [
     (["puzzles/malformed.txt"], "malformed.txt, line 5: bad character 'x'"),
-    (["puzzles/easy50.txt", "--sample", "51"], "--sample 51: ")])
+    (["puzzles/easy50.txt", "--sample", "51"], "--sample 51: "),
+    (["puzzles/easy50.txt", "--uniqueness", "maybe"], "--uniqueness: invalid choice: 'maybe'")])
 def test_rate_refuses_bad_input_with_exit_2_saying_where(args: list[str], words: str) -> None:
     done = compare("rate", *args)
     assert done.returncode == 2 and words in done.stderr, done.stderr

@@ -143,3 +143,6 @@ def _digits(mask: int) -> list[int]:
 BASICS: tuple[Callable[[Masks, list[int], list[int], int, int], Found], ...] = (
     locked, naked_pair, hidden_pair, x_wing)
 """The four, lightest first."""
+BASIC_NAMES = {"locked": "locked candidates", "naked_pair": "naked pair", "hidden_pair": "hidden pair",
+               "x_wing": "X-wing"}
+"""Each one's name in a sentence."""

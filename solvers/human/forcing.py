@@ -143,7 +143,11 @@ def effect(node: int, n: int) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[
 
 
 def chain_words(outcome: Outcome, node: int, n: int) -> str:
-    return " → ".join(node_words(v, n) for v in path_to(outcome, node))
+    """'r4c5=2 → r4c1≠2 → r6c1=2'; a path that starts where a basic technique took a candidate
+    off says so: '(by an X-wing) r5c3≠9 → ...'."""
+    nodes = path_to(outcome, node)
+    start = f"(by {outcome.basic[nodes[0]]}) " if nodes[0] in outcome.basic else ""
+    return start + " → ".join(node_words(v, n) for v in nodes)
 
 
 def path_links(outcome: Outcome, node: int, n: int) -> list[Link]:

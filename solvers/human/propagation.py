@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from .basics import BASICS, Masks
+from .basics import BASIC_NAMES, BASICS, Masks
 from .board import Board
 
 START, BASIC = -1, -2
@@ -76,6 +76,7 @@ class Outcome:
     clash: tuple[int, ...] = ()
     clash_ancestors: int = 0
     clash_size: int = 0  # SE's count: the ancestors of each node of the clash, added
+    basic: dict[int, str] = field(default_factory=dict)  # node a basic technique took off -> its name
 
 
 def propagate(ctx: Context, start: int, *, dynamic: bool, digit: int = 0) -> Outcome:
@@ -235,6 +236,7 @@ class _Run:
             ancestors = self._rule_parents(area, digit_mask)
             for cell, d in gone:
                 off = node_of(cell, d, False, self.n)
+                self.out.basic[off] = BASIC_NAMES[find.__name__]
                 self._reach(off, cell, d, BASIC, ancestors | 1 << off)
             return True
         return False

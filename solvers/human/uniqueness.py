@@ -77,7 +77,7 @@ def rectangles(board: Board) -> Iterator[Rectangle]:
                 seen.add(cells)
                 if _swappable(layout, cells):
                     a, b = digits(mask)
-                    yield Rectangle(cells, a, b)  # type: ignore[arg-type]
+                    yield Rectangle((cells[0], cells[1], cells[2], cells[3]), a, b)
 
 
 def _swappable(layout: Layout, cells: tuple[int, ...]) -> bool:

@@ -20,5 +20,6 @@ progress:  progress on stderr with a total and the time left: a bar, or plain li
 summary:   what a sweep prints and saves when it ends (run, and run --db)
 sweep_db:  a sweep written run by run to a results database
 tracing:   one puzzle solved by a readable backend while its trace is recorded
+uniqueness: whether a puzzle is known to have one solution (--uniqueness), for the human solver
 study:     the classic studies as one table each (Simonis's consistency levels)
 """

@@ -96,9 +96,8 @@ def run(args: argparse.Namespace) -> int:
                        tablefmt=style, disable_numparse=True))
         print()
     summary = _summary(rated)
-    print(tabulate([[t, f"{WEIGHTS[t]:.1f}" if t in WEIGHTS else "-", n]
-                    for t, n in summary["techniques"].items()],
-                   ["hardest technique", "weight", "puzzles"], tablefmt=style,
+    print(tabulate([[t, n, _scores(rated, t)] for t, n in summary["techniques"].items()],
+                   ["hardest technique", "puzzles", "scores"], tablefmt=style,
                    disable_numparse=True, colalign=("left", "right", "right")))
     if summary["score"]:
         score = summary["score"]
@@ -124,10 +123,18 @@ def _record(puzzle: Puzzle, position: int, rating: Rating) -> dict[str, Any]:
             "complete": rating.complete, **({"stopped": rating.stopped} if rating.stopped else {})}
 
 
+def _scores(records: list[dict[str, Any]], technique: str) -> str:
+    """The scores of the puzzles whose hardest technique this is: '5.5' or '5.5-7.2' (a chain's
+    weight grows with its length)."""
+    scores = sorted(r["score"] for r in records if r["technique"] == technique)
+    return f"{scores[0]:.2f}" if scores[0] == scores[-1] else f"{scores[0]:.2f}-{scores[-1]:.2f}"
+
+
 def _summary(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """Puzzles per hardest technique (easiest first) and the scores' five-number summary."""
+    """Puzzles per hardest technique (by their lightest score) and the scores' five-number summary."""
     counts = Counter(r["technique"] for r in records)
-    order = sorted(counts, key=lambda t: WEIGHTS.get(t, 0.0))
+    lightest = {t: min(r["score"] for r in records if r["technique"] == t) for t in counts}
+    order = sorted(counts, key=lambda t: (lightest[t], WEIGHTS.get(t, 0.0)))
     scores = sorted(r["score"] for r in records)
     if not scores:
         return {"techniques": {}, "score": {}}

@@ -20,6 +20,9 @@ TRACED = ("human", "mrv", "backtrack", "dlx")  # the human-style solver and the 
 # A trace holds a few events per decision; without a budget, plain backtracking on a hard
 # puzzle would fill the memory with them before the time limit. node_limit=... overrides.
 DEFAULT_NODE_LIMIT = 100_000
+DEFAULT_TIMEOUT = 30.0
+"""Seconds of wall clock before a traced solve stops (a shared machine stretches the human
+solver's 2 s of CPU on a hard puzzle several times over)."""
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -86,8 +89,9 @@ def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str,
     parser.add_argument("--solver", default=default, metavar="CONFIG",
                         help=f"{solver_help}; the search stops after {DEFAULT_NODE_LIMIT:,} "
                              "nodes (human: guesses) unless the configuration sets node_limit")
-    parser.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
-                        help="stop the search after this long (default: 10)")
+    parser.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"stop the search after this long (default: {DEFAULT_TIMEOUT:g}; the human "
+                             "solver's forcing nets take a few seconds on the hardest puzzles)")
     uniqueness.add_option(parser)
     input_options(parser)
 

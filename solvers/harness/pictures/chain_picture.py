@@ -15,7 +15,7 @@ from typing import Any
 from models.symbols import symbol
 
 from ...trace import Event
-from .picture import outline_regions, region_of
+from .picture import outline_cages, outline_regions, region_of
 from .plot import _pyplot, _save
 from .steps import Board
 
@@ -68,6 +68,7 @@ def draw_step(board: Board, event: Event, path: str, title: str) -> None:
         for digit in board.candidates(cell):
             _candidate(axes, (cell, digit), n, small, removed, placed, nodes)
     outline_regions(axes, region_of(board), n)
+    outline_cages(axes, board, font)
     for number, (tail, d, head, to_d, strong) in enumerate(event.get("links", [])):
         start, end = node_spot(tail, d, n), node_spot(head, to_d, n)
         axes.add_patch(FancyArrowPatch(

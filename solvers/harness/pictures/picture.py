@@ -78,7 +78,7 @@ def draw_board(board: Board, path: str, title: str = "") -> None:
                       fontsize=font, fontweight="bold" if how == "given" else "normal",
                       color="#000000" if how == "given" else "#1f3a93")
     outline_regions(axes, region_of(board), n)
-    _outline_cages(axes, board, font)
+    outline_cages(axes, board, font)
     handles: list[Any] = [
         Patch(facecolor=fill[how], edgecolor="#666666",
               label=f"{LABELS.get(how, how)}: {count} cell{'' if count == 1 else 's'}")
@@ -117,7 +117,7 @@ CAGE_INSET = 0.09
 """How far inside its cells a cage's dashed outline runs, as a fraction of a cell."""
 
 
-def _outline_cages(axes: Any, board: Board, font: float) -> None:
+def outline_cages(axes: Any, board: Board, font: float) -> None:
     """Killer cages as setters draw them: a dashed line just inside the cage's border, and its
     total small in the top-left corner of its first cell."""
     n = board.model.n
