@@ -5,7 +5,8 @@ As SE does, the score is the weight of the heaviest step of a solve that always 
 easiest step there is (a chain weighs its kind's base plus its length bonus). A puzzle that
 needs a guess, past every forcing net, scores the guess weight, 10.0, plus log2 of the number
 of guesses its complete search makes (every branch explored, so the count does not depend on
-which branch happens to hold the solution): 2 guesses score 11.0, 16 guesses 14.0.
+which branch happens to hold the solution; under a guess every technique but the nets is
+used): 2 guesses score 11.0, 16 guesses 14.0.
 docs/teaching.md gives the whole scale.
 """
 from __future__ import annotations

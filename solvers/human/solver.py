@@ -97,6 +97,11 @@ TECHNIQUES: tuple[Technique, ...] = (
 )
 """Easiest first: the order the solver tries them in (SE's)."""
 
+NETS = ("forcing net", "forcing net with basic techniques")
+"""The last resort before a guess, left out under a guess: once trial and error has begun, a
+branch is tried to its end with everything lighter (and the nets on every branch would make the
+hardest puzzles many times slower to rate)."""
+
 WEIGHTS: dict[str, float] = dict(BASE)
 """The weight of each step's technique, or the lightest weight of a chain (scale.BASE; a
 locked-candidates step is named 'pointing' or 'claiming'); 'guess' is a decision with nothing
@@ -161,6 +166,7 @@ def solve(model: Model, *, max_solutions: int = 1, max_guesses: int | None = Non
     result = Solve()
     if not unique:
         techniques = tuple(t for t in techniques if not t.unique)
+    under_guess = tuple(t for t in techniques if t.name not in NETS)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
         board = Board.start(model)
@@ -189,7 +195,7 @@ def solve(model: Model, *, max_solutions: int = 1, max_guesses: int | None = Non
                     if len(result.solutions) >= max_solutions:
                         raise _Stop
                     return
-                step = next_step(board, techniques)
+                step = next_step(board, techniques if depth == 0 else under_guess)
                 if step is None:
                     break
                 result.uses[step.technique] += 1
