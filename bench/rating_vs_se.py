@@ -24,9 +24,9 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from models import Model, parse_puzzle  # noqa: E402 - after the path to the checkout is set
-from solvers import registry  # noqa: E402 - after the path to the checkout is set
-from solvers.human import rate  # noqa: E402 - after the path to the checkout is set
+from models import Model, parse_puzzle
+from solvers import registry
+from solvers.human import rate
 
 DEFAULT = [ROOT / "puzzles" / "exchange_diabolical_se60.txt", ROOT / "puzzles" / "exchange_diabolical_sample320.txt"]
 

@@ -17,7 +17,6 @@ import importlib
 import math
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -25,9 +24,10 @@ from typing import Any
 from models import Model, Puzzle, as_model
 
 from .options import Declaration, Option, OptionError
-from .result import COUNTERS, Result, Stats, unsupported
+from .result import COUNTERS, Result, Solve, Stats, unsupported
 
-SolveFunction = Callable[..., Result]
+SolveFunction = Solve
+"""A backend's solve function: the contract (result.Solve)."""
 
 
 class UnknownBackendError(KeyError):
@@ -93,10 +93,46 @@ class Backend:
         loaded = sys.modules.get(self.module)  # every call after the first: no import machinery
         return loaded if loaded is not None else importlib.import_module(self.module)
 
-    def prepare(self, options: dict[str, Any]) -> None:
-        """The module's one-off work before runs with these options (its ``prepare``, if any)."""
+    @property
+    def batch(self) -> bool:
+        """Whether the backend has a batch entry (``solve_batch``: many puzzles of one layout
+        in one call, as ``run --batch`` uses); plugins have none."""
+        return self.function is None and callable(getattr(self._module(), "solve_batch", None))
+
+    def solve_batch(self, model: Model, givens: Any, *, max_solutions: int = 1,
+                    time_limit: float | None = None, **options: Any) -> Any:
+        """The batch entry, checked as ``solve`` is (the limits, every option; the time limit
+        is each puzzle's): the module's answer, one row per row of givens (fast: its Batch).
+        ValueError for an option the backend's batch entry cannot take."""
+        check_limits(max_solutions, time_limit)
+        if not self.batch:
+            raise ValueError(f"backend {self.name!r} has no batch entry")
+        resolved = self.check_options(options)
+        self.load(resolved)
+        return self._module().solve_batch(model, givens, max_solutions=max_solutions,
+                                          time_limit=time_limit, **resolved)
+
+    def needs(self, puzzle_or_model: Puzzle | Model, options: dict[str, Any]) -> Any:
+        """What ``prepare`` must do for this puzzle under these options (the module's light
+        ``needs``: fast's kernel for a kind of puzzle), or None when nothing depends on the
+        puzzle; the harness loads a worker again, before the clock, for a new need."""
+        if self.function is not None:
+            return None
+        needs = getattr(self._module(), "needs", None)
+        if needs is None:
+            return None
+        return needs(as_model(puzzle_or_model), **self.check_options(options))
+
+    def prepare(self, options: dict[str, Any], model: Model | None = None) -> None:
+        """The module's one-off work before runs with these options (its ``prepare``, if any),
+        for puzzles like this model when one is given (a module with ``needs``)."""
         if self.function is None:
-            getattr(self._module(), "prepare", _nothing)(**options)
+            module = self._module()
+            prepare = getattr(module, "prepare", _nothing)
+            if model is not None and hasattr(module, "needs"):
+                prepare(**options, model=model)
+            else:
+                prepare(**options)
 
     @property
     def available(self) -> bool:
@@ -190,7 +226,7 @@ class Backend:
         package = self.declaration.package
         if isinstance(error, ModuleNotFoundError) and missing == imports:
             return BackendUnavailableError(f"backend {self.name!r} needs the package "
-                                           f"{package!r}: pip install {package}")
+                                           f"{package!r}: {self.declaration.install}")
         return BackendUnavailableError(f"backend {self.name!r} is unavailable: importing "
                                        f"{package!r} failed: {type(error).__name__}: {error}")
 
@@ -218,26 +254,27 @@ def check_limits(max_solutions: int, time_limit: float | None) -> None:
 
 
 BACKENDS: dict[str, Backend] = {b.name: b for b in (
-    Backend("backtrack", "the seeds' recursive backtracker: first empty cell, values 1..n",
+    Backend("backtrack", "textbook search: first empty cell, values 1..n, undo on failure",
             "solvers.backends.backtrack"),
-    Backend("mrv", "constraint propagation (singles + locked candidates) with MRV search on bitmasks",
-            "solvers.backends.mrv"),
-    Backend("cpsat", "OR-tools CP-SAT: AllDifferent on integers, or Boolean exactly-one",
-            "solvers.backends.cpsat"),
-    Backend("sat", "CNF encodings (Lynce & Ouaknine, Kwon & Jain) solved by pycosat",
-            "solvers.backends.sat"),
-    Backend("csp", "python-constraint: AllDifferentConstraint per group",
-            "solvers.backends.csp"),
-    Backend("dlx", "exact cover: Knuth's Algorithm X with dancing links, rows (cell, value)",
-            "solvers.backends.dlx"),
-    Backend("mip", "integer programming: 0-1 model solved by HiGHS, uniqueness by a no-good cut",
-            "solvers.backends.mip"),
-    Backend("pysat", "python-sat CDCL engines (CaDiCaL, Glucose, MiniSat, ...) over the CNF encodings, "
-            "warm and incremental; propagation-only modes", "solvers.backends.pysat"),
-    Backend("dimacs", "any external DIMACS SAT solver on PATH (kissat, cadical, minisat, picosat, "
-            "glucose, or a path), run as a killable process", "solvers.backends.dimacs"),
-    Backend("fast", "mrv's propagation and MRV search compiled with numba (bitmasks, flat int arrays)",
+    Backend("mrv", "propagation (singles, locked candidates; or bounds, arc, singleton consistency) "
+            "and MRV search", "solvers.backends.mrv"),
+    Backend("cpsat", "OR-tools CP-SAT, Boolean exactly-one or integer AllDifferent", "solvers.backends.cpsat"),
+    Backend("sat", "CNF (four encodings) solved by pycosat", "solvers.backends.sat"),
+    Backend("csp", "python-constraint: AllDifferent per group", "solvers.backends.csp"),
+    Backend("dlx", "exact cover: Knuth's Algorithm X with dancing links", "solvers.backends.dlx"),
+    Backend("mip", "integer programming: a 0-1 model solved by HiGHS", "solvers.backends.mip"),
+    Backend("pysat", "python-sat's CDCL engines (CaDiCaL, Glucose, MiniSat...) on the same CNF",
+            "solvers.backends.pysat"),
+    Backend("dimacs", "any external DIMACS SAT solver on PATH, run as a killable process",
+            "solvers.backends.dimacs"),
+    Backend("fast", "mrv's method compiled with numba; a 9x9 kernel of its own; clause learning on large grids",
             "solvers.backends.fast"),
+    Backend("minizinc", "the model in MiniZinc, solved by Gecode or any solver MiniZinc lists",
+            "solvers.backends.minizinc"),
+    Backend("asp", "answer set programming: choice rules, cardinality constraints, `#sum`; clingo",
+            "solvers.backends.asp"),
+    Backend("choco", "Choco's all-different (its consistency level an option) and sum, no JVM",
+            "solvers.backends.choco"),
 )}
 
 

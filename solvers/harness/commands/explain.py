@@ -11,7 +11,7 @@ from ...trace import numbered, write_jsonl
 from ..engine.terminal import printable
 from ..results.outputs import atomic_path
 from .common import EXIT_OK, UsageError, check_output_paths, positive_int
-from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
+from .tracing import chosen_puzzle, one_puzzle_options, solver_named, traced_solve
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -40,15 +40,14 @@ def run(args: argparse.Namespace) -> int:
     if args.trace and args.trace != "-":
         check_output_paths({"--trace": args.trace}, [args.path])
     puzzle = chosen_puzzle(args, "explain")
-    result, trace = traced_solve(puzzle, args.solver, args.timeout, args.uniqueness)
+    result, trace = traced_solve(puzzle, args.solver, args.timeout, args.uniqueness, "explain")
     if args.trace:
         _write_trace(args.trace, trace.events)
         if args.trace == "-":
             return EXIT_OK
     n = puzzle.n
     print(f"{puzzle.source}: {puzzle.geometry.label()} {puzzle.variant}, {puzzle.num_givens} givens; "
-          f"solver {trace.events[0]['solver']}"
-          + (f" ({trace.events[0]['uniqueness']})" if "uniqueness" in trace.events[0] else ""))
+          f"solver {solver_named(trace.events[0])}")
     print(to_pretty(puzzle))
     steps = len(trace.events) - 1
     for line in numbered(trace.events, n, args.max_steps):

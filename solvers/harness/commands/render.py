@@ -18,7 +18,7 @@ from ..pictures.search_tree import search_counts
 from ..pictures.steps import Board, changes, final_board
 from ..results.outputs import atomic_path
 from .common import EXIT_OK, UsageError, check_output_paths, positive_int
-from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
+from .tracing import chosen_puzzle, one_puzzle_options, solver_named, traced_solve
 
 FORMATS = ("png", "svg")
 
@@ -26,14 +26,15 @@ FORMATS = ("png", "svg")
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     render = subparsers.add_parser(
         "render", help="draw a puzzle and its solution, coloured by the rule that filled each cell",
-        description="Solve one puzzle with the readable mrv, backtrack or dlx and draw it: givens "
+        description="Solve one puzzle with the human-style solver or the readable mrv, backtrack or "
+                    "dlx and draw it: givens "
                     "in bold, every other cell coloured by the rule or decision that placed it, "
                     "with a legend; any size, diagonals shaded, jigsaw regions outlined. With "
                     "--step N, the grid just before step N of the solve (numbered as explain "
                     "numbers them) with every candidate pencilled and that step drawn: a chain's "
                     "strong links solid, its weak links dashed, the candidates it eliminates "
                     "struck out in red. Needs matplotlib (pip install 'sudoku-methods[plot]').")
-    one_puzzle_options(render, "mrv, backtrack, dlx or human, with options as in run (default: mrv; "
+    one_puzzle_options(render, "human, mrv, backtrack or dlx, with options as in run (default: mrv; "
                                "with --step, human, whose steps explain numbers)", default=None)
     render.add_argument("-o", "--output", required=True, metavar="FILE.png|svg",
                         help="the picture to write")
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     puzzle = chosen_puzzle(args, "render")
     solver = args.solver or ("human" if args.step is not None else "mrv")
-    result, trace = traced_solve(puzzle, solver, args.timeout, args.uniqueness)
+    result, trace = traced_solve(puzzle, solver, args.timeout, args.uniqueness, "render")
     if args.step is not None:
         return _render_step(args, puzzle.source, trace.events)
     board = final_board(trace.events)
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"compare.py render: {result.status.value}"
               + (f" ({printable(result.message)})" if result.message else "") + "; drawing the grid as the "
               "search left it", file=sys.stderr)
-    title = f"{puzzle.source}: {trace.events[0]['solver']}\n{search_words(result, trace.events)}"
+    title = f"{puzzle.source}: {solver_named(trace.events[0])}\n{search_words(result, trace.events)}"
     try:
         with atomic_path(args.output) as temporary:
             draw_board(board, temporary, title)

@@ -10,13 +10,15 @@ from models import Model, Puzzle
 
 from ... import registry
 from ...result import Result, Status
-from ...trace import Trace
+from ...trace import Event, Trace
 from ..engine.configs import ConfigurationError, parse_one
 from . import uniqueness
 from .common import UsageError, find_inputs, input_options, pick_puzzle, puzzle_option, seconds
+from .progress import SolveWatch
 
-TRACED = ("human", "mrv", "backtrack", "dlx")  # the human-style solver and the backends
-# with a readable twin: each records its steps as trace events
+TRACED = ("human", *(name for name, backend in registry.BACKENDS.items() if backend.declaration.traces))
+"""The human-style solver and the backends whose declaration names a readable twin that
+records its steps as trace events."""
 # A trace holds a few events per decision; without a budget, plain backtracking on a hard
 # puzzle would fill the memory with them before the time limit. node_limit=... overrides.
 DEFAULT_NODE_LIMIT = 100_000
@@ -57,11 +59,28 @@ def _human_options(spec: str, rest: str) -> dict[str, Any]:
     return options
 
 
+class WatchedTrace(Trace):
+    """A trace that tells a SolveWatch how far the solve got, every WATCH_EVERY events."""
+
+    WATCH_EVERY = 1024
+
+    def __init__(self, watch: SolveWatch) -> None:
+        super().__init__()
+        self.watch, self.decisions = watch, 0
+
+    def emit(self, kind: str, depth: int, **fields: Any) -> None:
+        super().emit(kind, depth, **fields)
+        self.decisions += kind == "decide"
+        if len(self.events) % self.WATCH_EVERY == 0:
+            self.watch.tick(len(self.events), self.decisions)
+
+
 def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None,
-                 unique_how: str = "prove") -> tuple[Result, Trace]:
+                 unique_how: str = "prove", what: str = "solving") -> tuple[Result, Trace]:
     """Solve with the readable twin of the backend named in spec; the result and its trace.
     The human solver's uniqueness techniques are used when the puzzle is known to have one
-    solution (``unique_how``: uniqueness.CHOICES); the start event says how it was known."""
+    solution (``unique_how``: uniqueness.CHOICES); the start event says how it was known. A
+    solve that runs long says how far it got on stderr, as ``what``."""
     name, options = parse_spec(spec)
     options.setdefault("node_limit", DEFAULT_NODE_LIMIT)
     known = None
@@ -69,8 +88,8 @@ def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None,
         known = uniqueness.known(puzzle, unique_how)
         options["unique"] = known.unique
     module = importlib.import_module("solvers.human.traced" if name == "human"
-                                     else f"solvers.backends.readable.{name}")
-    trace = Trace()
+                                     else registry.get(name).declaration.traces or "")
+    trace = WatchedTrace(SolveWatch(what, time_limit, options["node_limit"]))
     result = module.solve(Model.from_puzzle(puzzle), time_limit=time_limit, trace=trace, **options)
     if known is not None and trace.events:
         trace.events[0]["uniqueness"] = known.why
@@ -78,6 +97,11 @@ def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None,
         raise UsageError(f"--solver {name} cannot solve this puzzle: {result.message}; "
                          f"choose human, mrv or backtrack")
     return result, trace
+
+
+def solver_named(start: Event) -> str:
+    """The solver a trace's start event names, with how uniqueness was known (human)."""
+    return start["solver"] + (f" ({start['uniqueness']})" if "uniqueness" in start else "")
 
 
 def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str,
