@@ -54,7 +54,7 @@ def test_render_step_draws_the_chain_links_and_the_struck_candidate(tmp_path: Pa
 @pytest.mark.parametrize("step, words", [("999", "--step 999: the solve has "), ("0", "--step: ")])
 def test_render_refuses_a_step_the_solve_does_not_have(tmp_path: Path, step: str, words: str) -> None:
     pytest.importorskip("matplotlib", reason="render needs the plot extra")
-    done = compare("render", *PUZZLE, "--step", step, "-o", str(tmp_path / "x.png"))
+    done = compare("render", "puzzles/small_4x4.txt", "--step", step, "-o", str(tmp_path / "x.png"))
     assert done.returncode == 2 and words in done.stderr, done.stderr
 
 
