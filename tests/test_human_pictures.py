@@ -101,6 +101,6 @@ def test_the_replay_page_draws_the_chain_of_the_step_it_stands_on(browser: Brows
     shot.save(tmp_path / "chain.png")  # looked at by eye when this test was written
     blue = sum(1 for x in range(0, shot.width, 2) for y in range(0, 700, 2) if shot.getpixel((x, y)) == (0, 114, 178))
     assert blue > 50, "the strong links are not drawn in their blue"
-    browser.press("ArrowRight")  # one step on: the chain is gone, and so is the eliminated 5
+    browser.press("ArrowRight")  # one step on: the chain is gone, and so is the struck-out 9
     assert browser.evaluate("document.querySelectorAll('#chain path.strong, #chain path.weak').length") == 0
     assert browser.evaluate("document.querySelectorAll('.cands span.gone').length") == 0
