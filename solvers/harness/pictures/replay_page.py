@@ -293,7 +293,7 @@ function drawChain(links) {
     const [x1, y1] = centre(a), [x2, y2] = centre(b), len = Math.hypot(x2 - x1, y2 - y1) || 1;
     const sx = x1 + (x2 - x1) * 6 / len, sy = y1 + (y2 - y1) * 6 / len, ex = x2 - (x2 - x1) * 8 / len, ey = y2 - (y2 - y1) * 8 / len;
     const mx = (sx + ex) / 2 - (ey - sy) * 0.15, my = (sy + ey) / 2 + (ex - sx) * 0.15;  // a gentle bow
-    const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+    const path = document.createElementNS(svg.namespaceURI, "path");  // the inline svg's own namespace
     path.setAttribute("d", `M${sx},${sy} Q${mx},${my} ${ex},${ey}`);
     path.setAttribute("class", strong ? "strong" : "weak");
     path.setAttribute("marker-end", strong ? "url(#arrow-strong)" : "url(#arrow-weak)");
