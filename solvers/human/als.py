@@ -145,7 +145,7 @@ def _cells(mask: int) -> tuple[int, ...]:
 
 def als_xy_wing(board: Board, below: float = float("inf")) -> Step | None:
     """The ALS-XY-wing with the fewest cells that removes something."""
-    if 7.0 >= below:
+    if below <= 7.0:
         return None
     sets = almost_locked_sets(board)
     partners: dict[int, list[tuple[int, int]]] = {}

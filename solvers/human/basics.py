@@ -59,7 +59,7 @@ def _cells(mask: int) -> list[int]:
     return found
 
 
-def locked(masks: Masks, cand: list[int], where: list[int], digits: int, cells: int) -> Found:
+def locked(masks: Masks, cand: list[int], where: list[int], digits: int, cells: int) -> Found:  # noqa: ARG001 - one signature for every basic technique
     """A digit confined, within a house, to its crossing with another group."""
     for d in _digits(digits):
         places = where[d]
@@ -71,7 +71,7 @@ def locked(masks: Masks, cand: list[int], where: list[int], digits: int, cells: 
     return None
 
 
-def naked_pair(masks: Masks, cand: list[int], where: list[int], digits: int, cells: int) -> Found:
+def naked_pair(masks: Masks, cand: list[int], where: list[int], digits: int, cells: int) -> Found:  # noqa: ARG001 - one signature for every basic technique
     """Two cells of a house holding the same two digits only."""
     for house in masks.houses:
         if not house & cells:
@@ -90,7 +90,7 @@ def naked_pair(masks: Masks, cand: list[int], where: list[int], digits: int, cel
     return None
 
 
-def hidden_pair(masks: Masks, cand: list[int], where: list[int], digits: int, cells: int) -> Found:
+def hidden_pair(masks: Masks, cand: list[int], where: list[int], digits: int, cells: int) -> Found:  # noqa: ARG001 - one signature for every basic technique
     """Two digits that fit, within a house, only in the same two cells."""
     for house in masks.houses:
         if not house & cells:
@@ -109,7 +109,7 @@ def hidden_pair(masks: Masks, cand: list[int], where: list[int], digits: int, ce
     return None
 
 
-def x_wing(masks: Masks, cand: list[int], where: list[int], digits: int, cells: int) -> Found:
+def x_wing(masks: Masks, cand: list[int], where: list[int], digits: int, cells: int) -> Found:  # noqa: ARG001 - one signature for every basic technique
     """A digit with the same two places in two rows (or columns): it leaves those columns."""
     n = masks.layout.n
     for rows, (base, cover) in ((True, masks.line_masks), (False, masks.line_masks[::-1])):

@@ -22,6 +22,7 @@ grouped nodes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from models.symbols import symbol
 
@@ -209,7 +210,7 @@ def _loop_eliminations(graph: Graph, nodes: list[int]) -> list[tuple[int, int]]:
     cand = graph.board.cand
     gone: set[tuple[int, int]] = set()
     ring = [*nodes, nodes[0]]
-    for u, v in zip(ring, ring[1:]):
+    for u, v in pairwise(ring):
         du, dv = graph.digit[u], graph.digit[v]
         if du == dv:
             targets = graph.places[du] & graph.sees[u] & graph.sees[v] & ~(graph.bits[u] | graph.bits[v])

@@ -10,6 +10,8 @@ left. The same with rows and columns swapped. Sukaku Explainer weighs it 4.3.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from models.symbols import symbol
 
 from .board import Board, Link, Step
@@ -37,7 +39,9 @@ def empty_rectangle(board: Board) -> Step | None:
 def _pointed(board: Board, box: tuple[int, ...], digit: int, spots: list[int], r: int, c: int) -> Step | None:
     """The step from a conjugate pair outside the box that meets row r or column c of it."""
     layout, n = board.layout, board.layout.n
-    for line_of_r, lines, across in ((True, layout.cols, lambda x: x // n), (False, layout.rows, lambda x: x % n)):
+    sides: tuple[tuple[bool, tuple[tuple[int, ...], ...], Callable[[int], int]], ...] = (
+        (True, layout.cols, lambda x: x // n), (False, layout.rows, lambda x: x % n))
+    for line_of_r, lines, across in sides:
         for line in lines:
             if any(cell in box for cell in line):
                 continue

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 
 from models.symbols import symbol
 
@@ -69,7 +70,7 @@ def forcing_chains(board: Board) -> Step | None:
     cases = Cases(ctx, dynamic=False)
     best: tuple[float, int, Step] | None = None
     for choice, kind in choices(ctx, cases, cell_minimum=3):
-        found = common(ctx, choice)
+        found = common(choice)
         if found is None:
             continue
         size, node = found
@@ -115,7 +116,7 @@ def _or(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
-def common(ctx: Context, choice: Choice) -> tuple[int, int] | None:
+def common(choice: Choice) -> tuple[int, int] | None:
     """(SE's size, node) of the conclusion every case reaches with the fewest nodes in all
     (cases that meet a contradiction are impossible: the choice is skipped, nets use them)."""
     if any(case.outcome.contradiction for case in choice.cases):
@@ -154,7 +155,7 @@ def path_links(outcome: Outcome, node: int, n: int) -> list[Link]:
     """The links of the path to ``node``: to a true node strong, to a false one weak."""
     nodes = path_to(outcome, node)
     found = []
-    for a, b in zip(nodes, nodes[1:]):
+    for a, b in pairwise(nodes):
         (ca, da, _), (cb, db, on) = cell_digit(a, n), cell_digit(b, n)
         found.append(Link((ca,), da, (cb,), db, on))
     return found

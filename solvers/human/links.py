@@ -9,7 +9,9 @@ weak ones dashed and written '-'.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from models.symbols import symbol
 
@@ -122,7 +124,8 @@ def _grouped_links(graph: Graph, house: tuple[int, ...], digit: int, spots: list
             graph.link(graph.node(tuple(inside), digit), graph.node(tuple(rest), digit), HOUSE)
     if house not in layout.boxes:
         return
-    for line_of in (lambda c: c // n, lambda c: c % n):  # a box split by a row, or a column
+    splits: tuple[Callable[[int], int], ...] = (lambda c: c // n, lambda c: c % n)
+    for line_of in splits:  # a box split by a row, or a column
         for key in {line_of(c) for c in spots}:
             part = [c for c in spots if line_of(c) == key]
             rest = [c for c in spots if line_of(c) != key]
@@ -192,7 +195,7 @@ def eureka(graph: Graph, nodes: list[int], loop: bool = False) -> str:
 def chain_links(graph: Graph, nodes: list[int], loop: bool = False) -> tuple[Link, ...]:
     """The links of an alternating chain (strong first) for pictures."""
     found = []
-    pairs = list(zip(nodes, nodes[1:]))
+    pairs = list(pairwise(nodes))
     if loop:
         pairs.append((nodes[-1], nodes[0]))
     for k, (a, b) in enumerate(pairs):

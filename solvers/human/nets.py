@@ -18,7 +18,7 @@ from models.symbols import symbol
 
 from .board import Board, Step
 from .forcing import Case, Cases, Choice, choice_step, choices, common, contradiction_step
-from .propagation import Context, context, node_of, propagate
+from .propagation import context, node_of, propagate
 from .scale import length_bonus
 
 
@@ -58,9 +58,9 @@ def _nets(board: Board, technique: str, base: float, basics: bool) -> Step | Non
                     offer(case.outcome.clash_size, _contradiction(board, technique, case))
             if mask.bit_count() >= 3 and not on.outcome.contradiction and not off.outcome.contradiction:
                 choice = Choice(f"{board.layout.name(cell)} is {symbol(d)} or not", (on, off))
-                _offer_common(ctx, board, choice, f"{technique} (digit)", technique, offer)
+                _offer_common(board, choice, f"{technique} (digit)", technique, offer)
     for choice, kind in choices(ctx, cases, cell_minimum=2):
-        _offer_common(ctx, board, choice, f"{technique} ({kind})", technique, offer)
+        _offer_common(board, choice, f"{technique} ({kind})", technique, offer)
     return best[2]() if best else None
 
 
@@ -71,9 +71,9 @@ def _contradiction(board: Board, technique: str, case: Case) -> Callable[[float]
     return make
 
 
-def _offer_common(ctx: Context, board: Board, choice: Choice, title: str, technique: str,
+def _offer_common(board: Board, choice: Choice, title: str, technique: str,
                   offer: Callable[[int, Callable[[float], Step]], None]) -> None:
-    found = common(ctx, choice)
+    found = common(choice)
     if found is not None:
         size, node = found
         offer(size, lambda w: choice_step(board, technique, title, choice, node, w))

@@ -100,7 +100,7 @@ class _Run:
         self.peer_mask, self.cell_houses = layout.peer_mask, layout.cell_houses
 
     def run(self, start: int) -> Outcome:
-        cell, d, on = cell_digit(start, self.n)
+        cell, d, _on = cell_digit(start, self.n)
         self._reach(start, cell, d, START, 1 << start)
         queue, out = self.queue, self.out
         from_on, from_off = self._from_on, (self._dynamic_singles if self.dynamic else self._static_singles)

@@ -25,7 +25,7 @@ MAX_SIDE = 3
 
 def sue_de_coq(board: Board, below: float = float("inf")) -> Step | None:
     """The Sue de Coq with the fewest cells that removes something."""
-    if 7.0 >= below:
+    if below <= 7.0:
         return None
     best: Step | None = None
     layout = board.layout

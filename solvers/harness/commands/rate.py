@@ -20,6 +20,7 @@ from . import uniqueness
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
+    Subcommands,
     UsageError,
     check_output_paths,
     error_record,
@@ -34,7 +35,7 @@ from .progress import Progress
 DEFAULT_MAX_GUESSES = 10_000
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "rate", help="rate each puzzle's difficulty by the techniques a person needs",
         description="Solve each puzzle with the human-style solver (the techniques of 'explain', "

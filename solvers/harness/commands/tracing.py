@@ -101,7 +101,7 @@ def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None,
 
 def solver_named(start: Event) -> str:
     """The solver a trace's start event names, with how uniqueness was known (human)."""
-    return start["solver"] + (f" ({start['uniqueness']})" if "uniqueness" in start else "")
+    return str(start["solver"]) + (f" ({start['uniqueness']})" if "uniqueness" in start else "")
 
 
 def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str,
