@@ -12,7 +12,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from models import Model, Puzzle, to_line
+from models import Model, Puzzle, to_record
 
 from ...human import WEIGHTS, Rating, rate
 from ..results.outputs import write_atomic
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
 def _record(puzzle: Puzzle, position: int, rating: Rating) -> dict[str, Any]:
     """One puzzle's JSON record: where it is, what it needed, its score."""
     return {"position": position, "file": puzzle.source.file, "line": puzzle.source.line,
-            "puzzle": to_line(puzzle), "technique": rating.technique, "score": rating.score,
+            "puzzle": to_record(puzzle), "technique": rating.technique, "score": rating.score,
             "guesses": rating.guesses, "uses": rating.uses, "solutions": rating.solutions,
             "complete": rating.complete, **({"stopped": rating.stopped} if rating.stopped else {})}
 

@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from models import Puzzle, to_grid, to_line, to_pretty
+from models.symbols import MAX_SYMBOL_SIZE
 
 from ...result import Status
 from ..engine.configs import choose_one as one_solver
@@ -20,6 +21,7 @@ from .common import (
     EXIT_OK,
     EXIT_USAGE,
     EXIT_WRONG,
+    UsageError,
     input_options,
     read_inputs,
     run_with_progress,
@@ -50,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         print("compare.py solve: reading puzzles from standard input (type or paste them, end with "
               "Ctrl-D; or give a file)", file=sys.stderr)
     puzzles, bad = read_inputs(paths, args.fmt, args.hex)
+    if args.format == "line":
+        _check_line_sizes(puzzles)
     max_solutions = solutions_asked(args.max_solutions, args.unique)
     tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit,
                   cpu_limit=args.cpu_limit)
@@ -71,6 +75,14 @@ def run(args: argparse.Namespace) -> int:
     if wrong:
         return EXIT_WRONG
     return EXIT_USAGE if bad or not puzzles else EXIT_OK
+
+
+def _check_line_sizes(puzzles: list[Puzzle]) -> None:
+    """UsageError (exit 2), before anything is solved, for a puzzle too large for --format line."""
+    too_big = next((p for p in puzzles if p.n > MAX_SYMBOL_SIZE), None)
+    if too_big is not None:
+        raise UsageError(f"{too_big.source}: a {too_big.n}x{too_big.n} solution has no line format "
+                         f"(symbols go up to {MAX_SYMBOL_SIZE}x{MAX_SYMBOL_SIZE}); use --format grid")
 
 
 def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int,
