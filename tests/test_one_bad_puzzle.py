@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,10 +45,10 @@ def test_any_exception_reading_one_puzzle_is_its_located_error(monkeypatch: pyte
                                                                raised: Exception) -> None:
     real = formats_module._parse_line
 
-    def failing(text: str, *args: object) -> object:
+    def failing(text: str, *args: Any) -> Any:
         if text.startswith("1"):
             raise raised
-        return real(text, *args)  # type: ignore[arg-type]
+        return real(text, *args)
     monkeypatch.setattr(formats_module, "_parse_line", failing)
     batch = read_text("1" + "." * 15 + "\n" + GOOD_4X4 + "\n", name="f.txt")
     (error,) = batch.errors

@@ -34,7 +34,7 @@ from .engine.stopping import (
     reopen_closed_streams,
     stop_on_signals,
 )
-from .engine.terminal import printable
+from .engine.terminal import escaped_stdout, escaped_warnings, printable
 from .results.database import DatabaseError
 from .results.outputs import OutputWriteError
 from .results.report import ReportError
@@ -77,7 +77,8 @@ def _main(argv: Sequence[str] | None) -> int:
             args, unknown = parser.parse_known_args(args_list)
             if unknown:
                 raise UsageError(unknown_arguments(parser, args.command, unknown))
-            status = args.handler(args)
+            with escaped_stdout(), escaped_warnings():  # text from files never drives the terminal
+                status = args.handler(args)
         return exit_status_for(status) if status == EXIT_INTERRUPTED or received else status
     except (UsageError, ConfigurationError, PluginError, ReportError, DatabaseError,
             ExecutorError, OutputWriteError) as error:

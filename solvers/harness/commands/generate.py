@@ -32,6 +32,7 @@ from ...generate.generator import (
 from ...generate.killer import KILLER_VARIANTS, generate_killer
 from ...generate.qwh import qwh
 from ..results.outputs import atomic_path
+from .common import whole_number
 from .progress import Progress
 
 KILLERS = tuple("killer" if v == "standard" else f"{v}-killer" for v in KILLER_VARIANTS)
@@ -56,12 +57,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", type=int, default=9,
+    parser.add_argument("--size", type=whole_number, default=9,
                         help="side n: 4, 6, 9, 12, 16, 25, ... (default 9); latin: any from 2")
-    parser.add_argument("--count", type=int, default=1, help="how many puzzles (default 1)")
+    parser.add_argument("--count", type=whole_number, default=1, help="how many puzzles (default 1)")
     parser.add_argument("--seed", default="0",
                         help="seed; puzzle i uses '<seed>/<i>', so runs are reproducible (default 0)")
-    parser.add_argument("--givens", type=int, default=None,
+    parser.add_argument("--givens", type=whole_number, default=None,
                         help="stop at exactly this many givens (default: locally minimal)")
     parser.add_argument("--symmetric", action="store_true",
                         help="remove clues in pairs symmetric about the centre")
@@ -73,17 +74,17 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--killer-givens", action="store_true",
                         help="killer: cages plus a few givens (givens removed while unique) "
                              "instead of cages only")
-    parser.add_argument("--max-cage", type=int, default=None, metavar="K",
+    parser.add_argument("--max-cage", type=whole_number, default=None, metavar="K",
                         help="killer: the largest cage in cells (default 5, less below 6x6)")
     parser.add_argument("--format", dest="out_format", choices=OUTPUT_FORMATS, default="line",
                         help="line (default: one puzzle a line, difficulty as a comment), grid, or "
                              "fpuzzles (one f-puzzles JSON document a line)")
-    parser.add_argument("--tries", type=int, default=1,
+    parser.add_argument("--tries", type=whole_number, default=1,
                         help="make K puzzles per output puzzle and keep the hardest (most mrv nodes)")
-    parser.add_argument("--measure-limit", type=int, default=MEASURE_NODE_LIMIT,
+    parser.add_argument("--measure-limit", type=whole_number, default=MEASURE_NODE_LIMIT,
                         help=f"mrv decisions allowed when measuring difficulty (default {MEASURE_NODE_LIMIT}); "
                              "beyond it the comment says mrv_nodes>LIMIT")
-    parser.add_argument("--max-mrv-nodes", type=int, default=None,
+    parser.add_argument("--max-mrv-nodes", type=whole_number, default=None,
                         help="replace puzzles that mrv cannot settle (count to two) within this many "
                              "decisions, for sets every method should finish")
     parser.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")

@@ -11,7 +11,7 @@ from typing import Any
 from ... import registry
 from ...options import CONSTRAINT_KINDS, Option
 from ..engine.configs import load_plugins
-from ..results import report
+from ..results import csv_cells, report
 from .common import EXIT_OK, UsageError
 
 WIDTH = 100
@@ -138,4 +138,5 @@ def declared(backend: registry.Backend) -> dict[str, Any]:
 
 
 def _csv_cell(value: str) -> str:
-    return f'"{value}"' if "," in value or '"' in value else value
+    value = csv_cells.cell(value)  # a plugin's name that a spreadsheet would run is neutralised
+    return '"' + value.replace('"', '""') + '"' if any(c in value for c in ',"\n\r') else value

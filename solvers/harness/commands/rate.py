@@ -27,6 +27,7 @@ from .common import (
     read_inputs,
     seconds,
     shown,
+    whole_number,
 )
 
 DEFAULT_MAX_GUESSES = 10_000
@@ -46,7 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--sample", type=positive_int, default=None, metavar="K",
                         help="rate K puzzles drawn at random (with --seed) instead of all, kept in "
                              "file order")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=whole_number, default=0, metavar="S",
                         help="the random seed of --sample (default: 0)")
     parser.add_argument("--max-guesses", type=positive_int, default=DEFAULT_MAX_GUESSES, metavar="N",
                         help=f"give up on a puzzle after N guesses (default: {DEFAULT_MAX_GUESSES:,}); "

@@ -21,7 +21,7 @@ import textwrap
 from typing import Any
 
 from ..pictures.plot import cactus_plot
-from ..results import db_views, paired, records, report, scores, views
+from ..results import db_views, paired, records, report, saved, scores, views
 from ..results.database import open_database
 from ..results.judge import Category
 from ..results.outputs import write_atomic
@@ -30,8 +30,8 @@ from .common import (
     EXIT_WRONG,
     UsageError,
     check_output_paths,
+    par_factor,
     picture_options,
-    positive_float,
 )
 
 
@@ -50,7 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     rep.add_argument("--json", metavar="OUT.json", help="with --db: save the selected runs as a "
                                                          "saved-run JSON document")
     rep.add_argument("--format", choices=report.TABLE_FORMATS, default="table")
-    rep.add_argument("--par", type=positive_float, default=2.0, metavar="K",
+    rep.add_argument("--par", type=par_factor, default=2.0, metavar="K",
                      help="PAR-K: unsolved runs count K x the limit (default: 2)")
     rep.add_argument("--scores", action="store_true", help="PAR-K, solved and the virtual best solver")
     rep.add_argument("--per-puzzle", action="store_true", help="one row per puzzle (see --pivot)")
@@ -117,7 +117,7 @@ def report_database(args: argparse.Namespace) -> int:
         print(f"compare.py: no runs in {args.db}" + (" match --where" if args.where else ""),
               file=sys.stderr)
     if args.json:
-        write_atomic(args.json, json.dumps(document, indent=1) + "\n")
+        write_atomic(args.json, saved.document_text(document))
     if whole:
         return _report(args, document, None)
     print(_summary(document, [], args, rows=document["summary"]))

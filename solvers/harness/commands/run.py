@@ -25,11 +25,13 @@ from .common import (
     find_inputs,
     input_options,
     iter_inputs,
+    par_factor,
     picture_options,
-    positive_float,
     positive_int,
     shown,
     solving_options,
+    whole_number,
+    worker_count,
 )
 from .progress import Progress, count_runs
 from .summary import environment, legend, print_summary, saves, show_and_save
@@ -48,7 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                           "branching=first (options: 'compare.py list BACKEND'; default: every "
                           "available backend and every plugin)")
     solving_options(run)
-    run.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
+    run.add_argument("--jobs", "-j", type=worker_count, default=None, metavar="N",
                      help="worker processes in parallel (default: the number of cores; with "
                           "Dask: per Dask worker, default that machine's cores)")
     executor_options(run)
@@ -72,10 +74,10 @@ def experiment_options(parser: argparse.ArgumentParser) -> None:
                         help="run each (puzzle, configuration) K times with solver seeds 0..K-1 "
                              "(each backend's seed option; recorded per run): run-time "
                              "distributions over seeds (Gomes et al.)")
-    parser.add_argument("--seed", type=int, default=None, metavar="N",
+    parser.add_argument("--seed", type=whole_number, default=None, metavar="N",
                         help="shuffle the order of the runs with this seed, within blocks of about "
                              "10,000 runs (default: fixed order)")
-    parser.add_argument("--par", type=positive_float, default=2.0, metavar="K",
+    parser.add_argument("--par", type=par_factor, default=2.0, metavar="K",
                         help="PAR-K score: unsolved runs count K x the limit (default: 2)")
     parser.add_argument("--exclude-warmup", action="store_true",
                         help="leave out of the tables each configuration's first run in a fresh "

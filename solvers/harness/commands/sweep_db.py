@@ -8,14 +8,13 @@ its puzzle files, configurations, limit, solutions asked for and repetitions (wi
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
 from models import Puzzle, PuzzleError
 
 from ..engine.executors import Executor
-from ..results import db_views, records
+from ..results import db_views, records, saved
 from ..results.database import DatabaseStore, ResultsDatabase, open_database
 from ..results.experiment import Tally, say_partial, stream_experiment
 from ..results.outputs import atomic_path, write_atomic
@@ -114,7 +113,7 @@ def _exports(experiment: Experiment, outputs: Outputs, database: ResultsDatabase
     def save_json(path: str) -> None:
         document = db_views.document(database, selection, par=experiment.par)
         document["input_errors"] = [error_record(e) for e in bad]
-        write_atomic(path, json.dumps(document, indent=1) + "\n")
+        write_atomic(path, saved.document_text(document))
         print(f"compare.py: runs saved to {path}", file=sys.stderr)
 
     def save_csv(path: str) -> None:

@@ -5,7 +5,9 @@ aggregate:   the one aggregation basis: each puzzle's repetitions, then the puzz
 claims:      the judge's reference method: claims of no, one or k solutions re-derived, proofs checked
 experiment:  puzzles x configurations x repetitions, run by an executor and judged
 records:     the one per-run record of the JSON and the CSV
+csv_cells:   CSV cells a spreadsheet would run as formulas, neutralised
 report:      summary tables, the saved JSON document, the change between two saved runs
+saved:       a saved JSON document read back bounded and checked, and written so it reads back
 scores:      PAR-K, solved within the limit, the virtual best solver
 paired:      two runs pair by pair: wins, losses, ties, ratio, sign test
 views:       the per-puzzle pivot table, and rows as table, Markdown, CSV or JSON

@@ -1,7 +1,6 @@
 """Tables from judged runs (tabulate), CSV, the saved JSON document, and the change between two runs."""
 from __future__ import annotations
 
-import csv
 import io
 import json
 import statistics
@@ -16,6 +15,7 @@ from tabulate import tabulate
 
 from ... import registry
 from ..engine.terminal import printable
+from . import csv_cells, saved
 from .aggregate import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
@@ -190,7 +190,7 @@ def render_table(rows: Sequence[dict[str, Any]], fmt: str, *, par: float = 2.0) 
     if fmt == "csv":
         keys = [k for k in rows[0] if k != "set"]
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csv_cells.writer(out)
         writer.writerow([f"par{par:g}" if k == "par" else k for k in keys])
         writer.writerows([["" if r[k] is None else r[k] for k in keys] for r in rows])
         return out.getvalue().rstrip("\n")
@@ -332,18 +332,21 @@ def build_document(runs: Sequence[Run], disagreements: Sequence[Disagreement], *
 
 def load_document(path: str) -> dict[str, Any]:
     """A saved run document; ReportError says what is wrong with the file."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
+    try:  # bounded in bytes, nesting and numbers, and every part a report reads checked (saved.py)
+        document = saved.read_json(path)
     except OSError as error:
         raise ReportError(f"{path}: cannot read: {error.strerror or error}") from error
-    except json.JSONDecodeError as error:
-        raise ReportError(f"{path}, line {error.lineno}: not JSON: {error.msg}") from error
+    except saved.SavedFileError as error:
+        raise ReportError(f"{path}: {error}") from error
     if not isinstance(document, dict) or document.get("kind") != DOCUMENT_KIND:
         raise ReportError(f"{path}: not a saved compare.py run (no \"kind\": \"{DOCUMENT_KIND}\")")
-    runs = document.get("runs", [])
+    runs = document.get("runs")
     if not isinstance(runs, list):
-        raise ReportError(f"{path}: \"runs\" is not a list")
+        raise ReportError(f"{path}: \"runs\" is {'missing' if runs is None else 'not a list'}: "
+                          "a saved run holds a list of runs")
+    problem = saved.document_problem(document)
+    if problem:
+        raise ReportError(f"{path}: {problem}")
     for number, run in enumerate(runs):
         if not isinstance(run, dict):
             raise ReportError(f"{path}: run {number} is not an object")
@@ -359,7 +362,7 @@ def load_document(path: str) -> dict[str, Any]:
 def _bad_field(run: dict[str, Any]) -> str:
     """What is wrong with one saved run's fields ('' when nothing), checked against the
     definition of a run's fields; a null stats becomes {}."""
-    problem = bad_field(run)
+    problem = bad_field(run) or saved.run_problem(run)
     if not problem and run["stats"] is None:
         run["stats"] = {}
     return problem
@@ -422,7 +425,7 @@ def render_comparison(rows: Sequence[dict[str, Any]], changes: Sequence[Change],
         return json.dumps({"rows": list(rows), "changes": [c.__dict__ for c in changes]}, indent=2)
     if fmt == "csv":
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csv_cells.writer(out)
         if rows:
             writer.writerow(list(rows[0]))
             writer.writerows([["" if v is None else v for v in r.values()] for r in rows])

@@ -8,7 +8,6 @@ even count): the teaching table of how much search each method needs.
 """
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Iterable, Sequence
@@ -17,6 +16,7 @@ from typing import Any
 from tabulate import tabulate
 
 from ..tasks import RUN_FIELD
+from . import csv_cells
 from .aggregate import upper_median
 from .records import COLUMNS, record
 
@@ -69,7 +69,7 @@ def render(rows: Sequence[dict[str, Any]], fmt: str, *, numbers: str = "{:.3g}")
     keys = list(dict.fromkeys(k for row in rows for k in row))
     if fmt == "csv":
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        writer = csv_cells.writer(out)
         writer.writerow(keys)
         writer.writerows([["" if row.get(k) is None else row.get(k) for k in keys] for row in rows])
         return out.getvalue().rstrip("\n")
