@@ -102,3 +102,27 @@ def test_run_saves_the_runs_of_the_good_puzzles_in_json_csv_and_the_database(mix
     assert done.returncode == 2, done.stderr
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT COUNT(*) FROM runs").fetchone() == (1,)
+
+
+@pytest.mark.parametrize("raised, status, says", [(RuntimeError("a bug"), 3, "internal error: RuntimeError: a bug"),
+                                                  (MemoryError(), 2, "error: out of memory")],
+                         ids=["bug", "memory"])
+def test_a_judging_failure_keeps_every_other_finished_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                          raised: Exception, status: int, says: str,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from solvers.harness.results import experiment
+    real, calls = experiment.judge, []
+
+    def failing_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:  # the second puzzle's judging fails
+            raise raised
+        return real(*args, **kwargs)
+    monkeypatch.setattr(experiment, "judge", failing_once)
+    saved = tmp_path / "r.json"
+    assert cli.main(["run", str(PUZZLES / "small_4x4.txt"), "--solvers", "mrv", "--jobs", "1",
+                     "--json", str(saved)]) == status
+    assert says in capsys.readouterr().err
+    document = json.loads(saved.read_text())
+    assert document["partial"] is True
+    assert len(document["runs"]) == 3  # the four puzzles' runs but the one whose judging failed

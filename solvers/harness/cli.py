@@ -95,6 +95,10 @@ def _main(argv: Sequence[str] | None) -> int:
                   file=sys.stderr)
             return EXIT_BROKEN_PIPE
         return EXIT_OK
+    except MemoryError:  # the machine's (or a ulimit's) limit, not a bug: say so
+        print("compare.py: error: out of memory: the input is too large for the memory this "
+              "process may use (more memory, or a smaller input, a lighter encoding)", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as error:  # noqa: BLE001 - a bug of ours: one line, the traceback on request
         if debug:
             traceback.print_exc()

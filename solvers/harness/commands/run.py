@@ -17,6 +17,7 @@ from ..results.provenance import load_average
 from ..tasks import Configuration, Experiment, Outputs
 from .common import (
     DEFAULT_PUZZLES,
+    EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     UsageError,
@@ -178,8 +179,8 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
     count = len({(r.file, r.index) for r in results.runs})
     rows = report.summarize(results.runs, unique=experiment.max_solutions >= 2, limit=experiment.time_limit,
                             par=experiment.par, exclude_warmup=experiment.exclude_warmup)
-    status = (EXIT_USAGE if tally.failed else EXIT_INTERRUPTED if results.partial
-              else exit_status(results.runs, bad))
+    status = (EXIT_INTERNAL if tally.crashed else EXIT_USAGE if tally.failed
+              else EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad))
     where = executor.describe()
     return show_and_save(
         status, bad,

@@ -21,6 +21,7 @@ from ..results.outputs import atomic_path, write_atomic
 from ..results.provenance import load_average
 from ..tasks import Experiment, Outputs
 from .common import (
+    EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
@@ -73,7 +74,8 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
         legend = (f"\n{sum(r['runs'] for r in rows)} runs in {outputs.db} for these puzzle files, "
                   f"configurations, limit and repetitions; ran on {where}.")
         wrong = any(r["wrong"] for r in rows)
-        status = (EXIT_USAGE if tally.failed else EXIT_INTERRUPTED if tally.partial else EXIT_WRONG if wrong
+        status = (EXIT_INTERNAL if tally.crashed else EXIT_USAGE if tally.failed
+                  else EXIT_INTERRUPTED if tally.partial else EXIT_WRONG if wrong
                   else EXIT_USAGE if bad else EXIT_OK)
         return show_and_save(
             status, bad,
