@@ -14,6 +14,7 @@ views:       the per-puzzle pivot table, and rows as table, Markdown, CSV or JSO
 database:    the SQLite results database, written run by run
 db_checks:   what each value read from a results database must be
 db_views:    tables and documents from a results database
+resume:      what a sweep's runs mean, and the refusal of a --resume that would change it
 provenance:  versions, git commit, machine and settings saved with every run
 outputs:     output paths checked before a run, files written whole
 consistency_study: Simonis's study: puzzles each consistency level settles with no search

@@ -36,6 +36,11 @@ SHUFFLE_BLOCK = 10_000
 """With a seed, tasks are shuffled within blocks of about this many (whole puzzles)."""
 
 
+class SweepStopped(Exception):
+    """A store that cannot go on (a resume that would mix unlike runs): the sweep stops, the
+    runs that finished are judged and kept, and the message says why (exit 2)."""
+
+
 @dataclass
 class Results:
     """What an experiment kept in memory: judged runs, disagreements, whether it was cut short."""
@@ -279,7 +284,7 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
         executor.run(bookkeeping.tasks(groups, experiment.seed), bookkeeping.arrived)
     except KeyboardInterrupt:
         bookkeeping.tally.partial = True
-    except ExecutorError as error:
+    except (ExecutorError, SweepStopped) as error:
         if not bookkeeping.tally.finished:
             raise
         bookkeeping.tally.partial, bookkeeping.tally.failed = True, str(error)
