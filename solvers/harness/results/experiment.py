@@ -288,7 +288,7 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
         if not bookkeeping.tally.finished:
             raise
         bookkeeping.tally.partial, bookkeeping.tally.failed = True, str(error)
-    except Exception as error:  # noqa: BLE001 - out of memory or a bug: keep what finished, then say so
+    except Exception as error:
         if not bookkeeping.tally.finished:
             raise
         bookkeeping.tally.partial = True
