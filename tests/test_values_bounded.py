@@ -109,13 +109,15 @@ def _hostile(document: dict[str, Any], change: str) -> str:
     elif change == "size-without-n":
         del doc["runs"][0]["n"]
         doc["runs"][0]["size"] = "axb"
+    elif change == "size-not-a-size":
+        doc["runs"][0]["size"] = "axb"
     elif change == "huge-count":
         doc["runs"][0]["stats"]["nodes"] = 10 ** 30
     return text if text is not None else json.dumps(doc)
 
 
 HOSTILE = ["deep", "5000-digits", "stat-1e400", "nan", "no-runs", "options-not-object", "limit-text",
-           "calibration-list", "disagreement-without-file", "size-without-n", "huge-count"]
+           "calibration-list", "disagreement-without-file", "size-without-n", "size-not-a-size", "huge-count"]
 
 
 @pytest.mark.parametrize("command", [["report"], ["report", "--scores"], ["report", "--pair", "mrv,dlx"],

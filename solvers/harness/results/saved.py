@@ -11,7 +11,6 @@ found, and the caller turns it into exit 2.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -22,8 +21,6 @@ from ..tasks import MAX_COUNT, MAX_SECONDS
 MAX_DOCUMENT_BYTES = 1 << 30
 """The largest saved run read (1 GiB, about 700,000 runs): a larger sweep belongs in a
 results database (--db), which reports read row by row."""
-SIZE = re.compile(r"[0-9]{1,2}x[0-9]{1,2}")
-"""A run's ``size`` field ('9x9'), which runs saved before ``n`` existed are read from."""
 
 
 class SavedFileError(ValueError):
@@ -119,15 +116,6 @@ def document_problem(document: dict[str, Any]) -> str:
         problem = problem or _first_bad(item, DISAGREEMENT_CHECKS, f"disagreements[{number}].",
                                         required=True)
     return problem
-
-
-def run_problem(run: dict[str, Any]) -> str:
-    """What the run record's definition leaves to the reader ('' when nothing): the ``size``
-    that runs saved before ``n`` are read from."""
-    size = run.get("size")
-    if "n" not in run and not (type(size) is str and SIZE.fullmatch(size)):
-        return f"size is {_shown(size)}, not a size such as 9x9"
-    return ""
 
 
 def document_text(document: Mapping[str, Any]) -> str:
