@@ -32,6 +32,11 @@ from numba import njit, types
 from numba.core import event
 from numba.extending import intrinsic
 
+from . import _fast_cache
+
+CACHE = _fast_cache.use_private_cache()
+"""Where numba caches the kernels: chosen before any is declared (_fast_cache.py)."""
+
 MAX_SHARES = 62
 """Shares of other groups a group may have for locked candidates to find them by bitmask
 (more: one look at each)."""
@@ -556,10 +561,12 @@ def compile_kernels(what: str, kernels: Iterable[tuple[Any, Any]]) -> None:
     if not todo:
         return
     announce = _Announce(what)
+    _fast_cache.verify(CACHE)  # a cache file nobody sealed is removed before numba loads it
     with event.install_listener("numba:compile", announce):
         for kernel, signature in todo:
             kernel.compile(signature)
             kernel.disable_compile()
+    _fast_cache.seal(CACHE)
     if announce.began is not None:  # a line of its own: parallel workers may both compile
         print(f"compiling {what} took {time.perf_counter() - announce.began:.1f} s",
               file=sys.stderr, flush=True)

@@ -26,14 +26,18 @@ from ...generate.generator import (
     MEASURE_NODE_LIMIT,
     VARIANTS,
     GenerationError,
+    GridSearch,
     check_request,
     generate,
 )
 from ...generate.killer import KILLER_VARIANTS, generate_killer
 from ...generate.qwh import qwh
 from ..results.outputs import atomic_path
-from .common import whole_number
+from .common import seconds, whole_number
 from .progress import Progress
+
+GRID_SECONDS = 60.0
+"""How long finding one complete grid may take by default (--grid-timeout)."""
 
 KILLERS = tuple("killer" if v == "standard" else f"{v}-killer" for v in KILLER_VARIANTS)
 ALL_VARIANTS = (*VARIANTS, *KILLERS, "latin")
@@ -87,6 +91,10 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-mrv-nodes", type=whole_number, default=None,
                         help="replace puzzles that mrv cannot settle (count to two) within this many "
                              "decisions, for sets every method should finish")
+    parser.add_argument("--grid-timeout", type=seconds, default=GRID_SECONDS, metavar="SECONDS",
+                        help="give up when no complete grid is found in this long (a jigsaw draws "
+                             "region maps until one can be filled; each that cannot is said on "
+                             f"stderr; default {GRID_SECONDS:g})")
     parser.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
 
 
@@ -191,8 +199,18 @@ def _header(args: argparse.Namespace) -> str:
             f"# seed {args.seed}: puzzle i is generated from seed '{args.seed}/i'; {what}\n" + after)
 
 
+def _grid_search(args: argparse.Namespace, number: int) -> GridSearch:
+    """The bound on finding puzzle ``number``'s complete grid, each region map that gives
+    none said on stderr (a large jigsaw takes many)."""
+    def missed(tried: int, spent: float) -> None:
+        print(f"generate: puzzle {number}: region map {tried} gave no complete grid; trying another "
+              f"({spent:.0f} s of --grid-timeout {args.grid_timeout:g} s)", file=sys.stderr, flush=True)
+    return GridSearch(args.grid_timeout, missed)
+
+
 def _made(args: argparse.Namespace, seed: str, limit: int | None) -> tuple[Puzzle, str]:
     """One puzzle of the requested kind and the comment written after it."""
+    search = _grid_search(args, int(seed.rsplit("/", 1)[1]) + 1)
     if args.variant == "latin":
         instance = qwh(args.size, args.holes, seed=seed)
         holes = args.size ** 2 - instance.puzzle.num_givens
@@ -200,11 +218,11 @@ def _made(args: argparse.Namespace, seed: str, limit: int | None) -> tuple[Puzzl
     if args.variant in KILLERS:
         base = "standard" if args.variant == "killer" else args.variant.removesuffix("-killer")
         killer = generate_killer(args.size, seed=seed, variant=base, givens=args.killer_givens,
-                                 max_cage=args.max_cage)
+                                 max_cage=args.max_cage, search=search)
         return killer.puzzle, killer.comment()
     made = generate(args.size, seed=seed, givens=args.givens, symmetric=args.symmetric,
                     variant=args.variant, tries=args.tries, measure_limit=limit,
-                    max_mrv_nodes=args.max_mrv_nodes)
+                    max_mrv_nodes=args.max_mrv_nodes, search=search)
     minimal = " minimal=yes" if made.minimal else ""
     return made.puzzle, made.difficulty.comment() + minimal
 
