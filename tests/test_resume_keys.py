@@ -145,3 +145,16 @@ def test_two_resumes_at_once_report_counts_that_add_up_to_the_rows(tmp_path: Pat
     with sqlite3.connect(tmp_path / "x.sqlite") as connection:
         many = connection.execute("SELECT COUNT(*) FROM runs WHERE file = 'many.txt'").fetchone()[0]
     assert many == 60 and sum(written) == many, said
+
+
+@pytest.mark.parametrize("column, value, says", [("limit_s", 5.0, "made under 2 time limits (5 s, 10 s)"),
+                                                 ("max_solutions", 2, "asked for 2 numbers of solutions (1, 2")],
+                         ids=["limits", "solutions-asked"])
+def test_a_report_of_unlike_runs_in_one_database_is_refused(folder: Path, column: str, value: float,
+                                                            says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with sqlite3.connect(folder / "base.sqlite") as connection:  # as an older compare.py could leave it
+        connection.execute(f"UPDATE runs SET {column} = ? WHERE id = 1", (value,))
+    assert cli.main(["report", "--db", "base.sqlite"]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "pick one with --where" in err
+    assert cli.main(["report", "--db", "base.sqlite", "--where", f"{column}={value:g}"]) == 0
