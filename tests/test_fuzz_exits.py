@@ -2,13 +2,15 @@
 and hostile saved runs for report and plot, mutated and hostile puzzle inputs for every
 command that reads puzzles, and hostile option values; every outcome is exit 0, 1 or 2,
 and what is read is accounted for (every saved run in the report's table, every good
-puzzle's run in run's JSON). A modest number of examples in the quick tier; the slow tier
-draws many more."""
+puzzle's run in run's JSON). A dozen examples in the quick tier; the slow tier draws 40
+saved runs (15 for plot), 25 inputs of each command (8 for those that start workers). A longer hunt:
+``FUZZ_EXAMPLES=2000 python -m pytest tests/test_fuzz_exits.py -m slow`` draws that many for each."""
 from __future__ import annotations
 
 import copy
 import io
 import json
+import os
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -25,8 +27,13 @@ from .conftest import PUZZLES
 
 QUICK = settings(max_examples=12, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-MANY = settings(max_examples=150, deadline=None,
+MANY = settings(max_examples=40, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+def many(examples: int) -> settings:
+    """The slow tier's settings: ``examples``, or FUZZ_EXAMPLES from the environment."""
+    return settings(MANY, max_examples=int(os.environ.get("FUZZ_EXAMPLES") or examples))
 SAMPLES = [(PUZZLES / name).read_bytes() for name in ("small_4x4.txt", "seeds_grid.txt", "jigsaw.txt",
                                                       "malformed.txt", "x_sudoku.txt", "killer_teaching.txt")]
 HOSTILE_TOKENS = [b"variant=latin", b"variant=jigsaw", b"regions=1122", b"cage=", b"cage=3:R1C1,R1C1",
@@ -129,7 +136,7 @@ def test_a_damaged_saved_run_is_read_or_refused_never_exit_3(saved_run: dict[str
 @pytest.mark.parametrize("command", REPORTS, ids=lambda c: "-".join(c))
 def test_many_damaged_saved_runs_are_read_or_refused(saved_run: dict[str, Any], tmp_path: Path,
                                                      command: list[str]) -> None:
-    @MANY
+    @many(15 if command[0] == "plot" else 40)
     @given(damaged_document(saved_run))
     def check(text: str) -> None:
         check_report(saved_run, tmp_path, text, command)
@@ -200,7 +207,7 @@ def test_a_mutated_puzzle_input_is_read_or_refused_never_exit_3(tmp_path: Path, 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [*COMMANDS, *WORKERS])
 def test_many_mutated_puzzle_inputs_for_every_command(tmp_path: Path, name: str) -> None:
-    @settings(MANY, max_examples=150 if name in COMMANDS else 25)
+    @many(25 if name in COMMANDS else 8)
     @given(puzzle_input())
     def check(data: bytes) -> None:
         check_command(tmp_path, data, name, {**COMMANDS, **WORKERS}[name])
