@@ -234,6 +234,8 @@ class Declaration:
     not require it: the unavailable message names it."""
     imports: str | None = None
     """The module whose absence means the package is missing."""
+    program: str = ""
+    """A program outside Python it runs, in words with how to get it (``missing`` checks for it)."""
     interruptible: bool = True
     """Whether it honours time_limit from inside (else the harness kills it from outside)."""
     resolve: Callable[[dict[str, Any]], dict[str, Any]] | None = None

@@ -87,3 +87,27 @@ def test_a_poisoned_kernel_file_is_removed_and_fast_still_solves(tmp_path: Path)
     assert "solved" in done.stdout
     assert f"fast: cache file {luby} changed since fast wrote it: removed" in done.stderr
     assert _fast_cache.verify(tmp_path) == []  # sealed again after the compile
+
+
+def test_a_compile_under_way_elsewhere_keeps_its_new_files_and_a_stale_marker_is_cleared(tmp_path: Path) -> None:
+    folder = kernels(tmp_path, "_fast._kernel-1.py311.nbi")
+    _fast_cache.seal(tmp_path)
+    (folder / f"{_fast_cache.MARKER}{os.getppid()}").touch()  # a live process compiling other kernels
+    (folder / "_fast_bands._kernel-5.py311.nbi").write_bytes(b"its compile, not sealed yet")
+    assert _fast_cache.verify(tmp_path) == []
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    (folder / f"{_fast_cache.MARKER}{os.getppid()}").unlink()
+    stale = folder / f"{_fast_cache.MARKER}{done.stdout.strip()}"  # its process has ended
+    stale.touch()
+    assert _fast_cache.verify(tmp_path) == ["_fast_bands._kernel-5.py311.nbi"]
+    assert not stale.exists()
+
+
+def test_compiling_verifies_before_and_seals_after_leaving_no_marker(tmp_path: Path) -> None:
+    folder = kernels(tmp_path, "_fast._kernel-1.py311.nbi")
+    with _fast_cache.compiling(tmp_path):
+        assert not (folder / "_fast._kernel-1.py311.nbi").exists()  # unsealed: removed before loading
+        (folder / "_fast._kernel-2.py311.nbi").write_bytes(b"compiled now")
+    assert _fast_cache.verify(tmp_path) == [] and (folder / "_fast._kernel-2.py311.nbi").exists()
+    assert not list(folder.glob(f"{_fast_cache.MARKER}*"))

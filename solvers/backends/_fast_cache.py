@@ -13,20 +13,26 @@ change ``fast`` in every later run. Two defences, each cheap:
   source folder's kernels against the ``sealed.json`` beside them, where ``seal`` (after
   they are compiled or loaded) wrote each file's SHA-256: a file that is not listed, or whose bytes changed,
   is removed before numba can load it (numba then compiles that kernel again) and stderr
-  says which. The kernels are compiled under the caller's lock, if it has one: ``verify``
-  and ``seal`` are what a compile lock would wrap.
+  says which. ``compiling`` wraps a compile (inside fast's compile lock, one per kernel
+  group): verify, compile, seal. Two groups may compile at once into one folder, so each
+  compile leaves a marker while it runs, and ``verify`` leaves alone what changed since
+  another live compile began (that compile seals it).
 
 Not covered: the user's own account writing both a cache file and ``sealed.json`` (any
 program run as the user, a plugin included, can change the user's files).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+MARKER = ".compiling-"
+"""A compile under way: a file ``.compiling-<pid>`` in the kernels' folder while it runs."""
 SEAL = "sealed.json"
 """The file listing each cache file of fast's kernels with its SHA-256."""
 _SUFFIXES = (".nbi", ".nbc")
@@ -78,12 +84,15 @@ def kernel_files(folder: Path) -> list[Path]:
 def verify(root: Path | None = None) -> list[str]:
     """Remove each cache file of fast's kernels that the seal does not vouch for (not
     listed, or its bytes changed since), before numba can load it; the files removed, each
-    said on stderr. A missing or unreadable seal vouches for nothing."""
+    said on stderr. A missing or unreadable seal vouches for nothing. A file changed since
+    another process's compile began (still running: its marker, its process alive) is left
+    for that compile to seal."""
     folder = kernel_folder(root or cache_root())
     sealed = _read_seal(folder)
+    since = _others_compiling_since(folder)
     removed = []
     for path in kernel_files(folder):
-        if sealed.get(path.name) != _digest(path):
+        if sealed.get(path.name) != _digest(path) and not _changed_since(path, since):
             why = "is not one fast wrote" if path.name not in sealed else "changed since fast wrote it"
             try:
                 path.unlink()
@@ -93,6 +102,50 @@ def verify(root: Path | None = None) -> list[str]:
             print(f"fast: cache file {path} {why}: removed; the kernel is compiled again",
                   file=sys.stderr, flush=True)
     return removed
+
+
+@contextlib.contextmanager
+def compiling(root: Path | None = None) -> Iterator[None]:
+    """A compile of some of fast's kernels: ``verify`` first, a marker while it runs (so a
+    compile of other kernels at the same time spares its new files), ``seal`` after."""
+    folder = kernel_folder(root or cache_root())
+    marker = folder / f"{MARKER}{os.getpid()}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        marker.touch()
+    except OSError:
+        pass  # no marker: a compile elsewhere may remove this one's files; numba compiles them again
+    try:
+        verify(root)
+        yield
+        seal(root)
+    finally:
+        marker.unlink(missing_ok=True)
+
+
+def _others_compiling_since(folder: Path) -> float | None:
+    """When the earliest compile of another live process began (its marker's time), or None;
+    a marker whose process is gone is removed."""
+    times = []
+    for marker in folder.glob(f"{MARKER}*"):
+        pid = marker.name[len(MARKER):]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            times.append(marker.stat().st_mtime)
+        except ProcessLookupError:
+            marker.unlink(missing_ok=True)
+        except OSError:  # another user's process took the number, or the marker went
+            continue
+    return min(times) if times else None
+
+
+def _changed_since(path: Path, since: float | None) -> bool:
+    try:
+        return since is not None and path.stat().st_mtime >= since
+    except OSError:
+        return False
 
 
 def seal(root: Path | None = None) -> None:

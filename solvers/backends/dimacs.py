@@ -126,6 +126,7 @@ DECLARATION = Declaration(
     constraints=frozenset({"all-different", "sum"}),
     resolve=_chosen, facts=_facts, missing=lambda options: unavailable() if options["solver"] is None else None,
     notes="`apt-get install cadical`",
+    program="a DIMACS SAT solver program (kissat, cadical, minisat, picosat, glucose on PATH, or solver=PATH)",
     reach=Reach(solutions=4),
 )
 STDERR_TAIL = 400

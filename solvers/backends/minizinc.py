@@ -129,6 +129,7 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     resolve=_resolve, facts=_facts, missing=_missing,
+    program=f"the program {PROGRAM!r} with a solver it can run: {INSTALL}",
     notes="`apt-get install minizinc`; `export --format minizinc`",
 )
 
