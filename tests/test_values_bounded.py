@@ -113,11 +113,18 @@ def _hostile(document: dict[str, Any], change: str) -> str:
         doc["runs"][0]["size"] = "axb"
     elif change == "huge-count":
         doc["runs"][0]["stats"]["nodes"] = 10 ** 30
+    elif change == "a-run-twice":  # it would be counted twice
+        doc["runs"].append(doc["runs"][0])
+    elif change == "one-name-two-backends":  # dlx's runs would be summed as mrv's
+        for run in doc["runs"]:
+            run["configuration"] = run["solver"] = "mrv"
+            run["repeat"] = int(run["backend"] == "dlx")
     return text if text is not None else json.dumps(doc)
 
 
 HOSTILE = ["deep", "5000-digits", "stat-1e400", "nan", "no-runs", "options-not-object", "limit-text",
-           "calibration-list", "disagreement-without-file", "size-without-n", "size-not-a-size", "huge-count"]
+           "calibration-list", "disagreement-without-file", "size-without-n", "size-not-a-size", "huge-count",
+           "a-run-twice", "one-name-two-backends"]
 
 
 @pytest.mark.parametrize("command", [["report"], ["report", "--scores"], ["report", "--pair", "mrv,dlx"],
@@ -152,6 +159,16 @@ def test_bounded_json_refuses_each_kind_of_excess() -> None:
 # ---------------------------------------------------------------- text shown, CSV written
 
 ESCAPES = "evil\x1b]0;owned\x07\x1b[2J\u202etxt"
+
+
+def test_runs_of_one_configuration_under_several_seeds_are_one_configuration(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "seeds.json"
+    assert cli.main(["run", SMALL, "--solvers", "mrv", "--seeds", "2", "--json", str(path)]) == 0
+    capsys.readouterr()
+    assert cli.main(["report", str(path), "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["summary"]
+    assert row["runs"] == 8
 
 
 def test_report_escapes_terminal_controls_in_saved_text(document: dict[str, Any], tmp_path: Path,

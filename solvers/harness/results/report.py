@@ -261,6 +261,9 @@ def load_document(path: str) -> dict[str, Any]:
         problem = _bad_field(run)
         if problem:
             raise ReportError(f"{path}: run {number}: {problem}")
+    problem = saved.unlike_runs(runs)
+    if problem:
+        raise ReportError(f"{path}: {problem}")
     return document
 
 

@@ -118,6 +118,32 @@ def document_problem(document: dict[str, Any]) -> str:
     return problem
 
 
+def unlike_runs(runs: list[dict[str, Any]]) -> str:
+    """What makes a document's runs unlike ('' when nothing): a run that repeats another
+    (the same puzzle, configuration, repetition and seed: it would be counted twice), or a
+    configuration name standing for two backends or two sets of options besides the seed
+    (they would be summed as one). The runs' fields are already checked."""
+    seen: dict[Any, int] = {}
+    meant: dict[str, tuple[int, Any]] = {}
+    for number, run in enumerate(runs):
+        name = run.get("configuration", run["solver"])
+        key = (run["file"], run["index"], name, run.get("repeat"), run.get("seed"))
+        if key in seen:
+            return (f"run {number} repeats run {seen[key]} (puzzle {run['index'] + 1} of {_shown(run['file'])}, "
+                    f"{_shown(name)}, repetition {run.get('repeat')}): each run is saved once")
+        seen[key] = number
+        options = run.get("options")
+        if type(options) is dict:  # --seeds: one configuration, a seed each run
+            options = {key: value for key, value in options.items() if key != "seed"}
+        what = (run.get("backend"), dumps(options, sort_keys=True))
+        first, before = meant.setdefault(name, (number, what))
+        if before != what:
+            return (f"run {number}'s configuration {_shown(name)} is {_shown(what[0])} with options "
+                    f"{what[1][:40]}, but run {first}'s is {_shown(before[0])} with {before[1][:40]}: "
+                    "one name, two configurations")
+    return ""
+
+
 def document_text(document: Mapping[str, Any]) -> str:
     """A document as saved: JSON, indented, with any NaN or infinity written as null, so that
     ``read_json`` always takes back what the toolkit wrote."""
