@@ -5,18 +5,22 @@ before any work (exit 2), and nothing ends in an IndexError."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from models import parse_puzzle, read_text, to_record
+from models import Model, parse_puzzle, read_puzzles, read_text, to_record
 from models.geometry import MAX_SIZE
 from models.symbols import MAX_SYMBOL_SIZE, SYMBOLS, symbol
+from solvers.encodings.cnf import ENCODINGS, clause_count, encode
 from solvers.harness import cli
+from solvers.harness.commands import export
 from solvers.harness.pictures.replay_page import page_data
 from solvers.trace import read_trace
 
-from .conftest import compare
+from .conftest import PUZZLES, ROOT, compare
 
 HOLES = {(0, 0), (1, 1), (2, 2), (3, 5), (17, 30)}
 
@@ -82,6 +86,7 @@ def test_render_draws_a_36x36_grid(latin36: Path, tmp_path: Path, suffix: str) -
     assert picture.stat().st_size > 0
 
 
+@pytest.mark.slow  # two launches and a 36x36 solved in a worker: about 5 s
 def test_solve_refuses_line_format_for_a_36x36_before_solving_and_takes_grid(latin36: Path) -> None:
     refused = compare("solve", str(latin36), "--format", "line")
     assert refused.returncode == 2
@@ -96,3 +101,35 @@ def test_the_reader_takes_a_64x64_latin_square_and_refuses_65() -> None:
     good = read_text(latin_text(64))
     assert not good.errors and good.puzzles[0].n == 64
     assert read_text(latin_text(65)).errors[0].kind == "invalid size"
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("name", ["small_4x4.txt", "jigsaw.txt", "x_sudoku.txt", "generated_qwh_15x15.txt",
+                                  "special_9x9_multiple_solutions.txt"])
+def test_the_clause_count_is_the_number_of_clauses_the_encoding_makes(name: str, encoding: str) -> None:
+    model = Model.from_puzzle(read_puzzles(PUZZLES / name).puzzles[0])
+    assert clause_count(model, encoding) == len(encode(model, encoding, cages=False).clauses)
+
+
+def test_export_refuses_a_cnf_larger_than_the_memory_left_before_building_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "empty36.txt"
+    path.write_text("variant=latin\n" + "\n".join(" ".join(["0"] * 36) for _ in range(36)) + "\n")
+    monkeypatch.setattr(export, "memory_left", lambda: 100 * 2 ** 20)
+    monkeypatch.setattr(export, "export_dimacs", lambda *args: pytest.fail("the CNF was built"))
+    assert cli.main(["export", str(path), "-o", str(tmp_path / "p.cnf")]) == 2
+    err = capsys.readouterr().err
+    assert f"its simplified CNF has {36 * 36 * (1 + 630) + 72 * 36 * (1 + 630):,} clauses" in err
+    assert "--format minizinc" in err and not (tmp_path / "p.cnf").exists()
+
+
+@pytest.mark.slow
+def test_a_64x64_latin_cnf_under_a_2_gib_cap_is_exit_2_naming_its_size(tmp_path: Path) -> None:
+    path = tmp_path / "empty64.txt"
+    path.write_text("variant=latin\n" + "\n".join(" ".join(["0"] * 64) for _ in range(64)) + "\n")
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)); "
+            "from solvers.harness import cli; sys.exit(cli.main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", code, "export", str(path), "-o", str(tmp_path / "p.cnf")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 2, done.stderr
+    assert "its simplified CNF has 24,784,896 clauses" in done.stderr
