@@ -114,7 +114,7 @@ def check_report(saved_run: dict[str, Any], tmp_path: Path, text: str, command: 
     path = tmp_path / "damaged.json"
     path.write_text(text)
     out = ["-o", str(tmp_path / "p.png")] if command[0] == "plot" else []
-    status, stdout, stderr = main([*command, str(path), *out])
+    status, _, stderr = main([*command, str(path), *out])
     assert status in (0, 1, 2), stderr
     if status != 2 and command == ["report"]:  # read: every run is in the table
         status, shown, _ = main(["report", str(path), "--format", "json"])

@@ -21,6 +21,8 @@ import importlib.util
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import cast
 
 from ... import registry
 from ...registry import Backend, SolveFunction
@@ -86,7 +88,7 @@ def plugin_digest(text: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _file_digest(path: str, size: int, mtime_ns: int) -> str:
+def _file_digest(path: str, size: int, mtime_ns: int) -> str:  # noqa: ARG001 - size and mtime key the cache
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
@@ -120,7 +122,7 @@ def load_function(spec: PluginSpec) -> SolveFunction:
     function = getattr(module, spec.function, None)
     if not callable(function):
         raise PluginError(f"plugin {spec.text!r}: {spec.target} has no function {spec.function!r}")
-    return function
+    return cast(SolveFunction, function)  # a callable; what it returns is checked at every call
 
 
 def load_backend(ref: Configuration) -> Backend:
@@ -135,7 +137,7 @@ def load_backend(ref: Configuration) -> Backend:
     return Backend.from_function(ref.name, load_function(spec), description=f"plugin {spec.text}")
 
 
-def _load_file(target: str):
+def _load_file(target: str) -> ModuleType:
     path = Path(target).resolve()
     if not path.is_file():
         raise PluginError(f"plugin file {target} not found")

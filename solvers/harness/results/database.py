@@ -195,7 +195,7 @@ class ResultsDatabase:
         with a run of its own keeps that sweep's run (this sweep's run, left pending and
         judged by the other, is this sweep's still); returns how many were kept so (none
         without a second writer)."""
-        names = ("task", "raw_solutions") + RUN_COLUMNS
+        names = ("task", "raw_solutions", *RUN_COLUMNS)
         sql = (f"INSERT INTO runs ({', '.join(f'{chr(34)}{c}{chr(34)}' for c in names)}) "
                f"VALUES ({', '.join('?' * len(names))}) ON CONFLICT(task) DO UPDATE SET "
                + ", ".join(f'"{c}" = excluded."{c}"' for c in names[1:] if c != "sweep"))
@@ -546,8 +546,8 @@ class DatabaseStore:
         self.database.add_pending([(key, outcome)])
         self.pending.add(key)
 
-    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
-               runs: Sequence[Run], disagreement: object) -> None:
+    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],  # noqa: ARG002 - the Recorder's
+               runs: Sequence[Run], disagreement: object) -> None:  # noqa: ARG002 - signature; the database keeps runs
         entries = [(task_key(t), t, o, r) for t, o, r in zip(tasks, outcomes, runs)]
         written = [key for key, *_ in entries if key in self.pending]
         ran = [key for key, *_ in entries if key not in self.known]
