@@ -50,8 +50,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from models import Cage, Geometry, Model, Puzzle, grid_svg
+from models.geometry import MAX_SIZE
 from models.lines import BadLine, iter_lines
-from models.symbols import MAX_SYMBOL_SIZE, symbol
+from models.symbols import symbol
 
 Event = dict[str, Any]
 
@@ -267,9 +268,9 @@ def _start_side(event: Event, where: str) -> int:
     if event["kind"] != "start":
         raise TraceError(f"{where}: a trace starts with a 'start' event (the puzzle)")
     n = event["n"]
-    if event["box_rows"] * event["box_cols"] != n or not 1 <= n <= MAX_SYMBOL_SIZE:
+    if event["box_rows"] * event["box_cols"] != n or not 1 <= n <= MAX_SIZE:
         raise TraceError(f"{where}: the start event's n {n} is not box_rows x box_cols "
-                         f"({event['box_rows']} x {event['box_cols']}) of a grid up to {MAX_SYMBOL_SIZE}")
+                         f"({event['box_rows']} x {event['box_cols']}) of a grid up to {MAX_SIZE}")
     puzzle_of(event, where)
     return int(n)
 

@@ -154,6 +154,9 @@ CASES: dict[tuple[str, str], Case] = {
     ("generate", "--measure-limit"): case(["generate", "--size", "6"], ["--measure-limit", "1"]),
     ("generate", "--max-mrv-nodes"): case(["generate", "--size", "6"], ["--max-mrv-nodes", "1"]),
     ("generate", "--output"): case(["generate", "--size", "4"], ["--output", "{OUT}/g.txt"]),
+    # seed 2's first 6x6 region map gives no grid: a tiny bound gives up there, exit 1
+    ("generate", "--grid-timeout"): case(["generate", "--size", "6", "--variant", "jigsaw", "--seed", "2"],
+                                         ["--grid-timeout", "0.001"]),
     # study, ladder
     ("study", "--levels"): case(["study", "consistency", P4], ["--levels", "naked"]),
     ("study", "--first"): case(["study", "consistency", P4, "--levels", "naked"], ["--first", "1"]),
