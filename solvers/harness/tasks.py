@@ -161,3 +161,5 @@ class Outputs:
     title: str = ""
     db: str | None = None
     resume: bool = False
+    fail_on: tuple[str, ...] = ()
+    """Categories besides wrong that make the exit status 1 (--fail-on), e.g. error, timeout."""

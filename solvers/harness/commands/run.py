@@ -19,9 +19,11 @@ from .common import (
     DEFAULT_PUZZLES,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
+    FAILING,
     UsageError,
     check_output_paths,
     exit_status,
+    fail_categories,
     find_inputs,
     input_options,
     iter_inputs,
@@ -54,6 +56,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     executor_options(run)
     database_options(run)
     experiment_options(run)
+    run.add_argument("--fail-on", type=fail_categories, default=(), metavar="CATEGORIES",
+                     help="exit 1 also when a run ends in one of these categories, comma-separated "
+                          f"from {', '.join(FAILING)} (a wrong run always does), e.g. error,timeout: "
+                          "a backend that crashes or hangs then fails the command")
     run.add_argument("--format", choices=report.TABLE_FORMATS, default="table",
                      help="how to print the summary (default: table)")
     run.add_argument("--json", metavar="OUT.json", help="save the whole run as JSON")
@@ -101,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size,
         count=args.max_solutions)
     outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
-                      title=args.title, db=args.db, resume=args.resume)
+                      title=args.title, db=args.db, resume=args.resume, fail_on=args.fail_on)
     return run_experiment(experiment, outputs)
 
 
@@ -177,7 +183,7 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
     rows = report.summarize(results.runs, unique=experiment.max_solutions >= 2, limit=experiment.time_limit,
                             par=experiment.par, exclude_warmup=experiment.exclude_warmup)
     status = (EXIT_USAGE if tally.failed else EXIT_INTERRUPTED if results.partial
-              else exit_status(results.runs, bad))
+              else exit_status(results.runs, bad, outputs.fail_on))
     where = executor.describe()
     return show_and_save(
         status, bad,
