@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from models import Geometry, Grid, Model, Puzzle, to_line, verify
@@ -165,7 +166,7 @@ def random_regions(n: int, rng: random.Random, swaps: int | None = None) -> Grid
             continue
         b = rng.choice(borders)
         regions[a], regions[b] = rb, ra
-        if _connected(regions, ra, n) and _connected(regions, rb, n):
+        if connected(regions, ra, n) and connected(regions, rb, n):
             done += 1
         else:
             regions[a], regions[b] = ra, rb
@@ -186,7 +187,8 @@ def _neighbours(cell: int, n: int) -> list[int]:
     return out
 
 
-def _connected(regions: list[int], region: int, n: int) -> bool:
+def connected(regions: list[int], region: int, n: int) -> bool:
+    """Whether the cells of one region of a region map touch edge to edge, all of them."""
     cells = [c for c, r in enumerate(regions) if r == region]
     seen = {cells[0]}
     todo = deque(seen)
@@ -268,6 +270,33 @@ def still_unique(engine: _Engine, givens: list[int], removed: tuple[int, ...],
         if ran_out and _cpsat_finds_other(engine, givens, cell, solution[cell]):
             return False
     return True
+
+
+def another_solution(engine: _Engine, givens: Sequence[int], solution: Grid,
+                     node_budget: int | None = None) -> tuple[Grid | None, bool]:
+    """A solution of the givens other than ``solution`` (which must be one of theirs), and
+    whether the node budget ran out first: (None, False) proves ``solution`` the only one.
+
+    One search, trying ``solution``'s value last in every cell: any other solution leaves
+    the path to ``solution`` at some decision by a value tried earlier, so it is met first,
+    and ``solution`` itself comes out only when there is no other.
+    """
+    cands = engine.propagator.start(tuple(givens))
+    if cands is None:
+        raise GenerationError("givens that contradict their own solution")  # cannot happen
+    found, _, ran_out = engine.search(cands, None, node_budget, avoid=solution)
+    if found is None or tuple(grid_of(found)) == tuple(solution):
+        return None, ran_out
+    return grid_of(found), False
+
+
+SearchEngine = _Engine
+"""The generator's search (mrv's singles and fewest-candidates branching) for one puzzle."""
+
+
+def search_engine(puzzle: Puzzle) -> _Engine:
+    """mrv's singles search over a puzzle's structure (groups and cages), for another_solution."""
+    return _Engine(Model.from_puzzle(puzzle))
 
 
 def _cpsat_finds_other(engine: _Engine, givens: list[int], cell: int, value: int) -> bool:

@@ -101,10 +101,15 @@ def run_tasks(tasks: Iterable[Task], *, jobs: int | None = None,
 
 class WorkerPool:
     """run_tasks' workers kept alive between batches, so backends stay loaded (the
-    executors keep one per sweep, and one in each Dask worker); close() ends them."""
+    executors keep one per sweep, and one in each Dask worker); close() ends them. With
+    ``keep_idle`` an idle worker is replaced by one of another key only when no worker
+    of that key is alive: small batches that alternate between a few keys (a fuzz
+    campaign: a plugin and the built-in references) then never restart a worker."""
 
-    def __init__(self, jobs: int | None = None, *, fresh_plugin_workers: bool = False):
+    def __init__(self, jobs: int | None = None, *, fresh_plugin_workers: bool = False,
+                 keep_idle: bool = False):
         self._pool = _Pool(max(1, jobs or default_jobs()), None, fresh_plugin_workers)
+        self._pool.keep_idle = keep_idle
 
     def run(self, tasks: Iterable[Task], *, on_outcome: Callable[[int, Outcome], None] | None = None,
             keep: bool = True) -> list[Outcome]:
@@ -186,6 +191,8 @@ class _Pool:
         self.requeued: list[int] = []
         """Tasks whose worker died before their run started, to be given to a fresh one."""
         self.retried: set[int] = set()
+        self.keep_idle = False
+        """Replace an idle worker of another key only for a key no live worker has."""
 
     def run(self, tasks: Iterable[Task], keep: bool = True) -> list[Outcome]:
         """Run the tasks, read only as workers fall free; live workers of an earlier run
@@ -238,13 +245,32 @@ class _Pool:
                     self._send(worker, match)
         for index, worker in enumerate(self.slots):
             if worker is None or worker.task is None:
-                number = waiting.pop(0) if waiting else self._pull()
-                if number is None:
-                    return
+                if worker is not None and self.keep_idle:
+                    number = self._unserved(waiting)
+                    if number is None:
+                        continue
+                else:
+                    number = waiting.pop(0) if waiting else self._pull()
+                    if number is None:
+                        return
                 if worker is not None:
                     self._end(worker)
                 spawned = self.slots[index] = self._spawn(self.tasks[number].key)
                 self._send(spawned, number)
+
+    def _unserved(self, waiting: list[int]) -> int | None:
+        """The first task, waiting or read now (at most LOOKAHEAD ahead), whose key no live
+        worker has: the only kind an idle worker of another key is replaced for (keep_idle)."""
+        keys = {w.key for w in self.slots if w is not None}
+        match = next((n for n in waiting if self.tasks[n].key not in keys), None)
+        if match is not None:
+            waiting.remove(match)
+            return match
+        while len(waiting) < LOOKAHEAD and (number := self._pull()) is not None:
+            if self.tasks[number].key not in keys:
+                return number
+            waiting.append(number)
+        return None
 
     def close(self) -> None:
         for worker in self.slots:

@@ -1,0 +1,114 @@
+"""A finding made small: its failure re-checked on each candidate through the engine (the same
+kind, and for an exception the same type; for a broken relation the same relation), a
+smaller grid tried first, then ddmin over the puzzle's parts (shrink.py).
+
+A smaller grid: for each side below the finding's (smallest first), a few fresh instances
+of the same family and verdict, in the same mode, with a mutant by the same relation; the
+first that fails the same way is shrunk instead of the original.
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from models import Puzzle
+
+from ...generate.instances import random_instance
+from ..tasks import Configuration
+from .cases import mutants_of
+from .findings import Finding
+from .oracles import failure_of
+from .relations import Mutant, answer_of, mutant_for, violated
+from .shrink import Part, shrink
+from .trials import Trial, Trials
+
+SMALLER_TRIES = 12
+"""Fresh instances tried at each smaller side."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a candidate must do to fail the same way: the configuration, the references (a
+    hang needs one of them to answer), the mode, the failure's signature, and for a broken
+    relation its mutant of the puzzle being shrunk."""
+
+    solver: Configuration
+    references: tuple[Configuration, ...]
+    mode: str
+    signature: str
+    relation: Mutant | None = None
+
+
+def fails(target: Target, trials: Trials) -> Callable[[Puzzle], bool]:
+    """The test a candidate puzzle must pass to fail the same way."""
+    label = target.solver.name
+
+    def check(puzzle: Puzzle) -> bool:
+        if target.relation is not None:
+            mutant = mutant_for(target.relation, puzzle)
+            if mutant is None:
+                return False
+            first, second = trials.judge([Trial(puzzle, (target.solver,), target.mode),
+                                          Trial(mutant.puzzle, (target.solver,), target.mode)])
+            before, after = answer_of(first.outcomes[label]), answer_of(second.outcomes[label])
+            return bool(before and after and violated(mutant, before, after))
+        hang = target.signature == "hang"
+        configurations = (target.solver, *target.references) if hang else (target.solver,)
+        (one,) = trials.judge([Trial(puzzle, configurations, target.mode)])
+        run = one.runs[label]
+        failure = failure_of(run.category, run.reason, answered_elsewhere=one.answered(label))
+        return failure is not None and failure.signature == target.signature
+    return check
+
+
+def minimise(finding: Finding, trials: Trials, sizes: Sequence[int], budget_s: float) -> None:
+    """Shrink the finding in place within ``budget_s`` seconds: ``puzzle`` (and ``mutant``),
+    ``tests``, ``minimal`` and ``shrink_s`` are set."""
+    started = time.monotonic()
+    deadline = started + budget_s
+    target = Target(finding.solver, finding.references, finding.mode, finding.signature, finding.mutant)
+    tests = 1
+    if not fails(target, trials)(finding.original):
+        finding.detail += " (it did not fail again when checked before shrinking: not shrunk)"
+        finding.puzzle, finding.shrink_s = finding.original, time.monotonic() - started
+        finding.tests = tests
+        return
+    start = finding.original
+    smaller, tried = _smaller(finding, target, trials, sizes, deadline)
+    tests += tried
+    if smaller is not None:
+        start, target = smaller
+    pinned: list[Part] = []
+    if target.relation is not None and target.relation.relation == "one given less":
+        pinned = [("given", target.relation.cell or 0)]
+    shrunk, made, minimal = shrink(start, fails(target, trials), pinned=pinned, deadline=deadline)
+    finding.puzzle = shrunk
+    finding.mutant = None if target.relation is None else mutant_for(target.relation, shrunk)
+    finding.tests, finding.minimal = tests + made, minimal
+    finding.shrink_s = time.monotonic() - started
+
+
+def _smaller(finding: Finding, target: Target, trials: Trials, sizes: Sequence[int],
+             deadline: float) -> tuple[tuple[Puzzle, Target] | None, int]:
+    """A puzzle of a smaller side that fails the same way (and its target), or None; and the
+    instances tried."""
+    tried = 0
+    for size in sorted(side for side in sizes if side < finding.original.n):
+        for attempt in range(SMALLER_TRIES):
+            if time.monotonic() > deadline:
+                return None, tried
+            rng = random.Random(f"fuzz/{finding.seed}/smaller/{size}/{attempt}")
+            instance = random_instance(rng, size, finding.family, finding.verdict)
+            chosen = None
+            if target.relation is not None:
+                chosen = next((mutant for mutant in mutants_of(instance, rng)
+                               if mutant.relation == target.relation.relation), None)
+                if chosen is None:
+                    continue
+            tried += 1
+            candidate = replace(target, relation=chosen)
+            if fails(candidate, trials)(instance.puzzle):
+                return (instance.puzzle, candidate), tried
+    return None, tried
