@@ -51,6 +51,8 @@ DIG_NODE_BUDGET = 50
 PIN_SHARE = 4
 """Each round of digging gives back a quarter of the cells where the other solution differs
 (at least one): far from unique, fewer rounds; near it, one cell at a time."""
+THIN_ALL = 9
+"""Up to this side every given is tried when thinning; beyond it, 2n of them (time)."""
 SEARCH_ONLY_TRIES = 40
 """Wrong givens tried, looking for one that propagation alone does not refute."""
 SHAPE_ATTEMPTS = 8
@@ -85,7 +87,7 @@ def random_instance(rng: random.Random, size: int, family: str, verdict: str) ->
     target = round(kept * full.geometry.cells * (0.5 if full.cages else 1.0))
     unique, several = dig(full, solution, rng, target)
     if verdict == "none":
-        return Instance(wrong_given(unique, solution, rng), "none", None, family)
+        return Instance(wrong_given(thinned(unique, solution, rng), solution, rng), "none", None, family)
     if verdict == "several":
         several = several or opened(unique, solution, rng)
     if verdict == "unique" or several is None:
@@ -189,7 +191,7 @@ def dig(full: Puzzle, solution: Grid, rng: random.Random, target: int) -> tuple[
     """Random cells emptied down to ``target`` givens, then givens put back until the grid
     is the only solution: each round, one search finds another solution (mrv's singles,
     ``generator.another_solution``) and cells where it differs from the grid are given
-    again (a quarter of them, at least one; a quarter of all empty cells when the search
+    again (a quarter of them, at least one; a sixteenth of all empty cells when the search
     ran out of budget). Returns the unique puzzle and the last puzzle seen to have another
     solution (None if there was none)."""
     engine = search_engine(full)
@@ -205,9 +207,26 @@ def dig(full: Puzzle, solution: Grid, rng: random.Random, target: int) -> tuple[
         if other is not None:
             several = full.with_givens(tuple(givens))
             empty = [cell for cell in empty if other[cell] != solution[cell]]
-        for cell in rng.sample(empty, -(-len(empty) // PIN_SHARE)):
+        for cell in rng.sample(empty, -(-len(empty) // (PIN_SHARE if other is not None else 16))):
             givens[cell] = solution[cell]
     return full.with_givens(tuple(givens)), several
+
+
+def thinned(puzzle: Puzzle, solution: Grid, rng: random.Random) -> Puzzle:
+    """A unique puzzle with givens removed in random order where each removal is proved to keep
+    the grid the only solution (every given tried up to THIN_ALL, so the puzzle is then
+    locally minimal; 2n of them on larger grids): sparse, so that propagation alone rarely solves it
+    and a wrong given added to it is one only search refutes."""
+    engine = search_engine(puzzle)
+    givens = list(puzzle.givens)
+    held = [cell for cell, value in enumerate(givens) if value]
+    tries = len(held) if puzzle.n <= THIN_ALL else min(len(held), 2 * puzzle.n)
+    for cell in rng.sample(held, tries):
+        givens[cell] = 0
+        other, ran_out = another_solution(engine, givens, solution, DIG_NODE_BUDGET)
+        if other is not None or ran_out:
+            givens[cell] = solution[cell]
+    return puzzle.with_givens(tuple(givens))
 
 
 def opened(puzzle: Puzzle, solution: Grid, rng: random.Random) -> Puzzle | None:

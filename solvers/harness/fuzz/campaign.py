@@ -93,6 +93,7 @@ def _search(plan: Plan, trials: Trials, tally: Tally,
     """Batches of cases until the budget is spent (or a finding, without keep_going); the next
     batch is drawn in a thread while the workers run this one."""
     configurations = (*plan.subjects, *plan.references)
+    references = frozenset(c.name for c in plan.references)
     findings: dict[tuple[str, str], Finding] = {}
     ahead = ThreadPoolExecutor(max_workers=1)
     try:
@@ -106,7 +107,7 @@ def _search(plan: Plan, trials: Trials, tally: Tally,
             for case in cases:
                 mine, judged = judged[:len(case.puzzles)], judged[len(case.puzzles):]
                 _count(tally, case, [run.category for one in mine for run in one.runs.values()])
-                for spotted in examine(case, mine):
+                for spotted in examine(case, mine, references):
                     _keep(findings, spotted, case, plan, tally)
             tally.runs = trials.runs
             tally.searched_s = time.monotonic() - tally.started

@@ -93,16 +93,17 @@ def cell_name(puzzle: Puzzle, cell: int) -> str:
     return f"r{cell // puzzle.n + 1}c{cell % puzzle.n + 1}"
 
 
-def examine(case: Case, judged: Sequence[Judged]) -> list[Spotted]:
+def examine(case: Case, judged: Sequence[Judged], references: frozenset[str] = frozenset()) -> list[Spotted]:
     """Every failure the case's judged trials show (one per configuration and puzzle), then
     every relation broken between the instance's answer and a mutant's, for configurations
-    with no failure on either."""
+    with no failure on either. A reference (its label in ``references``) that runs past the
+    limit is slow, not a finding: only its wrong answers, crashes and errors are."""
     spotted: list[Spotted] = []
     flagged: set[tuple[str, int]] = set()
     for place, one in enumerate(judged):
         for label, run in one.runs.items():
             failure = failure_of(run.category, run.reason, answered_elsewhere=one.answered(label))
-            if failure is not None:
+            if failure is not None and not (label in references and failure.kind == "hang"):
                 spotted.append(Spotted(label, failure, one.trial.puzzle))
                 flagged.add((label, place))
     for place, mutant in enumerate(case.mutants, start=1):

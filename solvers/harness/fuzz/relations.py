@@ -16,9 +16,10 @@ at least one of the answers is false.
 
 >>> from models import parse_puzzle
 >>> P = parse_puzzle("1234341221434321")
->>> M = Mutant("one given less", "r1c1 emptied", P.with_givens((0,) + P.givens[1:]), cell=0)
->>> violated(M, Answer(frozenset({P.givens}), True), Answer(frozenset(), True))
-'the original has a solution, but the mutant (r1c1 emptied) claims to have none'
+>>> M = Mutant("one given less", "r1c1 emptied", P.with_givens((0,) + P.givens[1:]), cell=0, digit=1)
+>>> print(violated(M, Answer(frozenset({P.givens}), True), Answer(frozenset(), True)))
+the original claims exactly one solution, but its mutant (r1c1 emptied), which keeps every \
+solution, claims no solution (no solution with 1 at r1c1)
 """
 from __future__ import annotations
 
@@ -67,39 +68,39 @@ def violated(mutant: Mutant, original: Answer, changed: Answer) -> str | None:
     """How the two answers break the mutant's relation, in words; None if they do not."""
     if mutant.relation == "symmetry":
         assert mutant.symmetry is not None
-        mapped = frozenset(mutant.symmetry.grid(s) for s in original.solutions)
-        return _same(mapped, original.exact, changed, f"the mutant ({mutant.what})")
+        expected = frozenset(mutant.symmetry.grid(s) for s in original.solutions)
+        if _agree(expected, original.exact, changed):
+            return None
+        same = len(expected) == len(changed.solutions) and original.exact == changed.exact
+        return (f"the original {_says(original)}, but its mutant ({mutant.what}) {_says(changed)}"
+                + (", not the original's mapped" if same else ""))
     assert mutant.cell is not None
-    cell, digit = mutant.cell, mutant.digit
+    at = f"with {mutant.digit} at r{mutant.cell // mutant.puzzle.n + 1}c{mutant.cell % mutant.puzzle.n + 1}"
     if mutant.relation == "one given more":
-        if changed.exact and not changed.solutions:
-            return (f"adding a given taken from a solution ({mutant.what}) left no solution, "
-                    "the mutant claims")
-        narrowed = frozenset(s for s in original.solutions if s[cell] == digit)
-        return _same(narrowed, original.exact, changed, f"the mutant ({mutant.what})")
-    if original.solutions and changed.exact and not changed.solutions:
-        return f"the original has a solution, but the mutant ({mutant.what}) claims to have none"
-    narrowed = frozenset(s for s in changed.solutions if s[cell] == digit)
-    found = _same(narrowed, changed.exact, original, "the original")
-    return None if found is None else f"removing a given ({mutant.what}): {found}"
+        expected = frozenset(s for s in original.solutions if s[mutant.cell] == mutant.digit)
+        if not (changed.exact and not changed.solutions) and _agree(expected, original.exact, changed):
+            return None
+        return (f"the original {_says(original)} ({_count_of(len(expected), original.exact)} {at}), "
+                f"but its mutant ({mutant.what}) {_says(changed)}")
+    expected = frozenset(s for s in changed.solutions if s[mutant.cell] == mutant.digit)
+    if not (original.solutions and changed.exact and not changed.solutions) and \
+            _agree(expected, changed.exact, original):
+        return None
+    return (f"the original {_says(original)}, but its mutant ({mutant.what}), which keeps every "
+            f"solution, {_says(changed)} ({_count_of(len(expected), changed.exact)} {at})")
 
 
-def _same(expected: frozenset[Grid], expected_exact: bool, got: Answer, what: str) -> str | None:
-    """Whether an answer agrees with the solutions another answer implies for it (exactly
-    these, when ``expected_exact``; at least these, otherwise)."""
-    missing = expected - got.solutions
-    if got.exact and missing:
-        return (f"{what} claims {_count(got)}, but the other answer implies a solution it "
-                f"lacks ({_count_of(len(expected), expected_exact)})")
-    extra = got.solutions - expected
-    if expected_exact and extra:
-        return (f"{what} has a solution the other answer's complete set lacks "
-                f"({_count_of(len(expected), True)} implied, {_count(got)} found)")
-    return None
+def _agree(expected: frozenset[Grid], expected_exact: bool, got: Answer) -> bool:
+    """Whether an answer agrees with the solutions another answer implies for it: no implied
+    solution missing from a complete answer, no solution outside a complete implication."""
+    if got.exact and expected - got.solutions:
+        return False
+    return not (expected_exact and got.solutions - expected)
 
 
-def _count(answer: Answer) -> str:
-    return _count_of(len(answer.solutions), answer.exact)
+def _says(answer: Answer) -> str:
+    count = _count_of(len(answer.solutions), answer.exact)
+    return f"claims {count}" if answer.exact else f"found {count}"
 
 
 def _count_of(count: int, exact: bool) -> str:
