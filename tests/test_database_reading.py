@@ -4,6 +4,7 @@ the same way); a database in a read-only folder is read; two sweeps creating the
 file at once both get a usable database."""
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import shutil
@@ -49,8 +50,10 @@ def damaged(sweep_db: Path, folder: Path, statement: str) -> Path:
     ("UPDATE runs SET time_s = NULL WHERE id = 1", "table runs, row id 1: time_s is None, not a number"),
     ("UPDATE runs SET time_s = 1e400 WHERE id = 1", "table runs, row id 1: time_s is inf, not a number"),
     ("UPDATE runs SET status = 'bogus' WHERE id = 4", "table runs, row id 4: status is 'bogus', not one of solved"),
-    ("UPDATE runs SET category = 7 WHERE id = 1", "table runs, row id 1: category is 7, not one of correct"),
-    ("UPDATE runs SET file = 5 WHERE id = 1", "table runs, row id 1: file is 5, not text"),
+    # a text column stores a number as its text (SQLite's TEXT affinity): '7' is no category
+    ("UPDATE runs SET category = 7 WHERE id = 1", "table runs, row id 1: category is '7', not one of correct"),
+    ("UPDATE runs SET file = NULL WHERE id = 1", "table runs, row id 1: file is None, not text"),
+    ("UPDATE runs SET n = 'nine' WHERE id = 1", "table runs, row id 1: n is 'nine', not a whole number"),
     ("UPDATE runs SET n = NULL WHERE id = 2", "table runs, row id 2: n is None, not a whole number"),
     ("UPDATE runs SET solutions = 'x' WHERE id = 1", "table runs, row id 1: solutions is 'x', not JSON"),
     ("UPDATE runs SET options = '5' WHERE id = 1", "table runs, row id 1: options is 5, not a JSON object"),
@@ -151,3 +154,17 @@ def test_sweeps_creating_the_same_new_database_at_once_all_get_it(tmp_path: Path
         assert [answers.get(timeout=5) for _ in racers] == ["ok", "ok", "ok"]
         with closing(sqlite3.connect(path)) as connection:
             assert dict(connection.execute("SELECT key, value FROM format"))["kind"] == KIND
+
+
+def test_an_older_database_in_a_read_only_folder_is_read_with_its_old_columns(
+        sweep_db: Path, read_only_folder: Path, tmp_path: Path) -> None:
+    copy = read_only_folder / "runs.sqlite"
+    shutil.copy(sweep_db, copy)
+    with closing(sqlite3.connect(copy)) as connection, connection:  # as version 3 left it, untyped
+        connection.execute('ALTER TABLE runs DROP COLUMN "order"')
+        connection.execute("UPDATE format SET value = '3' WHERE key = 'version'")
+    subprocess.run(["mount", "-o", "remount,ro", str(read_only_folder)], check=True)
+    saved = tmp_path / "runs.json"
+    assert cli.main(["report", "--db", str(copy), "--where", "nodes>=0", "--json", str(saved)]) == 0
+    runs = json.loads(saved.read_text())["runs"]
+    assert len(runs) == 4 and {run["order"] for run in runs} == {None}

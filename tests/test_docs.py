@@ -16,6 +16,7 @@ import pytest
 from solvers import registry
 from solvers.harness.cli import COMMANDS, DEFAULT_COMMAND, build_parser
 
+from . import docs_tables
 from .conftest import ROOT
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -126,6 +127,23 @@ def test_every_module_a_page_names_exists_and_defines_the_name(page: Path) -> No
 
 
 # -- the README as a front page -----------------------------------------------------------
+
+@pytest.mark.parametrize("name", docs_tables.TABLES)
+def test_the_generated_table_is_what_its_definition_gives_now(name: str) -> None:
+    page, make = docs_tables.TABLES[name]
+    held = docs_tables.shown((ROOT / page).read_text(encoding="utf-8"), name)
+    assert held is not None, f"{page} has no marks for the table {name!r}"
+    assert held == make(), f"{page}: the table {name!r} is behind its definition: python -m tests.docs_tables"
+
+
+def test_the_generated_table_check_sees_a_stale_table(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    start, end = docs_tables.marks("t")
+    page.write_text(f"text\n{start}\n| old |\n{end}\nmore\n")
+    assert docs_tables.shown(page.read_text(), "t") == "| old |"
+    page.write_text(docs_tables.written(page.read_text(), "t", "| new |"))
+    assert page.read_text() == f"text\n{start}\n| new |\n{end}\nmore\n"
+
 
 def test_readme_is_a_front_page_under_250_lines() -> None:
     assert len(README.splitlines()) < MAX_README_LINES

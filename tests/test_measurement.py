@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from solvers.harness.engine.timing import cpu_clock_resolution
+from solvers.harness.results.database import VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMED = ROOT / "tests" / "plugins" / "timed.py"
@@ -170,7 +171,7 @@ def test_a_version_1_database_is_migrated_and_keeps_its_runs(small: str, tmp_pat
         version = connection.execute("SELECT value FROM format WHERE key = 'version'").fetchone()[0]
         host = connection.execute("SELECT COUNT(*) FROM runs WHERE host IS NULL").fetchone()[0]
     connection.close()
-    assert version == "4" and host == 3
+    assert version == str(VERSION) and host == 3
     resumed = compare("run", small, "--solvers", "mrv,sat", "--db", str(db), "--resume")
     assert resumed.returncode == 0, resumed.stderr
 

@@ -6,5 +6,6 @@ fuzz:      generated instances, their mutants, metamorphic relations and the shr
 pictures:  plots, rendered grids, the replay page (matplotlib loaded only when asked for)
 results:   judging, records, tables, scores, paired statistics, the results database, provenance
 engine:    configurations, worker processes under limits enforced from outside, executors, plugins
-tasks:     the shared data types: Configuration, Task, Outcome, Experiment, Outputs
+tasks:     the shared data types: Configuration, Task, Outcome, Experiment, Outputs, Category,
+           and RUN_FIELDS, the one definition of a run's record
 """

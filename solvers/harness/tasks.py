@@ -1,5 +1,9 @@
 """The harness's shared data types, plain values that every layer imports downward:
-which backend and options a run uses (Configuration), one run to do (Task), and what a run gave (Outcome).
+which backend and options a run uses (Configuration), one run to do (Task), what a run gave
+(Outcome), the judge's verdict on it (Category), and what a run's record holds (RUN_FIELDS:
+every field's name, type, unit and meaning, defined once; the database schema, the CSV and
+JSON columns, the checks of every stored value, ``--where`` and the docs' field table are
+all made from it).
 
 Nothing here loads a backend or starts a process: ``engine.plugins.load_backend`` turns a
 Configuration into a backend, in the worker that runs it.
@@ -7,12 +11,14 @@ Configuration into a backend, in the worker that runs it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from models import Puzzle
 
-from ..result import Status
+from ..result import COUNTERS, Status
 
 
 @dataclass(frozen=True)
@@ -163,3 +169,184 @@ class Outputs:
     resume: bool = False
     fail_on: tuple[str, ...] = ()
     """Categories besides wrong that make the exit status 1 (--fail-on), e.g. error, timeout."""
+
+
+class Category(StrEnum):
+    """The harness's verdict on one run (like BenchExec's categories); results/judge.py decides it."""
+
+    CORRECT = "correct"
+    WRONG = "wrong"
+    TIMEOUT = "timeout"
+    UNKNOWN = "unknown"
+    ERROR = "error"
+    MEMORY_OUT = "memory-out"
+    UNSUPPORTED = "unsupported"
+
+
+# ---------------------------------------------------------------- the run record, defined once
+
+MAX_COUNT = 2 ** 63 - 1
+"""The largest count kept: SQLite's INTEGER is 64 bits, signed."""
+MAX_SECONDS = 1e9
+"""No run takes 30 years: a time past this is a forgery or a broken clock."""
+MAX_MEGABYTES = 1e12
+"""Peak memory above an exabyte is no measurement."""
+TIME_STATS = ("wall_time", "encode_time", "solve_time")
+"""The stats that are seconds (result.Stats); the rest of the vocabulary is COUNTERS."""
+
+
+class Kind(StrEnum):
+    """What a field's values are: each kind is one SQL type and one check."""
+
+    TEXT = "text"
+    WHOLE = "whole number"
+    NUMBER = "number"
+    FLAG = "true or false"
+    OBJECT = "JSON object"
+    GRIDS = "list of grids"
+    STATS = "times and counters"
+
+
+SQL_TYPES = {Kind.TEXT: "TEXT", Kind.WHOLE: "INTEGER", Kind.NUMBER: "REAL", Kind.FLAG: "INTEGER",
+             Kind.OBJECT: "TEXT", Kind.GRIDS: "TEXT", Kind.STATS: "TEXT"}
+"""A kind's column type in the results database (the JSON kinds are stored as JSON text)."""
+CSV, JSON, DATABASE = "csv", "json", "database"
+RECORD = frozenset({CSV, JSON, DATABASE})
+"""Where a field appears: the per-run CSV, the saved JSON's runs, the results database's runs table."""
+
+
+@dataclass(frozen=True)
+class RunField:
+    """One field of a run's record: its name, kind, meaning and unit; whether it may be empty
+    (``null``), the range a number must lie in, the values a text may take (``among``), where
+    it appears (``places``) and whether it says which run this is rather than what it gave."""
+
+    name: str
+    kind: Kind
+    meaning: str
+    unit: str = ""
+    null: bool = False
+    low: float = 0
+    high: float = MAX_COUNT
+    among: tuple[str, ...] = ()
+    places: frozenset[str] = RECORD
+    identity: bool = False
+
+    @property
+    def numeric(self) -> bool:
+        """Whether ``--where`` compares it as a number (flags too: true is 1)."""
+        return self.kind in (Kind.WHOLE, Kind.NUMBER, Kind.FLAG)
+
+    @property
+    def sql_type(self) -> str:
+        return SQL_TYPES[self.kind]
+
+    def fits(self, value: Any) -> bool:
+        """Whether ``value`` (a JSON value, or a database value with its JSON decoded) is one
+        this field may hold."""
+        return self.null if value is None else _FITS[self.kind](self, value)
+
+    def expected(self) -> str:
+        """What a value of this field must be, in words.
+
+        >>> RUN_FIELD["time_s"].expected(), RUN_FIELD["status"].expected()[:17]
+        ('a number from 0 to 1e+09', 'one of solved, un')
+        """
+        if self.kind is Kind.TEXT:
+            what = "one of " + ", ".join(self.among) if self.among else "text"
+        elif self.kind in (Kind.WHOLE, Kind.NUMBER):
+            what = f"a {self.kind.value} from {self.low:g} to {self.high:.3g}"
+        elif self.kind is Kind.STATS:
+            what = "a JSON object whose times and counters are numbers"
+        else:
+            what = {Kind.FLAG: "0 or 1 (false or true)", Kind.OBJECT: "a JSON object",
+                    Kind.GRIDS: "a JSON list of grids as text"}[self.kind]
+        return what + (" or null" if self.null else "")
+
+
+def _in_range(value: Any, low: float, high: float) -> bool:
+    """A number (an int or a float, not a bool) from low to high (a NaN is in no range)."""
+    return type(value) in (int, float) and low <= value <= high
+
+
+def _stats_fit(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        value.get(name) is None or _in_range(value[name], -float(MAX_COUNT), float(MAX_COUNT))
+        for name in (*TIME_STATS, *COUNTERS))
+
+
+_FITS: dict[Kind, Callable[[RunField, Any], bool]] = {
+    Kind.TEXT: lambda f, v: type(v) is str and (not f.among or v in f.among),
+    Kind.WHOLE: lambda f, v: type(v) is int and f.low <= v <= f.high,
+    Kind.NUMBER: lambda f, v: _in_range(v, f.low, f.high),
+    Kind.FLAG: lambda f, v: v is True or v is False or (type(v) is int and v in (0, 1)),
+    Kind.OBJECT: lambda f, v: type(v) is dict,
+    Kind.GRIDS: lambda f, v: type(v) is list and all(type(grid) is str for grid in v),
+    Kind.STATS: lambda f, v: _stats_fit(v),
+}
+"""Each kind's check of a value that is not None."""
+
+
+_KEPT = frozenset({JSON, DATABASE})
+_SWEEP = frozenset({DATABASE})
+RUN_FIELDS: tuple[RunField, ...] = (
+    RunField("sweep", Kind.WHOLE, "the sweep (one invocation) that wrote the run", places=_SWEEP, identity=True),
+    RunField("limit_s", Kind.NUMBER, "the run's time limit", "s", places=_SWEEP, high=MAX_SECONDS,
+             identity=True),
+    RunField("max_solutions", Kind.WHOLE, "the solutions the run was asked for (2 under --unique)",
+             low=1, places=_SWEEP, identity=True),
+    RunField("file", Kind.TEXT, "the puzzle file, its path as given", identity=True),
+    RunField("index", Kind.WHOLE, "the puzzle's place in its file, from 0 (bad puzzles counted; "
+             "the command line's puzzle K is index K-1)", identity=True),
+    RunField("line", Kind.WHOLE, "the file line the puzzle starts on", null=True, identity=True),
+    RunField("n", Kind.WHOLE, "the grid's side (9 for 9x9)", "cells", low=1, identity=True),
+    RunField("box", Kind.TEXT, "the box shape, rows x columns", null=True, identity=True),
+    RunField("variant", Kind.TEXT, "the puzzle's variant (standard, x, jigsaw, killer, latin, ...)",
+             null=True, identity=True),
+    RunField("configuration", Kind.TEXT, "the configuration's label", identity=True),
+    RunField("backend", Kind.TEXT, "the registered backend (or plugin) it runs", null=True, identity=True),
+    RunField("options", Kind.OBJECT, "the options the backend was called with", null=True, identity=True),
+    RunField("repeat", Kind.WHOLE, "which repetition of this puzzle and configuration, from 0",
+             identity=True),
+    RunField("order", Kind.WHOLE, "its place in the order its puzzle and repetition's configurations "
+             "were dispatched, from 0 (empty in runs saved before it)", null=True),
+    RunField("status", Kind.TEXT, "what the backend said", among=tuple(Status)),
+    RunField("category", Kind.TEXT, "the judge's verdict", among=tuple(Category)),
+    RunField("time_s", Kind.NUMBER, "wall-clock time of the run, measured by the harness (a timeout "
+             "counts at the limit)", "s", high=MAX_SECONDS),
+    RunField("cpu_s", Kind.NUMBER, "CPU time of the run's process and its children, capped at the "
+             "limit (empty when not measured, never 0)", "s", null=True, high=MAX_SECONDS),
+    RunField("warmup", Kind.FLAG, "its configuration's first run in a fresh worker (imports and caches cold)"),
+    RunField("peak_memory_mb", Kind.NUMBER, "the run's own peak resident memory (empty when not measured)",
+             "MB", null=True, high=MAX_MEGABYTES),
+    RunField("termination", Kind.TEXT, "which limit ended the run (empty when none did)", null=True,
+             among=("walltime", "cputime", "memory")),
+    RunField("host", Kind.TEXT, "the machine it ran on", null=True),
+    RunField("worker", Kind.WHOLE, "the worker's process id", null=True),
+    RunField("sequence", Kind.WHOLE, "the order the runs were started in, from 0", null=True),
+    RunField("proof", Kind.TEXT, "the judge's check of a claim of completeness: proved, confirmed or "
+             "unchecked (empty when the run claims none)", null=True),
+    RunField("verified_solutions", Kind.WHOLE, "the distinct solutions of the run the checker verified",
+             null=True),
+    *(RunField(name, Kind.WHOLE, meaning, "count", null=True) for name, meaning in COUNTERS.items()),
+    RunField("seed", Kind.WHOLE, "the solver seed from the options (--seeds; empty without one)",
+             null=True, places=frozenset({CSV, JSON}), identity=True),
+    RunField("puzzle", Kind.TEXT, "the puzzle in line format", places=_KEPT),
+    RunField("size", Kind.TEXT, "the grid's size, e.g. 9x9", places=_KEPT),
+    RunField("solver", Kind.TEXT, "the configuration's label (as older files name it)", places=_KEPT),
+    RunField("solutions", Kind.GRIDS, "the solutions returned, in line format", places=_KEPT),
+    RunField("complete", Kind.FLAG, "whether the backend exhausted its search (so its solutions are all "
+             "there are)", places=_KEPT),
+    RunField("stats", Kind.STATS, "the backend's times and counters as it gave them", null=True, places=_KEPT),
+    RunField("message", Kind.TEXT, "what the backend said, in words", null=True, places=_KEPT),
+    RunField("claim", Kind.TEXT, "what the run claims, in words (a unique solution, no solution, ...)",
+             null=True, places=_KEPT),
+    RunField("reason", Kind.TEXT, "why the judge decided its category", null=True, places=_KEPT),
+)
+"""Every field of a run's record, in the order of the columns."""
+RUN_FIELD = {run_field.name: run_field for run_field in RUN_FIELDS}
+
+
+def fields_in(place: str) -> tuple[RunField, ...]:
+    """The fields that appear in one place (CSV, JSON or DATABASE), in column order."""
+    return tuple(run_field for run_field in RUN_FIELDS if place in run_field.places)

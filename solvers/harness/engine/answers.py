@@ -3,9 +3,10 @@
 What comes down the result channel is JSON a backend could have written itself
 (channel.py), and what a results database holds was written by some earlier program: the
 harness believes none of it until it is checked here, once, where it enters. Every
-value must fit what the harness does with it next: a count is an integer SQLite's
-INTEGER holds (below 2**63), a time a finite number of seconds no run reaches, a float
-finite (JSON has no NaN or infinity). The first value that does not is an
+value must fit what the harness does with it next and what the run record's definition
+(tasks.RUN_FIELDS) says of its field: a count is an integer SQLite's INTEGER holds (below
+2**63), a time a finite number of seconds no run reaches, a float finite (JSON has no NaN
+or infinity). The first value that does not is an
 ``AnswerError`` naming the field and the value (cut short); ``outcome_from`` turns that
 into an ``error`` for that run alone.
 
@@ -19,26 +20,25 @@ import math
 from typing import Any
 
 from ...result import COUNTERS, Status
-from ..tasks import Outcome
+from ..tasks import MAX_COUNT, MAX_SECONDS, RUN_FIELD, TIME_STATS, Outcome
 
-MAX_INTEGER = 2 ** 63 - 1
+MAX_INTEGER = MAX_COUNT
 """The largest count kept: SQLite's INTEGER is 64 bits, signed."""
-MAX_SECONDS = 1e9
-"""No run takes 30 years: a time past this is a forgery or a broken clock."""
-MAX_MEGABYTES = 1e12
-"""Peak memory above an exabyte is no measurement."""
 MAX_STATS = 64
 """Entries one answer's stats may have (the vocabulary has 14)."""
 MAX_NAME = 64
 """Characters a stat's name may have."""
 MESSAGE_CHARS = 2000
 """The longest message kept from a worker."""
-TIME_STATS = ("wall_time", "encode_time", "solve_time")
-"""The stats that are seconds (result.Stats), each at most MAX_SECONDS."""
 TERMINATIONS = (None, "memory")
 """What a worker may say ended its run (the other limits are the harness's to judge)."""
-STORED_TERMINATIONS = (None, "memory", "walltime", "cputime")
+STORED_TERMINATIONS = (None, *RUN_FIELD["termination"].among)
 """What a stored outcome may say ended its run (the harness judged it before storing)."""
+STAMPED = tuple(name for name in Outcome.__dataclass_fields__ if name not in (
+    "status", "solutions", "complete", "stats", "message", "time_s", "cpu_s", "warmup", "peak_memory_mb",
+    "termination"))
+"""What the harness stamps on an outcome (where and when it ran): kept in a stored one only,
+each checked against its field's definition."""
 MAX_HOST = 255
 """Characters a stored outcome's host name may have."""
 
@@ -126,10 +126,10 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
                 type(v) is int for v in solution):
             raise AnswerError("a solution that is not a list of integers of the grid's size")
     stats = checked_stats(data.get("stats", {}))
-    time_s = amount("time_s", data.get("time_s", 0.0), MAX_SECONDS)
+    time_s = amount("time_s", data.get("time_s", 0.0), RUN_FIELD["time_s"].high)
     cpu, peak = data.get("cpu_s"), data.get("peak_memory_mb")
-    cpu_s = None if cpu is None else amount("cpu_s", cpu, MAX_SECONDS)
-    peak_mb = None if peak is None else amount("peak_memory_mb", peak, MAX_MEGABYTES)
+    cpu_s = None if cpu is None else amount("cpu_s", cpu, RUN_FIELD["cpu_s"].high)
+    peak_mb = None if peak is None else amount("peak_memory_mb", peak, RUN_FIELD["peak_memory_mb"].high)
     complete, warmup, message = data.get("complete", False), data.get("warmup", False), data.get("message", "")
     for name, value, kind in (("complete", complete, bool), ("warmup", warmup, bool), ("message", message, str)):
         if not isinstance(value, kind):
@@ -141,12 +141,11 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
     outcome = Outcome(status, [tuple(s) for s in solutions], complete, stats, message[:MESSAGE_CHARS],
                       time_s, cpu_s, warmup, peak_mb, termination)
     if stored:
-        host, worker, sequence = data.get("host") or "", data.get("worker"), data.get("sequence")
-        if not isinstance(host, str) or len(host) > MAX_HOST:
-            raise AnswerError(f"host = {shown(host)} is not a host name")
-        outcome.host = host
-        outcome.worker = None if worker is None else count("worker", worker)
-        outcome.sequence = None if sequence is None else count("sequence", sequence)
+        for name in STAMPED:
+            value = data.get(name)
+            if not RUN_FIELD[name].fits(value) or (isinstance(value, str) and len(value) > MAX_HOST):
+                raise AnswerError(f"{name} = {shown(value)} is not {RUN_FIELD[name].expected()}")
+            setattr(outcome, name, value if value is not None or name != "host" else "")
     return outcome
 
 

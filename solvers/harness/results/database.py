@@ -11,11 +11,13 @@ index, the puzzle's text with its variant), configuration (label, backend, plugi
 options), repetition, limit (and CPU limit, when set) and solutions asked for: ``--resume``
 skips the recorded ones.
 
-Versions: a file of an older version is brought up to this one when opened (MIGRATIONS, in
-one transaction: all of it or none); a newer one is refused by name. Version 2 added the
-measuring columns (peak_memory_mb, termination, host, worker, sequence), empty in old rows;
-version 3 the judge's proof verdict and count (proof, verified_solutions);
-version 4 the run's place in its (puzzle, repetition)'s order (``order``).
+Columns: the runs table's are made from the one definition of a run's fields
+(tasks.RUN_FIELDS), each with its type (INTEGER, REAL or TEXT), so SQL compares a number as a
+number. Versions: version 5 gave the columns their types; a file of an older version is brought
+up to it when opened (the runs table rebuilt with typed columns, in one transaction: all of it
+or none), and a field the definition has gained since a file was written is added to it, empty
+in the rows written before. A file this process may not write is read as it is, a column it
+lacks read as empty. A newer version is refused by name.
 """
 from __future__ import annotations
 
@@ -35,34 +37,33 @@ from models.symbols import SYMBOLS
 
 from ...result import COUNTERS, Status
 from ..engine.answers import MAX_INTEGER, AnswerError, check_answer
-from ..tasks import Outcome, Task
+from ..tasks import DATABASE, Kind, Outcome, Task, fields_in
 from .db_checks import RAW_SOLUTIONS, RUN_CHECKS, SWEEP_CHECKS, bad_value, decoded
 from .judge import Run, _puzzle_text
-from .records import COLUMNS, EXTRA, record
+from .records import record
 
 KIND = "sudoku-methods-results"
-VERSION = 4
-MIGRATIONS: dict[int, tuple[str, ...]] = {
-    1: tuple(f'ALTER TABLE runs ADD COLUMN "{column}"' for column in
-             ("peak_memory_mb", "termination", "host", "worker", "sequence")),
-    2: tuple(f'ALTER TABLE runs ADD COLUMN "{column}"' for column in ("proof", "verified_solutions")),
-    3: ('ALTER TABLE runs ADD COLUMN "order"',),
-}
-"""The statements that bring a file of version K to K + 1."""
-RUN_COLUMNS = ("sweep", "limit_s", "max_solutions") + COLUMNS + EXTRA
-JSON_COLUMNS = ("options", "solutions", "stats")
-MEASURED = ("peak_memory_mb", "termination", "host", "worker", "sequence")
-"""The Outcome's measuring fields, kept with a pending outcome and a judged run."""
-SCHEMA = f"""
-CREATE TABLE format (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE sweeps (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT,
-                     partial INTEGER, options TEXT NOT NULL, provenance TEXT NOT NULL);
-CREATE TABLE runs (id INTEGER PRIMARY KEY, task BLOB NOT NULL UNIQUE, raw_solutions TEXT,
-                   {", ".join(f'"{c}"' for c in RUN_COLUMNS)});
-CREATE INDEX runs_by_set ON runs (file, n, configuration, "index", repeat);
-CREATE INDEX runs_by_puzzle ON runs (file, "index", repeat);
-CREATE TABLE pending (task BLOB PRIMARY KEY, outcome TEXT NOT NULL);
-"""
+VERSION = 5
+OLDEST = 1
+"""The oldest version this module reads (and brings up to VERSION)."""
+RUN_COLUMNS = tuple(f.name for f in fields_in(DATABASE))
+JSON_COLUMNS = tuple(f.name for f in fields_in(DATABASE) if f.kind in (Kind.OBJECT, Kind.GRIDS, Kind.STATS))
+_ANSWER = ("status", "solutions", "complete", "stats", "message", "time_s", "cpu_s", "warmup")
+MEASURED = tuple(name for name in Outcome.__dataclass_fields__ if name not in _ANSWER)
+"""The Outcome's measuring fields (each a field of the run record), kept with a pending
+outcome and a judged run."""
+RUNS_TABLE = ("CREATE TABLE {name} (id INTEGER PRIMARY KEY, task BLOB NOT NULL UNIQUE, raw_solutions TEXT, "
+              + ", ".join(f'"{f.name}" {f.sql_type}' for f in fields_in(DATABASE)) + ")")
+"""The runs table, one typed column per field of the definition ({name}: the table's name)."""
+RUNS_INDEXES = ('CREATE INDEX runs_by_set ON runs (file, n, configuration, "index", repeat)',
+                'CREATE INDEX runs_by_puzzle ON runs (file, "index", repeat)')
+SCHEMA = (
+    "CREATE TABLE format (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE sweeps (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT, "
+    "partial INTEGER, options TEXT NOT NULL, provenance TEXT NOT NULL)",
+    RUNS_TABLE.format(name="runs"), *RUNS_INDEXES,
+    "CREATE TABLE pending (task BLOB PRIMARY KEY, outcome TEXT NOT NULL)",
+)
 
 
 class DatabaseError(ValueError):
@@ -138,6 +139,12 @@ class ResultsDatabase:
 
     def __init__(self, path: str, connection: sqlite3.Connection):
         self.path, self.connection = path, connection
+        self.columns = _columns(connection)
+        """The runs table's columns: all of RUN_COLUMNS but in an older file read as it is."""
+
+    def _selected(self, columns: Iterable[str]) -> str:
+        """A SELECT list of these columns, one the file lacks read as empty."""
+        return ", ".join(f'"{c}"' if c in self.columns else f'NULL AS "{c}"' for c in columns)
 
     # ------------------------------------------------------------ writing
 
@@ -195,7 +202,7 @@ class ResultsDatabase:
             found[key] = (False, outcome_from_text(text, f"{self.path}: table pending, row id {row_id}"))
         names = _OUTCOME_COLUMNS
         for key, row_id, *values in self.connection.execute(
-                f"SELECT task, id, {', '.join(_quoted(names))} FROM runs WHERE task IN ({marks})", list(keys)):
+                f"SELECT task, id, {self._selected(names)} FROM runs WHERE task IN ({marks})", list(keys)):
             row = self._checked_run(row_id, dict(zip(names, values)))
             found[key] = (True, _recorded_outcome(*(row[name] for name in names)))
         return found
@@ -228,7 +235,7 @@ class ResultsDatabase:
     def runs(self, where: str = "", params: Sequence[Any] = (), order: str = "id") -> Iterator[dict[str, Any]]:
         """Runs as the JSON document holds them (records.py's fields, then the grids and the
         judge's words), read one at a time."""
-        sql = f"SELECT id, {', '.join(_quoted(RUN_COLUMNS))} FROM runs" + (f" WHERE {where}" if where else "")
+        sql = f"SELECT id, {self._selected(RUN_COLUMNS)} FROM runs" + (f" WHERE {where}" if where else "")
         with self.guarded():
             for row_id, *values in self.connection.execute(sql + f" ORDER BY {order}", list(params)):
                 yield _run_dict(self._checked_run(row_id, dict(zip(RUN_COLUMNS, values))))
@@ -342,19 +349,15 @@ def _use_wal(connection: sqlite3.Connection, patience: float = 30.0) -> None:
         pause = min(pause * 2, 0.1)
 
 
-def _create_schema(connection: sqlite3.Connection) -> None:
-    """The tables and the format marks of a new file, all at once under the write lock; a
-    file that has tables already (another sweep made them first) is left as it is."""
+@contextlib.contextmanager
+def _write_locked(connection: sqlite3.Connection) -> Iterator[None]:
+    """One transaction under SQLite's write lock (waiting, by the busy timeout, while another
+    connection holds it): every statement inside happens, or none does."""
     previous, connection.isolation_level = connection.isolation_level, None
     try:
-        connection.execute("BEGIN IMMEDIATE")  # waits (busy timeout) while another creates it
+        connection.execute("BEGIN IMMEDIATE")
         try:
-            if connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0:
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        connection.execute(statement)
-                connection.executemany("INSERT INTO format VALUES (?, ?)",
-                                       [("kind", KIND), ("version", str(VERSION))])
+            yield
             connection.execute("COMMIT")
         except BaseException:
             connection.execute("ROLLBACK")
@@ -363,7 +366,20 @@ def _create_schema(connection: sqlite3.Connection) -> None:
         connection.isolation_level = previous
 
 
+def _create_schema(connection: sqlite3.Connection) -> None:
+    """The tables and the format marks of a new file, all at once under the write lock; a
+    file that has tables already (another sweep made them first) is left as it is."""
+    with _write_locked(connection):
+        if connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0:
+            for statement in SCHEMA:
+                connection.execute(statement)
+            connection.executemany("INSERT INTO format VALUES (?, ?)",
+                                   [("kind", KIND), ("version", str(VERSION))])
+
+
 def _check_format(path: str, connection: sqlite3.Connection, *, read_only: bool = False) -> None:
+    """Refuse a file that is not ours, is damaged or is of a newer version; bring an older one
+    (or one without a column the definition has gained) up to this one, unless read-only."""
     try:
         marks = dict(connection.execute("SELECT key, value FROM format"))
     except sqlite3.DatabaseError as error:
@@ -374,13 +390,7 @@ def _check_format(path: str, connection: sqlite3.Connection, *, read_only: bool 
     if marks.get("kind") != KIND:
         raise DatabaseError(f"{path}: not a compare.py results database (kind {marks.get('kind')!r})")
     version = marks.get("version")
-    if version in {str(old) for old in MIGRATIONS}:
-        if read_only:
-            raise DatabaseError(f"{path}: results database version {version}, to be brought up to "
-                                f"version {VERSION}, but it is read-only here: copy it to a folder "
-                                "you may write, and read the copy")
-        _migrate(connection, int(str(version)))
-    elif version != str(VERSION):
+    if version not in {str(known) for known in range(OLDEST, VERSION + 1)}:
         raise DatabaseError(f"{path}: results database version {version}, but this "
                             f"compare.py reads version {VERSION}")
     connection.execute("SELECT COUNT(*) FROM runs JOIN sweeps ON sweeps.id = runs.sweep").fetchone()
@@ -388,14 +398,32 @@ def _check_format(path: str, connection: sqlite3.Connection, *, read_only: bool 
     result = connection.execute("PRAGMA quick_check").fetchone()
     if result is None or result[0] != "ok":
         raise DatabaseError(f"{path}: the database is damaged ({result[0] if result else 'no answer'})")
+    if not read_only and (int(str(version)) < VERSION or set(RUN_COLUMNS) - _columns(connection)):
+        _bring_up(connection)
 
 
-def _migrate(connection: sqlite3.Connection, version: int) -> None:
-    """Bring a file of ``version`` up to VERSION, in one transaction."""
-    with connection:
-        for step in range(version, VERSION):
-            for statement in MIGRATIONS[step]:
+def _columns(connection: sqlite3.Connection) -> set[str]:
+    """The columns the file's runs table has."""
+    return {row[1] for row in connection.execute("PRAGMA table_info(runs)")}
+
+
+def _bring_up(connection: sqlite3.Connection) -> None:
+    """The runs table brought up to the definition in one transaction: a file of a version
+    before typed columns (5) has it rebuilt with them, its values kept; a column the
+    definition has gained is added, empty in the rows there are."""
+    with _write_locked(connection):
+        version = int(connection.execute("SELECT value FROM format WHERE key = 'version'").fetchone()[0])
+        present = _columns(connection)
+        if version < 5:
+            kept = ", ".join(_quoted(c for c in ("id", "task", "raw_solutions", *RUN_COLUMNS) if c in present))
+            for statement in (RUNS_TABLE.format(name="runs_typed"),
+                              f"INSERT INTO runs_typed ({kept}) SELECT {kept} FROM runs",
+                              "DROP TABLE runs", "ALTER TABLE runs_typed RENAME TO runs", *RUNS_INDEXES):
                 connection.execute(statement)
+        else:
+            for run_field in fields_in(DATABASE):
+                if run_field.name not in present:
+                    connection.execute(f'ALTER TABLE runs ADD COLUMN "{run_field.name}" {run_field.sql_type}')
         connection.execute("UPDATE format SET value = ? WHERE key = 'version'", (str(VERSION),))
 
 
@@ -414,8 +442,8 @@ def _row_values(sweep: int, task: Task, run: Run) -> list[Any]:
     data = dict(vars(run))  # a shallow copy: Run.as_dict's deep copy costs more than the write
     flat = {**data, **record(data), "sweep": sweep, "limit_s": float(task.time_limit),
             "max_solutions": task.max_solutions}
-    return [json.dumps(flat[c], default=repr, separators=(",", ":")) if c in JSON_COLUMNS else
-            (str(flat[c]) if c in ("status", "category") else flat[c]) for c in RUN_COLUMNS]
+    return [json.dumps(flat.get(c), default=repr, separators=(",", ":")) if c in JSON_COLUMNS else
+            flat.get(c) for c in RUN_COLUMNS]
 
 
 def _run_dict(data: dict[str, Any]) -> dict[str, Any]:

@@ -4,27 +4,32 @@ A selection is a list of filters ``COLUMN OP VALUE`` (OP one of = != < <= > >=, 
 for a pattern with * as wildcard; ``=`` and ``!=`` take comma-separated values), all
 of which a run must meet, e.g. ``configuration=mrv,sat``, ``time_s>0.5``,
 ``file~*17_clue*``; besides the stored columns, ``puzzle`` is the puzzle's number as the
-command line counts (from 1: the stored ``index`` + 1). Summaries are built puzzle by puzzle from the database, so a
+command line counts (from 1: the stored ``index`` + 1). A value is typed by its column's
+field in the run record's definition (tasks.RUN_FIELDS): a number for every numeric field
+(true and false for a flag), text for the rest. Summaries are built puzzle by puzzle from the database, so a
 table of millions of runs needs little memory.
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
+from ..tasks import DATABASE, Kind, fields_in
 from .database import RUN_COLUMNS, DatabaseError, ResultsDatabase
 from .db_checks import RUN_CHECKS
 from .records import EXTRA, record
 from .report import DOCUMENT_KIND, DOCUMENT_VERSION, GroupSummary
 
-NUMERIC = {"index", "puzzle", "line", "n", "repeat", "order", "time_s", "cpu_s", "warmup", "complete", "limit_s",
-           "max_solutions", "sweep", "nodes", "backtracks", "propagations", "conflicts",
-           "restarts", "updates", "lp_iterations", "fixed_cells", "peak_memory_mb", "worker", "sequence"}
 PUZZLE = "puzzle"
 """The filter column that is no stored column: the puzzle's number counted from 1 (index + 1)."""
+KINDS = {**{f.name: f.kind for f in fields_in(DATABASE)}, PUZZLE: Kind.WHOLE}
+"""Each filter column's kind, from the definition of a run's fields."""
+NUMERIC = frozenset(name for name, kind in KINDS.items() if kind in (Kind.WHOLE, Kind.NUMBER, Kind.FLAG))
+"""The columns a filter compares as numbers."""
 _FILTER = re.compile(r"^\s*([A-Za-z_]+)\s*(!=|<=|>=|=|<|>|~)\s*(.*?)\s*$")
 
 
@@ -77,14 +82,23 @@ def _condition(column: str, op: str, value: str) -> tuple[str, list[Any]]:
 
 
 def _typed(column: str, value: str) -> Any:
+    """A filter's value as its column holds it: a number for a numeric column (true and false
+    are 1 and 0), else the text.
+
+    >>> _typed("clauses", "137"), _typed("warmup", "true"), _typed("proof", "137")
+    (137, 1, '137')
+    """
     if column not in NUMERIC:
         return value
     if value.lower() in ("true", "false"):
         return int(value.lower() == "true")
     try:
-        return float(value)
+        number = float(value)
     except ValueError:
-        raise SelectionError(f"--where: {column} is a number, not {value!r}") from None
+        number = math.nan
+    if not math.isfinite(number):
+        raise SelectionError(f"--where: {column} is a number, not {value!r}")
+    return int(number) if number.is_integer() and abs(number) < 2 ** 63 else number
 
 
 def summary_rows(database: ResultsDatabase, selection: Selection, *, unique: bool,
@@ -131,7 +145,7 @@ def disagreements(database: ResultsDatabase, selection: Selection) -> list[dict[
 def run_entries(database: ResultsDatabase, selection: Selection) -> Iterator[dict[str, Any]]:
     """Selected runs as the JSON document saves them: records.py's fields, then EXTRA."""
     for run in database.runs(selection.sql, selection.params):
-        yield {**record(run), **{key: run[key] for key in EXTRA}}
+        yield {**record(run), **{key: run.get(key) for key in EXTRA}}
 
 
 def limits(database: ResultsDatabase, selection: Selection) -> list[float]:

@@ -23,27 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from models import Puzzle, to_line, verify
 
 from ...result import Status, stop_message
-from ..tasks import Outcome
+from ..tasks import Category, Outcome
 from .claims import ClaimChecker, Proof
-
-
-class Category(StrEnum):
-    """The harness's verdict on one run (like BenchExec's categories)."""
-
-    CORRECT = "correct"
-    WRONG = "wrong"
-    TIMEOUT = "timeout"
-    UNKNOWN = "unknown"
-    ERROR = "error"
-    MEMORY_OUT = "memory-out"
-    UNSUPPORTED = "unsupported"
-
 
 
 @dataclass

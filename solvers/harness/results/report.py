@@ -4,7 +4,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import statistics
 import textwrap
 from array import array
@@ -26,7 +25,7 @@ from .aggregate import (
     reduce_puzzle,
 )
 from .judge import Category, Disagreement, Run
-from .records import record, run_entry
+from .records import bad_field, record, run_entry
 from .scores import document_limit
 
 DOCUMENT_KIND = "sudoku-methods-run"
@@ -357,30 +356,13 @@ def load_document(path: str) -> dict[str, Any]:
     return document
 
 
-_RUN_TYPES: dict[str, tuple[type, ...]] = {
-    "file": (str,), "index": (int,), "puzzle": (str,), "solver": (str,), "status": (str,),
-    "solutions": (list,), "complete": (bool,), "time_s": (int, float), "category": (str,)}
-
-
 def _bad_field(run: dict[str, Any]) -> str:
-    """What is wrong with one saved run's fields ('' when nothing); a null stats becomes {}."""
-    for key, kinds in _RUN_TYPES.items():
-        value = run[key]
-        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-            return f"{key} is {json.dumps(value)[:40]}, not {' or '.join(k.__name__ for k in kinds)}"
-    if not math.isfinite(run["time_s"]) or run["time_s"] < 0:
-        return f"time_s is {run['time_s']}, not a time"
-    if run["category"] not in tuple(Category):
-        return f"unknown category {run['category']!r}"
-    if run["stats"] is None:
+    """What is wrong with one saved run's fields ('' when nothing), checked against the
+    definition of a run's fields; a null stats becomes {}."""
+    problem = bad_field(run)
+    if not problem and run["stats"] is None:
         run["stats"] = {}
-    if not isinstance(run["stats"], dict):
-        return "stats is not an object"
-    for key in ("cpu_s", "n", "line", "peak_memory_mb", "worker", "sequence"):
-        value = run.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            return f"{key} is {json.dumps(value)[:40]}, not a number"
-    return ""
+    return problem
 
 
 # ---------------------------------------------------------------- two runs side by side

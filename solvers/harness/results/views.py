@@ -16,12 +16,14 @@ from typing import Any
 
 from tabulate import tabulate
 
+from ..tasks import RUN_FIELD
 from .aggregate import upper_median
 from .records import COLUMNS, record
 
 PIVOTS = ("configuration", "backend", "repeat")
-FIELDS = tuple(c for c in COLUMNS if c not in ("file", "index", "line", "configuration", "backend",
-                                                "options", "repeat", "n", "box", "variant"))
+FIELDS = tuple(c for c in COLUMNS if not RUN_FIELD[c].identity)
+"""What a pivot's cells may show: every field of the record that says what a run gave or how
+it was measured (not which run it was)."""
 
 
 def pivot(runs: Iterable[dict[str, Any]], *, column: str = "configuration",
