@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..results.judge import Category
+from ..tasks import Category
 
 KINDS = ("wrong", "crash", "malformed", "error", "hang", "metamorphic")
 _CRASH = ("worker process died", "result channel:")

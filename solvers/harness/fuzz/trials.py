@@ -15,8 +15,8 @@ from models import Puzzle
 from ..engine.runner import WorkerPool
 from ..results.claims import ClaimChecker
 from ..results.experiment import backends_of
-from ..results.judge import Category, Run, judge
-from ..tasks import Configuration, Outcome, Task
+from ..results.judge import Run, judge
+from ..tasks import Category, Configuration, Outcome, Task
 
 COUNT_SOLUTIONS = 4
 """Solutions a run is asked for in ``count`` mode."""
