@@ -246,7 +246,7 @@ def _reported(finding: Finding, number: int, path: Path | None) -> str:
     lines = [f"\nfinding {number}: {finding.kind} from {finding.solver.name} in {finding.mode} mode "
              f"(case {finding.seed}, after {duration(finding.found_s)} of searching"
              + (f"; {finding.duplicates} more like it" if finding.duplicates else "") + ")",
-             f"  what happened: {' '.join(finding.detail.split())[:400]}",
+             f"  what happened: {' '.join((finding.shrunk_detail or finding.detail).split())[:400]}",
              f"  shrunk from {saved.label(finding.original)} to {saved.label(shrunk)}: {how}, "
              f"{finding.tests} tests in {duration(finding.shrink_s)}",
              f"  puzzle: {to_line(shrunk)}"]

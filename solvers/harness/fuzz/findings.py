@@ -49,6 +49,8 @@ class Finding:
     """A solution of the original puzzle (for the one-given-more relation), when known."""
     references: tuple[Configuration, ...] = ()
     time_limit: float = 10.0
+    shrunk_detail: str = ""
+    """What happened on the shrunk puzzle (empty when it was not shrunk)."""
     tests: int = 0
     minimal: bool = False
     shrink_s: float = 0.0
@@ -101,7 +103,7 @@ def file_text(finding: Finding, number: int, path: Path) -> str:
     how = "1-minimal" if finding.minimal else "not proved 1-minimal (the shrink budget ran out)"
     lines = [f"# compare.py fuzz, finding {number}: {finding.kind} from {finding.solver.name} "
              f"in {finding.mode} mode (case {finding.seed})",
-             f"# what happened: {_one_line(finding.detail)}",
+             f"# what happened: {_one_line(finding.shrunk_detail or finding.detail)}",
              f"# shrunk from {label(finding.original)} to {label(shrunk)}, {how}, "
              f"{finding.tests} tests",
              f"# original: {to_line(finding.original)}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from models import Puzzle
@@ -41,26 +41,37 @@ class Target:
     relation: Mutant | None = None
 
 
-def fails(target: Target, trials: Trials) -> Callable[[Puzzle], bool]:
-    """The test a candidate puzzle must pass to fail the same way."""
+def failure(target: Target, trials: Trials, puzzle: Puzzle) -> str | None:
+    """How the puzzle fails the same way, in words, or None if it does not."""
     label = target.solver.name
+    if target.relation is not None:
+        mutant = mutant_for(target.relation, puzzle)
+        if mutant is None:
+            return None
+        first, second = trials.judge([Trial(puzzle, (target.solver,), target.mode),
+                                      Trial(mutant.puzzle, (target.solver,), target.mode)])
+        before, after = answer_of(first.outcomes[label]), answer_of(second.outcomes[label])
+        return violated(mutant, before, after) if before and after else None
+    hang = target.signature == "hang"
+    configurations = (target.solver, *target.references) if hang else (target.solver,)
+    (one,) = trials.judge([Trial(puzzle, configurations, target.mode)])
+    run = one.runs[label]
+    found = failure_of(run.category, run.reason, answered_elsewhere=one.answered(label))
+    return found.detail if found is not None and found.signature == target.signature else None
 
-    def check(puzzle: Puzzle) -> bool:
-        if target.relation is not None:
-            mutant = mutant_for(target.relation, puzzle)
-            if mutant is None:
-                return False
-            first, second = trials.judge([Trial(puzzle, (target.solver,), target.mode),
-                                          Trial(mutant.puzzle, (target.solver,), target.mode)])
-            before, after = answer_of(first.outcomes[label]), answer_of(second.outcomes[label])
-            return bool(before and after and violated(mutant, before, after))
-        hang = target.signature == "hang"
-        configurations = (target.solver, *target.references) if hang else (target.solver,)
-        (one,) = trials.judge([Trial(puzzle, configurations, target.mode)])
-        run = one.runs[label]
-        failure = failure_of(run.category, run.reason, answered_elsewhere=one.answered(label))
-        return failure is not None and failure.signature == target.signature
-    return check
+
+class Check:
+    """The test a candidate puzzle must pass to fail the same way (the words of each failure kept)."""
+
+    def __init__(self, target: Target, trials: Trials):
+        self.target, self.trials = target, trials
+        self.details: dict[Puzzle, str] = {}
+
+    def __call__(self, puzzle: Puzzle) -> bool:
+        detail = failure(self.target, self.trials, puzzle)
+        if detail is not None:
+            self.details[puzzle] = detail
+        return detail is not None
 
 
 def minimise(finding: Finding, trials: Trials, sizes: Sequence[int], budget_s: float) -> None:
@@ -70,7 +81,7 @@ def minimise(finding: Finding, trials: Trials, sizes: Sequence[int], budget_s: f
     deadline = started + budget_s
     target = Target(finding.solver, finding.references, finding.mode, finding.signature, finding.mutant)
     tests = 1
-    if not fails(target, trials)(finding.original):
+    if not Check(target, trials)(finding.original):
         finding.detail += " (it did not fail again when checked before shrinking: not shrunk)"
         finding.puzzle, finding.shrink_s = finding.original, time.monotonic() - started
         finding.tests = tests
@@ -83,8 +94,10 @@ def minimise(finding: Finding, trials: Trials, sizes: Sequence[int], budget_s: f
     pinned: list[Part] = []
     if target.relation is not None and target.relation.relation == "one given less":
         pinned = [("given", target.relation.cell or 0)]
-    shrunk, made, minimal = shrink(start, fails(target, trials), pinned=pinned, deadline=deadline)
+    check = Check(target, trials)
+    shrunk, made, minimal = shrink(start, check, pinned=pinned, deadline=deadline)
     finding.puzzle = shrunk
+    finding.shrunk_detail = check.details.get(shrunk) or failure(target, trials, shrunk) or ""
     finding.mutant = None if target.relation is None else mutant_for(target.relation, shrunk)
     finding.tests, finding.minimal = tests + made, minimal
     finding.shrink_s = time.monotonic() - started
@@ -109,6 +122,6 @@ def _smaller(finding: Finding, target: Target, trials: Trials, sizes: Sequence[i
                     continue
             tried += 1
             candidate = replace(target, relation=chosen)
-            if fails(candidate, trials)(instance.puzzle):
+            if Check(candidate, trials)(instance.puzzle):
                 return (instance.puzzle, candidate), tried
     return None, tried
