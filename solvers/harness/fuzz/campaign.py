@@ -71,30 +71,26 @@ class Tally:
 def fuzz(plan: Plan, progress: Callable[[Tally], None] | None = None) -> tuple[Tally, list[Finding]]:
     """Search within the budget, then shrink what was found; the tally and the findings (as
     found, not shrunk, if interrupted)."""
-    tally, findings = Tally(), []
+    tally, found = Tally(), dict[tuple[str, str], Finding]()
     trials = Trials(plan.time_limit, plan.jobs)
     try:
-        try:
-            findings = _search(plan, trials, tally, progress)
-        except KeyboardInterrupt:
-            tally.interrupted = True
-            return tally, findings
-        for finding in findings:
+        _search(plan, trials, tally, progress, found)
+        for finding in found.values():
             minimise(finding, trials, plan.sizes, plan.shrink_budget_s)
     except KeyboardInterrupt:
         tally.interrupted = True
     finally:
         trials.close()
-    return tally, findings
+    return tally, list(found.values())
 
 
-def _search(plan: Plan, trials: Trials, tally: Tally,
-            progress: Callable[[Tally], None] | None) -> list[Finding]:
-    """Batches of cases until the budget is spent (or a finding, without keep_going); the next
-    batch is drawn in a thread while the workers run this one."""
+def _search(plan: Plan, trials: Trials, tally: Tally, progress: Callable[[Tally], None] | None,
+            findings: dict[tuple[str, str], Finding]) -> None:
+    """Batches of cases until the budget is spent (or a finding, without keep_going), each new
+    finding kept in ``findings``; the next batch is drawn in a thread while the workers run
+    this one."""
     configurations = (*plan.subjects, *plan.references)
     references = frozenset(c.name for c in plan.references)
-    findings: dict[tuple[str, str], Finding] = {}
     ahead = ThreadPoolExecutor(max_workers=1)
     try:
         upcoming = ahead.submit(_draw, plan, 0)
@@ -118,7 +114,6 @@ def _search(plan: Plan, trials: Trials, tally: Tally,
     finally:
         ahead.shutdown(wait=False, cancel_futures=True)
     tally.searched_s = time.monotonic() - tally.started
-    return list(findings.values())
 
 
 def _draw(plan: Plan, first: int) -> list[Case]:
