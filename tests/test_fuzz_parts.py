@@ -3,8 +3,11 @@ puzzle's groups, the metamorphic relations, the oracles, ddmin, and the finding'
 from __future__ import annotations
 
 import json
+import os
 import random
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -213,3 +216,13 @@ def test_findings_json_holds_exactly_the_named_fields_and_the_file_reads_back_as
     assert tuple(record) == findings.FIELDS
     assert record["mode"] == "count" and "--max-solutions 4" in record["command"]
     assert read_text(path.read_text()).puzzles[0].givens == finding.shrunk.givens
+
+
+@pytest.mark.slow
+def test_a_seed_draws_the_same_cases_in_processes_with_different_hash_seeds() -> None:
+    code = ("from solvers.harness.fuzz.cases import draw_case; from models import to_line; "
+            "print([to_line(p) for i in range(12) for p in draw_case(5, i, (4, 6, 9), "
+            "('standard', 'x', 'jigsaw', 'killer', 'extra', 'latin'), ('plain',)).puzzles])")
+    drawn = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONHASHSEED": hash_seed}).stdout for hash_seed in ("1", "2")]
+    assert drawn[0] == drawn[1] and drawn[0].count("variant=") > 5

@@ -46,6 +46,9 @@ VERDICTS = ("unique", "several", "none")
 SIZES = (4, 6, 8, 9, 10, 12, 14, 15, 16)
 """Every side from 4 to 16 that boxes of at least 2x2 tile (25 on request)."""
 EXTRA_RULES = ("antiknight", "antiking", "disjoint-groups", "main-diagonal", "anti-diagonal")
+BIG_CAGE = 3
+"""The largest killer cage beyond 16x16: a cage of five cells of 1-25 has 53,130 digit
+combinations, and one unsolvable 25x25 killer took over four minutes to make with them."""
 DIG_NODE_BUDGET = 50
 """Decisions one uniqueness check may take; a given whose check needs more stays."""
 PIN_SHARE = 4
@@ -162,7 +165,7 @@ def _with_groups(full: Puzzle, solution: Grid, rng: random.Random, family: str) 
     """The full puzzle with the groups read off its grid: killer cages, extra regions."""
     n = full.n
     if family == "killer":
-        cages = grow_cages(solution, n, rng, default_max_cage(n))
+        cages = grow_cages(solution, n, rng, default_max_cage(n) if n <= 16 else BIG_CAGE)
         kept = [cells for cells in cages if rng.random() < 0.85] or cages[:1]
         return Puzzle(full.geometry, full.givens, full.diagonals, full.regions, cages=tuple(
             Cage(tuple(sorted(cells)), sum(solution[c] for c in cells)) for cells in kept))
