@@ -16,7 +16,7 @@ RAISER = ["--solvers", "raiser", "--plugin", "tests/plugins/planted.py:raiser"]
 
 @pytest.mark.parametrize(("args", "status"), [
     pytest.param(["--fail-on", "error"], 1, id="error-fails"),
-    pytest.param([], 0, id="errors-pass-by-default"),
+    pytest.param([], 0, id="errors-pass-by-default", marks=pytest.mark.slow),
     pytest.param(["--fail-on", "timeout,unknown"], 0, id="other-categories-pass", marks=pytest.mark.slow),
     pytest.param(["--fail-on", "error", "--db", "{tmp}/runs.sqlite"], 1, id="error-fails-with-db",
                  marks=pytest.mark.slow),

@@ -145,6 +145,6 @@ def _keep(findings: dict[tuple[str, str], Finding], spotted: Spotted, case: Case
     findings[key] = Finding(
         spotted.failure.kind, spotted.failure.signature, solver, case.mode, case.seed,
         spotted.failure.detail, spotted.puzzle, case.instance.family, case.instance.verdict,
-        mutant=spotted.mutant, solution=case.instance.solution,
+        mutant=spotted.mutant,
         references=tuple(c for c in plan.references if c.name != spotted.solver),
         time_limit=plan.time_limit, found_s=time.monotonic() - tally.started)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from models import Grid, Puzzle, to_line
+from models import Puzzle, to_line
 
 from ..engine.plugins import parse_spec
 from ..results.outputs import write_atomic
@@ -45,8 +45,6 @@ class Finding:
     verdict: str
     puzzle: Puzzle | None = None
     mutant: Mutant | None = None
-    solution: Grid | None = None
-    """A solution of the original puzzle (for the one-given-more relation), when known."""
     references: tuple[Configuration, ...] = ()
     time_limit: float = 10.0
     shrunk_detail: str = ""
