@@ -10,6 +10,7 @@ Exit status: 0 nothing found within the budget, 1 a finding, 2 bad usage, 130 in
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import sys
 import time
@@ -142,16 +143,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _checked_folder(text: str | None) -> Path | None:
-    """--out's folder, refused (exit 2) when it is a file or cannot be made."""
+    """--out's folder (made when the findings are written), refused (exit 2) when it is a file
+    or could not be made: a file on its way, or a folder there that is not writable."""
     if text is None:
         return None
     folder = Path(text)
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"--out {text}: is a file, not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"--out {text}: cannot make the folder: {error.strerror or error}") from None
+    there = next(p for p in (folder, *folder.absolute().parents) if p.exists())
+    if not there.is_dir():
+        raise UsageError(f"--out {text}: {there} is a file, not a folder")
+    if not os.access(there, os.W_OK):
+        raise UsageError(f"--out {text}: {there} is not writable")
     return folder
 
 

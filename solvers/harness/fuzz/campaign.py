@@ -7,7 +7,8 @@ Without ``keep_going`` the search stops after the batch of its first finding, an
 finding alone is shrunk. With it, the search goes on to the end of the budget, and each
 new signature of failure (configuration and kind; for an exception, its type) is a finding of its own:
 later failures of a known signature are only counted. The budget is the searching time;
-shrinking has a budget of its own per finding.
+shrinking has a budget of its own per finding, and loading the backends (imports, a
+compile) comes before the clock starts.
 """
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from ..tasks import Configuration
+from models import Geometry, Puzzle
+
+from ..tasks import Configuration, Task
 from .cases import Case, Spotted, draw_case, examine
 from .findings import Finding
 from .minimise import minimise
@@ -74,6 +77,8 @@ def fuzz(plan: Plan, progress: Callable[[Tally], None] | None = None) -> tuple[T
     tally, found = Tally(), dict[tuple[str, str], Finding]()
     trials = Trials(plan.time_limit, plan.jobs)
     try:
+        _warm_up(plan, trials)
+        tally.started = time.monotonic()
         _search(plan, trials, tally, progress, found)
         for finding in found.values():
             minimise(finding, trials, plan.sizes, plan.shrink_budget_s)
@@ -82,6 +87,15 @@ def fuzz(plan: Plan, progress: Callable[[Tally], None] | None = None) -> tuple[T
     finally:
         trials.close()
     return tally, list(found.values())
+
+
+def _warm_up(plan: Plan, trials: Trials) -> None:
+    """Every configuration loaded in the workers (imports, a compile) before the budget's clock
+    starts: an empty 4x4, once per worker and configuration."""
+    empty = Puzzle(Geometry.for_size(4), (0,) * 16)
+    configurations = (*plan.subjects, *plan.references)
+    trials.pool.run([Task(c, empty, 1, plan.time_limit) for _ in range(trials.jobs)
+                     for c in configurations])
 
 
 def _search(plan: Plan, trials: Trials, tally: Tally, progress: Callable[[Tally], None] | None,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from models import Puzzle
 
-from ..engine.runner import WorkerPool
+from ..engine.runner import WorkerPool, default_jobs
 from ..results.claims import ClaimChecker
 from ..results.experiment import backends_of
 from ..results.judge import Run, judge
@@ -52,7 +52,8 @@ class Trials:
 
     def __init__(self, time_limit: float, jobs: int | None = None):
         self.time_limit = time_limit
-        self.pool = WorkerPool(jobs, keep_idle=True)
+        self.jobs = jobs or default_jobs()
+        self.pool = WorkerPool(self.jobs, keep_idle=True)
         self.checker = ClaimChecker()
         self.runs = 0
 
