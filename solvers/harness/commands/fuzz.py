@@ -219,7 +219,8 @@ def _summary(plan: Plan, tally: Tally, findings: Sequence[Finding], paths: Seque
     modes_run = ", ".join(f"{mode} {count}" for mode, count in sorted(tally.modes.items()))
     print(f"\n{tally.cases:,} instances in {duration(tally.searched_s)} ({tally.rate():.1f}/s), "
           f"each with up to 3 mutants, {tally.runs:,} runs in all; verdicts: {verdicts}; modes: "
-          f"{modes_run}; runs that gave up: {tally.gave_up}, unsupported: {tally.unsupported}")
+          f"{modes_run}; runs that gave up: {tally.gave_up}, unsupported: {tally.unsupported}, "
+          f"reference runs past the limit: {tally.slow_references}")
     if tally.interrupted:
         print("interrupted: findings not shrunk" if findings else "interrupted")
     if not findings:

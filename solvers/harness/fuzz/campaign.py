@@ -63,6 +63,8 @@ class Tally:
     """Cases by (side, family)."""
     unsupported: int = 0
     gave_up: int = 0
+    slow_references: int = 0
+    """Reference runs past the limit (no finding: the solver under test is not to blame)."""
     failures: int = 0
     interrupted: bool = False
 
@@ -116,7 +118,8 @@ def _search(plan: Plan, trials: Trials, tally: Tally, progress: Callable[[Tally]
             judged = trials.judge([trial for case in cases for trial in case.trials(configurations)])
             for case in cases:
                 mine, judged = judged[:len(case.puzzles)], judged[len(case.puzzles):]
-                _count(tally, case, [run.category for one in mine for run in one.runs.values()])
+                _count(tally, case, [(label in references, run.category) for one in mine
+                                     for label, run in one.runs.items()])
                 for spotted in examine(case, mine, references):
                     _keep(findings, spotted, case, plan, tally)
             tally.runs = trials.runs
@@ -135,7 +138,8 @@ def _draw(plan: Plan, first: int) -> list[Case]:
     return [draw_case(plan.seed, first + k, plan.sizes, plan.families, plan.modes) for k in range(BATCH)]
 
 
-def _count(tally: Tally, case: Case, categories: list[str]) -> None:
+def _count(tally: Tally, case: Case, categories: list[tuple[bool, str]]) -> None:
+    """One case more in the tally; ``categories``: (a reference's?, category) of each run."""
     size, family = case.instance.puzzle.n, case.instance.family
     tally.cases += 1
     tally.sizes[size] += 1
@@ -143,8 +147,9 @@ def _count(tally: Tally, case: Case, categories: list[str]) -> None:
     tally.verdicts[case.instance.verdict] += 1
     tally.modes[case.mode] += 1
     tally.pairs[size, family] += 1
-    tally.unsupported += categories.count("unsupported")
-    tally.gave_up += categories.count("unknown")
+    tally.unsupported += sum(category == "unsupported" for _, category in categories)
+    tally.gave_up += sum(category == "unknown" for _, category in categories)
+    tally.slow_references += sum(reference and category == "timeout" for reference, category in categories)
 
 
 def _keep(findings: dict[tuple[str, str], Finding], spotted: Spotted, case: Case, plan: Plan,
