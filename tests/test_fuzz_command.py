@@ -88,7 +88,8 @@ def test_bad_usage_is_exit_2_naming_what_is_wrong(args: list[str], said: str) ->
 
 def test_an_exception_is_found_shrunk_to_its_one_given_and_reproduced(tmp_path: Path) -> None:
     done, found = fuzz(tmp_path, "--plugin", f"raises={BUGS}:raises", "--sizes", "4", "--variants",
-                       "standard,x", "--modes", "plain", "--against", "mrv", "--budget", "30", "--seed", "1")
+                       "standard,x", "--modes", "plain", "--against", "mrv", "--budget", "30", "--seed", "1",
+                       "--jobs", "2")
     assert done.returncode == 1, done.stderr
     (finding,) = found
     assert (finding["kind"], finding["solver"], finding["mode"]) == ("error", "raises", "plain")
@@ -98,6 +99,17 @@ def test_an_exception_is_found_shrunk_to_its_one_given_and_reproduced(tmp_path: 
     assert "finding 1: error from raises" in done.stdout and "1-minimal" in done.stdout
     again = reproduce(finding["command"])
     assert again.returncode == 1 and "ZeroDivisionError" in again.stdout + again.stderr
+
+
+@pytest.mark.slow
+def test_a_shrink_budget_too_short_to_finish_says_the_puzzle_is_not_proved_1_minimal(tmp_path: Path) -> None:
+    done, found = fuzz(tmp_path, "--plugin", f"raises={BUGS}:raises", "--sizes", "4", "--modes", "plain",
+                       "--budget", "30", "--seed", "1", "--shrink-budget", "0.001")
+    assert done.returncode == 1, done.stderr
+    assert "not proved 1-minimal" in done.stdout
+    text = (tmp_path / "out" / "finding-1.txt").read_text()
+    assert "not proved 1-minimal (the shrink budget ran out)" in text
+    assert reproduce(found[0]["command"]).returncode == 1
 
 
 # -- no false alarm ---------------------------------------------------------------------------
