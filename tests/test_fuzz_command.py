@@ -23,7 +23,7 @@ from solvers.harness.tasks import Outcome
 from .conftest import ROOT, compare
 
 sys.path.append(str(ROOT / "tests" / "plugins"))
-import fuzzbugs  # noqa: E402 - the planted plugins, called here too to check 1-minimality
+import fuzzbugs  # the planted plugins (their folder, added above), called here too to check 1-minimality
 
 BUGS = "tests/plugins/fuzzbugs.py"
 

@@ -45,7 +45,7 @@ from models import Grid, Model
 
 from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, Clause, encode
 from ..encodings.dimacs import SATISFIABLE, UNSATISFIABLE, DimacsError, cnf_text, read_answer
-from ..options import Declaration, Option
+from ..options import Declaration, Option, Reach
 from ..result import Result, Stats, Status, finish
 
 __all__ = ["DECLARATION", "ENCODINGS", "PROFILES", "Profile", "found", "solve", "unavailable"]
@@ -126,6 +126,8 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     resolve=_chosen, facts=_facts, missing=lambda options: unavailable() if options["solver"] is None else None,
+    notes="`apt-get install cadical`",
+    reach=Reach(solutions=4),
 )
 STDERR_TAIL = 400
 """Characters of the solver's stderr quoted in an ERROR."""

@@ -24,19 +24,17 @@ Everything draws from the ``random.Random`` handed in, so a seed gives the same 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from models import Cage, Geometry, Grid, Model, Puzzle, find_duplicate
 from models.geometry import valid_size
 
-from .generator import (
-    GenerationError,
-    another_solution,
-    connected,
-    random_solution,
-    search_engine,
-)
+from .. import registry
+from ..result import Status
+from .generator import GenerationError, connected, random_solution
 from .killer import default_max_cage, grow_cages, neighbours
+from .search import SinglesSearch
 
 FAMILIES = ("standard", "x", "jigsaw", "killer", "extra", "latin")
 """The variant families: a plain Sudoku, X-Sudoku, jigsaw regions, killer cages with totals
@@ -50,7 +48,10 @@ BIG_CAGE = 3
 """The largest killer cage beyond 16x16: a cage of five cells of 1-25 has 53,130 digit
 combinations, and one unsolvable 25x25 killer took over four minutes to make with them."""
 DIG_NODE_BUDGET = 50
-"""Decisions one uniqueness check may take; a given whose check needs more stays."""
+"""Decisions one search for another solution may take (beyond it: not proved either way)."""
+CAGE_NODE_BUDGET = 200
+"""The same for the mrv backend counting to two, on a killer (its value order tries the grid's
+value first, so another solution takes it more decisions to meet)."""
 PIN_SHARE = 4
 """Each round of digging gives back a quarter of the cells where the other solution differs
 (at least one): far from unique, fewer rounds; near it, one cell at a time."""
@@ -190,20 +191,58 @@ def _distinct_cells(solution: Grid, n: int, rng: random.Random) -> tuple[int, ..
     return tuple(sorted(cells))
 
 
+class Alternatives:
+    """Solutions other than a grid, of one structure as its givens change: the generator's
+    singles search (search.py), trying the grid's value last in every cell, where the groups
+    are all there is; the mrv backend counting to two where cages have totals (the search
+    knows no sums)."""
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        sums = any(cage.total is not None for cage in puzzle.cages)
+        self.search = None if sums else SinglesSearch(Model.from_puzzle(puzzle))
+
+    def other(self, givens: Sequence[int], solution: Grid) -> tuple[Grid | None, bool]:
+        """A solution of the givens other than ``solution`` (one of theirs), and whether the
+        budget ran out first: (None, False) proves ``solution`` the only one. The search meets
+        any other solution before ``solution`` itself: it leaves the path to it at some
+        decision, by a value tried earlier."""
+        if self.search is None:
+            counted = registry.get("mrv").solve(self.puzzle.with_givens(tuple(givens)), max_solutions=2,
+                                                node_limit=CAGE_NODE_BUDGET)
+            other = next((tuple(s) for s in counted.solutions if tuple(s) != tuple(solution)), None)
+            return other, other is None and not counted.complete
+        cands = self.search.start(givens)
+        if cands is None:
+            raise GenerationError("givens that contradict their own solution")  # cannot happen
+        found = self.search.search(cands, None, DIG_NODE_BUDGET, avoid=solution)
+        if found.solution is None or tuple(found.solution) == tuple(solution):
+            return None, found.ran_out
+        return tuple(found.solution), False
+
+    def refuted(self, givens: Sequence[int]) -> bool:
+        """Whether propagation alone refutes the givens: naked and hidden singles, and with cage
+        totals mrv's propagation (its cage combinations too), with no decision made."""
+        if self.search is not None:
+            return self.search.start(givens) is None
+        tried = registry.get("mrv").solve(self.puzzle.with_givens(tuple(givens)), node_limit=0)
+        return tried.status == Status.UNSAT
+
+
 def dig(full: Puzzle, solution: Grid, rng: random.Random, target: int) -> tuple[Puzzle, Puzzle | None]:
     """Random cells emptied down to ``target`` givens, then givens put back until the grid
     is the only solution: each round, one search finds another solution (mrv's singles,
-    ``generator.another_solution``) and cells where it differs from the grid are given
+    ``Alternatives``) and cells where it differs from the grid are given
     again (a quarter of them, at least one; a sixteenth of all empty cells when the search
     ran out of budget). Returns the unique puzzle and the last puzzle seen to have another
     solution (None if there was none)."""
-    engine = search_engine(full)
+    others = Alternatives(full)
     givens = list(solution)
     for cell in rng.sample(range(len(givens)), max(0, len(givens) - target)):
         givens[cell] = 0
     several: Puzzle | None = None
     while True:
-        other, ran_out = another_solution(engine, givens, solution, DIG_NODE_BUDGET)
+        other, ran_out = others.other(givens, solution)
         if other is None and not ran_out:
             break
         empty = [cell for cell, value in enumerate(givens) if not value]
@@ -220,13 +259,13 @@ def thinned(puzzle: Puzzle, solution: Grid, rng: random.Random) -> Puzzle:
     the grid the only solution (every given tried up to THIN_ALL, so the puzzle is then
     locally minimal; 2n of them on larger grids): sparse, so that propagation alone rarely solves it
     and a wrong given added to it is one only search refutes."""
-    engine = search_engine(puzzle)
+    others = Alternatives(puzzle)
     givens = list(puzzle.givens)
     held = [cell for cell, value in enumerate(givens) if value]
     tries = len(held) if puzzle.n <= THIN_ALL else min(len(held), 2 * puzzle.n)
     for cell in rng.sample(held, tries):
         givens[cell] = 0
-        other, ran_out = another_solution(engine, givens, solution, DIG_NODE_BUDGET)
+        other, ran_out = others.other(givens, solution)
         if other is not None or ran_out:
             givens[cell] = solution[cell]
     return puzzle.with_givens(tuple(givens))
@@ -235,7 +274,7 @@ def thinned(puzzle: Puzzle, solution: Grid, rng: random.Random) -> Puzzle:
 def opened(puzzle: Puzzle, solution: Grid, rng: random.Random) -> Puzzle | None:
     """A unique puzzle's givens emptied in random order, one, then two, four... at a time,
     until another solution is found: that puzzle (None if every given went without one)."""
-    engine = search_engine(puzzle)
+    others = Alternatives(puzzle)
     givens = list(puzzle.givens)
     held = rng.sample([cell for cell, value in enumerate(givens) if value], puzzle.num_givens)
     step = 1
@@ -244,7 +283,7 @@ def opened(puzzle: Puzzle, solution: Grid, rng: random.Random) -> Puzzle | None:
             givens[cell] = 0
         del held[:step]
         step *= 2
-        other, _ = another_solution(engine, givens, solution, DIG_NODE_BUDGET)
+        other, _ = others.other(givens, solution)
         if other is not None:
             return puzzle.with_givens(tuple(givens))
     return None
@@ -254,7 +293,7 @@ def wrong_given(puzzle: Puzzle, solution: Grid, rng: random.Random) -> Puzzle:
     """A unique puzzle plus a given its one solution does not hold there (so: no solution),
     clashing with no given peer; preferably one that propagation alone does not refute."""
     model = Model.from_puzzle(puzzle)
-    engine = search_engine(puzzle)
+    others = Alternatives(puzzle)
     empty = [cell for cell, value in enumerate(puzzle.givens) if not value]
     if not empty:
         raise GenerationError("a puzzle with no empty cell has no wrong given to add")
@@ -271,7 +310,7 @@ def wrong_given(puzzle: Puzzle, solution: Grid, rng: random.Random) -> Puzzle:
         if find_duplicate(candidate.givens, model.groups) is not None:
             continue
         chosen = candidate
-        if engine.propagator.start(candidate.givens) is not None:
+        if not others.refuted(candidate.givens):
             break  # propagation does not see it: only search does
     if chosen is None:
         raise GenerationError("found no wrong given that clashes with no peer")

@@ -110,6 +110,9 @@ class Outcome:
     host: str = ""
     worker: int | None = None
     sequence: int | None = None
+    load_s: float = 0.0
+    """Seconds the worker spent loading and preparing the backend (fast's compile) just before
+    this run, outside its clocks: progress leaves it out of the time left."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,11 @@ class Experiment:
     chunk_size: int | None = None
     count: int | None = None
     """--max-solutions: count and enumerate up to this many solutions."""
+    first: int | None = None
+    """--first N: only the first N puzzles of each file (bad ones counted, as --puzzle counts)."""
+    sample: int | None = None
+    """--sample K: K puzzles of each file drawn at random with sample_seed (kept in file order)."""
+    sample_seed: int = 0
 
     @property
     def max_solutions(self) -> int:
@@ -169,6 +177,10 @@ class Outputs:
     resume: bool = False
     fail_on: tuple[str, ...] = ()
     """Categories besides wrong that make the exit status 1 (--fail-on), e.g. error, timeout."""
+    columns: tuple[str, ...] | None = None
+    """The summary's columns by name (('all',) for every one); None: those that fit."""
+    explain_columns: bool = False
+    """Say what each shown column is (on stderr, after the table)."""
 
 
 class Category(StrEnum):
@@ -342,6 +354,9 @@ RUN_FIELDS: tuple[RunField, ...] = (
     RunField("claim", Kind.TEXT, "what the run claims, in words (a unique solution, no solution, ...)",
              null=True, places=_KEPT),
     RunField("reason", Kind.TEXT, "why the judge decided its category", null=True, places=_KEPT),
+    RunField("load_s", Kind.NUMBER, "seconds the worker spent loading and preparing the backend just "
+             "before the run (numba's compile of fast), outside its clocks; not recorded: progress "
+             "leaves it out of the time left", "s", places=frozenset()),
 )
 """Every field of a run's record, in the order of the columns."""
 RUN_FIELD = {run_field.name: run_field for run_field in RUN_FIELDS}

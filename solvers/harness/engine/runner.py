@@ -172,6 +172,10 @@ class _Worker:
     clean: bool = True
     """No strays of an earlier run were killed since the last hand-over (so none was reaped
     inside this run's span, and /proc's count of its children's CPU is the run's)."""
+    load_began: float = 0.0
+    """When the worker was told to load the running task's backend (time.monotonic)."""
+    load_s: float = 0.0
+    """Seconds it spent loading and preparing it (a compile), reported with the outcome."""
 
 
 class _Pool:
@@ -315,6 +319,7 @@ class _Pool:
             self._hand_over(worker)
             return
         worker.loading, worker.deadline = True, time.monotonic() + LOAD_LIMIT
+        worker.load_began = time.monotonic()
         try:
             worker.tasks.send(("load", solver))
         except (OSError, ValueError):  # died while idle: its death is noticed in _wait
@@ -399,6 +404,7 @@ class _Pool:
             raise ChannelError(f"a message {str(kind)[:40]!r} while running no task")
         task = self.tasks[worker.task]
         if kind == "loaded" and worker.loading:
+            worker.load_s = time.monotonic() - worker.load_began
             error = message.get("error")
             if error is None:
                 worker.loaded.add(task.solver)
@@ -519,7 +525,9 @@ class _Pool:
         the parent's reading of the run's wall time, when it has one) and hand it on."""
         task = self.tasks.pop(number)
         outcome = enforce_limit(replace(outcome, host=self.host, worker=worker.process.pid,
-                                        sequence=worker.sequence), task.time_limit, task.cpu_limit, wall)
+                                        sequence=worker.sequence, load_s=worker.load_s),
+                                task.time_limit, task.cpu_limit, wall)
+        worker.load_s = 0.0
         if self.outcomes is not None:
             self.outcomes[number] = outcome
         if self.on_outcome is not None:
