@@ -31,7 +31,6 @@ from models import Cage, Geometry, Grid, Model, Puzzle, find_duplicate
 from models.geometry import valid_size
 
 from .. import registry
-from ..result import Status
 from .generator import GenerationError, connected, random_solution
 from .killer import default_max_cage, grow_cages, neighbours
 from .search import SinglesSearch
@@ -49,6 +48,8 @@ BIG_CAGE = 3
 combinations, and one unsolvable 25x25 killer took over four minutes to make with them."""
 DIG_NODE_BUDGET = 50
 """Decisions one search for another solution may take (beyond it: not proved either way)."""
+KILLER_THIN_TRIES = 6
+"""Givens tried for removal when thinning a killer (each try is an mrv count: 0.1 s on 12x12)."""
 CAGE_NODE_BUDGET = 200
 """The same for the mrv backend counting to two, on a killer (its value order tries the grid's
 value first, so another solution takes it more decisions to meet)."""
@@ -199,34 +200,31 @@ class Alternatives:
 
     def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
-        sums = any(cage.total is not None for cage in puzzle.cages)
-        self.search = None if sums else SinglesSearch(Model.from_puzzle(puzzle))
+        self.singles = SinglesSearch(Model.from_puzzle(puzzle))
+        self.sums = any(cage.total is not None for cage in puzzle.cages)
 
     def other(self, givens: Sequence[int], solution: Grid) -> tuple[Grid | None, bool]:
         """A solution of the givens other than ``solution`` (one of theirs), and whether the
         budget ran out first: (None, False) proves ``solution`` the only one. The search meets
         any other solution before ``solution`` itself: it leaves the path to it at some
         decision, by a value tried earlier."""
-        if self.search is None:
+        if self.sums:
             counted = registry.get("mrv").solve(self.puzzle.with_givens(tuple(givens)), max_solutions=2,
                                                 node_limit=CAGE_NODE_BUDGET)
             other = next((tuple(s) for s in counted.solutions if tuple(s) != tuple(solution)), None)
             return other, other is None and not counted.complete
-        cands = self.search.start(givens)
+        cands = self.singles.start(givens)
         if cands is None:
             raise GenerationError("givens that contradict their own solution")  # cannot happen
-        found = self.search.search(cands, None, DIG_NODE_BUDGET, avoid=solution)
+        found = self.singles.search(cands, None, DIG_NODE_BUDGET, avoid=solution)
         if found.solution is None or tuple(found.solution) == tuple(solution):
             return None, found.ran_out
         return tuple(found.solution), False
 
     def refuted(self, givens: Sequence[int]) -> bool:
-        """Whether propagation alone refutes the givens: naked and hidden singles, and with cage
-        totals mrv's propagation (its cage combinations too), with no decision made."""
-        if self.search is not None:
-            return self.search.start(givens) is None
-        tried = registry.get("mrv").solve(self.puzzle.with_givens(tuple(givens)), node_limit=0)
-        return tried.status == Status.UNSAT
+        """Whether propagation alone refutes the givens: naked and hidden singles over the
+        groups (a cage as the all-different group it also is; its total not used)."""
+        return self.singles.start(givens) is None
 
 
 def dig(full: Puzzle, solution: Grid, rng: random.Random, target: int) -> tuple[Puzzle, Puzzle | None]:
@@ -257,12 +255,14 @@ def dig(full: Puzzle, solution: Grid, rng: random.Random, target: int) -> tuple[
 def thinned(puzzle: Puzzle, solution: Grid, rng: random.Random) -> Puzzle:
     """A unique puzzle with givens removed in random order where each removal is proved to keep
     the grid the only solution (every given tried up to THIN_ALL, so the puzzle is then
-    locally minimal; 2n of them on larger grids): sparse, so that propagation alone rarely solves it
-    and a wrong given added to it is one only search refutes."""
+    locally minimal; 2n of them on larger grids, KILLER_THIN_TRIES on a killer): sparse, so
+    that propagation alone rarely solves it and a wrong given added to it is one only search
+    refutes."""
     others = Alternatives(puzzle)
     givens = list(puzzle.givens)
     held = [cell for cell, value in enumerate(givens) if value]
-    tries = len(held) if puzzle.n <= THIN_ALL else min(len(held), 2 * puzzle.n)
+    tries = KILLER_THIN_TRIES if others.sums else len(held) if puzzle.n <= THIN_ALL else 2 * puzzle.n
+    tries = min(tries, len(held))
     for cell in rng.sample(held, tries):
         givens[cell] = 0
         other, ran_out = others.other(givens, solution)
