@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from models import Puzzle, to_line
+from models import Puzzle
 
 from ...generate.instances import VERDICTS, Instance, random_instance
 from ..tasks import Configuration
@@ -120,13 +120,3 @@ def examine(case: Case, judged: Sequence[Judged], references: frozenset[str] = f
                 spotted.append(Spotted(label, Failure("metamorphic", broken, f"metamorphic {mutant.relation}"),
                                        case.instance.puzzle, mutant))
     return spotted
-
-
-def describe(puzzle: Puzzle) -> str:
-    """'9x9 x, 23 givens' for messages."""
-    return f"{puzzle.geometry.label()} {puzzle.variant}, {puzzle.num_givens} givens"
-
-
-def line_of(puzzle: Puzzle) -> str:
-    """The puzzle as one line with its fields."""
-    return to_line(puzzle)
