@@ -227,6 +227,8 @@ class Declaration:
     not require it: the unavailable message names it."""
     imports: str | None = None
     """The module whose absence means the package is missing."""
+    program: str = ""
+    """A program outside Python it runs, in words with how to get it (``missing`` checks for it)."""
     interruptible: bool = True
     """Whether it honours time_limit from inside (else the harness kills it from outside)."""
     resolve: Callable[[dict[str, Any]], dict[str, Any]] | None = None
@@ -290,9 +292,8 @@ class Declaration:
         looked up without importing it."""
         if self.imports and importlib.util.find_spec(self.imports) is None:
             return f"needs the package {self.package!r}: {self.install}"
-        if self.missing is None:
-            return None
-        return self.missing(self.check(options or {}))
+        resolved = self.check(options or {})  # OptionError for a value only resolve can refuse
+        return None if self.missing is None else self.missing(resolved)
 
     @property
     def install(self) -> str:

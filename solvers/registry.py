@@ -232,6 +232,12 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
     Backend("dimacs", "any external DIMACS SAT solver on PATH, run as a killable process",
             "solvers.backends.dimacs"),
     Backend("fast", "mrv's method compiled with numba; optional clause learning", "solvers.backends.fast"),
+    Backend("minizinc", "the model in MiniZinc, solved by Gecode or any solver MiniZinc lists",
+            "solvers.backends.minizinc"),
+    Backend("asp", "answer set programming: choice rules, cardinality constraints, `#sum`; clingo",
+            "solvers.backends.asp"),
+    Backend("choco", "Choco's all-different (its consistency level an option) and sum, no JVM",
+            "solvers.backends.choco"),
 )}
 
 

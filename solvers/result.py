@@ -33,7 +33,8 @@ COUNTERS: dict[str, str] = {
     "nodes": "search-tree nodes; each backend names what it counts as one",
     "backtracks": "search decisions undone",
     "propagations": "values removed or cells forced by inference (SAT: literals propagated)",
-    "conflicts": "conflicts met by a learning solver",
+    "conflicts": "dead ends of the search: conflicts of a learning solver, failures (a domain "
+                 "wiped out) of a propagation solver",
     "restarts": "restarts of a CDCL solver",
     "updates": "link updates of dancing links (removals and restorations)",
     "lp_iterations": "simplex iterations of an LP-based solver",

@@ -168,7 +168,7 @@ def test_readme_backend_table_names_only_registered_backends() -> None:
 
 def test_readme_says_which_debian_packages_to_install() -> None:
     setup = section(README, "Set-up")
-    assert "apt-get install cadical minisat picosat chromium" in setup
+    assert "apt-get install cadical minisat picosat chromium minizinc" in setup
 
 
 # -- the README's tour and the pages' sessions run and print what they show ----------------

@@ -164,3 +164,14 @@ def test_the_function_length_check_finds_a_long_function(tmp_path: Path) -> None
     source.write_text(f"def short():\n    pass\n\n\nclass C:\n    @staticmethod\n"
                       f"    def long():\n{body}")
     assert long_functions([source]) == [f"long.py:6 long ({MAX_FUNCTION_LINES + 1} lines)"]
+
+
+def test_every_extra_a_backend_names_holds_its_package_and_the_test_command_installs_it() -> None:
+    from solvers import registry
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    named = {b.declaration.extra: b.declaration.package for b in registry.BACKENDS.values() if b.declaration.extra}
+    assert named, "no backend names an extra"
+    for extra, package in named.items():
+        assert extra in extras, f"pyproject has no extra {extra!r}"
+        assert package.lower() in requirement_names(extras[extra]), f"extra {extra!r} lacks {package}"
+        assert extra in extras_in(readme_commands()[1]), f"the README's test command does not install {extra!r}"
