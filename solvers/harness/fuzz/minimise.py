@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from models import Puzzle
 
-from ...generate.instances import random_instance
+from ...generate.instances import VERDICTS, random_instance
 from ..tasks import Configuration
 from .cases import mutants_of
 from .findings import Finding
@@ -76,44 +76,72 @@ class Check:
 
 def minimise(finding: Finding, trials: Trials, sizes: Sequence[int], budget_s: float) -> None:
     """Shrink the finding in place within ``budget_s`` seconds: ``puzzle`` (and ``mutant``),
-    ``tests``, ``minimal`` and ``shrink_s`` are set."""
+    ``tests``, ``minimal`` and ``shrink_s`` are set. A smaller side is tried before ddmin with
+    the instance's family and verdict, and again after it with the shrunk puzzle's family
+    (every verdict in turn): a bug found on a 15x15 X killer may need only the X."""
     started = time.monotonic()
     deadline = started + budget_s
     target = Target(finding.solver, finding.references, finding.mode, finding.signature, finding.mutant)
-    tests = 1
     if not Check(target, trials)(finding.original):
         finding.detail += " (it did not fail again when checked before shrinking: not shrunk)"
-        finding.puzzle, finding.shrink_s = finding.original, time.monotonic() - started
-        finding.tests = tests
+        finding.puzzle, finding.shrink_s, finding.tests = finding.original, time.monotonic() - started, 1
         return
-    start = finding.original
-    smaller, tried = _smaller(finding, target, trials, sizes, deadline)
-    tests += tried
-    if smaller is not None:
-        start, target = smaller
+    smaller, tests = _smaller(finding, target, trials, sizes, deadline, finding.original.n,
+                              finding.family, (finding.verdict,))
+    start, target = smaller or (finding.original, target)
+    shrunk, made, minimal, check = _ddmin(start, target, trials, deadline)
+    tests += made + 1
+    family = family_of(shrunk)
+    if smaller is None and family != finding.family and minimal:
+        again, tried = _smaller(finding, target, trials, sizes, deadline, shrunk.n, family, VERDICTS)
+        tests += tried
+        if again is not None:
+            target = again[1]
+            shrunk, made, minimal, check = _ddmin(again[0], target, trials, deadline)
+            tests += made
+    finding.puzzle = shrunk
+    finding.shrunk_detail = check.details.get(shrunk) or failure(target, trials, shrunk) or ""
+    finding.mutant = None if target.relation is None else mutant_for(target.relation, shrunk)
+    finding.tests, finding.minimal = tests, minimal
+    finding.shrink_s = time.monotonic() - started
+
+
+def _ddmin(start: Puzzle, target: Target, trials: Trials, deadline: float) -> tuple[Puzzle, int, bool, Check]:
+    """shrink.py's ddmin on one puzzle (a relation's emptied cell kept); the shrunk puzzle, the
+    tests, whether it is 1-minimal, and the check (with the words of each failure)."""
     pinned: list[Part] = []
     if target.relation is not None and target.relation.relation == "one given less":
         pinned = [("given", target.relation.cell or 0)]
     check = Check(target, trials)
     shrunk, made, minimal = shrink(start, check, pinned=pinned, deadline=deadline)
-    finding.puzzle = shrunk
-    finding.shrunk_detail = check.details.get(shrunk) or failure(target, trials, shrunk) or ""
-    finding.mutant = None if target.relation is None else mutant_for(target.relation, shrunk)
-    finding.tests, finding.minimal = tests + made, minimal
-    finding.shrink_s = time.monotonic() - started
+    return shrunk, made, minimal, check
 
 
-def _smaller(finding: Finding, target: Target, trials: Trials, sizes: Sequence[int],
-             deadline: float) -> tuple[tuple[Puzzle, Target] | None, int]:
-    """A puzzle of a smaller side that fails the same way (and its target), or None; and the
-    instances tried."""
+def family_of(puzzle: Puzzle) -> str:
+    """The variant family a puzzle belongs to (instances.FAMILIES)."""
+    if puzzle.geometry.latin and puzzle.regions is None:
+        return "latin"
+    if puzzle.cages:
+        return "killer"
+    if puzzle.regions is not None:
+        return "jigsaw"
+    if puzzle.rules or puzzle.extra_regions:
+        return "extra"
+    return "x" if puzzle.diagonals else "standard"
+
+
+def _smaller(finding: Finding, target: Target, trials: Trials, sizes: Sequence[int], deadline: float,
+             below: int, family: str, verdicts: Sequence[str]) -> tuple[tuple[Puzzle, Target] | None, int]:
+    """A puzzle of a side below ``below`` that fails the same way (and its target), or None;
+    and the instances tried: SMALLER_TRIES fresh instances of the family at each side,
+    smallest first, the verdicts in turn."""
     tried = 0
-    for size in sorted(side for side in sizes if side < finding.original.n):
+    for size in sorted(side for side in sizes if side < below):
         for attempt in range(SMALLER_TRIES):
             if time.monotonic() > deadline:
                 return None, tried
-            rng = random.Random(f"fuzz/{finding.seed}/smaller/{size}/{attempt}")
-            instance = random_instance(rng, size, finding.family, finding.verdict)
+            rng = random.Random(f"fuzz/{finding.seed}/smaller/{family}/{size}/{attempt}")
+            instance = random_instance(rng, size, family, verdicts[attempt % len(verdicts)])
             chosen = None
             if target.relation is not None:
                 chosen = next((mutant for mutant in mutants_of(instance, rng)
