@@ -3,6 +3,7 @@ no false alarm, planted bugs of every kind are found and shrunk to 1-minimal puz
 command reproduces them, and a broken relation is caught where the judge cannot see it."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shlex
@@ -22,8 +23,10 @@ from solvers.harness.tasks import Outcome
 
 from .conftest import ROOT, compare
 
-sys.path.append(str(ROOT / "tests" / "plugins"))
-import fuzzbugs  # the planted plugins (their folder, added above), called here too to check 1-minimality
+_SPEC = importlib.util.spec_from_file_location("fuzzbugs", ROOT / "tests" / "plugins" / "fuzzbugs.py")
+assert _SPEC is not None and _SPEC.loader is not None
+fuzzbugs = importlib.util.module_from_spec(_SPEC)  # the planted plugins, called here too to check 1-minimality
+_SPEC.loader.exec_module(fuzzbugs)
 
 BUGS = "tests/plugins/fuzzbugs.py"
 
