@@ -56,8 +56,9 @@ def shrunk(found: dict[str, Any]) -> Puzzle:
 
 @pytest.mark.parametrize(("args", "said"), [
     pytest.param(["--solvers", "mrv", "--sizes", "5"], "5 is no side to fuzz", id="sizes-5"),
-    pytest.param(["--solvers", "mrv", "--variants", "sudoku"], "unknown variant 'sudoku'", id="variants"),
-    pytest.param([], "fuzz needs the configurations to fuzz", id="no-solvers"),
+    pytest.param(["--solvers", "mrv", "--variants", "sudoku"], "unknown variant 'sudoku'", id="variants",
+                 marks=pytest.mark.slow),
+    pytest.param([], "fuzz needs the configurations to fuzz", id="no-solvers", marks=pytest.mark.slow),
     pytest.param(["--solvers", "mrv", "--modes", "all"], "unknown mode 'all'", id="modes",
                  marks=pytest.mark.slow),
     pytest.param(["--solvers", "mrv", "--sizes", "4,x"], "expected sides such as 4,6,9", id="sizes-x",
