@@ -103,6 +103,14 @@ class Backend:
         """Whether the backend's package (or program) is there; imports nothing heavy."""
         return self.unavailable() is None
 
+    def family(self, options: dict[str, Any] | None = None) -> str:
+        """The method family of its runs with these options (``Declaration.family``): the
+        judge lets a claim be confirmed only by another family's answer. A plugin's is ""
+        (untrusted: it confirms nothing); a backend that declares none is its own family."""
+        if self.function is not None:
+            return ""
+        return self.declaration.family_of(self.check_options(options or {})) or self.name
+
     @property
     def package(self) -> str | None:
         return self.declaration.package

@@ -54,6 +54,7 @@ DECLARATION = Declaration(
         "backtracks": "values taken back",
     },
     constraints=frozenset({"all-different", "sum"}),
+    family="backtrack",  # its readable twin (impl=readable) walks the same tree
 )
 _CLOCK_EVERY = 4096  # nodes between two looks at the clock (a power of two)
 

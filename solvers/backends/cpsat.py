@@ -40,7 +40,7 @@ DECLARATION = Declaration(
         "constraints": "model constraints",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="ortools", imports="ortools",
+    package="ortools", imports="ortools", family="cp-sat",
 )
 
 

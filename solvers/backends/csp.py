@@ -28,6 +28,7 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     package="python-constraint2", imports="constraint", interruptible=False,
+    family="python-constraint",
 )
 
 

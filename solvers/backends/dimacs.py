@@ -43,7 +43,7 @@ from typing import Any, cast
 
 from models import Grid, Model
 
-from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, Clause, encode
+from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, Clause, encode, formula_family
 from ..encodings.dimacs import SATISFIABLE, UNSATISFIABLE, DimacsError, cnf_text, read_answer
 from ..options import Declaration, Option
 from ..result import Result, Stats, Status, finish
@@ -124,7 +124,7 @@ DECLARATION = Declaration(
         "variables": "CNF variables of the exported encoding",
         "clauses": "CNF clauses of the exported encoding (blocking clauses not counted)",
     },
-    constraints=frozenset({"all-different", "sum"}),
+    constraints=frozenset({"all-different", "sum"}), family=formula_family,
     resolve=_chosen, facts=_facts, missing=lambda options: unavailable() if options["solver"] is None else None,
 )
 STDERR_TAIL = 400

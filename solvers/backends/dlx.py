@@ -65,6 +65,7 @@ DECLARATION = Declaration(
         "updates": "dancing-links updates: a node unlinked from, or relinked into, its list",
     },
     unsupported=CAGES_UNSUPPORTED,  # a cage's total is no exact-cover column
+    family="exact-cover",  # with its readable twin (impl=readable)
 )
 
 

@@ -28,7 +28,7 @@ DECLARATION = Declaration(
                        "no-good cuts",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="highspy", imports="highspy",
+    package="highspy", imports="highspy", family="mip",
 )
 
 

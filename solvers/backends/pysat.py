@@ -9,7 +9,7 @@ from typing import Any
 
 from models import Model
 
-from ..encodings.cnf import DESCRIPTIONS
+from ..encodings.cnf import DESCRIPTIONS, formula_family
 from ..encodings.isomorph import solve_isomorph
 from ..options import Declaration, Option, seed
 from ..result import Result
@@ -70,7 +70,7 @@ DECLARATION = Declaration(
                    "(blocking clauses not counted)",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="python-sat", imports="pysat", resolve=_resolve,
+    package="python-sat", imports="pysat", resolve=_resolve, family=formula_family,
 )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from models import Model
 
-from ..encodings.cnf import DESCRIPTIONS, ENCODINGS
+from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, formula_family
 from ..options import Declaration, Option
 from ..result import Result
 
@@ -32,7 +32,7 @@ DECLARATION = Declaration(
         "clauses": "CNF clauses (blocking clauses not counted)",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="pycosat", imports="pycosat",
+    package="pycosat", imports="pycosat", family=formula_family,
 )
 
 

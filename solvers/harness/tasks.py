@@ -110,6 +110,8 @@ class Outcome:
     host: str = ""
     worker: int | None = None
     sequence: int | None = None
+    count: int | None = None
+    """Count mode: the solutions the run counted (``solutions`` then holds a sample of them)."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +175,10 @@ class Category(StrEnum):
     """The harness's verdict on one run (like BenchExec's categories); results/judge.py decides it."""
 
     CORRECT = "correct"
+    UNCHECKED = "unchecked"
+    """An answer whose solutions verify but whose asked-for claim of completeness (no
+    solution, unique, a count) neither another method family confirmed nor the judge could
+    check in its budget: BenchExec's correct-unconfirmed, never counted solved."""
     WRONG = "wrong"
     TIMEOUT = "timeout"
     UNKNOWN = "unknown"
@@ -317,15 +323,19 @@ RUN_FIELDS: tuple[RunField, ...] = (
     RunField("warmup", Kind.FLAG, "its configuration's first run in a fresh worker (imports and caches cold)"),
     RunField("peak_memory_mb", Kind.NUMBER, "the run's own peak resident memory (empty when not measured)",
              "MB", null=True, high=MAX_MEGABYTES),
-    RunField("termination", Kind.TEXT, "which limit ended the run (empty when none did)", null=True,
-             among=("walltime", "cputime", "memory")),
+    RunField("termination", Kind.TEXT, "which limit ended the run (empty when none did; answer-size: "
+             "its answer was too large to send back)", null=True,
+             among=("walltime", "cputime", "memory", "answer-size")),
     RunField("host", Kind.TEXT, "the machine it ran on", null=True),
     RunField("worker", Kind.WHOLE, "the worker's process id", null=True),
     RunField("sequence", Kind.WHOLE, "the order the runs were started in, from 0", null=True),
-    RunField("proof", Kind.TEXT, "the judge's check of a claim of completeness: proved, confirmed or "
-             "unchecked (empty when the run claims none)", null=True),
+    RunField("proof", Kind.TEXT, "the judge's check of a claim of completeness: proved, confirmed (by "
+             "another method family), unchecked, or not asked (claimed, but not what the run was "
+             "asked: not checked); empty when the run claims none", null=True),
     RunField("verified_solutions", Kind.WHOLE, "the distinct solutions of the run the checker verified",
              null=True),
+    RunField("count", Kind.WHOLE, "count mode (--count): the solutions the run counted (its solutions "
+             "are a sample of them); empty otherwise", "solutions", null=True),
     *(RunField(name, Kind.WHOLE, meaning, "count", null=True) for name, meaning in COUNTERS.items()),
     RunField("seed", Kind.WHOLE, "the solver seed from the options (--seeds; empty without one)",
              null=True, places=frozenset({CSV, JSON}), identity=True),

@@ -20,7 +20,7 @@ from models.formats import FORMATS
 from ..engine.runner import run_tasks
 from ..engine.terminal import printable
 from ..pictures.plot import PlotUnavailableError, check_plot_format, require_matplotlib
-from ..results.judge import Category, Run
+from ..results.judge import Run, fails
 from ..results.outputs import OutputError
 from ..results.outputs import check_output_paths as check_paths
 from ..tasks import Outcome, Task
@@ -147,8 +147,9 @@ def run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
 
 
 def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError]) -> int:
-    """1 if any run is wrong (it outranks bad input), else 2 if a puzzle was bad, else 0."""
-    if any(run.category == Category.WRONG for run in runs):
+    """1 if any run is wrong, unchecked or had an answer too large to send back (judge.fails:
+    it outranks bad input), else 2 if a puzzle was bad, else 0."""
+    if any(fails(run.category, run.termination) for run in runs):
         return EXIT_WRONG
     return EXIT_USAGE if bad else EXIT_OK
 

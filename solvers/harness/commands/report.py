@@ -23,7 +23,7 @@ from typing import Any
 from ..pictures.plot import cactus_plot
 from ..results import db_views, paired, records, report, scores, views
 from ..results.database import open_database
-from ..results.judge import Category
+from ..results.judge import fails
 from ..results.outputs import write_atomic
 from .common import (
     EXIT_OK,
@@ -96,7 +96,7 @@ def _report(args: argparse.Namespace, old: dict[str, Any], new: dict[str, Any] |
     else:
         print(_summary(old, runs, args))
     _write(args, newest)
-    return EXIT_WRONG if any(r["category"] == Category.WRONG for r in newest["runs"]) else EXIT_OK
+    return EXIT_WRONG if any(fails(r["category"], r.get("termination")) for r in newest["runs"]) else EXIT_OK
 
 
 def report_database(args: argparse.Namespace) -> int:
@@ -121,7 +121,7 @@ def report_database(args: argparse.Namespace) -> int:
     if whole:
         return _report(args, document, None)
     print(_summary(document, [], args, rows=document["summary"]))
-    return EXIT_WRONG if any(row["wrong"] for row in document["summary"]) else EXIT_OK
+    return EXIT_WRONG if any(row["wrong"] or row.get("unchecked") for row in document["summary"]) else EXIT_OK
 
 
 def _summary(document: dict[str, Any], runs: list[dict[str, Any]], args: argparse.Namespace,

@@ -13,8 +13,8 @@ from ..engine.runner import default_jobs
 from ..engine.terminal import printable
 from ..results import report
 from ..results.claims import ClaimChecker
-from ..results.experiment import backends_of
-from ..results.judge import Category, Run, judge
+from ..results.experiment import families_of
+from ..results.judge import Category, Run, fails, judge
 from ..tasks import Outcome, Task, solutions_asked
 from .common import (
     EXIT_OK,
@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
     wrong, checker = False, ClaimChecker()
     for number, (puzzle, outcome) in enumerate(zip(puzzles, outcomes)):
         (run,), _ = judge(puzzle, [(solver.name, outcome)], max_solutions=max_solutions,
-                          backends=backends_of([Task(solver, puzzle)]), checker=checker)
-        wrong |= run.category == Category.WRONG
+                          families=families_of([Task(solver, puzzle)]), checker=checker)
+        wrong |= fails(run.category, run.termination)
         if number:
             print()
         print(_solve_text(puzzle, run, outcome, args.format, max_solutions,
@@ -92,8 +92,8 @@ def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int
 
 
 PROOF_WORDS = {"proved": "the judge proved it (reference method, checked proof)",
-               "confirmed": "the judge confirmed it (reference method, proof not checked)",
-               "unchecked": "the judge could not check it"}
+               "confirmed": "confirmed by another method (no proof checked)",
+               "not asked": "its claim of completeness was not asked for (not checked)"}
 
 
 def _verdict(run: Run, outcome: Outcome, asked: int) -> str:
@@ -102,6 +102,8 @@ def _verdict(run: Run, outcome: Outcome, asked: int) -> str:
     took = f"in {report.seconds(run.time_s)} s" + (f", {counters}" if counters else "")
     if run.category == Category.WRONG:
         return f"WRONG answer from {run.solver} {took}: {printable(run.reason)}"
+    if run.category == Category.UNCHECKED:
+        return f"UNCHECKED answer from {run.solver} {took}: {printable(run.reason)}"
     if run.category != Category.CORRECT:
         return f"no answer from {run.solver}: {run.category}: {printable(run.reason)}"
     checked = f"; {PROOF_WORDS[run.proof]}" if run.proof in PROOF_WORDS else ""

@@ -30,7 +30,7 @@ MAX_NAME = 64
 """Characters a stat's name may have."""
 MESSAGE_CHARS = 2000
 """The longest message kept from a worker."""
-TERMINATIONS = (None, "memory")
+TERMINATIONS = (None, "memory", "answer-size")
 """What a worker may say ended its run (the other limits are the harness's to judge)."""
 STORED_TERMINATIONS = (None, *RUN_FIELD["termination"].among)
 """What a stored outcome may say ended its run (the harness judged it before storing)."""
@@ -136,7 +136,8 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
             raise AnswerError(f"{name} = {shown(value)} is not a {kind.__name__}")
     termination = data.get("termination")
     if termination not in (STORED_TERMINATIONS if stored else TERMINATIONS) or (
-            termination == "memory" and status != Status.MEMORY_OUT):
+            termination == "memory" and status != Status.MEMORY_OUT) or (
+            termination == "answer-size" and status != Status.ERROR):
         raise AnswerError(f"termination {shown(termination)} is not one a worker may report")
     outcome = Outcome(status, [tuple(s) for s in solutions], complete, stats, message[:MESSAGE_CHARS],
                       time_s, cpu_s, warmup, peak_mb, termination)

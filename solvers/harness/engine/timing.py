@@ -44,6 +44,9 @@ LATE_STATUSES = (Status.SOLVED, Status.UNSAT, Status.UNKNOWN, Status.TIMEOUT)
 """Statuses turned into a timeout at the limit when the run took longer than its limit."""
 WALLTIME, CPUTIME, MEMORY = "walltime", "cputime", "memory"
 """What ended a run early (BenchExec's ``terminationreason`` words)."""
+ANSWER_SIZE = "answer-size"
+"""What ended a run whose answer was too large to send back (an error that fails the exit
+status: ``--count`` counts without sending the grids)."""
 CPU_LIMIT_SIGNALS = (signal.SIGPROF, signal.SIGXCPU)
 """A worker killed by one of these was stopped by its CPU limit."""
 

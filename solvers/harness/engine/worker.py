@@ -34,7 +34,7 @@ from .channel import write_frame
 from .memory import PeakMemory
 from .plugins import load_backend
 from .sandbox import isolate, limit_memory, reap_children
-from .timing import MEMORY, Clocks, collector_paused, cpu_limited
+from .timing import ANSWER_SIZE, MEMORY, Clocks, collector_paused, cpu_limited
 
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "std::bad_alloc", "out of memory", "Cannot allocate memory")
 
@@ -83,7 +83,9 @@ def worker_main(tasks: Connection, results: Connection, output: Connection, pare
             write_frame(fd, {"kind": "done", "task": number, "outcome": {
                 "status": "error", "time_s": outcome.get("time_s", 0.0), "cpu_s": outcome.get("cpu_s"),
                 "cpu_children_s": outcome.get("cpu_children_s"), "children": outcome["children"],
-                "message": f"result could not be sent: {describe(error)}"}})
+                "termination": ANSWER_SIZE,
+                "message": f"the answer could not be sent back: {describe(error)} (--count counts "
+                           "without sending every grid)"}})
         if outcome["status"] == Status.MEMORY_OUT:
             return  # the heap may be in any state: the parent starts a new worker
 

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from models import Puzzle
 
+from ... import registry
 from ..engine.calibration import calibration, probe
 from ..engine.executors import Executor, ExecutorError
 from ..tasks import Configuration, Experiment, Outcome, Task
@@ -136,6 +137,7 @@ class _Experiment:
         self.tally = Tally()
         self.serials = itertools.count()
         self.checker = ClaimChecker()  # one per sweep: each claim re-derived once
+        self.families: dict[str, str] = {}  # configuration label -> its method family
 
     def tasks(self, groups: Iterable[list[Task]], seed: int | None) -> Iterator[Task]:
         """The tasks to run, group after group, each group in its run order (shuffled within
@@ -188,12 +190,20 @@ class _Experiment:
                 self._judge(group)
         self.groups.clear()
 
+    def _family(self, configuration: Configuration) -> str:
+        """A configuration's method family, worked out once per label (a seed changes none)."""
+        family = self.families.get(configuration.name)
+        if family is None:
+            family = self.families[configuration.name] = family_of(configuration)
+        return family
+
     def _judge(self, group: _Group) -> None:
         positions = sorted(group.outcomes)
         tasks = [group.tasks[p] for p in positions]
         outcomes = [group.outcomes[p] for p in positions]
+        families = {t.solver.name: self._family(t.solver) for t in tasks}
         runs, disagreement = judge(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)],
-                                   max_solutions=tasks[0].max_solutions, backends=backends_of(tasks),
+                                   max_solutions=tasks[0].max_solutions, families=families,
                                    checker=self.checker)
         for run, task, position in zip(runs, tasks, positions):
             run.repeat, run.backend, run.options = task.repeat, task.solver.backend or task.solver.name, \
@@ -202,9 +212,17 @@ class _Experiment:
         self.store.judged(group.serial, tasks, outcomes, runs, disagreement)
 
 
-def backends_of(tasks: Sequence[Task]) -> dict[str, str]:
-    """Each task's configuration label -> the registered backend it runs ("" for a plugin)."""
-    return {t.solver.name: "" if t.solver.plugin is not None else t.solver.backend_name for t in tasks}
+def families_of(tasks: Sequence[Task]) -> dict[str, str]:
+    """Each task's configuration label -> its method family (registry.Backend.family; "" for a
+    plugin, which confirms nothing)."""
+    return {t.solver.name: family_of(t.solver) for t in tasks}
+
+
+def family_of(configuration: Configuration) -> str:
+    """A configuration's method family ("" for a plugin)."""
+    if configuration.plugin is not None:
+        return ""
+    return registry.get(configuration.backend_name).family(configuration.options_dict)
 
 
 def rotated(count: int, serial: int) -> list[int]:

@@ -78,7 +78,7 @@ SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs
                 "nodes_are", "mean_conflicts")
 _VERDICT_COLUMNS = {"solved": "solved", "timeout": "timeouts", "memory-out": "memory_outs",
                     "unknown": "unknown", "unsupported": "unsupported", "error": "errors",
-                    "wrong": "wrong"}
+                    "wrong": "wrong", "unchecked": "unchecked"}
 
 
 class GroupSummary:
@@ -89,8 +89,7 @@ class GroupSummary:
     def __init__(self, *, unique: bool = False, limit: float | None = None, par: float = 2.0):
         self.unique, self.limit, self.par = unique, limit, par
         self.first: dict[str, Any] | None = None
-        self.counts = dict.fromkeys([*_VERDICT_COLUMNS.values(), "unsat", "multiple", "unchecked",
-                                     "runs", "puzzles"], 0)
+        self.counts = dict.fromkeys([*_VERDICT_COLUMNS.values(), "unsat", "multiple", "runs", "puzzles"], 0)
         self.times, self.scores = array("d"), array("d")
         self.values: dict[str, array] = {name: array("d") for name in ("cpu", "nodes", "conflicts")}
 
@@ -103,9 +102,6 @@ class GroupSummary:
         self.counts[_VERDICT_COLUMNS[outcome.verdict]] += 1
         self.counts["unsat"] += outcome.unsat
         self.counts["multiple"] += outcome.multiple
-        # a puzzle whose claim (unsat, unique, a count) the judge could not check
-        self.counts["unchecked"] += any(r["category"] == Category.CORRECT and r.get("proof") == "unchecked"
-                                        for r in records)
         if outcome.time_s is None:  # unsupported: it answered nothing to time or score
             return
         self.times.append(outcome.time_s)
@@ -161,7 +157,7 @@ _HEADERS = {"set": "puzzle set", "configuration": "configuration", "runs": "runs
             "backend": "backend", "puzzles": "puzzles", "solved": "solved", "unsat": "of which unsat",
             "multiple": "multiple", "timeouts": "timeouts", "memory_outs": "memory-outs",
             "errors": "errors", "unknown": "unknown", "unsupported": "unsupported", "wrong": "wrong",
-            "unchecked": "unchecked claims", "mean_s": "mean s",
+            "unchecked": "unchecked", "mean_s": "mean s",
             "median_s": "median s", "max_s": "max s", "mean_nodes": "mean nodes",
             "nodes_are": "nodes are", "mean_conflicts": "mean conflicts"}
 
@@ -217,6 +213,9 @@ _MEANINGS = {
                    "every time and score)",
     "errors": "unsolved puzzles whose repetitions mostly failed",
     "wrong": "puzzles with a wrong answer in any repetition (never counted solved)",
+    "unchecked": "unsolved puzzles whose repetitions mostly claimed no solution, uniqueness or a count "
+                 "that no other method family confirmed and the judge could not check (never "
+                 "counted solved)",
     "par": "mean over puzzles of PAR-{k}: the puzzle's time when solved, {k} x limit otherwise",
     "mean_s": "mean over puzzles of the puzzle's time: the upper median of its repetitions' "
               "wall times (the larger middle value of an even count), a run without a correct "
@@ -391,7 +390,7 @@ def compare_rows(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any
         a, b = before.get(key), after.get(key)
         row: dict[str, Any] = {"set": key[0], "configuration": key[1]}
         for column in ("puzzles", "solved", "unsat", "timeouts", "memory_outs", "unknown",
-                       "unsupported", "errors", "wrong"):
+                       "unsupported", "errors", "wrong", "unchecked"):
             row[column] = f"{_get(a, column)} -> {_get(b, column)}"
         row["mean s old"] = a["mean_s"] if a else None
         row["mean s new"] = b["mean_s"] if b else None
