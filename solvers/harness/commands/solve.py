@@ -12,9 +12,9 @@ from ..engine.configs import load_plugins
 from ..engine.runner import default_jobs
 from ..engine.terminal import printable
 from ..results import report
-from ..results.claims import ClaimChecker
 from ..results.experiment import families_of
 from ..results.judge import Category, Run, fails, judge
+from ..results.judge_process import JudgeProcess
 from ..tasks import Outcome, Task, solutions_asked
 from .common import (
     EXIT_OK,
@@ -55,15 +55,18 @@ def run(args: argparse.Namespace) -> int:
                   cpu_limit=args.cpu_limit)
              for puzzle in puzzles]
     outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
-    wrong, checker = False, ClaimChecker()
-    for number, (puzzle, outcome) in enumerate(zip(puzzles, outcomes)):
-        (run,), _ = judge(puzzle, [(solver.name, outcome)], max_solutions=max_solutions,
-                          families=families_of([Task(solver, puzzle)]), checker=checker)
-        wrong |= fails(run.category, run.termination)
-        if number:
-            print()
-        print(_solve_text(puzzle, run, outcome, args.format, max_solutions,
-                          every=args.max_solutions is not None))
+    wrong, checker = False, JudgeProcess()
+    try:
+        for number, (puzzle, outcome) in enumerate(zip(puzzles, outcomes)):
+            (run,), _ = judge(puzzle, [(solver.name, outcome)], max_solutions=max_solutions,
+                              families=families_of([Task(solver, puzzle)]), checker=checker)
+            wrong |= fails(run.category, run.termination)
+            if number:
+                print()
+            print(_solve_text(puzzle, run, outcome, args.format, max_solutions,
+                              every=args.max_solutions is not None))
+    finally:
+        checker.close()
     if bad:
         print(f"compare.py: {len(bad)} bad puzzle(s) skipped (see above)", file=sys.stderr)
     elif not puzzles:

@@ -140,6 +140,9 @@ def _recount(puzzle: Puzzle, claimed: int, budget_s: float) -> ClaimCheck:
 
 
 def _rederive(puzzle: Puzzle, solutions: Sequence[Grid], budget_s: float) -> ClaimCheck:
+    """The claim re-derived: the CNF with the solutions blocked, solved with a DRUP proof that
+    is then checked; the budget runs from the start (encoding included)."""
+    deadline = time.monotonic() + budget_s
     try:
         cnf = encode(Model.from_puzzle(puzzle), ENCODING)
     except ValueError as error:  # a constraint the CNF cannot state
@@ -148,10 +151,9 @@ def _rederive(puzzle: Puzzle, solutions: Sequence[Grid], budget_s: float) -> Cla
         from pysat.solvers import Solver  # noqa: PLC0415 - an optional, heavy package
     except ImportError:
         return ClaimCheck(Proof.UNCHECKED, "python-sat is not installed (pip install python-sat)")
-    deadline = time.monotonic() + budget_s
     formula = cnf.clauses + [cnf.blocking_clause(solution) for solution in solutions]
     with Solver(name=ENGINE, bootstrap_with=formula, with_proof=True) as engine:
-        timer = threading.Timer(budget_s, engine.interrupt)
+        timer = threading.Timer(max(0.0, deadline - time.monotonic()), engine.interrupt)
         timer.start()
         try:
             satisfiable = engine.solve_limited(expect_interrupt=True)

@@ -30,8 +30,9 @@ from ... import registry
 from ..engine.calibration import calibration, probe
 from ..engine.executors import Executor, ExecutorError
 from ..tasks import Configuration, Experiment, Outcome, Task
-from .claims import ClaimChecker
-from .judge import Disagreement, Run, judge
+from .claims import Check, ClaimCheck, Proof
+from .judge import Assessment, Disagreement, Run, assess
+from .judge_process import JudgeProcess
 
 SHUFFLE_BLOCK = 10_000
 """With a seed, tasks are shuffled within blocks of about this many (whole puzzles)."""
@@ -100,6 +101,33 @@ class MemoryStore:
                        [d for _, d in sorted(self._disagreements, key=lambda item: item[0])], partial)
 
 
+class Referee(Protocol):
+    """What settles the checks the answers cannot (judge_process.JudgeProcess; a
+    claims.ClaimChecker in this process would do, blocking the sweep meanwhile)."""
+
+    @property
+    def busy(self) -> bool:
+        """Whether a check asked for is still unanswered."""
+
+    def submit(self, check: Check) -> ClaimCheck | None:
+        """Ask for a check: its verdict at once when known, else None (it comes from ready)."""
+
+    def ready(self, timeout: float = 0.0) -> list[tuple[Check, ClaimCheck]]:
+        """The verdicts that came since the last call (waiting up to timeout for one)."""
+
+    def close(self) -> None:
+        """Stop settling."""
+
+
+@dataclass
+class _Awaiting:
+    """A group weighed, waiting for the referee's verdicts on its checks."""
+
+    group: _Group
+    assessment: Assessment
+    settled: dict[Check, ClaimCheck]
+
+
 @dataclass
 class _Group:
     """One (puzzle, repetition): its tasks in configuration order, the positions in the order
@@ -130,13 +158,15 @@ class _Experiment:
     """The bookkeeping of one run of stream_experiment."""
 
     def __init__(self, store: Store, progress: Callable[[int, Outcome], None] | None,
-                 on_skip: Callable[[int], None] | None = None):
+                 on_skip: Callable[[int], None] | None = None, referee: Referee | None = None):
         self.store, self.progress, self.on_skip = store, progress, on_skip
         self.groups: dict[int, _Group] = {}
         self.where: dict[int, tuple[int, int]] = {}  # dispatched number -> (group, position)
         self.tally = Tally()
         self.serials = itertools.count()
-        self.checker = ClaimChecker()  # one per sweep: each claim re-derived once
+        self.referee = referee or JudgeProcess()  # one per sweep: each claim re-derived once
+        self.awaiting: dict[int, _Awaiting] = {}  # groups whose checks the referee has not settled
+        self.by_check: dict[Check, list[int]] = {}  # an unsettled check -> the groups awaiting it
         self.families: dict[str, str] = {}  # configuration label -> its method family
 
     def tasks(self, groups: Iterable[list[Task]], seed: int | None) -> Iterator[Task]:
@@ -177,18 +207,40 @@ class _Experiment:
         self.tally.finished += 1
         if group.waiting:
             self.store.arrived(group.tasks[position], outcome)
-        else:  # the last of its group: judged and stored at once
+        else:  # the last of its group: judged (or sent to the referee) at once
             del self.groups[serial]
-            self._judge(group)
+            if not self._judge(group):
+                self.store.arrived(group.tasks[position], outcome)  # kept while the referee works
+        self._collect(0.0)
         if self.progress is not None:
             self.progress(number, outcome)
 
-    def finish(self) -> None:
-        """Judge the groups cut short with what they have."""
+    def finish(self, wait: bool = True) -> None:
+        """Judge the groups cut short with what they have; then wait for the referee's
+        verdicts (``wait``), or leave the checks still unsettled unchecked (a sweep cut short)."""
         for group in self.groups.values():
             if group.outcomes:
                 self._judge(group)
         self.groups.clear()
+        while wait and self.awaiting and self.referee.busy:
+            self._collect(1.0)
+        for check in list(self.by_check):
+            self._settled(check, ClaimCheck(Proof.UNCHECKED, "the sweep stopped before the judge settled it"))
+
+    def _collect(self, timeout: float) -> None:
+        """Store every group whose last check the referee has settled (waiting up to ``timeout``
+        seconds for a verdict)."""
+        if self.awaiting:
+            for check, verdict in self.referee.ready(timeout):
+                self._settled(check, verdict)
+
+    def _settled(self, check: Check, verdict: ClaimCheck) -> None:
+        for serial in self.by_check.pop(check, ()):
+            awaiting = self.awaiting[serial]
+            awaiting.settled[check] = verdict
+            if len(awaiting.settled) == len(awaiting.assessment.checks):
+                del self.awaiting[serial]
+                self._store(awaiting.group, awaiting.assessment, awaiting.settled)
 
     def _family(self, configuration: Configuration) -> str:
         """A configuration's method family, worked out once per label (a seed changes none)."""
@@ -197,14 +249,33 @@ class _Experiment:
             family = self.families[configuration.name] = family_of(configuration)
         return family
 
-    def _judge(self, group: _Group) -> None:
+    def _judge(self, group: _Group) -> bool:
+        """Weigh a group's answers; store its runs if the referee has nothing to settle (True),
+        else ask it and store them when its verdicts are in (False)."""
+        tasks = [group.tasks[p] for p in sorted(group.outcomes)]
+        outcomes = [group.outcomes[p] for p in sorted(group.outcomes)]
+        families = {t.solver.name: self._family(t.solver) for t in tasks}
+        assessment = assess(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)],
+                            max_solutions=tasks[0].max_solutions, families=families)
+        settled = {}
+        for check in assessment.checks:
+            verdict = self.referee.submit(check)
+            if verdict is not None:
+                settled[check] = verdict
+            else:
+                self.by_check.setdefault(check, []).append(group.serial)
+        if len(settled) == len(assessment.checks):
+            self._store(group, assessment, settled)
+            return True
+        self.awaiting[group.serial] = _Awaiting(group, assessment, settled)
+        return False
+
+    def _store(self, group: _Group, assessment: Assessment, settled: dict[Check, ClaimCheck]) -> None:
+        """A group's runs judged with the referee's verdicts, handed to the store."""
         positions = sorted(group.outcomes)
         tasks = [group.tasks[p] for p in positions]
         outcomes = [group.outcomes[p] for p in positions]
-        families = {t.solver.name: self._family(t.solver) for t in tasks}
-        runs, disagreement = judge(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)],
-                                   max_solutions=tasks[0].max_solutions, families=families,
-                                   checker=self.checker)
+        runs, disagreement = assessment.verdicts(settled)
         for run, task, position in zip(runs, tasks, positions):
             run.repeat, run.backend, run.options = task.repeat, task.solver.backend or task.solver.name, \
                 dict(task.solver.options)
@@ -252,14 +323,14 @@ def _blocks(groups: Iterable[list[Task]], size: int) -> Iterator[list[list[Task]
 
 def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, executor: Executor,
                       store: Store, progress: Callable[[int, Outcome], None] | None = None,
-                      on_skip: Callable[[int], None] | None = None) -> Tally:
+                      on_skip: Callable[[int], None] | None = None, referee: Referee | None = None) -> Tally:
     """Run every (puzzle, repetition, configuration) of the experiment not yet in the store
     (in an order shuffled by its seed, if given, so that drifts in the machine's load spread
     over all configurations); on KeyboardInterrupt, or an ExecutorError after some runs finished,
     judge what finished and say so (Tally.partial, Tally.failed); an ExecutorError before any
     run finished is raised as it is. ``progress`` hears of each finished run, ``on_skip`` of
     the runs the store already holds."""
-    bookkeeping = _Experiment(store, progress, on_skip)
+    bookkeeping = _Experiment(store, progress, on_skip, referee)
     start: dict[str, Any] | None = None
     groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,
                           time_limit=experiment.time_limit, repeat=number,
@@ -275,7 +346,13 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
         if not bookkeeping.tally.finished:
             raise
         bookkeeping.tally.partial, bookkeeping.tally.failed = True, str(error)
-    bookkeeping.finish()
+    try:
+        bookkeeping.finish(wait=not bookkeeping.tally.partial)
+    except KeyboardInterrupt:  # while waiting for the judge: what it has not settled is unchecked
+        bookkeeping.tally.partial = True
+        bookkeeping.finish(wait=False)
+    finally:
+        bookkeeping.referee.close()
     if start is not None:
         bookkeeping.tally.calibration = calibration(start, None if bookkeeping.tally.partial else probe())
     return bookkeeping.tally

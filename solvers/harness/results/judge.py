@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from models import Grid, Puzzle, to_line, verify
 
@@ -142,11 +142,19 @@ def fails(category: str, termination: str | None = None) -> bool:
     return category in FAILING or termination == ANSWER_SIZE
 
 
+class Settler(Protocol):
+    """What settles a reference check and waits for it (claims.ClaimChecker in this process,
+    judge_process.JudgeProcess in a process of its own)."""
+
+    def settle(self, check: Check) -> ClaimCheck:
+        """The reference's verdict on the check."""
+
+
 def judge(puzzle: Puzzle, outcomes: Sequence[tuple[str, Outcome]], *, max_solutions: int = 1,
           families: Mapping[str, str] | None = None,
-          checker: ClaimChecker | None = None) -> tuple[list[Run], Disagreement | None]:
+          checker: Settler | None = None) -> tuple[list[Run], Disagreement | None]:
     """Categorise every configuration's run on one puzzle: ``assess``, then the reference's
-    checks settled here by ``checker`` (default: a new one)."""
+    checks settled by ``checker`` (default: a new ClaimChecker, here)."""
     assessment = assess(puzzle, outcomes, max_solutions=max_solutions, families=families)
     checker = checker or ClaimChecker()
     return assessment.verdicts({check: checker.settle(check) for check in assessment.checks})
@@ -301,7 +309,7 @@ class Assessment:
         confirmers = self._confirmers(solver, claim)
         if check is not None and check.proof == Proof.PROVED:
             also = [o for o, theirs in self.claims.items() if o != solver and theirs.agrees(claim)]
-            said = f"confirmed by {_names(also)}, " if also else ""  # agreement that may prove nothing
+            said = f"also claimed by {_names(also)}; " if also else ""
             return Category.CORRECT, (f"{verdict} ({said}proved by the reference method: "
                                       f"{check.reason}; {check.seconds:.3f} s)"), Proof.PROVED.value
         if confirmers:
