@@ -114,6 +114,12 @@ class Outcome:
     """Count mode: the solutions the run counted (``solutions`` then holds a sample of them)."""
 
 
+JUDGE_BUDGET_S = 10.0
+"""Seconds the judge may spend on one claim by default (encoding, solving, proof checking)."""
+JUDGE_MEMORY_MB = 2048.0
+"""Address space (MB) the judge's process may add for a check, by default."""
+
+
 @dataclass(frozen=True)
 class Experiment:
     """What a sweep runs, as the command line described it: puzzle paths x configurations x
@@ -140,6 +146,10 @@ class Experiment:
     chunk_size: int | None = None
     count: int | None = None
     """--max-solutions: count and enumerate up to this many solutions."""
+    judge_budget: float = JUDGE_BUDGET_S
+    """--judge-budget: seconds the judge may spend on one claim (judge_process.py)."""
+    judge_memory: float = JUDGE_MEMORY_MB
+    """--judge-memory: MB the judge's process may add for a check."""
 
     @property
     def max_solutions(self) -> int:

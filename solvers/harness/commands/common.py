@@ -20,7 +20,9 @@ from models.formats import FORMATS
 from ..engine.runner import run_tasks
 from ..engine.terminal import printable
 from ..pictures.plot import PlotUnavailableError, check_plot_format, require_matplotlib
+from ..results.claims import BUDGET_S
 from ..results.judge import Run, fails
+from ..results.judge_process import MEMORY_MB
 from ..results.outputs import OutputError
 from ..results.outputs import check_output_paths as check_paths
 from ..tasks import Outcome, Task
@@ -72,6 +74,14 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plugin", action="append", default=[], metavar="SPEC",
                         help="add your own backend: path/to/file.py:function or module:function "
                              "(NAME=SPEC to name it); may be repeated")
+    parser.add_argument("--judge-budget", type=seconds, default=BUDGET_S, metavar="SECONDS",
+                        help="seconds the judge may spend on one claim no other method family "
+                             "confirms (encoding, solving, checking its proof), in a process of its "
+                             "own; a claim it cannot settle in time is unchecked, never solved "
+                             f"(default: {BUDGET_S:g})")
+    parser.add_argument("--judge-memory", type=megabytes, default=MEMORY_MB, metavar="MB",
+                        help="address space the judge's process may add for a check; a check over "
+                             f"it is unchecked (default: {MEMORY_MB:g})")
 
 
 def input_options(parser: argparse.ArgumentParser) -> None:

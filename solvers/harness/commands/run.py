@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         exclude_warmup=args.exclude_warmup,
         plugins=tuple(args.plugin), input_format=args.fmt, hex16=args.hex,
         executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size,
-        count=args.max_solutions)
+        count=args.max_solutions, judge_budget=args.judge_budget, judge_memory=args.judge_memory)
     outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
                       title=args.title, db=args.db, resume=args.resume)
     return run_experiment(experiment, outputs)

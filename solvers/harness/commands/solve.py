@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                   cpu_limit=args.cpu_limit)
              for puzzle in puzzles]
     outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
-    wrong, checker = False, JudgeProcess()
+    wrong, checker = False, JudgeProcess(args.judge_budget, args.judge_memory)
     try:
         for number, (puzzle, outcome) in enumerate(zip(puzzles, outcomes)):
             (run,), _ = judge(puzzle, [(solver.name, outcome)], max_solutions=max_solutions,

@@ -75,7 +75,7 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
             "executor": experiment.executor, "ran_on": where,
             "unique": experiment.unique, "max_solutions": experiment.max_solutions,
             "claim_check": {"engine": claims.ENGINE, "encoding": claims.ENCODING,
-                            "budget_s": claims.BUDGET_S},
+                            "budget_s": experiment.judge_budget, "memory_mb": experiment.judge_memory},
             "repeat": experiment.repeat, "seeds": experiment.seeds, "seed": experiment.seed,
             "par": experiment.par,
             "exclude_warmup": experiment.exclude_warmup, "fmt": experiment.input_format,

@@ -40,6 +40,7 @@ from models import Grid, Model, Puzzle, verify
 from models.proofs import ProofFormatError, check_rup
 
 from ...encodings.cnf import CNF, encode
+from ..tasks import JUDGE_BUDGET_S
 from .recount import count_solutions
 
 ENGINE = "glucose4"
@@ -49,7 +50,7 @@ blocked; CaDiCaL 1.5.3's: 639)."""
 ENCODING = "simplified"
 """The CNF the reference solves: a fifth of the extended encoding's clauses on 9x9 and a
 sixtieth on 16x16, so the proof check loads in 0.1 s instead of 0.4 s and 4.8 s."""
-BUDGET_S = 10.0
+BUDGET_S = JUDGE_BUDGET_S
 """Seconds one check may take by default (engine and proof check together)."""
 CACHE_SIZE = 4096
 """Checks remembered by a ClaimChecker ((puzzle, solutions) pairs)."""

@@ -330,6 +330,7 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
     judge what finished and say so (Tally.partial, Tally.failed); an ExecutorError before any
     run finished is raised as it is. ``progress`` hears of each finished run, ``on_skip`` of
     the runs the store already holds."""
+    referee = referee or JudgeProcess(experiment.judge_budget, experiment.judge_memory)
     bookkeeping = _Experiment(store, progress, on_skip, referee)
     start: dict[str, Any] | None = None
     groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,

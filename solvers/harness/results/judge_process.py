@@ -35,9 +35,10 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ..engine.sandbox import isolate, kill_marked, kill_tree, limit_memory
+from ..tasks import JUDGE_MEMORY_MB
 from .claims import BUDGET_S, CACHE_SIZE, Check, ClaimCheck, Proof, settle
 
-MEMORY_MB = 2048.0
+MEMORY_MB = JUDGE_MEMORY_MB
 """Address space (MB) a check may add to the judge's process, by default."""
 KILL_GRACE = 1.0
 """Seconds past its budget a check is given to stop itself before its process is killed."""
