@@ -122,8 +122,8 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
         raise AnswerError(f"{len(solutions) if isinstance(solutions, list) else 'no list of'} "
                           f"solutions, at most {max_solutions} asked for")
     for solution in solutions:
-        if not isinstance(solution, list) or len(solution) > 4 * cells or not all(
-                type(v) is int for v in solution):
+        if not isinstance(solution, list) or len(solution) > 4 * cells or not (
+                not solution or set(map(type, solution)) == {int}):
             raise AnswerError("a solution that is not a list of integers of the grid's size")
     stats = checked_stats(data.get("stats", {}))
     time_s = amount("time_s", data.get("time_s", 0.0), RUN_FIELD["time_s"].high)

@@ -56,6 +56,7 @@ def worker_main(tasks: Connection, results: Connection, output: Connection, pare
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     fd = results.fileno()
     backends: dict[Any, Backend] = {}
+    warm: set[Any] = set()  # the configurations that have run here
     while True:
         try:
             message = tasks.recv()
@@ -88,6 +89,10 @@ def worker_main(tasks: Connection, results: Connection, output: Connection, pare
                            "without sending every grid)"}})
         if outcome["status"] == Status.MEMORY_OUT:
             return  # the heap may be in any state: the parent starts a new worker
+        if task.solver not in warm:  # what a backend builds on its first call (numba's
+            warm.add(task.solver)    # dispatch and type caches, tables) is frozen like its
+            gc.collect()             # imports: the collection before each later run then
+            gc.freeze()              # visits only what that run's predecessor left
 
 
 def _prepared(backends: dict[Any, Backend], solver: Any) -> str | None:
@@ -182,7 +187,8 @@ def plain_outcome(result: object, elapsed: float, max_solutions: int) -> dict[st
     if count > max_solutions:
         return error(f"backend returned {count} solutions, more than the {max_solutions} asked for")
     try:
-        solutions = [[operator.index(value) for value in solution] for solution in result.solutions]
+        solutions = [list(solution) if type(solution) in (tuple, list) and set(map(type, solution)) <= {int}
+                     else [operator.index(value) for value in solution] for solution in result.solutions]
         stats = result.stats.as_dict() if isinstance(result.stats, Stats) else dict(result.stats)
         stats = {str(k): _number(v) for k, v in stats.items()}
         message = str(result.message or "")[:2000]
