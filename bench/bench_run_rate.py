@@ -12,7 +12,8 @@ and on the first puzzle alone; every run's category is read back from the CSV. P
 
     end to end  = N / wall of the N-puzzle run (start-up included: imports, workers, numba load)
     steady      = (N - 1) / (wall of the N-puzzle run - wall of the 1-puzzle run)
-    CPU ms/run  = CPU of the whole process tree (parent and workers) over the N-puzzle run / N
+    CPU ms/run  = (CPU of the process tree, parent and workers, over the N-puzzle run - over the
+                  1-puzzle run) / (N - 1)
 
 The median round is shown, with this checkout's ratio to the baseline, and the load average
 before and after (the figures move with the load; the ratios, measured side by side, less).
@@ -81,10 +82,10 @@ def main() -> int:
         for round_number in range(args.rounds):
             order = list(trees.items())[:: 1 if round_number % 2 == 0 else -1]
             for name, tree in order:
-                start, _, _ = timed(tree, one, args.solvers)
+                start, start_cpu, _ = timed(tree, one, args.solvers)
                 wall, cpu, bad = timed(tree, many, args.solvers)
                 failed += bad if name == "this" else []
-                rows[name].append({"wall": wall, "cpu": cpu, "start": start,
+                rows[name].append({"wall": wall, "cpu": (cpu - start_cpu) / max(1, len(lines) - 1), "start": start,
                                    "end_to_end": len(lines) / wall,
                                    "steady": (len(lines) - 1) / max(1e-9, wall - start)})
     report(rows, len(lines), args, load, os.getloadavg())
@@ -105,7 +106,7 @@ def report(rows: dict[str, list[dict[str, float]]], count: int, args: argparse.N
           f"{'CPU ms/run':>11}")
     for name in rows:
         print(f"{name:<10} {middle(name, 'end_to_end'):>18.0f} {middle(name, 'steady'):>14.0f} "
-              f"{middle(name, 'start'):>11.2f} {middle(name, 'cpu') / count * 1000:>11.3f}")
+              f"{middle(name, 'start'):>11.2f} {middle(name, 'cpu') * 1000:>11.3f}")
     ratios = [this["steady"] / base["steady"] for this, base in zip(rows["this"], rows["baseline"])]
     print(f"this / baseline, steady runs/s: {statistics.median(ratios):.2f}x "
           f"(rounds: {', '.join(f'{r:.2f}' for r in ratios)})")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter
+from operator import itemgetter, mul, sub
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:  # only for the type hints
@@ -61,7 +61,8 @@ def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
     plain = set(map(type, solution)) == {int} and min(solution) >= 1 and max(solution) <= n
     in_range = [True] * (n * n) if plain else \
         [isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= n for v in solution]
-    for cell, (given, value) in enumerate(zip(puzzle.givens, solution)):
+    kept = plain and not any(map(mul, puzzle.givens, map(sub, solution, puzzle.givens)))  # g * (v - g)
+    for cell, (given, value) in enumerate(() if kept else zip(puzzle.givens, solution)):
         if not in_range[cell]:
             empty = type(value) is int and value == 0
             what = "empty cell (0)" if empty else f"value {value!r} out of range 1-{n}"
