@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter, mul, sub
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:  # only for the type hints
     from .model import Model
@@ -149,11 +149,11 @@ def _groups_of(n: int, box_rows: int, box_cols: int, diagonals: bool, regions: t
                  _groups(n, box_rows, box_cols, diagonals, regions, set(rules), extra_regions))
 
 
-def _hashable(cells: object) -> object:
+def _hashable(cells: Sequence[Any] | None) -> Any:
     """A region map or a list of extra regions as tuples (None stays None)."""
     if cells is None:
         return None
-    return tuple(tuple(item) if isinstance(item, (list, tuple)) else item for item in cells)  # type: ignore[attr-defined]
+    return tuple(tuple(item) if isinstance(item, (list, tuple)) else item for item in cells)
 
 
 def _groups(n: int, box_rows: int, box_cols: int, diagonals: bool, regions: Sequence[int] | None,

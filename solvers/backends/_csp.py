@@ -173,8 +173,10 @@ def encode(model: Model, encoding: str = ENCODINGS[0], solver: str = "backtracki
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          encoding: str = ENCODINGS[0], solver: str = "backtracking") -> Result:
-    """Solve with python-constraint; time_limit is only checked between solutions (see above)."""
+          encoding: str = ENCODINGS[0], solver: str = "backtracking",
+          found: list[Grid] | None = None) -> Result:
+    """Solve with python-constraint; time_limit is only checked between solutions (see above).
+    The solutions are appended to ``found`` when given (a Counted list counts them)."""
     start = time.perf_counter()
     domains, refuted = reduced_or_refuted(model)
     if refuted is not None:
@@ -187,11 +189,12 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if not built.empty_cells:  # every cell given and consistent: the library would report no solution
         stats.solve_time = time.perf_counter() - begin
         return finish([model.givens], True, stats, limit_hit=False)
-    grids: list[Grid] = []
-    exhausted, late = True, False
+    grids: list[Grid] = [] if found is None else found
+    exhausted, late, counted = True, False, 0
     for assignment in built.problem.getSolutionIter():
         grids.append(_grid(model, assignment))
-        if len(grids) >= max_solutions:
+        counted += 1
+        if counted >= max_solutions:
             exhausted = False
             break
         if time_limit is not None and time.perf_counter() - start > time_limit:

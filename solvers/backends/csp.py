@@ -10,7 +10,7 @@ from typing import Any
 from models import Model
 
 from ..options import Declaration, Option
-from ..result import Result
+from ..result import COUNT_ALL, SAMPLE, Counted, Result, with_count
 
 ENCODINGS = ("hidden", "alldiff")
 SOLVER_NAMES = ("backtracking", "recursive", "optimized")
@@ -38,6 +38,16 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._csp import solve as search  # noqa: PLC0415 - loads python-constraint, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, encoding=encoding,
                   solver=solver)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE,
+          encoding: str = ENCODINGS[0], solver: str = SOLVER_NAMES[0]) -> Result:
+    """Count every solution (count mode): the library's solution iterator, each counted, the
+    first ``sample`` kept."""
+    from ._csp import solve as search  # noqa: PLC0415 - loads python-constraint, only to count
+    found = Counted(sample)
+    return with_count(search(model, max_solutions=COUNT_ALL, time_limit=time_limit, encoding=encoding,
+                             solver=solver, found=found), found)
 
 
 def __getattr__(name: str) -> Any:

@@ -76,6 +76,19 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
                   branching=branching, node_limit=node_limit, learning=learning)
 
 
+def count(model: Model, *, time_limit: float | None = None, sample: int = 16, inference: str = "locked",
+          branching: str = "auto", node_limit: int | None = None, learning: str = "none",
+          seed: int | None = None) -> Result:
+    """Count every solution (count mode), keeping the first ``sample``; memory is the search's."""
+    branching = branching_for(model, branching)
+    if seed is not None:
+        return solve_isomorph(count, model, seed, time_limit=time_limit, sample=sample, inference=inference,
+                              branching=branching, node_limit=node_limit, learning=learning)
+    from ._fast import count as counter  # noqa: PLC0415 - loads numba and its kernels, only to count
+    return counter(model, time_limit=time_limit, sample=sample, inference=inference, branching=branching,
+                   node_limit=node_limit, learning=learning)
+
+
 def prepare(*, learning: str = "none", batch: bool = False, **_options: object) -> None:
     """Compile (or load from numba's cache) the kernels these options need: the harness's
     worker calls it when it loads the backend, before the clock starts."""

@@ -10,7 +10,7 @@ from typing import Any
 from models import Model
 
 from ..options import Declaration, Option, node_limit
-from ..result import Result
+from ..result import COUNT_ALL, SAMPLE, Counted, Result, with_count
 
 DECLARATION = Declaration(
     options=(
@@ -38,6 +38,16 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._mip import solve as search  # noqa: PLC0415 - loads highspy, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit,
                   node_limit=node_limit, presolve=presolve, seed=seed)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE, node_limit: int | None = None,
+          presolve: bool = True, seed: int | None = None) -> Result:
+    """Count every solution (count mode): solved again with a no-good cut per solution (the
+    cuts grow with the count), the first ``sample`` kept."""
+    from ._mip import solve as search  # noqa: PLC0415 - loads highspy, only to count
+    found = Counted(sample)
+    return with_count(search(model, max_solutions=COUNT_ALL, time_limit=time_limit, node_limit=node_limit,
+                             presolve=presolve, seed=seed, found=found), found)
 
 
 def __getattr__(name: str) -> Any:

@@ -48,7 +48,7 @@ from models import Grid, Puzzle, to_line, verify
 from models.geometry import Geometry
 from models.symbols import MAX_SYMBOL_SIZE
 
-from ...result import Status, stop_message
+from ...result import Status
 from ..engine.timing import ANSWER_SIZE
 from ..tasks import Category, Outcome
 from .claims import Check, ClaimCheck, ClaimChecker, Proof
@@ -290,7 +290,7 @@ class Assessment:
             return self._judge_claim(solver, claim, settled)
         count = len(outcome.solutions)
         if outcome.count is not None or count < self.max_solutions:  # stopped early, asked for more
-            category = Category.TIMEOUT if outcome.message == stop_message(True, False) \
+            category = Category.TIMEOUT if outcome.message.startswith("time limit") \
                 else Category.UNKNOWN
             what = (f"counted at least {outcome.count:,} solutions ({_solutions(count)} of them "
                     f"verified)" if outcome.count is not None else
