@@ -75,6 +75,8 @@ class Task:
     """Which repetition of this (puzzle, configuration) this run is, from 0."""
     memory_limit: float | None = None
     cpu_limit: float | None = None
+    count: bool = False
+    """Count mode (--count): count every solution, sending back a sample of max_solutions."""
 
     @property
     def key(self) -> str:
@@ -146,6 +148,8 @@ class Experiment:
     chunk_size: int | None = None
     count: int | None = None
     """--max-solutions: count and enumerate up to this many solutions."""
+    counting: bool = False
+    """--count: each run counts every solution, sending back a sample of COUNT_SAMPLE."""
     judge_budget: float = JUDGE_BUDGET_S
     """--judge-budget: seconds the judge may spend on one claim (judge_process.py)."""
     judge_memory: float = JUDGE_MEMORY_MB
@@ -154,8 +158,12 @@ class Experiment:
     @property
     def max_solutions(self) -> int:
         """What each run is asked for: --max-solutions, at least two with --unique (to tell
-        a unique solution from several), else one."""
-        return solutions_asked(self.count, self.unique)
+        a unique solution from several), else one; with --count, the sample it sends back."""
+        return COUNT_SAMPLE if self.counting else solutions_asked(self.count, self.unique)
+
+
+COUNT_SAMPLE = 16
+"""Solutions a counting run sends back (and the judge verifies) of all it counted."""
 
 
 def solutions_asked(count: int | None, unique: bool) -> int:

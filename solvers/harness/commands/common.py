@@ -25,7 +25,7 @@ from ..results.judge import Run, fails
 from ..results.judge_process import MEMORY_MB
 from ..results.outputs import OutputError
 from ..results.outputs import check_output_paths as check_paths
-from ..tasks import Outcome, Task
+from ..tasks import COUNT_SAMPLE, Outcome, Task
 from .progress import Progress
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -68,6 +68,10 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
                         help="count and enumerate up to N solutions per run; a run that stops "
                              "with fewer without exhausting the search is judged unknown "
                              "(default: 1, or 2 with --unique)")
+    parser.add_argument("--count", action="store_true",
+                        help="count every solution without sending them back (each run records its "
+                             f"count and {COUNT_SAMPLE} of its grids, verified); the judge checks each "
+                             "count against another method family's or its own")
     parser.add_argument("--memory-limit", type=megabytes, default=None, metavar="MB",
                         help="address space a run may add to its worker (RLIMIT_AS); a run over "
                              "it is judged memory-out (default: no limit)")
@@ -82,6 +86,13 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--judge-memory", type=megabytes, default=MEMORY_MB, metavar="MB",
                         help="address space the judge's process may add for a check; a check over "
                              f"it is unchecked (default: {MEMORY_MB:g})")
+
+
+def solutions_wanted(args: argparse.Namespace) -> None:
+    """UsageError when --count is given with --unique or --max-solutions (a count is every one)."""
+    if args.count and (args.unique or args.max_solutions is not None):
+        other = "--unique" if args.unique else "--max-solutions"
+        raise UsageError(f"--count counts every solution: leave out {other}")
 
 
 def input_options(parser: argparse.ArgumentParser) -> None:

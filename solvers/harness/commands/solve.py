@@ -15,7 +15,7 @@ from ..results import report
 from ..results.experiment import families_of
 from ..results.judge import Category, Run, fails, judge
 from ..results.judge_process import JudgeProcess
-from ..tasks import Outcome, Task, solutions_asked
+from ..tasks import COUNT_SAMPLE, Outcome, Task, solutions_asked
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -23,6 +23,7 @@ from .common import (
     input_options,
     read_inputs,
     run_with_progress,
+    solutions_wanted,
     solving_options,
 )
 
@@ -43,6 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
+    solutions_wanted(args)
     plugins = load_plugins(args.plugin)
     solver = one_solver(args.solver, plugins)
     paths = args.paths or ["-"]
@@ -50,23 +52,12 @@ def run(args: argparse.Namespace) -> int:
         print("compare.py solve: reading puzzles from standard input (type or paste them, end with "
               "Ctrl-D; or give a file)", file=sys.stderr)
     puzzles, bad = read_inputs(paths, args.fmt, args.hex)
-    max_solutions = solutions_asked(args.max_solutions, args.unique)
+    max_solutions = COUNT_SAMPLE if args.count else solutions_asked(args.max_solutions, args.unique)
     tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit,
-                  cpu_limit=args.cpu_limit)
+                  cpu_limit=args.cpu_limit, count=args.count)
              for puzzle in puzzles]
     outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
-    wrong, checker = False, JudgeProcess(args.judge_budget, args.judge_memory)
-    try:
-        for number, (puzzle, outcome) in enumerate(zip(puzzles, outcomes)):
-            (run,), _ = judge(puzzle, [(solver.name, outcome)], max_solutions=max_solutions,
-                              families=families_of([Task(solver, puzzle)]), checker=checker)
-            wrong |= fails(run.category, run.termination)
-            if number:
-                print()
-            print(_solve_text(puzzle, run, outcome, args.format, max_solutions,
-                              every=args.max_solutions is not None))
-    finally:
-        checker.close()
+    wrong = _judge_and_show(tasks, outcomes, args)
     if bad:
         print(f"compare.py: {len(bad)} bad puzzle(s) skipped (see above)", file=sys.stderr)
     elif not puzzles:
@@ -74,6 +65,24 @@ def run(args: argparse.Namespace) -> int:
     if wrong:
         return EXIT_WRONG
     return EXIT_USAGE if bad or not puzzles else EXIT_OK
+
+
+def _judge_and_show(tasks: list[Task], outcomes: list[Outcome], args: argparse.Namespace) -> bool:
+    """Judge each run (the judge's checks in a process of its own) and print it; whether any
+    fails the exit status (judge.fails)."""
+    wrong, checker = False, JudgeProcess(args.judge_budget, args.judge_memory)
+    try:
+        for number, (task, outcome) in enumerate(zip(tasks, outcomes)):
+            (run,), _ = judge(task.puzzle, [(task.solver.name, outcome)], max_solutions=task.max_solutions,
+                              families=families_of([task]), checker=checker)
+            wrong |= fails(run.category, run.termination)
+            if number:
+                print()
+            print(_solve_text(task.puzzle, run, outcome, args.format, task.max_solutions,
+                              every=args.max_solutions is not None))
+    finally:
+        checker.close()
+    return wrong
 
 
 def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int,
@@ -110,6 +119,10 @@ def _verdict(run: Run, outcome: Outcome, asked: int) -> str:
     if run.category != Category.CORRECT:
         return f"no answer from {run.solver}: {run.category}: {printable(run.reason)}"
     checked = f"; {PROOF_WORDS[run.proof]}" if run.proof in PROOF_WORDS else ""
+    if run.count is not None:
+        sample = f" ({run.verified_solutions} of them verified)" if run.verified_solutions else ""
+        return f"{run.count:,} solution{'' if run.count == 1 else 's'}{sample}: counted by {run.solver} {took}" \
+            + (f"; {printable(run.reason)}" if run.proof in PROOF_WORDS else "")
     if run.status == Status.UNSAT:
         return f"no solution: proved by {run.solver} {took}{checked}"
     text = f"solved by {run.solver} {took}"

@@ -36,7 +36,7 @@ STORED_TERMINATIONS = (None, *RUN_FIELD["termination"].among)
 """What a stored outcome may say ended its run (the harness judged it before storing)."""
 STAMPED = tuple(name for name in Outcome.__dataclass_fields__ if name not in (
     "status", "solutions", "complete", "stats", "message", "time_s", "cpu_s", "warmup", "peak_memory_mb",
-    "termination"))
+    "termination", "count"))
 """What the harness stamps on an outcome (where and when it ran): kept in a stored one only,
 each checked against its field's definition."""
 MAX_HOST = 255
@@ -102,7 +102,8 @@ def checked_stats(value: Any) -> dict[str, int | float]:
     return stats
 
 
-def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = False) -> Outcome:
+def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = False,
+                 counting: bool = False) -> Outcome:
     """The answer as an Outcome when every field is what it should be; AnswerError naming the
     first that is not. ``cells`` is the grid's size (a solution holds at most 4 times that:
     the checker, not this, says whether it is a solution). ``stored``: an outcome the
@@ -140,7 +141,8 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
             termination == "answer-size" and status != Status.ERROR):
         raise AnswerError(f"termination {shown(termination)} is not one a worker may report")
     outcome = Outcome(status, [tuple(s) for s in solutions], complete, stats, message[:MESSAGE_CHARS],
-                      time_s, cpu_s, warmup, peak_mb, termination)
+                      time_s, cpu_s, warmup, peak_mb, termination,
+                      count=_count_of(data, status, len(solutions), counting, stored))
     if stored:
         for name in STAMPED:
             value = data.get(name)
@@ -148,6 +150,23 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
                 raise AnswerError(f"{name} = {shown(value)} is not {RUN_FIELD[name].expected()}")
             setattr(outcome, name, value if value is not None or name != "host" else "")
     return outcome
+
+
+def _count_of(data: dict[str, Any], status: Status, solutions: int, counting: bool, stored: bool) -> int | None:
+    """A counting run's count: a whole number no smaller than its sample (0 for "no
+    solution"), required when it counted and answered; None when it did not count (a stored
+    outcome may be either)."""
+    value = data.get("count")
+    if value is None:
+        if counting and status in (Status.SOLVED, Status.UNSAT):
+            raise AnswerError(f"no count from a counting run that answered {status.value}")
+        return None
+    if not (counting or stored):
+        raise AnswerError(f"count = {shown(value)} from a run that was not counting")
+    found = count("count", value)
+    if found < solutions or (status == Status.UNSAT and found):
+        raise AnswerError(f"count = {found} with {solutions} solutions and status {status.value}")
+    return found
 
 
 def outcome_from(data: Any, max_solutions: int, cells: int) -> Outcome:

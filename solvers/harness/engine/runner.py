@@ -417,7 +417,7 @@ class _Pool:
         cpu = None if now is None or before is None else (max(0.0, now[0] - before[0]),
                                                           max(0.0, now[1] - before[1]))
         try:
-            outcome = check_answer(answer, task.max_solutions, task.puzzle.geometry.cells)
+            outcome = check_answer(answer, task.max_solutions, task.puzzle.geometry.cells, counting=task.count)
             outcome = judged_times(outcome, wall, cpu, _children_seconds(answer), worker.clean)
         except AnswerError as problem:  # the harness's own readings stand
             outcome = Outcome(Status.ERROR, message=f"malformed answer from the worker: {problem}",

@@ -143,8 +143,12 @@ def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = 
             with cpu_limited(getattr(task, "cpu_limit", None)):
                 clocks.start()
                 try:
-                    result = backend.solve(model, max_solutions=task.max_solutions,
-                                           time_limit=task.time_limit, **options)
+                    if getattr(task, "count", False):
+                        result = backend.count(model, time_limit=task.time_limit, sample=task.max_solutions,
+                                               **options)
+                    else:
+                        result = backend.solve(model, max_solutions=task.max_solutions,
+                                               time_limit=task.time_limit, **options)
                 finally:
                     clocks.stop()
         except BaseException as error:
@@ -153,7 +157,7 @@ def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = 
             failure = error
         peak = memory.peak_mb()
     if failure is None:
-        outcome = plain_outcome(result, clocks.wall_s, task.max_solutions)
+        outcome = plain_outcome(result, clocks.wall_s, task.max_solutions, getattr(task, "count", False))
     else:
         status = Status.MEMORY_OUT if _is_memory(failure) and limit is not None else Status.ERROR
         outcome = {"status": str(status), "time_s": clocks.wall_s,
@@ -171,8 +175,9 @@ def _is_memory(error: BaseException) -> bool:
                                                  for word in MEMORY_WORDS)
 
 
-def plain_outcome(result: object, elapsed: float, max_solutions: int) -> dict[str, Any]:
-    """A backend's Result as JSON-able data; anything that is not a proper Result is an error."""
+def plain_outcome(result: object, elapsed: float, max_solutions: int, counting: bool = False) -> dict[str, Any]:
+    """A backend's Result as JSON-able data; anything that is not a proper Result is an error.
+    ``counting``: the Result of a count, whose ``count`` goes with it."""
     def error(message: str) -> dict[str, Any]:
         return {"status": "error", "time_s": elapsed, "message": message}
 
@@ -195,8 +200,13 @@ def plain_outcome(result: object, elapsed: float, max_solutions: int) -> dict[st
     except Exception as error_:  # noqa: BLE001 - malformed solutions or stats
         return error(f"backend returned a malformed Result: {describe(error_)}")
     stats["wall_time"] = elapsed
-    return {"status": str(result.status), "solutions": solutions, "complete": bool(result.complete),
-            "stats": stats, "message": message, "time_s": elapsed}
+    answer = {"status": str(result.status), "solutions": solutions, "complete": bool(result.complete),
+              "stats": stats, "message": message, "time_s": elapsed}
+    if counting and result.count is not None:
+        if isinstance(result.count, bool) or not isinstance(result.count, int):
+            return error(f"backend returned a count that is not a whole number: {result.count!r}"[:200])
+        answer["count"] = result.count
+    return answer
 
 
 def _number(value: Any) -> int | float:

@@ -79,6 +79,8 @@ def task_key(task: Task) -> bytes:
                 float(task.time_limit), task.max_solutions]
     if task.cpu_limit is not None:  # only then, so the keys of runs without one never change
         identity.append(["cpu_limit", float(task.cpu_limit)])
+    if task.count:  # a count is another question than a solve
+        identity.append(["count", True])
     text = json.dumps(identity, default=repr, separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
 

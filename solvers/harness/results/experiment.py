@@ -142,11 +142,11 @@ class _Group:
 
 def build_tasks(puzzle: Puzzle, solvers: Sequence[Configuration], *, max_solutions: int,
                 time_limit: float, repeat: int, memory_limit: float | None = None,
-                cpu_limit: float | None = None, seeded: bool = False) -> list[Task]:
+                cpu_limit: float | None = None, seeded: bool = False, count: bool = False) -> list[Task]:
     """The tasks of one (puzzle, repetition), one per configuration; ``seeded``: each backend
-    gets the repetition's number as its solver seed (``--seeds``)."""
+    gets the repetition's number as its solver seed (``--seeds``); ``count``: count mode."""
     return [Task(with_seed(solver, repeat) if seeded else solver, puzzle, max_solutions,
-                 time_limit, repeat, memory_limit, cpu_limit) for solver in solvers]
+                 time_limit, repeat, memory_limit, cpu_limit, count) for solver in solvers]
 
 
 def with_seed(solver: Configuration, seed: int) -> Configuration:
@@ -336,7 +336,7 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
     groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,
                           time_limit=experiment.time_limit, repeat=number,
                           memory_limit=experiment.memory_limit, cpu_limit=experiment.cpu_limit,
-                          seeded=bool(experiment.seeds))
+                          seeded=bool(experiment.seeds), count=experiment.counting)
               for puzzle in puzzles for number in range(experiment.repeat))
     try:
         start = probe()  # inside: a Ctrl-C during the probe is an interrupted sweep like any other

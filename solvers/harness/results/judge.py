@@ -280,7 +280,8 @@ class Assessment:
         status, problems = outcome.status, self.problems[solver]
         gave_up = _NO_ANSWER.get(status)
         if gave_up is not None:
-            return gave_up[0], outcome.message or gave_up[1], ""
+            counted = f" (it had counted {outcome.count:,} solutions)" if outcome.count else ""
+            return gave_up[0], (outcome.message or gave_up[1]) + counted, ""
         if status == Status.SOLVED and problems:
             return Category.WRONG, "invalid solution: " + "; ".join(problems), ""
         if status not in (Status.SOLVED, Status.UNSAT):
