@@ -85,6 +85,26 @@ def formula_family(options: dict[str, Any]) -> str:
 
 Clause = list[int]
 
+
+def clause_estimate(model: Model, encoding: str = "extended") -> int:
+    """At most how many clauses the encoding gives the model (cage totals left out: they add
+    a few), worked out without building them: each cell has a value (a cell), no value twice
+    in a group (n per pair of the group's cells), no cell two values (C(n, 2) a cell), each
+    value in each group of n cells, a unit clause a given. ``simplified`` keeps only what the
+    givens leave open.
+
+    >>> from models import parse_puzzle
+    >>> clause_estimate(Model.from_puzzle(parse_puzzle("." * 81)))
+    11988
+    """
+    n, givens = model.n, model.givens
+    open_in = (lambda cells: sum(1 for c in cells if not givens[c])) if encoding == "simplified" else len
+    cells = open_in(range(model.num_cells))
+    pairs = sum(size * (size - 1) // 2 for size in (open_in(group.cells) for group in model.groups))
+    full = sum(1 for group in model.groups if len(group.cells) == n and open_in(group.cells))
+    units = 0 if encoding == "simplified" else sum(1 for value in givens if value)  # a given's unit clause
+    return cells + n * pairs + cells * (n * (n - 1) // 2) + full * n + units
+
 GEOMETRY_CACHE_SIZE = 8
 """Clause sets kept (a 25x25 one holds ~750,000 clauses; each jigsaw layout is its own)."""
 

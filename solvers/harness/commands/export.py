@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from models import Puzzle, PuzzleError, to_fpuzzles_json, to_fpuzzles_link, to_grid, to_line
+from models import Model, Puzzle, PuzzleError, to_fpuzzles_json, to_fpuzzles_link, to_grid, to_line
 from models.symbols import MAX_SYMBOL_SIZE
 
 from ... import registry
-from ...encodings.cnf import ENCODINGS
+from ...encodings.cnf import ENCODINGS, clause_estimate
 from ...encodings.dimacs import export_dimacs
 from ..engine import configs
 from ..results.outputs import write_atomic
@@ -126,9 +126,21 @@ def export_puzzles(puzzles: list[Puzzle], out_format: str) -> str:
     return "".join(write(puzzle) + "\n" for puzzle in puzzles)
 
 
+MAX_CLAUSES = 10_000_000
+"""The most clauses export builds: about 1 GB of memory for the clauses and their text (a 49x49
+Latin square's 8.5 million fit; a 64x64 one's 24.8 million do not)."""
+
+
 def export_cnf(puzzle: Puzzle, encoding: str | None) -> str:
-    """The DIMACS CNF of a puzzle (DIMACS needs no SAT package)."""
+    """The DIMACS CNF of a puzzle (DIMACS needs no SAT package); UsageError, before building
+    anything, for a CNF of more than MAX_CLAUSES clauses."""
     encoding = encoding or ENCODINGS[0]
+    estimate = clause_estimate(Model.from_puzzle(puzzle), encoding)
+    if estimate > MAX_CLAUSES:
+        raise UsageError(f"the {encoding} CNF of this {puzzle.geometry.label()} has up to {estimate:,} "
+                         f"clauses (some {estimate * 14 // 10**6:,} MB of DIMACS text); export builds at "
+                         f"most {MAX_CLAUSES:,}: a smaller grid, or fewer open cells under --encoding "
+                         "simplified")
     try:
         return export_dimacs(puzzle, encoding)
     except (ValueError, KeyError) as error:
