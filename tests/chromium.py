@@ -13,7 +13,8 @@ from typing import Any
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if Path(p).exists()), None)
 
-KEYS = {"ArrowRight": 39, "ArrowLeft": 37, "Home": 36, "End": 35, " ": 32, "Tab": 9, "Enter": 13}
+KEYS = {"ArrowRight": 39, "ArrowLeft": 37, "ArrowDown": 40, "ArrowUp": 38, "PageDown": 34, "PageUp": 33,
+        "Home": 36, "End": 35, " ": 32, "Tab": 9, "Enter": 13}
 
 
 class Browser:
@@ -33,7 +34,7 @@ class Browser:
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              "--no-first-run", f"--user-data-dir={profile}", "about:blank"],
-            preexec_fn=on_fds_3_and_4, close_fds=False,  # noqa: PLW1509 - only dup2 before exec
+            preexec_fn=on_fds_3_and_4, close_fds=False,  # only dup2 before exec
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(commands_read)
         os.close(answers_write)

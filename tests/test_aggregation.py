@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from solvers.harness.results import paired, report, scores
+from solvers.harness.results import paired, report, scores, summary_table
 from solvers.harness.results.aggregate import mean_interval, reduce_puzzle, upper_median
 
 LIMIT = 1.0
@@ -110,7 +110,7 @@ def test_one_puzzle_has_no_interval() -> None:
 
 def test_the_footnote_names_every_shown_column() -> None:
     rows = report.summarize([run(0), run(0, repeat=1), run(1)], limit=LIMIT)
-    note = report.footnote(rows)
+    note = summary_table.footnote(summary_table.default_keys(rows))
     for header in ("solved", "PAR-2", "mean s", "mean s 95% CI", "median s", "IQR s", "mean cpu s"):
         assert f"  {header}: " in note, header
     assert "not runs" in note and "upper median" in note and "2000 resamples" in note
@@ -121,7 +121,27 @@ def test_the_footnote_names_every_shown_column() -> None:
 @pytest.mark.parametrize("p_values, expected", [([0.01, 0.04, 0.03], [0.03, 0.06, 0.06]),
                                                 ([0.2], [0.2]), ([None, 0.01], [None, 0.01])])
 def test_holm_corrects_several_p_values_step_down(p_values: list, expected: list) -> None:
-    assert paired.holm(p_values) == expected
+    assert paired.holm(p_values) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("wins, losses", [(40, 0), (400, 0), (2000, 0)])
+def test_a_tiny_p_value_is_never_rounded_to_0_and_a_single_pair_keeps_it(wins: int, losses: int) -> None:
+    p = paired.sign_test(wins, losses)
+    assert p is not None
+    (holm,) = paired.holm([p])
+    assert holm == p  # Holm over one row is the p-value itself
+    shown = paired.p_text(holm)
+    assert shown != "0" and float(shown.lstrip("< ")) > 0
+    assert shown == ("< 1e-300" if p < 1e-300 else f"{p:.3g}")
+
+
+def test_mean_nodes_leaves_out_a_puzzle_solved_in_only_half_its_repetitions() -> None:
+    runs = [run(0, nodes=4), run(0, "timeout", LIMIT, nodes=None, repeat=1),   # 1 of 2: unsolved
+            run(0, nodes=6, repeat=2), run(0, "timeout", LIMIT, nodes=None, repeat=3),
+            run(1, nodes=10)]                                                 # solved
+    row = summary_row(runs)
+    assert (row["solved"], row["mean_nodes"]) == (1, 10)
+    assert "unsolved puzzles left out" in summary_table.MEANINGS["mean_nodes"]
 
 
 def test_a_clear_but_small_difference_is_not_called_different() -> None:

@@ -90,9 +90,11 @@ def test_plot_survival_draws_and_prints_a_tail_index_per_configuration(tmp_path:
     done = compare("plot", "survival", str(runs), "--field", "nodes", "-o", str(picture))
     assert done.returncode == 0, done.stderr
     assert picture.stat().st_size > 0
-    lines = [line for line in done.stdout.splitlines() if "largest of" in line]
-    assert len(lines) == 2 and all("runs (0 of them cut by the limit)" in line for line in lines)
-    assert all(f"of {6 * 4} runs" in line for line in lines)  # 4 puzzles x 6 seeds
+    lines = [line for line in done.stdout.splitlines() if line.startswith(("  mrv:", "  backtrack:"))]
+    assert len(lines) == 2 and " small_6x6.txt 6x6:" in done.stdout  # one set, a line per configuration
+    assert all(f"{6 * 4} runs on 4 puzzles" in line for line in lines)  # 4 puzzles x 6 seeds
+    assert all("90% bootstrap interval" in line and "(0 of them cut by the limit)" in line
+               for line in lines if "largest of" in line)
 
 
 def test_plot_survival_refuses_an_unknown_field(tmp_path: Path) -> None:
@@ -111,7 +113,9 @@ def test_plot_curve_draws_cost_against_givens_and_refuses_a_wrong_field(tmp_path
     assert done.returncode == 0, done.stderr
     assert picture.stat().st_size > 0 and "points plotted" in done.stdout
     assert "peak of the median nodes against givens:" in done.stdout
-    assert "  mrv: givens = " in done.stdout and "  backtrack: givens = " in done.stdout
+    for label in ("mrv", "backtrack"):  # one curve per set: these two files never pooled
+        assert f"  {label} on small_6x6.txt 6x6: givens = " in done.stdout
+        assert f"  {label} on small_4x4.txt 4x4: givens = " in done.stdout
     for x, y, message in (("colour", "nodes", "--x must be a puzzle attribute"),
                           ("givens", "speed", "--y must be a run's measure")):
         done = compare("plot", "curve", str(runs), "--x", x, "--y", y, "-o", str(picture))
@@ -119,9 +123,9 @@ def test_plot_curve_draws_cost_against_givens_and_refuses_a_wrong_field(tmp_path
 
 
 def test_a_curve_point_is_the_median_and_quartiles_of_its_runs() -> None:
-    runs = [{"configuration": "a", "n": 2, "puzzle": "1..2", "nodes": v, "category": "correct"}
+    runs = [{"file": "q.txt", "configuration": "a", "n": 2, "puzzle": "1..2", "nodes": v, "category": "correct"}
             for v in (1, 2, 3, 4, 100)]
-    (point,) = curves.curve(runs, "holes", "nodes", None)["a"]
+    (point,) = curves.curve(runs, "holes", "nodes", None)["q.txt 2x2", "a"]
     assert (point.x, point.median, point.low, point.high, point.runs) == (0.5, 3, 2, 4, 5)
 
 

@@ -38,7 +38,7 @@ from models import Model
 from ..encodings.cages import cage_clash
 from ..encodings.domains import clash_message
 from ..encodings.isomorph import solve_isomorph
-from ..options import Declaration, Option, node_limit, seed
+from ..options import Declaration, Option, Reach, node_limit, seed
 from ..result import COUNT_ALL, SAMPLE, Counted, Result, Stats, finish, stop_message, with_count
 
 DECLARATION = Declaration(
@@ -55,6 +55,9 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     family="backtrack",  # its readable twin (impl=readable) walks the same tree
+    notes="the baseline; a readable twin",
+    reach=Reach(largest=9, hardness=0, budget={"node_limit": 1_000_000}),
+    traces="solvers.backends.readable.backtrack",
 )
 _CLOCK_EVERY = 4096  # nodes between two looks at the clock (a power of two)
 

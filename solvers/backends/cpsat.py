@@ -41,6 +41,7 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     package="ortools", imports="ortools", family="cp-sat",
+    notes="`encoding=boolean` or `integer`",
 )
 
 
@@ -75,8 +76,3 @@ def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE
                              encoding=encoding_for(model, encoding), workers=workers, seed=seed,
                              parameters=parameters, found=found), found)
 
-
-def __getattr__(name: str) -> Any:
-    """The method's own names (encode, translate, ...), from _cpsat.py when first asked for."""
-    from . import _cpsat  # noqa: PLC0415 - loads OR-tools, only when asked for
-    return getattr(_cpsat, name)

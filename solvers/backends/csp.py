@@ -5,11 +5,9 @@ is solved.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from models import Model
 
-from ..options import Declaration, Option
+from ..options import Declaration, Option, Reach
 from ..result import COUNT_ALL, SAMPLE, Counted, Result, with_count
 
 ENCODINGS = ("hidden", "alldiff")
@@ -29,6 +27,8 @@ DECLARATION = Declaration(
     constraints=frozenset({"all-different", "sum"}),
     package="python-constraint2", imports="constraint", interruptible=False,
     family="python-constraint",
+    notes="the generic CSP library",
+    reach=Reach(hardness=1),
 )
 
 
@@ -49,8 +49,3 @@ def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE
     return with_count(search(model, max_solutions=COUNT_ALL, time_limit=time_limit, encoding=encoding,
                              solver=solver, found=found), found)
 
-
-def __getattr__(name: str) -> Any:
-    """The method's own names, from _csp.py when first asked for."""
-    from . import _csp  # noqa: PLC0415 - loads python-constraint, only when asked for
-    return getattr(_csp, name)

@@ -67,6 +67,8 @@ DECLARATION = Declaration(
     },
     unsupported=CAGES_UNSUPPORTED,  # a cage's total is no exact-cover column
     family="exact-cover",  # with its readable twin (impl=readable)
+    notes="best at listing many solutions; a readable twin",
+    traces="solvers.backends.readable.dlx",
 )
 
 

@@ -5,11 +5,9 @@ is solved.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from models import Model
 
-from ..options import Declaration, Option, node_limit
+from ..options import Declaration, Option, Reach, node_limit
 from ..result import COUNT_ALL, SAMPLE, Counted, Result, with_count
 
 DECLARATION = Declaration(
@@ -29,6 +27,8 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     package="highspy", imports="highspy", family="mip",
+    notes="uniqueness by a no-good cut",
+    reach=Reach(solutions=10),
 )
 
 
@@ -49,8 +49,3 @@ def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE
     return with_count(search(model, max_solutions=COUNT_ALL, time_limit=time_limit, node_limit=node_limit,
                              presolve=presolve, seed=seed, found=found), found)
 
-
-def __getattr__(name: str) -> Any:
-    """The method's own names, from _mip.py when first asked for."""
-    from . import _mip  # noqa: PLC0415 - loads highspy, only when asked for
-    return getattr(_mip, name)

@@ -70,7 +70,8 @@ DECLARATION = Declaration(
                    "(blocking clauses not counted)",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="python-sat", imports="pysat", resolve=_resolve, family=formula_family,
+    package="python-sat", imports="pysat", extra="pysat", resolve=_resolve, family=formula_family,
+    notes="warm and incremental; propagation-only modes",
 )
 
 
@@ -101,8 +102,3 @@ def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE
                              encoding=encoding, warm=warm, conflict_limit=conflict_limit,
                              inference=inference, found=found), found)
 
-
-def __getattr__(name: str) -> Any:
-    """The method's own names (ENGINES, EXCLUDED, ...), from _pysat.py when first asked for."""
-    from . import _pysat  # noqa: PLC0415 - loads python-sat, only when asked for
-    return getattr(_pysat, name)

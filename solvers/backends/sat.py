@@ -5,8 +5,6 @@ is solved.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from models import Model
 
 from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, formula_family
@@ -33,6 +31,7 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     package="pycosat", imports="pycosat", family=formula_family,
+    notes="DIMACS export and decode",
 )
 
 
@@ -54,8 +53,3 @@ def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE
     return with_count(search(model, max_solutions=COUNT_ALL, time_limit=time_limit, encoding=encoding,
                              prop_limit=prop_limit, limit_by=limit_by, found=found), found)
 
-
-def __getattr__(name: str) -> Any:
-    """The method's own names, from _sat.py when first asked for."""
-    from . import _sat  # noqa: PLC0415 - loads pycosat, only when asked for
-    return getattr(_sat, name)

@@ -19,7 +19,7 @@ from typing import Any
 
 from models import Grid, Model
 
-from ..result import Result
+from ..result import Result, Solve
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,9 @@ def random_isomorph(model: Model, seed: int) -> Isomorph:
     return Isomorph(shuffled_model, tuple(value_of), tuple(cell_of))
 
 
-def solve_isomorph(solve: Callable[..., Result], model: Model, seed: int, **options: Any) -> Result:
-    """``solve`` (a backend's solve function) on the seed's isomorph; solutions mapped back."""
+def solve_isomorph(solve: Solve | Callable[..., Result], model: Model, seed: int, **options: Any) -> Result:
+    """``solve`` (a backend's solve function, or its count) on the seed's isomorph; solutions
+    mapped back (a count is the same on every isomorph)."""
     isomorph = random_isomorph(model, seed)
     result = solve(isomorph.model, **options)
     result.solutions = [isomorph.back(grid) for grid in result.solutions]

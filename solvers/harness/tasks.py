@@ -114,6 +114,9 @@ class Outcome:
     sequence: int | None = None
     count: int | None = None
     """Count mode: the solutions the run counted (``solutions`` then holds a sample of them)."""
+    load_s: float = 0.0
+    """Seconds the worker spent loading and preparing the backend (fast's compile) just before
+    this run, outside its clocks: progress leaves it out of the time left."""
 
 
 JUDGE_BUDGET_S = 10.0
@@ -154,6 +157,11 @@ class Experiment:
     """--judge-budget: seconds the judge may spend on one claim (judge_process.py)."""
     judge_memory: float = JUDGE_MEMORY_MB
     """--judge-memory: MB the judge's process may add for a check."""
+    first: int | None = None
+    """--first N: only the first N puzzles of each file (bad ones counted, as --puzzle counts)."""
+    sample: int | None = None
+    """--sample K: K puzzles of each file drawn at random with sample_seed (kept in file order)."""
+    sample_seed: int = 0
 
     @property
     def max_solutions(self) -> int:
@@ -187,6 +195,10 @@ class Outputs:
     title: str = ""
     db: str | None = None
     resume: bool = False
+    columns: tuple[str, ...] | None = None
+    """The summary's columns by name (('all',) for every one); None: those that fit."""
+    explain_columns: bool = False
+    """Say what each shown column is (on stderr, after the table)."""
 
 
 class Category(StrEnum):
@@ -368,6 +380,9 @@ RUN_FIELDS: tuple[RunField, ...] = (
     RunField("claim", Kind.TEXT, "what the run claims, in words (a unique solution, no solution, ...)",
              null=True, places=_KEPT),
     RunField("reason", Kind.TEXT, "why the judge decided its category", null=True, places=_KEPT),
+    RunField("load_s", Kind.NUMBER, "seconds the worker spent loading and preparing the backend just "
+             "before the run (numba's compile of fast), outside its clocks; not recorded: progress "
+             "leaves it out of the time left", "s", places=frozenset()),
 )
 """Every field of a run's record, in the order of the columns."""
 RUN_FIELD = {run_field.name: run_field for run_field in RUN_FIELDS}

@@ -10,7 +10,7 @@ import os
 import select
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -25,6 +25,8 @@ from ..results.judge import Run, fails
 from ..results.judge_process import MEMORY_MB
 from ..results.outputs import OutputError
 from ..results.outputs import check_output_paths as check_paths
+from ..results.summary_table import COLUMNS, parse_columns
+from ..results.tables import TABLE_FORMATS
 from ..tasks import COUNT_SAMPLE, Outcome, Task
 from .progress import Progress
 
@@ -127,6 +129,58 @@ def picture_options(parser: argparse.ArgumentParser, csv_help: str, plot_help: s
     parser.add_argument("--title", default="", help="the plot's title")
 
 
+def table_options(parser: argparse.ArgumentParser, formats: Sequence[str] = TABLE_FORMATS) -> None:
+    """--format, --columns and --explain-columns: the summary table of run and report."""
+    parser.add_argument("--format", choices=formats, default="table",
+                        help="how to print the summary: table (default; on a terminal, the columns "
+                             "that fit its width, COLUMNS or the terminal's), markdown, csv, json, "
+                             "latex (a booktabs tabular)")
+    parser.add_argument("--columns", type=columns_list, default=None, metavar="all|NAME,...",
+                        help=f"the summary's columns: all, or names among {', '.join(COLUMNS)} "
+                             "(default: those with something to say that fit the terminal)")
+    parser.add_argument("--explain-columns", action="store_true",
+                        help="say what each shown column is (on stderr, after the table)")
+
+
+def columns_list(text: str) -> tuple[str, ...]:
+    """The value of --columns: 'all' or known column names separated by commas."""
+    try:
+        return tuple(parse_columns(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def note_defaults(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Remember each option's flag and default, so refuse_unused can tell what was given."""
+    parser.set_defaults(option_defaults={
+        action.dest: (max(action.option_strings, key=len) if action.option_strings else action.dest,
+                      action.default)
+        for action in parser._actions if action.dest != "help"})
+    return parser
+
+
+def refuse_unused(args: argparse.Namespace, used: set[str], what: str) -> None:
+    """UsageError naming the options given (set away from their default) that ``what`` does
+    not use: an option is honoured or refused, never silently ignored."""
+    defaults: dict[str, tuple[str, Any]] = getattr(args, "option_defaults", {})
+    given = [flag for dest, (flag, default) in defaults.items()
+             if dest not in used and getattr(args, dest, default) != default]
+    if given:
+        raise UsageError(f"{', '.join(given)} {'has' if len(given) == 1 else 'have'} no effect on "
+                         f"{what}; leave {'it' if len(given) == 1 else 'them'} out")
+
+
+def percent(text: str) -> float:
+    """A percentage: a number at least 0 (the 10 of '10' or '10%')."""
+    try:
+        value = float(text.rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a percentage such as 10, not {text!r}") from None
+    if not (value >= 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a percentage of 0 or more, not {text}")
+    return value
+
+
 def positive_float(text: str) -> float:
     """A finite number above 0 (not inf, not nan)."""
     try:
@@ -187,11 +241,21 @@ def find_inputs(paths: Sequence[str]) -> list[str]:
     return [_readable(path) for path in paths]
 
 
-def iter_inputs(paths: Sequence[str], fmt: str, hex16: bool, bad: list[PuzzleError]) -> Iterator[Puzzle]:
+def iter_inputs(paths: Sequence[str], fmt: str, hex16: bool, bad: list[PuzzleError], *,
+                first: int | None = None,
+                chosen: Callable[[str], Collection[int] | None] | None = None) -> Iterator[Puzzle]:
     """The good puzzles of find_inputs' paths, read lazily; each bad one is reported on
-    stderr with where it is, and appended to ``bad``."""
+    stderr with where it is, and appended to ``bad``. ``first``: only the first N puzzles of
+    each file (bad ones counted; the rest is not read); ``chosen(path)``: the indices to keep
+    of that file (None: all)."""
     for path in paths:
+        wanted = chosen(path) if chosen is not None else None
         for item in _items(path, fmt, hex16):
+            index = item.index if isinstance(item, PuzzleError) else item.source.index
+            if index is not None and first is not None and index >= first:
+                break
+            if index is not None and wanted is not None and index not in wanted:
+                continue
             if isinstance(item, PuzzleError):
                 print(f"compare.py: skipped bad puzzle: {printable(item)}", file=sys.stderr)
                 bad.append(item)

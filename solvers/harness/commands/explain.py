@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if args.trace and args.trace != "-":
         check_output_paths({"--trace": args.trace}, [args.path])
     puzzle = chosen_puzzle(args, "explain")
-    result, trace = traced_solve(puzzle, args.solver, args.timeout)
+    result, trace = traced_solve(puzzle, args.solver, args.timeout, "explain")
     if args.trace:
         _write_trace(args.trace, trace.events)
         if args.trace == "-":

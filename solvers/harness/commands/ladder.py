@@ -7,19 +7,21 @@ top rung's decisions, on bitmasks) and the compiled ``fast`` backend when numba 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from tabulate import tabulate
 
 from models import Model, Puzzle, verify
 
 from ... import registry
 from ...result import Status
+from ..results.tables import TEXT_FORMATS, text_table
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -69,8 +71,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     ladder.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
                         help="limit per puzzle and rung (default: 10); an unsolved run counts "
                              "as not solved and its decisions so far are left out of the means")
-    ladder.add_argument("--format", choices=("text", "markdown"), default="text",
-                        help="text (default) or a Markdown table")
+    ladder.add_argument("--format", choices=TEXT_FORMATS, default="text",
+                        help="text (default), a Markdown table or a LaTeX tabular (booktabs)")
     input_options(ladder)
     return ladder
 
@@ -84,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
     rows, wrong = [], False
     rungs = RUNGS + tuple(r for r in FAST if registry.get(r.backend).available)
     with Progress(len(rungs) * len(puzzles), what="ladder") as progress:
-        measured = [measure(rung, puzzles, args.timeout, progress.advance) for rung in rungs]
+        measured = [measure(rung, puzzles, args.timeout, progress.advance, progress.paused)
+                    for rung in rungs]
     for number, (rung, (solved, decisions, times, rung_wrong)) in enumerate(zip(rungs, measured), 1):
         wrong |= rung_wrong
         rows.append([number, rung.name, rung.config, f"{solved}/{len(puzzles)}",
@@ -92,21 +95,25 @@ def run(args: argparse.Namespace) -> int:
                      f"{statistics.fmean(times) * 1000:,.2f}" if times else "-"])
     headers = ["", "rung", "configuration", "solved", "mean decisions", "mean ms"]
     print(f"{shown(Path(path))}: {len(puzzles)} puzzles; decisions = values tried by the search "
-          f"(time: wall clock, this machine)")
-    print(tabulate(rows, headers, tablefmt="github" if args.format == "markdown" else "simple",
-                   disable_numparse=True, colalign=("right", "left", "left", "right", "right", "right")))
+          f"(time: wall clock, this machine)", file=sys.stderr if args.format == "latex" else sys.stdout)
+    print(text_table(headers, [[str(c) for c in row] for row in rows],
+                     [False, True, True, False, False, False], args.format))
     if wrong:
         return EXIT_WRONG
     return EXIT_USAGE if bad else EXIT_OK
 
 
 def measure(rung: Rung, puzzles: list[Puzzle], timeout: float,
-            done: Callable[[], None] = lambda: None) -> tuple[int, list[int], list[float], bool]:
+            done: Callable[[], None] = lambda: None,
+            aside: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext,
+            ) -> tuple[int, list[int], list[float], bool]:
     """Solve each puzzle at one rung, calling ``done`` after each: (solved, decisions of the
-    solved, seconds of the solved, whether an answer failed the checker)."""
+    solved, seconds of the solved, whether an answer failed the checker); ``aside()`` holds
+    the work that is not the rung's (fast's compile), which progress leaves out of its estimate."""
     backend = registry.get(rung.backend)
     if rung.backend == "fast":  # compile once before the clock runs
-        backend.solve(Model.from_puzzle(puzzles[0]), time_limit=timeout, **rung.options)
+        with aside():
+            backend.solve(Model.from_puzzle(puzzles[0]), time_limit=timeout, **rung.options)
     solved, decisions, times, wrong = 0, [], [], False
     for puzzle in puzzles:
         model = Model.from_puzzle(puzzle)

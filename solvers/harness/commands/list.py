@@ -11,7 +11,7 @@ from typing import Any
 from ... import registry
 from ...options import CONSTRAINT_KINDS, Option
 from ..engine.configs import load_plugins
-from ..results import report
+from ..results import tables
 from .common import EXIT_OK, UsageError
 
 WIDTH = 100
@@ -25,7 +25,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                     "with their values and defaults, its counters and what it needs.")
     listing.add_argument("backend", nargs="?", metavar="BACKEND", help="one backend in detail")
     listing.add_argument("--plugin", action="append", default=[], metavar="SPEC", help="list a plugin too")
-    listing.add_argument("--format", choices=report.TABLE_FORMATS, default="table")
+    listing.add_argument("--format", choices=tables.TABLE_FORMATS, default="table")
     return listing
 
 
@@ -37,6 +37,9 @@ def run(args: argparse.Namespace) -> int:
                              + (f"; did you mean {near[0]!r}?" if near else "")
                              + f" valid backends: {', '.join(registry.names())}")
         backend = registry.get(args.backend)
+        if args.format not in ("table", "json"):
+            raise UsageError(f"list {args.backend} prints its declaration as text (--format table) "
+                             f"or JSON (--format json), not {args.format}")
         if args.format == "json":
             print(json.dumps(declared(backend), indent=2))
         else:
@@ -50,11 +53,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(rows, indent=2))
     elif args.format == "csv":
-        print(",".join(rows[0]))
-        for row in rows:
-            print(",".join(_csv_cell(v) for v in row.values()))
+        print(tables.csv_text(list(rows[0]), rows))
     else:
-        print(overview(rows, markdown=args.format == "markdown"))
+        print(overview(rows, args.format))
     return EXIT_OK
 
 
@@ -72,15 +73,16 @@ def backend_row(backend: registry.Backend) -> dict[str, str]:
             "description": backend.description}
 
 
-def overview(rows: list[dict[str, str]], markdown: bool = False) -> str:
+def overview(rows: list[dict[str, str]], fmt: str = "table") -> str:
     """The list as a narrow table (name, here?, package, options), then why any is missing."""
-    from tabulate import tabulate  # noqa: PLC0415 - only the printed table needs it
-
     table = [[row["backend"], "yes" if row["available"] == "yes" else "no",
               row["package"] if row["package"] == "-" else f"{row['package']} {row['version']}",
-              _wrapped(" ".join(_names(row)), 44)] for row in rows]
-    text = tabulate(table, headers=["backend", "here", "package", "options (compare.py list BACKEND)"],
-                    tablefmt="github" if markdown else "simple", disable_numparse=True)
+              _wrapped(" ".join(_names(row)), 44) if fmt == "table" else " ".join(_names(row)) or "-"]
+             for row in rows]
+    text = tables.text_table(["backend", "here", "package", "options (compare.py list BACKEND)"],
+                             table, [True] * 4, fmt)
+    if fmt == "latex":
+        return text
     missing = [f"{row['backend']}: {row['available'][4:]}" for row in rows if row["available"] != "yes"]
     notes = "\n".join(textwrap.fill(line, WIDTH, subsequent_indent="  ") for line in missing)
     return text + ("\n\n" + notes if notes else "")
@@ -99,7 +101,8 @@ def detail(backend: registry.Backend) -> str:
     declaration = backend.declaration
     reason = backend.unavailable()
     lines = [f"{backend.name}: {backend.description}", ""]
-    needs = f"{backend.package} {backend.version}" if backend.package else "nothing beyond Python"
+    needs = "; ".join(filter(None, (backend.package and f"{backend.package} {backend.version}",
+                                    declaration.program))) or "nothing beyond Python"
     lines.append(f"needs:        {needs}" + ("" if reason is None else f" (unavailable here: {reason})"))
     lines.append("time limit:   " + ("honoured inside" if backend.interruptible else "killed from outside"))
     lines.append("constraints:  " + ", ".join(k for k in CONSTRAINT_KINDS if k in declaration.constraints))
@@ -149,5 +152,3 @@ def declared(backend: registry.Backend) -> dict[str, Any]:
             "counters": dict(declaration.counters)}
 
 
-def _csv_cell(value: str) -> str:
-    return f'"{value}"' if "," in value or '"' in value else value

@@ -1,7 +1,13 @@
-"""Progress of the long commands (run, solve, ladder, generate, study) on stderr, never on
-stdout: on a terminal a bar with the total and the time left; otherwise (a log, a pipe, CI)
-a plain line every tenth of the work or every PLAIN_EVERY_S seconds, whichever comes first,
-e.g. ``solving: 120/400 runs, 30%, about 1 min 10 s left``.
+"""Progress of the long commands (run, solve, ladder, rate, generate, study; explain and tree
+while a solve runs long) on stderr, never on stdout: on a terminal a bar with the total and
+the time left; otherwise (a log, a pipe, CI) a plain line every tenth of the work or every
+PLAIN_EVERY_S seconds, whichever comes first, e.g. ``solving: 120/400 runs, 30%, about 1 min
+10 s left``.
+
+The time left leaves out what is not work: numba's first compile of ``fast`` (a worker's
+loading and preparing of a backend, reported with each outcome as ``load_s``; ladder's
+compile, timed with ``paused``), which would otherwise make the estimate jump to many minutes
+while the compile runs and fall back after it.
 
 The total is counted before the work starts (count_runs: the puzzles of each file counted
 by the same reader, times the configurations and repetitions); where it cannot be known
@@ -10,11 +16,12 @@ needed (a bad puzzle, a run a resumed sweep already holds) is taken off the tota
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any, TextIO
 
@@ -93,6 +100,10 @@ class Progress:
         self.stream = stream if stream is not None else sys.stderr
         self.clock, self.done = clock, 0
         self.started = self._said_at = clock()
+        self.excluded = 0.0
+        """Seconds of the elapsed time that were not work (a compile), left out of the time left."""
+        self.parallel = 1
+        """Workers running at once: a worker's loading time is 1/parallel of the sweep's."""
         self._said_step, self._said_done, self._ended = 0, 0, False
         self._bar: Any = None
         self.plain = False
@@ -114,8 +125,18 @@ class Progress:
                  trace: TracebackType | None) -> None:
         self.close(finished=kind is None)
 
-    def __call__(self, _number: int = 0, _outcome: object = None) -> None:
+    def __call__(self, _number: int = 0, outcome: object = None) -> None:
+        self.excluded += (getattr(outcome, "load_s", 0.0) or 0.0) / max(self.parallel, 1)
         self.advance()
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Time spent inside is not work (a compile): left out of the time left."""
+        began = self.clock()
+        try:
+            yield
+        finally:
+            self.excluded += self.clock() - began
 
     def advance(self, count: int = 1) -> None:
         """``count`` more pieces of work finished."""
@@ -162,8 +183,9 @@ class Progress:
             return f"{self.what}: {share}, took {duration(elapsed)}"
         if not self.done:
             return f"{self.what}: {share}"
-        left = elapsed / self.done * (self.total - self.done)
-        return f"{self.what}: {share}, about {duration(left)} left"
+        left = max(elapsed - self.excluded, 0.0) / self.done * (self.total - self.done)
+        said = duration(left)
+        return f"{self.what}: {share}, {said if said.startswith('under') else 'about ' + said} left"
 
     def _due(self) -> bool:
         step = 10 * self.done // self.total if self.total else 0
@@ -175,3 +197,43 @@ class Progress:
     def _say(self) -> None:
         self._said_at, self._said_done = self.clock(), self.done
         print(self.line(), file=self.stream, flush=True)
+
+
+class SolveWatch:
+    """Plain lines on stderr while one traced solve (explain, tree) runs long: its steps so far,
+    its decisions against the budget and its time against the limit, e.g. ``explain: 409,600
+    steps, 5,120 of at most 100,000 decisions, 4.2 s of the 10 s limit (42%)``: the first after
+    NOTICE_S, then every PLAIN_EVERY_S; nothing for a solve that ends quickly."""
+
+    NOTICE_S = 2.0
+
+    def __init__(self, what: str, limit_s: float | None, budget: int | None, *,
+                 stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic):
+        self.what, self.limit_s, self.budget = what, limit_s, budget
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock
+        self.started = clock()
+        self._next = self.started + self.NOTICE_S
+        self.said = 0
+
+    def tick(self, steps: int, decisions: int) -> None:
+        """The solve's count so far; a line when one is due."""
+        now = self.clock()
+        if now < self._next:
+            return
+        self._next = now + PLAIN_EVERY_S
+        self.said += 1
+        print(self.line(steps, decisions, now - self.started), file=self.stream, flush=True)
+
+    def line(self, steps: int, decisions: int, elapsed: float) -> str:
+        """'explain: 409,600 steps, 5,120 of at most 100,000 decisions, 4.2 s of the 10 s limit (42%)'."""
+        shares = []
+        budget = f" of at most {self.budget:,}" if self.budget else ""
+        if self.budget:
+            shares.append(decisions / self.budget)
+        limit = f" of the {self.limit_s:g} s limit" if self.limit_s else ""
+        if self.limit_s:
+            shares.append(elapsed / self.limit_s)
+        share = f" ({min(max(shares), 1.0):.0%} of what it may take)" if shares else ""
+        return (f"{self.what}: {steps:,} steps, {decisions:,}{budget} decisions, "
+                f"{duration(elapsed)}{limit}{share}")

@@ -6,16 +6,16 @@ import argparse
 import json
 import random
 import statistics
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
-
-from tabulate import tabulate
 
 from models import Model, Puzzle, to_line
 
 from ...human import WEIGHTS, Rating, rate
 from ..results.outputs import write_atomic
+from ..results.tables import TEXT_FORMATS, text_table
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -28,6 +28,7 @@ from .common import (
     seconds,
     shown,
 )
+from .progress import Progress
 
 DEFAULT_MAX_GUESSES = 10_000
 
@@ -53,8 +54,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                              "its record says so and it is left out of the table")
     parser.add_argument("--timeout", type=seconds, default=60.0, metavar="SECONDS",
                         help="give up on a puzzle after this long (default: 60)")
-    parser.add_argument("--format", choices=("text", "markdown"), default="text",
-                        help="text (default) or Markdown tables")
+    parser.add_argument("--format", choices=TEXT_FORMATS, default="text",
+                        help="text (default), Markdown tables or LaTeX tabulars (booktabs)")
     input_options(parser)
     return parser
 
@@ -70,32 +71,35 @@ def run(args: argparse.Namespace) -> int:
         if args.sample > len(puzzles):
             raise UsageError(f"--sample {args.sample}: {args.path} has only {len(puzzles)} good puzzles")
         chosen = sorted(random.Random(args.seed).sample(chosen, args.sample))
-    records = [_record(puzzle, position, rate(Model.from_puzzle(puzzle), max_guesses=args.max_guesses,
-                                              time_limit=args.timeout))
-               for position, puzzle in chosen]
+    records = []
+    with Progress(len(chosen), what="rating", unit="puzzle") as progress:
+        for position, puzzle in chosen:
+            records.append(_record(puzzle, position, rate(Model.from_puzzle(puzzle), max_guesses=args.max_guesses,
+                                                          time_limit=args.timeout)))
+            progress.advance()
     rated = [r for r in records if r["complete"]]
-    style = "github" if args.format == "markdown" else "simple"
+    style = args.format
     where = shown(Path(args.path)) if args.path != "-" else "standard input"
     sampled = f" (a sample drawn with seed {args.seed})" if args.sample is not None else ""
     given_up = f", {len(records) - len(rated)} given up" if len(rated) < len(records) else ""
-    print(f"{where}: {len(records)} puzzles rated{sampled}{given_up}")
+    print(f"{where}: {len(records)} puzzles rated{sampled}{given_up}",
+          file=sys.stderr if style == "latex" else sys.stdout)
     if args.each:
-        print(tabulate([[r["position"], r["technique"], f"{r['score']:.2f}", r["guesses"],
-                         r["solutions"]] for r in records],
-                       ["puzzle", "hardest technique", "score", "guesses", "solutions"],
-                       tablefmt=style, disable_numparse=True))
+        print(text_table(["puzzle", "hardest technique", "score", "guesses", "solutions"],
+                         [[str(r["position"]), r["technique"], f"{r['score']:.2f}", str(r["guesses"]),
+                           str(r["solutions"])] for r in records],
+                         [False, True, False, False, False], style))
         print()
     summary = _summary(rated)
-    print(tabulate([[t, f"{WEIGHTS[t]:.1f}" if t in WEIGHTS else "-", n]
-                    for t, n in summary["techniques"].items()],
-                   ["hardest technique", "weight", "puzzles"], tablefmt=style,
-                   disable_numparse=True, colalign=("left", "right", "right")))
+    print(text_table(["hardest technique", "weight", "puzzles"],
+                     [[t, f"{WEIGHTS[t]:.1f}" if t in WEIGHTS else "-", str(n)]
+                      for t, n in summary["techniques"].items()], [True, False, False], style))
     if summary["score"]:
         score = summary["score"]
         print()
-        print(tabulate([[f"{score[k]:.2f}" for k in ("min", "q1", "median", "q3", "max")]],
-                       ["score min", "lower quartile", "median", "upper quartile", "max"],
-                       tablefmt=style, disable_numparse=True))
+        print(text_table(["score min", "lower quartile", "median", "upper quartile", "max"],
+                         [[f"{score[k]:.2f}" for k in ("min", "q1", "median", "q3", "max")]],
+                         [False] * 5, style))
     if args.json:
         document = {"command": "rate", "file": args.path, "weights": WEIGHTS, "puzzles": records,
                     "summary": summary, "errors": [error_record(e) for e in bad]}

@@ -24,11 +24,12 @@ FORMATS = ("png", "svg")
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     render = subparsers.add_parser(
         "render", help="draw a puzzle and its solution, coloured by the rule that filled each cell",
-        description="Solve one puzzle with the readable mrv, backtrack or dlx and draw it: givens "
+        description="Solve one puzzle with the human-style solver or the readable mrv, backtrack or "
+                    "dlx and draw it: givens "
                     "in bold, every other cell coloured by the rule or decision that placed it, "
                     "with a legend; any size, diagonals shaded, jigsaw regions outlined. "
                     "Needs matplotlib (pip install 'sudoku-methods[plot]').")
-    one_puzzle_options(render, "mrv, backtrack or dlx, with options as in run (default: mrv)")
+    one_puzzle_options(render, "human, mrv, backtrack or dlx, with options as in run (default: mrv)")
     render.add_argument("-o", "--output", required=True, metavar="FILE.png|svg",
                         help="the picture to write")
     return render
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     except PlotUnavailableError as error:
         raise UsageError(str(error)) from None
     puzzle = chosen_puzzle(args, "render")
-    result, trace = traced_solve(puzzle, args.solver, args.timeout)
+    result, trace = traced_solve(puzzle, args.solver, args.timeout, "render")
     board = final_board(trace.events)
     if result.status is not Status.SOLVED:
         print(f"compare.py render: {result.status.value}"

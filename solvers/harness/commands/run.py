@@ -3,14 +3,18 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
+import random
+import stat
 from collections.abc import Iterator, Sequence
 
-from models import Puzzle, PuzzleError
+from models import Puzzle, PuzzleError, count_puzzles
 
 from ... import registry
 from ..engine.configs import load_plugins
 from ..engine.configs import resolve as resolve_solvers
 from ..engine.executors import Executor, executor_options, make_executor
+from ..engine.runner import default_jobs
 from ..results import report
 from ..results.experiment import MemoryStore, say_partial, stream_experiment
 from ..results.provenance import load_average
@@ -31,6 +35,7 @@ from .common import (
     shown,
     solutions_wanted,
     solving_options,
+    table_options,
 )
 from .progress import Progress, count_runs
 from .summary import environment, legend, print_summary, saves, show_and_save
@@ -55,8 +60,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     executor_options(run)
     database_options(run)
     experiment_options(run)
-    run.add_argument("--format", choices=report.TABLE_FORMATS, default="table",
-                     help="how to print the summary (default: table)")
+    run.add_argument("--first", type=positive_int, default=None, metavar="N",
+                     help="only the first N puzzles of each file (bad ones counted, as --puzzle counts)")
+    run.add_argument("--sample", type=positive_int, default=None, metavar="K",
+                     help="K puzzles of each file drawn at random with --sample-seed, run in file order")
+    run.add_argument("--sample-seed", type=int, default=None, metavar="S",
+                     help="the random seed of --sample (default: 0; recorded with the run)")
+    table_options(run)
     run.add_argument("--json", metavar="OUT.json", help="save the whole run as JSON")
     picture_options(run, "save one line per run as CSV (records.py's columns)",
                     "draw a cactus plot (needs matplotlib)")
@@ -84,6 +94,14 @@ def experiment_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.title and not args.plot:
+        raise UsageError("--title names a picture: give --plot FILE.png too")
+    if args.sample_seed is not None and args.sample is None:
+        raise UsageError("--sample-seed draws the puzzles of --sample K: give --sample too")
+    if args.chunk_size is not None and args.executor == "local":
+        raise UsageError("--chunk-size sizes the chunks sent to a Dask cluster: give --executor dask too")
+    if args.first is not None and args.sample is not None:
+        raise UsageError("--first N and --sample K both choose puzzles: give one of them")
     # the output paths first: nothing (not a plugin's worker) starts for a run that cannot be saved
     check_output_paths({"--json": args.json, "--csv": args.csv, "--plot": args.plot,
                         "--db": args.db}, args.paths or [shown(DEFAULT_PUZZLES)])
@@ -102,9 +120,11 @@ def run(args: argparse.Namespace) -> int:
         plugins=tuple(args.plugin), input_format=args.fmt, hex16=args.hex,
         executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size,
         count=args.max_solutions, counting=args.count, judge_budget=args.judge_budget,
-        judge_memory=args.judge_memory)
+        judge_memory=args.judge_memory, first=args.first, sample=args.sample,
+        sample_seed=args.sample_seed or 0)
     outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
-                      title=args.title, db=args.db, resume=args.resume)
+                      title=args.title, db=args.db, resume=args.resume, columns=args.columns,
+                      explain_columns=args.explain_columns)
     return run_experiment(experiment, outputs)
 
 
@@ -118,10 +138,16 @@ def run_experiment(experiment: Experiment, outputs: Outputs) -> int:
     bad: list[PuzzleError] = []
     paths = find_inputs(experiment.paths)
     per_puzzle = len(experiment.configurations) * experiment.repeat
-    total = count_runs(paths, experiment.input_format, experiment.hex16, per_puzzle)
+    samples = sampled_indices(paths, experiment)
+    if experiment.first is not None or experiment.sample is not None:
+        total = _chosen_total(paths, experiment, samples, per_puzzle)
+    else:
+        total = count_runs(paths, experiment.input_format, experiment.hex16, per_puzzle)
     progress = Progress(total)
-    puzzles = _first_checked(_less_bad(iter_inputs(paths, experiment.input_format, experiment.hex16, bad),
-                                       bad, progress, per_puzzle), bad)
+    progress.parallel = experiment.jobs or (default_jobs() if experiment.executor == "local" else 1)
+    chosen = iter_inputs(paths, experiment.input_format, experiment.hex16, bad, first=experiment.first,
+                         chosen=samples.get if experiment.sample is not None else None)
+    puzzles = _first_checked(_less_bad(chosen, bad, progress, per_puzzle), bad)
     executor = make_executor(experiment.executor, jobs=experiment.jobs, chunk=experiment.chunk_size)
     try:
         if outputs.db:
@@ -130,6 +156,33 @@ def run_experiment(experiment: Experiment, outputs: Outputs) -> int:
     finally:
         progress.close(finished=False)
         executor.close()
+
+
+def sampled_indices(paths: Sequence[str], experiment: Experiment) -> dict[str, frozenset[int]]:
+    """--sample K: per file, the indices of the K puzzles drawn (all of them when the file has
+    K or fewer); UsageError for standard input or a FIFO, which cannot be counted first."""
+    if experiment.sample is None:
+        return {}
+    drawn = {}
+    for path in paths:
+        if path == "-" or stat.S_ISFIFO(os.stat(path).st_mode):
+            raise UsageError(f"--sample draws from a file it counts first; {path} is a stream "
+                             "(use --first N, or save it to a file)")
+        count = count_puzzles(path, fmt=experiment.input_format, hex16=experiment.hex16)
+        rng = random.Random(f"{experiment.sample_seed}/{path}")
+        drawn[path] = frozenset(rng.sample(range(count), min(experiment.sample, count)))
+    return drawn
+
+
+def _chosen_total(paths: Sequence[str], experiment: Experiment, samples: dict[str, frozenset[int]],
+                  per_puzzle: int) -> int | None:
+    """The runs of the puzzles --first or --sample chose (None when a file cannot be counted)."""
+    if experiment.sample is not None:
+        return sum(len(chosen) for chosen in samples.values()) * per_puzzle
+    counts = [count_runs([path], experiment.input_format, experiment.hex16, 1) for path in paths]
+    if any(count is None for count in counts):
+        return None
+    return sum(min(count or 0, experiment.first or 0) for count in counts) * per_puzzle
 
 
 def _less_bad(puzzles: Iterator[Puzzle], bad: list[PuzzleError], progress: Progress,
@@ -184,6 +237,6 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
     where = executor.describe()
     return show_and_save(
         status, bad,
-        lambda: print_summary(outputs.format, experiment.par, rows, results.partial,
+        lambda: print_summary(outputs, experiment.par, rows, results.partial,
                               results.disagreements, results.runs, legend(count, experiment, where)),
         saves(experiment, outputs, results, where, bad, provenance))

@@ -13,11 +13,10 @@ import json
 import sys
 from pathlib import Path
 
-from tabulate import tabulate
-
 from ..engine.terminal import printable
 from ..results import consistency_study
 from ..results.outputs import write_atomic
+from ..results.tables import TEXT_FORMATS, text_table
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -60,8 +59,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                                                  f"{','.join(consistency_study.LEVELS)})")
     study.add_argument("--first", type=positive_int, default=None, metavar="N",
                        help="only the first N puzzles of each file")
-    study.add_argument("--format", choices=("text", "markdown"), default="text",
-                       help="text (default) or a Markdown table")
+    study.add_argument("--format", choices=TEXT_FORMATS, default="text",
+                       help="text (default), a Markdown table or a LaTeX tabular (booktabs)")
     study.add_argument("--json", metavar="FILE",
                        help="also write the per-puzzle counts as JSON (bench/bench_consistency.py "
                             "draws the figure from it)")
@@ -105,6 +104,5 @@ def print_table(results: list[consistency_study.SetResult], levels: tuple[str, .
                       f"({r.fixed_share(level):.0%})" for r in results),
              consistency_study.LEVELS[level]] for level in levels]
     print("puzzles settled by propagation alone (every cell fixed, no search), and the mean "
-          "open cells fixed per puzzle (share of all open cells)")
-    print(tabulate(rows, headers, tablefmt="github" if fmt == "markdown" else "simple",
-                   disable_numparse=True))
+          "open cells fixed per puzzle (share of all open cells)", file=sys.stderr if fmt == "latex" else sys.stdout)
+    print(text_table(headers, rows, [True] * len(headers), fmt))

@@ -13,7 +13,7 @@ from models import PuzzleError
 from ..engine.runner import default_jobs, grace_for
 from ..engine.stopping import quiet_stdout
 from ..engine.terminal import printable
-from ..results import claims, records, report
+from ..results import claims, records, report, summary_table, tables
 from ..results.experiment import Results
 from ..results.judge import Disagreement, Run
 from ..results.outputs import OutputWriteError, write_atomic
@@ -45,23 +45,37 @@ def show_and_save(status: int, bad: Sequence[PuzzleError], show: Callable[[], No
     return status if status != EXIT_OK or not failed else EXIT_USAGE
 
 
-def print_summary(table_format: str, par: float, rows: list[dict[str, Any]], partial: bool,
+def print_summary(outputs: Outputs, par: float, rows: list[dict[str, Any]], partial: bool,
                   disagreements: Sequence[Disagreement | dict[str, Any]],
                   failures: Sequence[Run | dict[str, Any]], legend: str) -> None:
-    """The summary table (or JSON), the legend, the errors and the disagreements."""
-    if table_format == "json":
-        print(json.dumps({"summary": rows, "partial": partial,
+    """The summary table (or JSON) on stdout, the errors and the disagreements after it (on
+    stderr under CSV or LaTeX, which must stay whole); the legend and the column key on stderr."""
+    if outputs.format == "json":
+        print(json.dumps({"summary": summary_table.json_rows(rows, outputs.columns), "partial": partial,
                           "disagreements": [d.as_dict() if isinstance(d, Disagreement) else d
                                             for d in disagreements]}, indent=2))
         return
-    print(report.render_table(rows, table_format, par=par))
-    if table_format != "csv":
-        print(legend)
-        print(report.footnote(rows, par=par))
+    show_table(rows, outputs.format, outputs.columns, outputs.explain_columns, par=par, legend=legend)
     extra = "\n\n".join(t for t in (report.render_failures(failures),
                                     report.render_disagreements(disagreements)) if t)
     if extra:
-        print("\n" + extra, file=sys.stdout if table_format != "csv" else sys.stderr)
+        print("\n" + extra, file=sys.stdout if outputs.format in ("table", "markdown") else sys.stderr)
+
+
+def show_table(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None,
+               explain: bool, *, par: float, legend: str = "") -> None:
+    """The summary table on stdout, fitted to the terminal in the text format; on stderr the
+    legend, the columns left out to fit, and the key (with ``explain``) or how to ask for it."""
+    width = tables.terminal_width() if fmt == "table" else None
+    keys, dropped = summary_table.choose_keys(rows, columns, fmt, width)
+    print(summary_table.render(rows, fmt, keys, par=par, width=width), flush=True)
+    if fmt == "csv" or not rows:
+        return
+    notes = [legend.strip("\n")] if legend else []
+    notes.append(summary_table.left_out_note(dropped, width, par=par))
+    notes.append(summary_table.footnote(keys, par=par) if explain
+                 else "What each column is: --explain-columns.")
+    print("\n".join(note for note in notes if note), file=sys.stderr, flush=True)
 
 
 def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
@@ -79,6 +93,8 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
                             "budget_s": experiment.judge_budget, "memory_mb": experiment.judge_memory},
             "repeat": experiment.repeat, "seeds": experiment.seeds, "seed": experiment.seed,
             "par": experiment.par,
+            "first": experiment.first, "sample": experiment.sample,
+            "sample_seed": experiment.sample_seed if experiment.sample is not None else None,
             "exclude_warmup": experiment.exclude_warmup, "fmt": experiment.input_format,
             "hex": experiment.hex16}
 

@@ -79,7 +79,7 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
                   else EXIT_USAGE if bad else EXIT_OK)
         return show_and_save(
             status, bad,
-            lambda: print_summary(outputs.format, experiment.par, rows, tally.partial,
+            lambda: print_summary(outputs, experiment.par, rows, tally.partial,
                                   db_views.disagreements(database, selection),
                                   db_views.errors(database, selection), legend),
             _exports(experiment, outputs, database, selection, bad))

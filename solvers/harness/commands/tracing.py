@@ -13,9 +13,11 @@ from ...result import Result, Status
 from ...trace import Trace
 from ..engine.configs import ConfigurationError, parse_one
 from .common import UsageError, find_inputs, input_options, pick_puzzle, puzzle_option, seconds
+from .progress import SolveWatch
 
-TRACED = ("human", "mrv", "backtrack", "dlx")  # the human-style solver and the backends
-# with a readable twin: each records its steps as trace events
+TRACED = ("human", *(name for name, backend in registry.BACKENDS.items() if backend.declaration.traces))
+"""The human-style solver and the backends whose declaration names a readable twin that
+records its steps as trace events."""
 # A trace holds a few events per decision; without a budget, plain backtracking on a hard
 # puzzle would fill the memory with them before the time limit. node_limit=... overrides.
 DEFAULT_NODE_LIMIT = 100_000
@@ -53,13 +55,31 @@ def _human_options(spec: str, rest: str) -> dict[str, Any]:
     return options
 
 
-def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None) -> tuple[Result, Trace]:
-    """Solve with the readable twin of the backend named in spec; the result and its trace."""
+class WatchedTrace(Trace):
+    """A trace that tells a SolveWatch how far the solve got, every WATCH_EVERY events."""
+
+    WATCH_EVERY = 1024
+
+    def __init__(self, watch: SolveWatch) -> None:
+        super().__init__()
+        self.watch, self.decisions = watch, 0
+
+    def emit(self, kind: str, depth: int, **fields: Any) -> None:
+        super().emit(kind, depth, **fields)
+        self.decisions += kind == "decide"
+        if len(self.events) % self.WATCH_EVERY == 0:
+            self.watch.tick(len(self.events), self.decisions)
+
+
+def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None,
+                 what: str = "solving") -> tuple[Result, Trace]:
+    """Solve with the readable twin of the backend named in spec; the result and its trace
+    (a solve that runs long says how far it got on stderr, as ``what``)."""
     name, options = parse_spec(spec)
     options.setdefault("node_limit", DEFAULT_NODE_LIMIT)
     module = importlib.import_module("solvers.human.traced" if name == "human"
-                                     else f"solvers.backends.readable.{name}")
-    trace = Trace()
+                                     else registry.get(name).declaration.traces or "")
+    trace = WatchedTrace(SolveWatch(what, time_limit, options["node_limit"]))
     result = module.solve(Model.from_puzzle(puzzle), time_limit=time_limit, trace=trace, **options)
     if result.status is Status.UNSUPPORTED:  # the method cannot state this puzzle: nothing to show
         raise UsageError(f"--solver {name} cannot solve this puzzle: {result.message}; "

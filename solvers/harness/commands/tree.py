@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 def _solved(args: argparse.Namespace) -> tuple[list[Event], str]:
     """The events of solving PATH's puzzle with --solver, and a title saying how it ended."""
     puzzle = _puzzle(args)
-    result, trace = traced_solve(puzzle, args.solver, args.timeout)
+    result, trace = traced_solve(puzzle, args.solver, args.timeout, "tree")
     status = result.status.value + (f" ({result.message})" if result.message else "")
     return trace.events, f"{puzzle.source}: {trace.events[0]['solver']}, {status}"
 

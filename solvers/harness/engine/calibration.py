@@ -45,10 +45,11 @@ def calibration(start: dict[str, Any], end: dict[str, Any] | None) -> dict[str, 
     return {"probe": PROBE, "start": start, "end": end, "moved": moved}
 
 
-def speed_figure(calibration: dict[str, Any] | None) -> float | None:
-    """One sweep's probe time: the mean of its start and end figures (None if not recorded)."""
+def speed_figure(calibration: dict[str, Any] | None, clock: str = "wall_s") -> float | None:
+    """One sweep's probe time on one clock (wall_s or cpu_s): the mean of its start and end
+    figures (None if not recorded)."""
     if not isinstance(calibration, dict):
         return None
-    figures = [side["wall_s"] for side in (calibration.get("start"), calibration.get("end"))
-               if isinstance(side, dict) and isinstance(side.get("wall_s"), (int, float))]
+    figures = [side[clock] for side in (calibration.get("start"), calibration.get("end"))
+               if isinstance(side, dict) and isinstance(side.get(clock), (int, float))]
     return statistics.fmean(figures) if figures else None

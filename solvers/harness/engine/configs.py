@@ -18,6 +18,7 @@ and record; the same backend may appear any number of times with different optio
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -90,6 +91,11 @@ def split_one(text: str) -> tuple[str, str, list[tuple[str, str]]]:
     backend = backend.strip()
     if not backend:
         raise ConfigurationError(f"configuration {where!r}: no backend named")
+    if backend.endswith(".py") or "/" in backend or os.sep in backend:
+        spec = f"{label}={body}" if label else body
+        raise ConfigurationError(f"configuration {where!r}: {backend!r} is a file, not a backend; "
+                                 f"load your own backend with --plugin {spec} (then --solvers "
+                                 f"{label or 'NAME'} runs it)")
     items: list[tuple[str, str]] = []
     if sep:
         for item in _split(rest, SEPARATORS):

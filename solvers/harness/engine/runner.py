@@ -169,6 +169,10 @@ class _Worker:
     clean: bool = True
     """No strays of an earlier run were killed since the last hand-over (so none was reaped
     inside this run's span, and /proc's count of its children's CPU is the run's)."""
+    load_began: float = 0.0
+    """When the worker was told to load the running task's backend (time.monotonic)."""
+    load_s: float = 0.0
+    """Seconds it spent loading and preparing it (a compile), reported with the outcome."""
 
 
 class _Pool:
@@ -188,9 +192,9 @@ class _Pool:
         self.requeued: list[int] = []
         """Tasks whose worker died before their run started, to be given to a fresh one."""
         self.retried: set[int] = set()
-        self.answered: list[tuple[int, Outcome, int, int | None, float]] = []
+        self.answered: list[tuple[int, Outcome, int, int | None, float, float]] = []
         """Answers read and checked, to be recorded once the free workers have new tasks:
-        (task number, outcome, worker pid, sequence, the parent's least wall time)."""
+        (task number, outcome, worker pid, sequence, the parent's least wall time, load s)."""
 
     def run(self, tasks: Iterable[Task], keep: bool = True) -> list[Outcome]:
         """Run the tasks, read only as workers fall free; live workers of an earlier run
@@ -304,6 +308,7 @@ class _Pool:
             self._hand_over(worker)
             return
         worker.loading, worker.deadline = True, time.monotonic() + LOAD_LIMIT
+        worker.load_began = time.monotonic()
         try:
             worker.tasks.send(("load", solver))
         except (OSError, ValueError):  # died while idle: its death is noticed in _wait
@@ -388,6 +393,7 @@ class _Pool:
             raise ChannelError(f"a message {str(kind)[:40]!r} while running no task")
         task = self.tasks[worker.task]
         if kind == "loaded" and worker.loading:
+            worker.load_s = time.monotonic() - worker.load_began
             error = message.get("error")
             if error is None:
                 worker.loaded.add(task.solver)
@@ -431,7 +437,8 @@ class _Pool:
         worker.retire = outcome.status == Status.MEMORY_OUT or (
             self.fresh_plugin_workers and worker.key.startswith("plugin:"))
         worker.task = None
-        self.answered.append((number, outcome, worker.process.pid, worker.sequence, wall[0]))
+        self.answered.append((number, outcome, worker.process.pid, worker.sequence, wall[0], worker.load_s))
+        worker.load_s = 0.0
 
     def _broken(self, worker: _Worker, problem: str) -> None:
         if worker.task is not None:
@@ -506,13 +513,15 @@ class _Pool:
     def _record(self, number: int, outcome: Outcome, worker: _Worker, wall: float | None = None) -> None:
         """Stamp the outcome (host, worker, sequence), judge it against the limits (``wall``:
         the parent's reading of the run's wall time, when it has one) and hand it on."""
-        self._stamped(number, outcome, worker.process.pid, worker.sequence, wall)
+        self._stamped(number, outcome, worker.process.pid, worker.sequence, wall, worker.load_s)
+        worker.load_s = 0.0
 
     def _stamped(self, number: int, outcome: Outcome, pid: int, sequence: int | None,
-                 wall: float | None) -> None:
-        """_record with the worker's pid and the run's sequence number as they were."""
+                 wall: float | None, load_s: float) -> None:
+        """_record with the worker's pid, the run's sequence number and the worker's load time
+        before it as they were."""
         task = self.tasks.pop(number)
-        outcome.host, outcome.worker, outcome.sequence = self.host, pid, sequence
+        outcome.host, outcome.worker, outcome.sequence, outcome.load_s = self.host, pid, sequence, load_s
         outcome = enforce_limit(outcome, task.time_limit, task.cpu_limit, wall)
         if self.outcomes is not None:
             self.outcomes[number] = outcome

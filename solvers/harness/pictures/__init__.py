@@ -1,6 +1,7 @@
 """Pictures: plots of saved runs, rendered grids, and the replay page of a trace.
 
-plot:        cactus and scatter plots (matplotlib, imported only when asked for)
+plot:        cactus, scatter, survival and curve plots (matplotlib, imported only when asked for)
+html_report: the interactive HTML report of saved runs (its script and style: html_report.js, .css)
 picture:     a solved grid as a picture, each cell coloured by how it was found
 steps:       a trace replayed on a board, step by step
 replay_page: one self-contained HTML page stepping through a trace

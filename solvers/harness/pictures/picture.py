@@ -8,6 +8,7 @@ find the cells and their colours.
 """
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from models.symbols import symbol
@@ -93,8 +94,20 @@ def draw_board(board: Board, path: str, title: str = "") -> None:
         axes.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01),
                     ncol=min(len(handles), 2), frameon=False, fontsize=9)
     if title:
-        axes.set_title(title, fontsize=10)
+        axes.set_title(wrapped_title(title, size), fontsize=10)
     _save(figure, path)
+
+
+def wrapped_title(title: str, inches: float, points: float = 10.0) -> str:
+    """The title's lines wrapped to the picture's width (a character is about 0.6 of the
+    font's size wide), so a long path or configuration is never cut off at either side.
+
+    >>> lines = wrapped_title("puzzles/generated_killer_9x9.txt, line 4: mrv:impl=readable", 3).splitlines()
+    >>> len(lines), max(map(len, lines)) <= 34
+    (2, True)
+    """
+    width = max(20, int(inches * 72 / (points * 0.6)) - 2)
+    return "\n".join(textwrap.fill(line, width, break_long_words=True) for line in title.splitlines())
 
 
 def _diagonal_cells(board: Board) -> set[int]:

@@ -1,10 +1,12 @@
 """The pictures researchers publish, from saved-JSON run records (matplotlib, imported only here).
 
-cactus:  puzzles solved against time, one panel per grid size, one line per configuration
-         (colour AND line style, so it reads in black and white), the limit drawn,
-         integer count ticks, log time axis.
-scatter: two configurations puzzle by puzzle, log-log, timeouts on the limit's edge,
-         the diagonal drawn (the SAT competition's standard picture).
+cactus:  puzzles solved against a measure (wall time, CPU time or a counter), one panel per
+         grid size, one line per configuration (colour AND line style, so it reads in black
+         and white), the limit drawn for a time, integer count ticks, log axis.
+scatter: two configurations puzzle by puzzle, one panel per puzzle set, log-log, unsolved
+         puzzles on an edge (the limit for a time), the diagonal drawn (the SAT competition's
+         standard picture).
+survival and curve: one panel per puzzle set (results/tails.py, results/curves.py).
 
 matplotlib is an optional extra (``pip install 'sudoku-methods[plot]'``).
 """
@@ -15,9 +17,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..results.measures import TIMES, puzzle_values
+from ..results.measures import label as label_of
 from ..results.outputs import OutputError, atomic_path
-from ..results.paired import pairs_between
+from ..results.paired import PairingError
 from ..results.records import record
+from ..results.tails import floor_of
 
 INSTALL_HINT = "the plot needs matplotlib: pip install 'sudoku-methods[plot]' (or pip install matplotlib)"
 PLOT_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
@@ -53,159 +58,184 @@ def check_plot_format(path: str) -> None:
         raise OutputError(f"{path}: {shown}; use one of {', '.join(PLOT_FORMATS)}")
 
 
-def solved_times(runs: Iterable[dict[str, Any]], limit: float | None = None) -> dict[str, list[float]]:
-    """For each configuration, the sorted times of its correct answers (within the limit).
-
-    >>> runs = [{"file": "f", "index": i, "size": "9x9", "solver": "a", "status": "solved",
-    ...          "category": c, "time_s": t}
-    ...         for i, c, t in ((0, "correct", 2.0), (1, "timeout", 9.0), (2, "correct", 0.5))]
-    >>> solved_times(runs)
-    {'a': [0.5, 2.0]}
-    """
-    times: dict[str, list[float]] = {}
-    for run in runs:
-        flat = record(run)
-        times.setdefault(flat["configuration"], [])
-        if flat["category"] == "correct" and (limit is None or flat["time_s"] <= limit):
-            times[flat["configuration"]].append(max(flat["time_s"], 1e-6))
-    return {label: sorted(values) for label, values in times.items()}
+def grid(plt: Any, count: int, size: tuple[float, float] = (6.0, 4.5)) -> tuple[Any, list[Any]]:
+    """A figure of ``count`` panels, at most three a row; the unused ones hidden."""
+    columns = min(count, 3) or 1
+    rows = max(1, math.ceil(count / columns))
+    figure, axes = plt.subplots(rows, columns, figsize=(size[0] * columns, size[1] * rows), squeeze=False)
+    flat = [a for row in axes for a in row]
+    for spare in flat[count:]:
+        spare.set_visible(False)
+    return figure, flat[:count]
 
 
 def cactus_plot(runs: Iterable[dict[str, Any]], path: str, *, limit: float | None = None,
-                title: str = "") -> None:
-    """Write the cactus plot of these runs to path (.png, .svg, .pdf ...)."""
+                title: str = "", field: str = "time_s") -> None:
+    """Write the cactus plot of these runs to path (.png, .svg, .pdf ...): per grid size, the
+    puzzles each configuration solved within a value of ``field`` (wall time by default)."""
     plt = _pyplot()
     from matplotlib.ticker import MaxNLocator  # noqa: PLC0415 - matplotlib only when a plot is drawn
 
-    records = median_runs([record(r) for r in runs], limit)
-    sizes = sorted({r["n"] for r in records})
-    figure, panels = plt.subplots(1, len(sizes), figsize=(6.5 * len(sizes), 4.5), squeeze=False)
-    for axes, n in zip(panels[0], sizes):
-        mine = [r for r in records if r["n"] == n]
-        total = len({(r["file"], r["index"]) for r in mine})
-        for number, (label, times) in enumerate(solved_times(mine, limit).items()):
-            axes.step(times, range(1, len(times) + 1), where="post", label=label,
+    values = puzzle_values(runs, field, limit)
+    size_of = {key: int(v.set.rsplit(" ", 1)[-1].split("x")[0]) for key, v in values.items()}
+    sizes = sorted(set(size_of.values()))
+    figure, panels = grid(plt, len(sizes), (6.5, 4.5))
+    for axes, n in zip(panels, sizes):
+        mine = {key: v for key, v in values.items() if size_of[key] == n}
+        total = len({key[:2] for key in mine})
+        labels = list(dict.fromkeys(key[2] for key in mine))
+        for number, label in enumerate(labels):
+            solved = sorted(max(v.value, floor_of(field)) for key, v in mine.items()
+                            if key[2] == label and v.solved and v.value is not None)
+            missing = any(v.solved and v.value is None for key, v in mine.items() if key[2] == label)
+            axes.step(solved, range(1, len(solved) + 1), where="post",
+                      label=f"{label} (no {field} counted)" if missing and not solved else label,
                       linestyle=STYLES[number % len(STYLES)], marker=MARKERS[number % len(MARKERS)],
                       markersize=3)
-        if limit is not None:
+        if limit is not None and field in TIMES:
             axes.axvline(limit, color="grey", linestyle=":", label=f"limit {limit:g} s")
         axes.set_xscale("log")
-        axes.set_xlabel("time per puzzle (s, log scale)")
+        axes.set_xlabel(f"{label_of(field)} per puzzle, log scale"
+                        + ("" if field in TIMES else f" ({field} of 0 drawn at 1)"))
         axes.set_ylabel(f"puzzles solved (of {total})")
         axes.set_ylim(0, max(total, 1) + 0.5)
         axes.yaxis.set_major_locator(MaxNLocator(integer=True))
         axes.grid(True, which="both", alpha=0.3)
         axes.legend(loc="lower right", fontsize="small")
         axes.set_title(f"{n}x{n}")
-    figure.suptitle(title or "Puzzles solved within a time per puzzle")
+    figure.suptitle(title or f"Puzzles solved, against the {label_of(field)} each needed")
     _save(figure, path)
 
 
 def survival_plot(runs: Iterable[dict[str, Any]], path: str, *, field: str = "time_s",
                   limit: float | None = None, title: str = "") -> None:
-    """Log-log survival curves P(cost > x), one per configuration (results/tails.py)."""
+    """Log-log survival curves P(cost > x), one panel per puzzle set, one curve per
+    configuration (results/tails.py); runs killed with no count keep the curve at their share."""
     from ..results.tails import costs, survival  # noqa: PLC0415 - only this picture needs it
 
     plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(7, 4.5))
-    for number, (label, pairs) in enumerate(costs([record(r) for r in runs], field, limit).items()):
-        xs, ys = survival([v for v, _ in pairs])
-        axes.step(xs, ys, where="pre", label=f"{label} ({len(xs)} runs)",
-                  linestyle=STYLES[number % len(STYLES)], marker=MARKERS[number % len(MARKERS)],
-                  markersize=2)
-    if limit is not None and field == "time_s":
-        axes.axvline(limit, color="grey", linestyle=":", label=f"limit {limit:g} s")
-    axes.set_xscale("log")
-    axes.set_yscale("log")
-    axes.set_xlabel("time per run (s)" if field == "time_s" else field)
-    axes.set_ylabel("share of runs costing more")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(loc="lower left", fontsize="small")
-    figure.suptitle(title or "Survival of the run-time distribution (log-log)")
+    found = costs(runs, field, limit)
+    sets = list(dict.fromkeys(name for name, _ in found))
+    figure, panels = grid(plt, len(sets), (7.0, 4.5))
+    for axes, name in zip(panels, sets):
+        mine = [(label, group) for (where, label), group in found.items() if where == name]
+        right = max([v for _, g in mine for v, _ in g.values] + [1.0])
+        for number, (label, group) in enumerate(mine):
+            xs, ys = survival([v for v, _ in group.values], group.unknown)
+            unknown = f", {group.unknown} killed with no count" if group.unknown else ""
+            line, = axes.step(xs, ys, where="pre", label=f"{label} ({len(xs) + group.unknown} runs{unknown})",
+                              linestyle=STYLES[number % len(STYLES)], marker=MARKERS[number % len(MARKERS)],
+                              markersize=2)
+            if group.unknown:  # censored beyond every value: the curve never falls below their share
+                share = group.unknown / (len(xs) + group.unknown)
+                axes.plot([xs[-1] if xs else right, right * 2], [share, share], color=line.get_color(),
+                          linestyle=":", marker=">", markevery=[1])
+        if limit is not None and field in TIMES:
+            axes.axvline(limit, color="grey", linestyle=":", label=f"limit {limit:g} s")
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+        axes.set_xlabel(f"{label_of(field)} per run")
+        axes.set_ylabel("share of runs costing more")
+        axes.grid(True, which="both", alpha=0.3)
+        axes.legend(loc="lower left", fontsize="small")
+        axes.set_title(name)
+    figure.suptitle(title or f"Survival of the {label_of(field)} distribution (log-log)")
     _save(figure, path)
 
 
 def curve_plot(runs: Iterable[dict[str, Any]], path: str, *, x: str, y: str,
                limit: float | None = None, title: str = "") -> int:
-    """y against x per configuration: the median line and the interquartile band
-    (results/curves.py); returns the number of points drawn."""
+    """y against x, one panel per puzzle set, per configuration the median line and the
+    interquartile band (results/curves.py); returns the number of points drawn."""
     from ..results.curves import curve  # noqa: PLC0415 - only this picture needs it
 
     plt = _pyplot()
-    figure, axes = plt.subplots(figsize=(7, 4.5))
-    drawn = 0
     records = [{**record(r), "puzzle": r.get("puzzle")} for r in runs]
-    for number, (label, points) in enumerate(curve(records, x, y, limit).items()):
-        xs = [p.x for p in points]
-        line, = axes.plot(xs, [p.median for p in points], linestyle=STYLES[number % len(STYLES)],
-                          marker=MARKERS[number % len(MARKERS)], markersize=3,
-                          label=f"{label} (median, quartiles)")
-        axes.fill_between(xs, [p.low for p in points], [p.high for p in points],
-                          color=line.get_color(), alpha=0.2)
-        drawn += len(points)
-    axes.set_yscale("log")
-    axes.set_xlabel(x)
-    axes.set_ylabel(f"{y} per run (log scale)")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize="small")
+    found = curve(records, x, y, limit)
+    sets = list(dict.fromkeys(name for name, _ in found))
+    figure, panels = grid(plt, len(sets), (7.0, 4.5))
+    drawn = 0
+    for axes, name in zip(panels, sets):
+        for number, ((_, label), points) in enumerate((k, v) for k, v in found.items() if k[0] == name):
+            xs = [p.x for p in points]
+            line, = axes.plot(xs, [p.median for p in points], linestyle=STYLES[number % len(STYLES)],
+                              marker=MARKERS[number % len(MARKERS)], markersize=3,
+                              label=f"{label} (median, quartiles)")
+            axes.fill_between(xs, [p.low for p in points], [p.high for p in points],
+                              color=line.get_color(), alpha=0.2)
+            drawn += len(points)
+        axes.set_yscale("log")
+        axes.set_xlabel(x)
+        axes.set_ylabel(f"{y} per run (log scale)")
+        axes.grid(True, which="both", alpha=0.3)
+        axes.legend(fontsize="small")
+        axes.set_title(name)
     figure.suptitle(title or f"{y} against {x}")
     _save(figure, path)
     return drawn
 
 
-def median_runs(records: list[dict[str, Any]], limit: float | None) -> list[dict[str, Any]]:
-    """One run per (puzzle, configuration): the median of its repetitions, unsolved ones
-    ranking last (so a puzzle counts as solved when most repetitions solved it)."""
-    groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
-    for flat in records:
-        groups.setdefault((flat["file"], flat["index"], flat["configuration"]), []).append(flat)
-
-    def rank(flat: dict[str, Any]) -> float:
-        solved = flat["category"] == "correct" and (limit is None or flat["time_s"] <= limit)
-        return flat["time_s"] if solved else math.inf
-
-    return [sorted(group, key=rank)[(len(group) - 1) // 2] for group in groups.values()]
-
-
 def scatter_plot(runs: Sequence[dict[str, Any]], path: str, x_label: str, y_label: str, *,
-                 limit: float, title: str = "") -> int:
-    """Write the scatter plot of configuration y against x; returns the number of points."""
+                 limit: float, title: str = "", field: str = "time_s") -> int:
+    """Write the scatter plot of configuration y against x, one panel per puzzle set, of
+    ``field`` per puzzle; returns the number of points."""
     plt = _pyplot()
-    points = scatter_points(runs, x_label, y_label, limit)
-    figure, axes = plt.subplots(figsize=(5.5, 5.5))
-    low = min([t for pair in points for t in pair] + [limit]) / 2
-    edge = limit * 1.0
-    axes.plot([low, edge], [low, edge], color="grey", linewidth=1, label="same time")
+    sets = scatter_points(runs, x_label, y_label, limit, field)
+    figure, panels = grid(plt, len(sets), (5.5, 5.5))
+    for axes, (name, points) in zip(panels, sets.items()):
+        _scatter_panel(axes, points, limit if field in TIMES else None, field)
+        axes.set_xlabel(f"{x_label}: {label_of(field)}")
+        axes.set_ylabel(f"{y_label}: {label_of(field)}")
+        axes.set_title(name)
+    figure.suptitle(title or f"{y_label} against {x_label}, {label_of(field)} per puzzle")
+    _save(figure, path)
+    return sum(len(points) for points in sets.values())
+
+
+def _scatter_panel(axes: Any, points: list[tuple[float | None, float | None]], limit: float | None,
+                   field: str) -> None:
+    """One set's points, log-log, the diagonal drawn, the unsolved on an edge: the limit for a
+    time, beyond the largest count (marked 'not solved') for a counter."""
+    known = [v for pair in points for v in pair if v is not None]
+    edge = limit if limit is not None else max(known + [1.0]) * 2
+    low = max(min(known + [edge]) / 2, floor_of(field) / 2)
+    placed = [(edge if a is None else max(a, floor_of(field)), edge if b is None else max(b, floor_of(field)))
+              for a, b in points]
+    axes.plot([low, edge], [low, edge], color="grey", linewidth=1, label="same")
+    edge_label = f"limit {limit:g} s (timeouts)" if limit is not None else "not solved"
     axes.axvline(edge, color="grey", linestyle=":", linewidth=1)
-    axes.axhline(edge, color="grey", linestyle=":", linewidth=1, label=f"limit {limit:g} s (timeouts)")
-    axes.scatter([p[0] for p in points], [p[1] for p in points], s=14, marker="x")
+    axes.axhline(edge, color="grey", linestyle=":", linewidth=1, label=edge_label)
+    axes.scatter([p[0] for p in placed], [p[1] for p in placed], s=14, marker="x")
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlim(low, edge * 1.5)
     axes.set_ylim(low, edge * 1.5)
     axes.set_aspect("equal")
-    axes.set_xlabel(f"{x_label} (s)")
-    axes.set_ylabel(f"{y_label} (s)")
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(loc="upper left", fontsize="small")
-    axes.set_title(title or f"{y_label} against {x_label}, per puzzle")
-    _save(figure, path)
-    return len(points)
 
 
-def scatter_points(runs: Sequence[dict[str, Any]], x_label: str, y_label: str,
-                   limit: float) -> list[tuple[float, float]]:
-    """(x time, y time) per puzzle both ran, unsolved at the limit, floored for the log axes.
+def scatter_points(runs: Sequence[dict[str, Any]], x_label: str, y_label: str, limit: float,
+                   field: str = "time_s") -> dict[str, list[tuple[float | None, float | None]]]:
+    """Per puzzle set, (x value, y value) per puzzle both ran (a time unsolved at the limit; a
+    counter unsolved None); PairingError when a configuration has no runs.
 
     >>> runs = [{"file": "f", "index": 0, "size": "9x9", "solver": s, "status": "solved",
-    ...          "category": c, "time_s": t, "puzzle": "."}
+    ...          "category": c, "time_s": t, "puzzle": ".", "stats": {"nodes": 3}}
     ...         for s, c, t in (("a", "correct", 0.5), ("b", "timeout", 1.0))]
-    >>> scatter_points(runs, "a", "b", 1.0)
-    [(0.5, 1.0)]
+    >>> scatter_points(runs, "a", "b", 1.0), scatter_points(runs, "a", "b", 1.0, "nodes")
+    ({'f 9x9': [(0.5, 1.0)]}, {'f 9x9': [(3.0, None)]})
     """
-    document = {"limit_s": limit, "runs": list(runs)}
-    pairs = pairs_between(document, document, labels=(x_label, y_label))
-    return [(max(p.old_s, FLOOR_S), max(p.new_s, FLOOR_S)) for p in pairs]
+    values = puzzle_values(runs, field, limit)
+    for label in (x_label, y_label):
+        if not any(key[2] == label for key in values):
+            raise PairingError(f"no runs of configuration {label!r}")
+    found: dict[str, list[tuple[float | None, float | None]]] = {}
+    for (file, index, label), value in values.items():
+        other = values.get((file, index, y_label))
+        if label == x_label and other is not None:
+            found.setdefault(value.set, []).append((value.value, other.value))
+    return found
 
 
 def _pyplot() -> Any:

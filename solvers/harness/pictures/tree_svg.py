@@ -45,7 +45,9 @@ STYLE = f"""
 .node.solution circle {{ fill: {PATH_COLOUR}; stroke: {PATH_COLOUR}; }}
 .node.stopped rect, .node.stopped circle {{ stroke: {STOP_COLOUR}; stroke-dasharray: 3 2; stroke-width: 2; }}
 .node.collapsed polygon {{ fill: {HIDDEN_FILL}; stroke: #b36b00; }}
-.node.root rect {{ fill: #d9d9d9; }}
+.node.root rect {{ fill: #ffffff; stroke: #1a1a1a; stroke-width: 2.5; }}
+.node.root.dead rect {{ fill: {DEAD_FILL}; }}
+.start {{ font-weight: bold; fill: #1a1a1a; }}
 .mark {{ fill: #ffffff; font-weight: bold; }}
 """
 
@@ -111,7 +113,7 @@ def tree_svg(summary: Summary, title: str) -> str:
     wordy = max(_text(header[0]) * 1.3, *(_text(line) for line in header[1:]))  # the title is bold, larger
     width = max(span + 2 * MARGIN, 640.0, wordy + 2 * MARGIN)
     height = origin + LEVEL * max(item.depth for item in items) + 3 * RADIUS + 28 + MARGIN
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" {_size(width, height)} '
              f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="DejaVu Sans, Arial, sans-serif" '
              f'font-size="{FONT}" role="img" aria-labelledby="tree-title tree-desc">',
              f'<title id="tree-title">{escape(title)}</title>',
@@ -135,6 +137,21 @@ def tree_svg(summary: Summary, title: str) -> str:
     parts.extend(_node(item, origin, summary) for item in items)
     parts.append("</g></svg>")
     return "\n".join(parts) + "\n"
+
+
+FITS = 1400
+"""A picture wider than this (pixels) is scaled to the width of the window that opens it."""
+
+
+def _size(width: float, height: float) -> str:
+    """The root's size: its own for a picture that fits a screen's width; a wider one is
+    as wide as the window it is opened in, whole (its natural size kept as data-width and
+    data-height), so a browser never opens a wide tree at its top-left corner, on the legend
+    alone, with the root and the tree off to the right."""
+    if width <= FITS:
+        return f'width="{width:.0f}" height="{height:.0f}"'
+    return (f'width="100%" style="max-width:{width:.0f}px;height:auto" '
+            f'data-width="{width:.0f}" data-height="{height:.0f}"')
 
 
 def _items(summary: Summary, node: Node) -> Item:
@@ -257,6 +274,8 @@ def _node(item: Item, origin: float, summary: Summary) -> str:
         mark = {SOLUTION: "\u2713", CONTRADICTION: "\u2717"}.get(node.outcome, "")
         if mark:
             out.append(f'<text class="mark" x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle">{mark}</text>')
+    if node.number == 0:  # the root is where the search starts, never a decision or a dead end
+        out.append(f'<text class="start" x="{x:.1f}" y="{y - RADIUS - 8:.1f}" text-anchor="middle">start</text>')
     if item.label and node.outcome:  # a node with children that also ended (a solution at the root)
         out.append(f'<circle cx="{x:.1f}" cy="{y + RADIUS + 8:.1f}" r="4" '
                    f'fill="{PATH_COLOUR if node.outcome == SOLUTION else FAIL_COLOUR}"/>')
@@ -326,6 +345,10 @@ def _legend(summary: Summary, x: float, y: float) -> tuple[list[str], float]:
             elif node.backtracked and not node.outcome:
                 counts["dead"] += 1
     entries = [
+        ('<rect x="-16" y="-9" width="32" height="18" rx="5" fill="#fff" stroke="#1a1a1a" stroke-width="2.5"/>'
+         '<text x="0" y="4" text-anchor="middle">r1c1</text>',
+         "start (at the top): the givens and what inference forced from them; inside: the cell "
+         "the first decisions try"),
         ('<rect x="-16" y="-9" width="32" height="18" rx="5" fill="#fff" stroke="#4d4d4d"/>'
          '<text x="0" y="4" text-anchor="middle">r1c2</text>',
          "a decision; inside: the cell its children try (edge labels: the value tried)")]

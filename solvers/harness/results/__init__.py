@@ -7,7 +7,13 @@ recount:     the judge's own counter: a count claim re-derived by a search of it
 judge_process: the reference's checks in a killable process of their own, under a budget
 experiment:  puzzles x configurations x repetitions, run by an executor and judged
 records:     the one per-run record of the JSON and the CSV
-report:      summary tables, the saved JSON document, the change between two saved runs
+report:      summary rows, the saved JSON document, the change between two saved runs
+summary_table: the summary table: its columns (fitted to the terminal), headers, key, formats
+tables:      any table as aligned text, Markdown, LaTeX (booktabs), CSV or JSON
+paired_table: the paired report as printed, the drift check's lines, the --fail-if-slower gate
+merge:       several saved runs as one (their limits agreeing, shared labels told apart)
+measures:    per puzzle and set, the wall time, CPU time or counter a picture plots
+html_data:   what the interactive HTML report holds, every run in columns
 scores:      PAR-K, solved within the limit, the virtual best solver
 paired:      two runs pair by pair: wins, losses, ties, ratio, sign test
 views:       the per-puzzle pivot table, and rows as table, Markdown, CSV or JSON

@@ -16,7 +16,9 @@ with only those is ``unsupported``, with no time or score):
 - PAR-K: the puzzle's time when solved, K x limit otherwise.
 - CPU: the upper median of the repetitions' CPU seconds, each capped at the limit; a
   run whose CPU is unknown (None) is left out, never counted as 0.
-- nodes, conflicts: the upper median over the repetitions with a correct answer.
+- nodes, conflicts: the upper median over the repetitions with a correct answer, for a
+  solved puzzle only: a puzzle solved in 2 of 4 repetitions is not solved, and its counters
+  stay out of every "mean over solved puzzles".
 
 Over puzzles: the mean (with a percentile bootstrap 95% interval, BOOTSTRAP_RESAMPLES
 resamples of the puzzles, seed BOOTSTRAP_SEED, so the same runs give the same interval),
@@ -53,6 +55,7 @@ class PuzzleOutcome:
     """None only when unsupported."""
     cpu_s: float | None
     nodes: float | None
+    """Solved puzzles only (the upper median over the correct repetitions)."""
     conflicts: float | None
 
     @property
@@ -101,7 +104,8 @@ def reduce_puzzle(records: Sequence[dict[str, Any]], limit: float | None) -> Puz
         unsat=solved and sum(str(r["status"]) == "unsat" for r in correct) * 2 > len(correct),
         multiple=solved and any(len(r.get("solutions") or ()) >= 2 for r in correct),
         time_s=time, cpu_s=upper_median(cpu) if cpu else None,
-        nodes=_counter(correct, "nodes"), conflicts=_counter(correct, "conflicts"))
+        nodes=_counter(correct, "nodes") if solved else None,
+        conflicts=_counter(correct, "conflicts") if solved else None)
 
 
 def _time(run: dict[str, Any], limit: float | None) -> float:

@@ -2,15 +2,18 @@
 
 x is an attribute of the puzzle (``givens``, ``holes``: the share of empty cells, ``n``);
 y any numeric measure of a run (``time_s``, ``cpu_s``, ``nodes``, ``backtracks``, ...).
-Runs are grouped by configuration and x value; each group gives (x, median, first quartile,
-third quartile, runs). A timeout's time counts at the limit (so the median stays honest
-where most runs are cut, as on a phase-transition peak); a counter a run lacks is skipped.
+Runs are grouped by puzzle set (file and grid size; the file alone when x is the size n),
+configuration and x value, so puzzles of different sizes or files are never pooled into one
+point; each group gives (x, median, first quartile, third quartile, runs). A timeout's time
+counts at the limit (so the median stays honest where most runs are cut, as on a
+phase-transition peak); a counter a run lacks is skipped.
 """
 from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ...result import COUNTERS
@@ -45,17 +48,29 @@ def attribute(run: dict[str, Any], name: str) -> float:
     return givens if name == "givens" else round(1 - givens / (n * n), 3)
 
 
+def group_of(run: dict[str, Any], x: str) -> str:
+    """The set a run's point belongs to: its file's name and grid size (the file's alone when
+    x is the size).
+
+    >>> group_of({"file": "a/q.txt", "n": 25}, "holes"), group_of({"file": "a/q.txt", "n": 25}, "n")
+    ('q.txt 25x25', 'q.txt')
+    """
+    name = Path(str(run.get("file", ""))).name
+    return name if x == "n" else f"{name} {run['n']}x{run['n']}".strip()
+
+
 def curve(runs: Iterable[dict[str, Any]], x: str, y: str, limit: float | None
-          ) -> dict[str, list[Point]]:
-    """Per configuration, the points of y against x, in increasing x."""
-    groups: dict[str, dict[float, list[float]]] = {}
+          ) -> dict[tuple[str, str], list[Point]]:
+    """Per (set, configuration), the points of y against x, in increasing x."""
+    groups: dict[tuple[str, str], dict[float, list[float]]] = {}
     for run in runs:
         value = run.get(y)
         if y == "time_s" and run.get("category") in ("timeout", "memory-out") and limit:
             value = limit
         if value is None:
             continue
-        groups.setdefault(run["configuration"], {}).setdefault(attribute(run, x), []).append(float(value))
+        key = (group_of(run, x), run["configuration"])
+        groups.setdefault(key, {}).setdefault(attribute(run, x), []).append(float(value))
     result = {}
     for label, by_x in groups.items():
         points = []

@@ -3,6 +3,10 @@
 Each (file, puzzle, configuration) in both runs is one pair; each side's repetitions
 are reduced on aggregate.py's basis (the upper median of the times, a run without a
 correct answer at the limit; solved when a strict majority was correct and none wrong).
+The basis is wall time, or CPU time (``basis="cpu"``: the upper median of the repetitions'
+CPU seconds, an unsolved puzzle at the limit; a pair whose side has no CPU time is left
+out). Each puzzle set (file and grid size) and configuration is its own row: puzzles of
+different sizes or files are never pooled into one statistic.
 NEW wins a pair when it is more than TIE (5%) faster, loses when more than 5% slower,
 and ties otherwise (both unsolved included). The speed ratio is the geometric mean of
 NEW/OLD over the pairs at least one of them solved, with a 95% percentile bootstrap
@@ -13,8 +17,10 @@ called different only when its Holm p is below ALPHA *and* its whole interval li
 beyond the tie band (below 0.95 or above 1.05).
 
 Drift: each sweep saves a calibration probe (engine/calibration.py) from its start and
-end. Two runs whose probes differ by more than DRIFT (5%), or a run whose probe moved
-by more than 5% from its start to its end, get no significance claim ("refused"):
+end, its wall and its CPU time. Two runs whose probes differ by more than DRIFT (5%), or
+a run whose probe moved by more than 5% from its start to its end, get no significance
+claim ("refused"); the probe's figure compared is the basis's (wall or CPU time), so a
+CPU-time comparison is not refused for a load that slowed the wall clock alone:
 the machine, not the method, may have changed. Within one run (--pair) the
 configurations are interleaved, so a probe that moved is only a warning.
 Runs with different limits or different puzzles are refused, with the reason.
@@ -29,14 +35,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.calibration import DRIFT, speed_figure
-from .aggregate import reduce_puzzle
+from .aggregate import PuzzleOutcome, reduce_puzzle
 from .records import record
+from .report import puzzle_set
 from .scores import document_limit
 
 TIE = 0.05
 RESAMPLES = 2000
 FLOOR_S = 1e-6
 ALPHA = 0.05
+BASES = ("wall", "cpu")
+SMALLEST_P = 1e-300
+"""p-values below this are printed as '< 1e-300', never as 0."""
 
 
 class PairingError(ValueError):
@@ -48,6 +58,7 @@ class Pair:
     configuration: str
     file: str
     index: int
+    set: str
     old_s: float
     new_s: float
     old_solved: bool
@@ -55,11 +66,13 @@ class Pair:
 
 
 def pairs_between(old: dict[str, Any], new: dict[str, Any], *,
-                  labels: tuple[str, str] | None = None) -> list[Pair]:
+                  labels: tuple[str, str] | None = None, basis: str = "wall") -> list[Pair]:
     """The pairs of two saved runs (or, with labels=(A, B), of configurations A and B of
-    one run); PairingError if the limits or the puzzles differ, or nothing pairs."""
+    one run) on the basis's times; PairingError if the limits or the puzzles differ, or
+    nothing pairs."""
     limit = _same_limit(old, new)
-    before, after = _times(old, limit), _times(new, limit)
+    sets = {(r["file"], r["index"]): puzzle_set({**r, **record(r)}) for r in old["runs"]}
+    before, after = _times(old, limit, basis), _times(new, limit, basis)
     if labels is not None:
         before = {k[:2] + (f"{labels[1]} vs {labels[0]}",): v for k, v in before.items() if k[2] == labels[0]}
         after = {k[:2] + (f"{labels[1]} vs {labels[0]}",): v for k, v in after.items() if k[2] == labels[1]}
@@ -71,8 +84,8 @@ def pairs_between(old: dict[str, Any], new: dict[str, Any], *,
     if not keys:
         raise PairingError("no configuration ran in both: name them alike with LABEL= "
                            "(e.g. --solvers mrv=mrv:inference=singles), or use --pair A,B")
-    return [Pair(key[2], key[0], key[1], before[key][0], after[key][0], before[key][1], after[key][1])
-            for key in keys]
+    return [Pair(key[2], key[0], key[1], sets[key[:2]], before[key][0], after[key][0], before[key][1],
+                 after[key][1]) for key in keys]
 
 
 def _same_limit(old: dict[str, Any], new: dict[str, Any]) -> float:
@@ -99,24 +112,33 @@ def _same_puzzles(old: dict[str, Any], new: dict[str, Any]) -> None:
                            f"the same puzzle in both ({len(changed)} such)")
 
 
-def _times(document: dict[str, Any], limit: float) -> dict[tuple[str, int, str], tuple[float, bool]]:
+def _times(document: dict[str, Any], limit: float,
+           basis: str = "wall") -> dict[tuple[str, int, str], tuple[float, bool]]:
     """(file, index, configuration) -> (the puzzle's time, solved?) on aggregate.py's basis."""
     groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
     for run in document["runs"]:
         flat = {**run, **record(run)}
         groups.setdefault((flat["file"], flat["index"], flat["configuration"]), []).append(flat)
     outcomes = {key: reduce_puzzle(records, limit) for key, records in groups.items()}
-    return {key: (outcome.time_s, outcome.solved) for key, outcome in outcomes.items()
-            if outcome.time_s is not None}  # an unsupported puzzle makes no pair
+    times = {key: (_basis_time(outcome, limit, basis), outcome.solved) for key, outcome in outcomes.items()}
+    return {key: (time, solved) for key, (time, solved) in times.items()
+            if time is not None}  # an unsupported puzzle (or one of unknown CPU) makes no pair
+
+
+def _basis_time(outcome: PuzzleOutcome, limit: float, basis: str) -> float | None:
+    """The puzzle's time on the basis: its wall time, or its CPU time (the limit when unsolved)."""
+    if basis == "wall" or outcome.time_s is None:
+        return outcome.time_s
+    return outcome.cpu_s if outcome.solved else limit
 
 
 def summary_rows(pairs: Sequence[Pair], refused: str = "") -> list[dict[str, Any]]:
-    """Per configuration: pairs, wins, losses, ties, geometric-mean ratio NEW/OLD with its
+    """Per puzzle set and configuration: pairs, wins, losses, ties, geometric-mean ratio NEW/OLD with its
     95% interval, the sign test's p-value, its Holm correction over the rows, and the
     verdict (with ``refused``, the reason machine_speed gave, no significance is claimed)."""
-    by_label: dict[str, list[Pair]] = {}
+    by_label: dict[tuple[str, str], list[Pair]] = {}
     for pair in pairs:
-        by_label.setdefault(pair.configuration, []).append(pair)
+        by_label.setdefault((pair.set, pair.configuration), []).append(pair)
     rows = [_row(label, group) for label, group in by_label.items()]
     for row, adjusted in zip(rows, holm([row["sign_p"] for row in rows])):
         row["holm_p"] = adjusted
@@ -139,28 +161,43 @@ def verdict(row: dict[str, Any]) -> str:
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
     """Holm's step-down correction of several p-values (None stays None, and is not counted).
 
-    >>> holm([0.01, 0.04, 0.03, None])
-    [0.03, 0.06, 0.06, None]
+    >>> [round(p, 12) for p in holm([0.01, 0.04, 0.03])], holm([None]), holm([2e-20])
+    ([0.03, 0.06, 0.06], [None], [2e-20])
     """
     present = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
     adjusted: list[float | None] = [None] * len(p_values)
     running = 0.0
     for rank, (p, i) in enumerate(present):
         running = max(running, min(1.0, (len(present) - rank) * p))
-        adjusted[i] = round(running, 12)
+        adjusted[i] = running
     return adjusted
+
+
+def p_text(p: float | None) -> str:
+    """A p-value as printed: three significant figures, never 0.
+
+    >>> [p_text(x) for x in (None, 0.0857, 0.000012, 0.0)]
+    ['-', '0.0857', '1.2e-05', '< 1e-300']
+    """
+    if p is None:
+        return "-"
+    if p < SMALLEST_P:
+        return f"< {SMALLEST_P:g}"
+    return f"{p:.3g}"
 
 
 # ---------------------------------------------------------------- machine speed
 
-def machine_speed(old: dict[str, Any], new: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The runs' calibration probes: each run's figure and how much it moved within the run,
-    NEW's speed relative to OLD (probe time NEW / OLD: above 1, NEW's machine was slower),
-    and ``refused``: why no significance may be claimed ('' when nothing is wrong).
-    With one run (new None) a probe that moved is a ``warning`` only."""
+def machine_speed(old: dict[str, Any], new: dict[str, Any] | None = None,
+                  basis: str = "wall") -> dict[str, Any]:
+    """The runs' calibration probes on the basis's clock (wall or CPU time): each run's figure
+    and how much it moved within the run, NEW's speed relative to OLD (probe time NEW / OLD:
+    above 1, NEW's machine was slower), and ``refused``: why no significance may be claimed
+    ('' when nothing is wrong). With one run (new None) a probe that moved is a ``warning`` only."""
     runs = [old] if new is None else [old, new]
-    figures = [speed_figure(run.get("calibration")) for run in runs]
-    moved = [(run.get("calibration") or {}).get("moved") for run in runs]
+    clock = "cpu_s" if basis == "cpu" else "wall_s"
+    figures = [speed_figure(run.get("calibration"), clock) for run in runs]
+    moved = [probe_moved(run.get("calibration"), clock) for run in runs]
     problems = []
     if any(f is None for f in figures):
         problems.append("a run has no calibration probe, so its machine speed is unknown")
@@ -173,18 +210,31 @@ def machine_speed(old: dict[str, Any], new: dict[str, Any] | None = None) -> dic
         problems.append(f"the machine speeds differ by {relative - 1:+.1%} (probe NEW/OLD)")
     text = "; ".join(problems)
     one_run = new is None
-    return {"old_probe_s": figures[0], "new_probe_s": figures[-1] if not one_run else None,
+    return {"basis": basis, "old_probe_s": figures[0], "new_probe_s": figures[-1] if not one_run else None,
             "relative": relative, "old_moved": moved[0], "new_moved": moved[-1] if not one_run else None,
             "refused": "" if one_run else text, "warning": text if one_run else ""}
 
 
-def _row(label: str, pairs: list[Pair]) -> dict[str, Any]:
+def probe_moved(calibration: dict[str, Any] | None, clock: str = "wall_s") -> float | None:
+    """How much a run's probe moved from its start to its end on one clock (end / start - 1)."""
+    if not isinstance(calibration, dict):
+        return None
+    start, end = calibration.get("start"), calibration.get("end")
+    if not (isinstance(start, dict) and isinstance(end, dict)):
+        return None
+    first, last = start.get(clock), end.get(clock)
+    if not isinstance(first, (int, float)) or not isinstance(last, (int, float)) or first <= 0:
+        return None
+    return float(last) / float(first) - 1
+
+
+def _row(label: tuple[str, str], pairs: list[Pair]) -> dict[str, Any]:
     logs = [math.log(max(p.new_s, FLOOR_S) / max(p.old_s, FLOOR_S))
             for p in pairs if p.old_solved or p.new_solved]
     wins = sum(1 for p in pairs if _verdict(p) == "win")
     losses = sum(1 for p in pairs if _verdict(p) == "loss")
     low, high = bootstrap_interval(logs)
-    return {"configuration": label, "pairs": len(pairs), "wins": wins, "losses": losses,
+    return {"set": label[0], "configuration": label[1], "pairs": len(pairs), "wins": wins, "losses": losses,
             "ties": len(pairs) - wins - losses,
             "ratio": math.exp(statistics.fmean(logs)) if logs else None,
             "ratio_low": math.exp(low) if low is not None else None,

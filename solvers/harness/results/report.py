@@ -1,11 +1,10 @@
-"""Tables from judged runs (tabulate), CSV, the saved JSON document, and the change between two runs."""
+"""Summary rows from judged runs, disagreements and errors as text, the saved JSON document,
+and the change between two runs (the summary table itself: summary_table.py)."""
 from __future__ import annotations
 
-import csv
-import io
 import json
+import re
 import statistics
-import textwrap
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -16,21 +15,15 @@ from tabulate import tabulate
 
 from ... import registry
 from ..engine.terminal import printable
-from .aggregate import (
-    BOOTSTRAP_RESAMPLES,
-    BOOTSTRAP_SEED,
-    interquartile_range,
-    mean_interval,
-    median,
-    reduce_puzzle,
-)
+from . import tables
+from .aggregate import interquartile_range, mean_interval, median, reduce_puzzle
 from .judge import Category, Disagreement, Run
 from .records import bad_field, record, run_entry
 from .scores import document_limit
+from .tables import seconds
 
 DOCUMENT_KIND = "sudoku-methods-run"
 DOCUMENT_VERSION = 2
-TABLE_FORMATS = ("table", "markdown", "csv", "json")
 RUN_KEYS = ("file", "index", "puzzle", "solver", "status", "solutions", "complete", "time_s",
             "stats", "category")
 
@@ -152,146 +145,55 @@ def node_meaning(solver: str) -> str:
 
 # ---------------------------------------------------------------- rendering
 
-_HEADERS = {"set": "puzzle set", "configuration": "configuration", "runs": "runs", "par": "PAR",
-            "mean_s_low": "mean s 95% CI", "iqr_s": "IQR s", "mean_cpu_s": "mean cpu s",
-            "backend": "backend", "puzzles": "puzzles", "solved": "solved", "unsat": "of which unsat",
-            "multiple": "multiple", "timeouts": "timeouts", "memory_outs": "memory-outs",
-            "errors": "errors", "unknown": "unknown", "unsupported": "unsupported", "wrong": "wrong",
-            "unchecked": "unchecked", "mean_s": "mean s",
-            "median_s": "median s", "max_s": "max s", "mean_nodes": "mean nodes",
-            "nodes_are": "nodes are", "mean_conflicts": "mean conflicts"}
-
-
-def shown_keys(rows: Sequence[dict[str, Any]]) -> list[str]:
-    """The summary columns the text and Markdown tables show (the CSV has them all)."""
-    hidden = {"file", "n", "backend", "mean_s_high"}
-    if all(r["runs"] == r["puzzles"] for r in rows):
-        hidden.add("runs")
-    if not any(r.get("memory_outs") for r in rows):  # shown only when a run went over the limit
-        hidden.add("memory_outs")
-    if not any(r.get("unsupported") for r in rows):  # shown only when a backend declined a puzzle
-        hidden.add("unsupported")
-    if not any(r.get("unchecked") for r in rows):  # shown only when the judge left a claim unchecked
-        hidden.add("unchecked")
-    keys = [k for k in rows[0] if k not in hidden and any(r.get(k) is not None for r in rows)]
-    if "mean_nodes" not in keys:
-        keys = [k for k in keys if k != "nodes_are"]
-    return keys
-
-
-def render_table(rows: Sequence[dict[str, Any]], fmt: str, *, par: float = 2.0) -> str:
-    """The summary as an aligned text table, a Markdown table, or CSV (CSV: every column)."""
-    if not rows:
-        return "(no runs)"
-    if fmt == "csv":
-        keys = [k for k in rows[0] if k != "set"]
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([f"par{par:g}" if k == "par" else k for k in keys])
-        writer.writerows([["" if r[k] is None else r[k] for k in keys] for r in rows])
-        return out.getvalue().rstrip("\n")
-    keys = shown_keys(rows)
-    body = [[_cell(k, r[k]) if k != "mean_s_low" else _interval(r) for k in keys] for r in rows]
-    tablefmt = "github" if fmt == "markdown" else "simple"
-    numeric = [k not in ("set", "configuration", "nodes_are") for k in keys]
-    headers = [f"PAR-{par:g}" if k == "par" else _HEADERS[k] for k in keys]
-    return tabulate(body, headers=headers, tablefmt=tablefmt,
-                    colalign=["right" if n else "left" for n in numeric], disable_numparse=True)
-
-
-_MEANINGS = {
-    "puzzles": "puzzles in the set run by the configuration",
-    "runs": "runs (puzzles x repetitions)",
-    "solved": "puzzles solved: a strict majority of their repetitions correct (a verified "
-              "solution or a correct unsat claim) and none wrong",
-    "unsat": "solved puzzles whose correct answers were unsat claims",
-    "multiple": "solved puzzles on which two or more solutions were found (--unique)",
-    "timeouts": "unsolved puzzles whose repetitions mostly timed out",
-    "memory_outs": "unsolved puzzles whose repetitions mostly went over the memory limit",
-    "unknown": "unsolved puzzles whose repetitions mostly gave up (a budget, an incomplete mode)",
-    "unsupported": "puzzles with a constraint kind the backend cannot express (left out of "
-                   "every time and score)",
-    "errors": "unsolved puzzles whose repetitions mostly failed",
-    "wrong": "puzzles with a wrong answer in any repetition (never counted solved)",
-    "unchecked": "unsolved puzzles whose repetitions mostly claimed no solution, uniqueness or a count "
-                 "that no other method family confirmed and the judge could not check (never "
-                 "counted solved)",
-    "par": "mean over puzzles of PAR-{k}: the puzzle's time when solved, {k} x limit otherwise",
-    "mean_s": "mean over puzzles of the puzzle's time: the upper median of its repetitions' "
-              "wall times (the larger middle value of an even count), a run without a correct "
-              "answer counted at the limit, so an unsolved puzzle counts at the limit",
-    "mean_s_low": "percentile bootstrap 95% interval of that mean ({resamples} resamples of "
-                  "the puzzles, seed {seed})",
-    "median_s": "median over puzzles of the puzzle's time",
-    "iqr_s": "interquartile range over puzzles of the puzzle's time (75th - 25th percentile)",
-    "max_s": "largest puzzle time",
-    "mean_cpu_s": "mean over puzzles of the upper median CPU seconds of the repetitions, each "
-                  "capped at the limit; runs of unknown CPU left out, never counted as 0",
-    "mean_nodes": "mean over solved puzzles of the upper median nodes of the correct repetitions",
-    "nodes_are": "what the backend counts as a node",
-    "mean_conflicts": "mean over solved puzzles of the upper median conflicts of the correct "
-                      "repetitions",
-}
-
-
-def footnote(rows: Sequence[dict[str, Any]], *, par: float = 2.0) -> str:
-    """What each shown column of the summary table is, one line each (every count is of puzzles)."""
-    if not rows:
-        return ""
-    lines = ["Columns (every count is of puzzles, not runs; each puzzle's repetitions are "
-             "reduced first, then the puzzles):"]
-    for key in shown_keys(rows):
-        if key in _MEANINGS:
-            name = f"PAR-{par:g}" if key == "par" else _HEADERS[key]
-            text = _MEANINGS[key].format(k=f"{par:g}", resamples=BOOTSTRAP_RESAMPLES,
-                                         seed=BOOTSTRAP_SEED)
-            lines.append(textwrap.fill(f"{name}: {text}", 100, initial_indent="  ",
-                                       subsequent_indent="    "))
-    return "\n".join(lines)
-
-
-def _interval(row: dict[str, Any]) -> str:
-    if row.get("mean_s_low") is None:
-        return "-"
-    return f"{seconds(row['mean_s_low'])} - {seconds(row['mean_s_high'])}"
-
-
-def _cell(key: str, value: Any) -> str:
-    if value is None or value == "":
-        return "-"
-    if key.endswith("_s") or key == "par":
-        return seconds(value)
-    if key.startswith("mean_"):
-        return f"{value:,.1f}"
-    return str(value)
-
-
-def seconds(value: float) -> str:
-    """A duration in seconds, three significant figures (at most six decimals), never exponents.
-
-    >>> [seconds(x) for x in (0.0000147, 0.001234, 1.5, 12.34, 1234.5)]
-    ['0.000015', '0.00123', '1.50', '12.3', '1234']
-    """
-    if value >= 100:
-        return f"{value:.0f}"
-    if value < 0.001:
-        return f"{value:.6f}"
-    return f"{value:#.3g}"
-
-
 def render_disagreements(disagreements: Sequence[Disagreement | dict[str, Any]]) -> str:
-    """Puzzle by puzzle: the puzzle, each backend's claim, its category and why."""
+    """Puzzle by puzzle: the puzzle, each backend's claim, its category and why (a long grid
+    in a reason shortened: the JSON keeps it whole); then one line counting them all."""
     blocks = []
     for item in disagreements:
         d = item.as_dict() if isinstance(item, Disagreement) else item
         head = (f"Disagreement on {printable(d['file'])} puzzle {d['index'] + 1} (line {d['line']}):\n  "
                 f"{printable(d['puzzle'])}")
-        cells = [[printable(c[key]) for key in ("solver", "claim", "category", "reason")] for c in d["claims"]]
+        cells = [[printable(c["solver"]), printable(c["claim"]), printable(c["category"]),
+                  printable(short_grids(c["reason"]))] for c in d["claims"]]
         table = tabulate(cells,
                          headers=["backend", "claims", "judged", "why"], tablefmt="simple",
                          disable_numparse=True)
         blocks.append(head + "\n" + _indent(table))
+    if blocks:
+        blocks.append(disagreement_summary(disagreements))
     return "\n\n".join(blocks)
+
+
+def disagreement_summary(disagreements: Sequence[Disagreement | dict[str, Any]]) -> str:
+    """One line: how many puzzles had a disagreement, and who was judged wrong on how many.
+
+    >>> disagreement_summary([{"claims": [{"solver": "a", "category": "wrong"},
+    ...                                   {"solver": "b", "category": "correct"}]}] * 2)
+    'In all: 2 puzzles with a disagreement; judged wrong: a on 2.'
+    """
+    wrong: dict[str, int] = {}
+    for item in disagreements:
+        d = item.as_dict() if isinstance(item, Disagreement) else item
+        for solver in dict.fromkeys(c["solver"] for c in d["claims"] if c["category"] == Category.WRONG):
+            wrong[solver] = wrong.get(solver, 0) + 1
+    count = len(disagreements)
+    who = ", ".join(f"{printable(s)} on {n}" for s, n in sorted(wrong.items(), key=lambda x: -x[1]))
+    return (f"In all: {count} puzzle{'s' if count != 1 else ''} with a disagreement"
+            + (f"; judged wrong: {who}." if who else "."))
+
+
+LONG_GRID = re.compile(r"[0-9A-Za-z.?]{82,}")
+"""A grid written out in a reason (a 9x9 has 81 symbols): shortened when printed."""
+
+
+def short_grids(text: str) -> str:
+    """A reason with each grid of more than 81 symbols shortened to its start and its length.
+
+    >>> short_grids("claims unique, but found: " + "1" * 256)
+    'claims unique, but found: 111111111111… (a grid of 256 symbols; the JSON has it whole)'
+    """
+    return LONG_GRID.sub(lambda m: f"{m.group()[:12]}… (a grid of {len(m.group())} symbols; "
+                                   "the JSON has it whole)", str(text))
 
 
 def render_failures(runs: Sequence[Run | dict[str, Any]], limit: int = 10) -> str:
@@ -299,7 +201,7 @@ def render_failures(runs: Sequence[Run | dict[str, Any]], limit: int = 10) -> st
     records = [r.as_dict() if isinstance(r, Run) else r for r in runs]
     errors = [r for r in records if r["category"] == Category.ERROR]
     lines = [f"  {printable(r['solver'])} on {printable(r['file'])} puzzle {r['index'] + 1} (line {r['line']}): "
-             f"{printable(r['reason'])}"
+             f"{printable(short_grids(r['reason']))}"
              for r in errors[:limit]]
     if len(errors) > limit:
         lines.append(f"  ... and {len(errors) - limit} more (see --json)")
@@ -419,19 +321,14 @@ def render_comparison(rows: Sequence[dict[str, Any]], changes: Sequence[Change],
     """The old -> new table and the list of runs whose category changed."""
     if fmt == "json":
         return json.dumps({"rows": list(rows), "changes": [c.__dict__ for c in changes]}, indent=2)
+    keys = list(rows[0]) if rows else []
     if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        if rows:
-            writer.writerow(list(rows[0]))
-            writer.writerows([["" if v is None else v for v in r.values()] for r in rows])
-        return out.getvalue().rstrip("\n")
+        return tables.csv_text(keys, rows)
     body = [[seconds(v) if isinstance(v, float) and k != "new/old" else
              (f"{v:.2f}" if isinstance(v, float) else ("-" if v is None else v))
              for k, v in r.items()] for r in rows]
-    text = tabulate(body, headers=list(rows[0]) if rows else [], disable_numparse=True,
-                    tablefmt="github" if fmt == "markdown" else "simple")
-    if changes:
+    text = tables.text_table(keys, body, [k in ("set", "configuration") for k in keys], fmt)
+    if changes and fmt != "latex":
         text += "\n\nChanged:\n" + "\n".join(
             f"  {c.solver} on {c.file} puzzle {c.index + 1}: {c.old} -> {c.new}" for c in changes[:30])
         if len(changes) > 30:

@@ -1,5 +1,5 @@
 """Views of saved runs beyond the summary: the per-puzzle pivot table, and any list of rows
-rendered as a table, Markdown, CSV or JSON.
+rendered as a table, Markdown, LaTeX, CSV or JSON.
 
 ``report RUN.json --per-puzzle --pivot configuration --field nodes`` gives one row per
 puzzle and one column per configuration, each cell the field's value (the upper median
@@ -8,15 +8,12 @@ even count): the teaching table of how much search each method needs.
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tabulate import tabulate
-
 from ..tasks import RUN_FIELD
+from . import tables
 from .aggregate import upper_median
 from .records import COLUMNS, record
 
@@ -61,22 +58,16 @@ def _reduce(values: list[Any]) -> Any:
 
 
 def render(rows: Sequence[dict[str, Any]], fmt: str, *, numbers: str = "{:.3g}") -> str:
-    """Rows as an aligned table, a Markdown table, CSV (every column) or JSON."""
+    """Rows as an aligned table, a Markdown table, a LaTeX tabular, CSV (every column) or JSON."""
     if fmt == "json":
         return json.dumps(list(rows), indent=2)
     if not rows:
         return "(no runs)"
     keys = list(dict.fromkeys(k for row in rows for k in row))
     if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(keys)
-        writer.writerows([["" if row.get(k) is None else row.get(k) for k in keys] for row in rows])
-        return out.getvalue().rstrip("\n")
+        return tables.csv_text(keys, rows)
     body = [[_cell(row.get(k), numbers) for k in keys] for row in rows]
-    return tabulate(body, headers=keys, disable_numparse=True,
-                    tablefmt="github" if fmt == "markdown" else "simple",
-                    colalign=["right" if _numeric(rows, k) else "left" for k in keys])
+    return tables.text_table(keys, body, [not _numeric(rows, k) for k in keys], fmt)
 
 
 def _cell(value: Any, numbers: str) -> str:
