@@ -91,10 +91,13 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
 
 
 def solutions_wanted(args: argparse.Namespace) -> None:
-    """UsageError when --count is given with --unique or --max-solutions (a count is every one)."""
+    """UsageError when --count is given with --unique or --max-solutions (a count is every one)
+    or with --batch (a batch does not count)."""
     if args.count and (args.unique or args.max_solutions is not None):
         other = "--unique" if args.unique else "--max-solutions"
         raise UsageError(f"--count counts every solution: leave out {other}")
+    if args.count and getattr(args, "batch", False):
+        raise UsageError("--count counts each puzzle in a worker: leave out --batch")
 
 
 def input_options(parser: argparse.ArgumentParser) -> None:

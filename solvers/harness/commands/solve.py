@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from models import Puzzle, to_grid, to_line, to_pretty
+from models import Puzzle, PuzzleError, to_grid, to_line, to_pretty
 
 from ...result import Status
 from ..engine.configs import choose_one as one_solver
@@ -15,7 +15,7 @@ from ..results import report
 from ..results.experiment import families_of
 from ..results.judge import Category, Run, fails, judge
 from ..results.judge_process import JudgeProcess
-from ..tasks import COUNT_SAMPLE, Outcome, Task, solutions_asked
+from ..tasks import COUNT_SAMPLE, Configuration, Outcome, Task, solutions_asked
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -36,6 +36,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                        help="the configuration, [LABEL=]BACKEND[:OPTION=VALUE...] "
                             "(default: mrv, or the plugin)")
     solving_options(solve)
+    solve.add_argument("--batch", action="store_true",
+                       help="solve each file with the configuration's batch entry (fast) in "
+                            "compiled calls in this process; every solution still checked, "
+                            "claims of uniqueness unchecked (docs/experiments.md)")
     solve.add_argument("--format", choices=("pretty", "line", "grid"), default="pretty",
                        help="pretty: boxed grid and verdict; line/grid: the solution, verdict as '#' comment")
     input_options(solve)
@@ -51,13 +55,17 @@ def run(args: argparse.Namespace) -> int:
     if "-" in paths and sys.stdin.isatty():
         print("compare.py solve: reading puzzles from standard input (type or paste them, end with "
               "Ctrl-D; or give a file)", file=sys.stderr)
-    puzzles, bad = read_inputs(paths, args.fmt, args.hex)
     max_solutions = COUNT_SAMPLE if args.count else solutions_asked(args.max_solutions, args.unique)
-    tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit,
-                  cpu_limit=args.cpu_limit, count=args.count)
-             for puzzle in puzzles]
-    outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
-    wrong = _judge_and_show(tasks, outcomes, args)
+    solved, bad = (_in_batch(args, solver, paths, max_solutions) if args.batch
+                   else _one_by_one(args, solver, paths, max_solutions))
+    puzzles = [puzzle for puzzle, _, _ in solved]
+    wrong = False
+    for number, (puzzle, run, outcome) in enumerate(solved):
+        wrong |= fails(run.category, run.termination)
+        if number:
+            print()
+        print(_solve_text(puzzle, run, outcome, args.format, max_solutions,
+                          every=args.max_solutions is not None))
     if bad:
         print(f"compare.py: {len(bad)} bad puzzle(s) skipped (see above)", file=sys.stderr)
     elif not puzzles:
@@ -67,22 +75,33 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_USAGE if bad or not puzzles else EXIT_OK
 
 
-def _judge_and_show(tasks: list[Task], outcomes: list[Outcome], args: argparse.Namespace) -> bool:
-    """Judge each run (the judge's checks in a process of its own) and print it; whether any
-    fails the exit status (judge.fails)."""
-    wrong, checker = False, JudgeProcess(args.judge_budget, args.judge_memory)
+def _one_by_one(args: argparse.Namespace, solver: Configuration, paths: list[str],
+                max_solutions: int) -> tuple[list[tuple[Puzzle, Run, Outcome]], list[PuzzleError]]:
+    """Each puzzle run in a worker under the limits, judged as ``run`` judges it."""
+    puzzles, bad = read_inputs(paths, args.fmt, args.hex)
+    tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit,
+                  cpu_limit=args.cpu_limit, count=args.count)
+             for puzzle in puzzles]
+    outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
+    solved, checker = [], JudgeProcess(args.judge_budget, args.judge_memory)  # the judge's own process
     try:
-        for number, (task, outcome) in enumerate(zip(tasks, outcomes)):
-            (run,), _ = judge(task.puzzle, [(task.solver.name, outcome)], max_solutions=task.max_solutions,
+        for task, outcome in zip(tasks, outcomes, strict=True):
+            (run,), _ = judge(task.puzzle, [(solver.name, outcome)], max_solutions=max_solutions,
                               families=families_of([task]), checker=checker)
-            wrong |= fails(run.category, run.termination)
-            if number:
-                print()
-            print(_solve_text(task.puzzle, run, outcome, args.format, task.max_solutions,
-                              every=args.max_solutions is not None))
+            solved.append((task.puzzle, run, outcome))
     finally:
         checker.close()
-    return wrong
+    return solved, bad
+
+
+def _in_batch(args: argparse.Namespace, solver: Configuration, paths: list[str],
+              max_solutions: int) -> tuple[list[tuple[Puzzle, Run, Outcome]], list[PuzzleError]]:
+    """--batch: every file through the configuration's batch entry (commands/batch.py)."""
+    from .batch import solved_in_batch  # noqa: PLC0415 - numpy and the batch path, only for --batch
+
+    return solved_in_batch(solver, paths, args.fmt, args.hex, max_solutions=max_solutions,
+                           time_limit=args.timeout, memory_limit=args.memory_limit,
+                           cpu_limit=args.cpu_limit)
 
 
 def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int,
@@ -94,7 +113,7 @@ def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int
     head = f"{where}: {puzzle.geometry.label()}{variant}, {puzzle.num_givens} givens"
     verdict = _verdict(run, outcome, asked)
     grids: list[str] = []
-    if run.category == Category.CORRECT and outcome.solutions:
+    if run.category in (Category.CORRECT, Category.UNCHECKED) and outcome.solutions:  # verified grids
         show = {"pretty": to_pretty, "line": to_line, "grid": to_grid}[fmt]
         chosen = outcome.solutions if every else outcome.solutions[:1]
         grids = [show(puzzle.with_givens(tuple(solution))) for solution in chosen]
