@@ -245,9 +245,9 @@ def test_the_summary_counts_unsupported_runs_apart_from_failures() -> None:
     assert (rows["dlx"]["unsupported"], rows["dlx"]["errors"], rows["dlx"]["wrong"]) == (1, 0, 0)
     assert rows["dlx"]["solved"] == 0 and rows["dlx"]["mean_s"] is None and rows["dlx"]["par"] is None
     assert rows["good"]["unsupported"] == 0
-    shown = list(rows.values())
-    assert "unsupported" in render(shown, "table", default_keys(shown))
-    assert "unsupported" not in render([rows["good"]], "table", default_keys([rows["good"]]))
+    both, good = list(rows.values()), [rows["good"]]
+    assert "unsupported" in render(both, "table", default_keys(both))
+    assert "unsupported" not in render(good, "table", default_keys(good))
 
 
 @pytest.mark.parametrize("cage, category, proof", [

@@ -144,10 +144,8 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
                       time_s, cpu_s, warmup, peak_mb, termination,
                       count=_count_of(data, status, len(solutions), counting, stored))
     if stored:
-        for name in STAMPED:
-            if name == "load_s" and name not in data:  # stored before it was: the Outcome's default
-                continue
-            value = data.get(name)
+        for name in STAMPED:  # one an older compare.py did not stamp reads as the field's default
+            value = data.get(name, Outcome.__dataclass_fields__[name].default)
             if not RUN_FIELD[name].fits(value) or (isinstance(value, str) and len(value) > MAX_HOST):
                 raise AnswerError(f"{name} = {shown(value)} is not {RUN_FIELD[name].expected()}")
             setattr(outcome, name, value if value is not None or name != "host" else "")
