@@ -28,8 +28,6 @@ TWO_4 = parse_puzzle("12.4..12..4...21")         # 4x4 with exactly two solution
 TWO_4_SOLUTIONS = ((1, 2, 3, 4, 4, 3, 1, 2, 2, 1, 4, 3, 3, 4, 2, 1),
                    (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1))
 
-CANNOT_COUNT = {"minizinc"}
-"""Backends with no count mode: minizinc reads its program's whole output (every grid) back."""
 CASES = [Case((EMPTY_4, 288), "empty-4x4", side=4, solutions=12),  # 12 with the first row fixed
          Case((TWO, 2), "two-9x9", side=9, solutions=2), Case((UNSAT_4, 0), "unsat-4x4", side=4)]
 
@@ -38,9 +36,6 @@ CASES = [Case((EMPTY_4, 288), "empty-4x4", side=4, solutions=12),  # 12 with the
 def test_every_backend_counts_exactly_keeping_only_a_sample(backend: registry.Backend, puzzle: Puzzle,
                                                             expected: int) -> None:
     result = backend.count(puzzle, time_limit=60, sample=3)
-    if backend.name in CANNOT_COUNT:
-        assert result.status == Status.UNSUPPORTED and "cannot count" in result.message
-        return
     assert (result.count, result.complete or expected == 0) == (expected, True), result.message
     assert result.status == (Status.UNSAT if expected == 0 else Status.SOLVED)
     assert len(result.solutions) == min(3, expected) == len(set(result.solutions))
@@ -73,6 +68,17 @@ def test_a_plugin_is_counted_by_its_distinct_grids() -> None:
         return Result(Status.SOLVED, [*TWO_4_SOLUTIONS, TWO_4_SOLUTIONS[0]], True, Stats())
     result = registry.Backend.from_function("mine", repeats).count(TWO_4, sample=1)
     assert (result.count, result.solutions) == (2, [TWO_4_SOLUTIONS[0]])
+
+
+def test_a_programs_lines_are_counted_as_they_come_and_it_is_killed_at_its_timeout() -> None:
+    from solvers.backends._process import stream_lines
+
+    seen: list[str] = []
+    code, err = stream_lines(["sh", "-c", "seq 3; echo oops >&2"], 30, seen.append)
+    assert (code, seen, err) == (0, ["1", "2", "3"], "oops\n")
+    lines: list[str] = []
+    code, _ = stream_lines(["sh", "-c", "echo one; exec sleep 30"], 0.3, lines.append)
+    assert (code, lines) == (None, ["one"])
 
 
 def test_a_backend_without_a_count_says_it_cannot() -> None:
