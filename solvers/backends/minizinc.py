@@ -206,7 +206,8 @@ def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE
                                  stderr_tail=STDERR_TAIL)
     elapsed = time.perf_counter() - began
     _add_statistics(stats, stream, elapsed)
-    limit_hit = code is None or (time_limit is not None and elapsed >= time_limit)
+    # no final status from a run with a time limit: MiniZinc stopped itself there (its clock starts later)
+    limit_hit = code is None or (time_limit is not None and (elapsed >= time_limit or stream.status is None))
     if stream.errors:
         return with_count(Result(Status.ERROR, list(found), False, stats, f"MiniZinc: {'; '.join(stream.errors)}"),
                           found)
