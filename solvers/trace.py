@@ -47,8 +47,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from models import Cage, Geometry, Model, Puzzle, grid_svg
+from models.geometry import MAX_SIZE
 from models.lines import BadLine, iter_lines
-from models.symbols import MAX_SYMBOL_SIZE, symbol
+from models.symbols import symbol
 
 Event = dict[str, Any]
 
@@ -254,9 +255,9 @@ def _start_side(event: Event, where: str) -> int:
     if event["kind"] != "start":
         raise TraceError(f"{where}: a trace starts with a 'start' event (the puzzle)")
     n = event["n"]
-    if event["box_rows"] * event["box_cols"] != n or not 1 <= n <= MAX_SYMBOL_SIZE:
+    if event["box_rows"] * event["box_cols"] != n or not 1 <= n <= MAX_SIZE:
         raise TraceError(f"{where}: the start event's n {n} is not box_rows x box_cols "
-                         f"({event['box_rows']} x {event['box_cols']}) of a grid up to {MAX_SYMBOL_SIZE}")
+                         f"({event['box_rows']} x {event['box_cols']}) of a grid up to {MAX_SIZE}")
     puzzle_of(event, where)
     return int(n)
 
@@ -288,7 +289,7 @@ def describe(event: Event, n: int) -> str:
     """One event in words, for a student."""
     kind, rule = event["kind"], event.get("rule")
     if kind in ("place", "eliminate") and isinstance(event.get("explanation"), str):
-        return event["explanation"]  # the human-style solver words its own steps
+        return str(event["explanation"])  # the human-style solver words its own steps
     v = symbol(event["value"]) if event.get("value") else ""
     if kind == "start":
         return f"start: a {n}x{n} puzzle with {sum(1 for g in event['givens'] if g)} givens"

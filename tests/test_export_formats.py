@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from models import Cage, Geometry, Model, Puzzle, parse_puzzle, read_puzzles, to_line
-from solvers.encodings.cnf import clause_estimate, encode
+from models import Cage, Geometry, Puzzle, read_puzzles, to_line
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = [
@@ -53,21 +52,3 @@ def test_export_of_one_puzzle_by_its_number(source: Path) -> None:
 def test_export_refuses_what_does_not_fit(source: Path, argv: list[str], words: str) -> None:
     done = export(str(source), *argv)
     assert done.returncode == 2 and words in done.stderr, done.stderr
-
-
-def test_a_cnf_too_large_to_build_is_refused_before_anything_is_built(tmp_path: Path) -> None:
-    latin = tmp_path / "latin64.txt"  # an empty 64x64 Latin square: 24.8 million clauses
-    latin.write_text("variant=latin\n" + "\n".join(" ".join(["."] * 64) for _ in range(64)) + "\n")
-    done = export(str(latin), "-o", str(tmp_path / "out.cnf"))
-    assert done.returncode == 2, done.stderr
-    assert "has up to 24,784,896 clauses" in done.stderr and "export builds at most 10,000,000" in done.stderr
-    assert not (tmp_path / "out.cnf").exists()
-
-
-@pytest.mark.parametrize("encoding", ["minimal", "efficient", "extended", "simplified"])
-@pytest.mark.parametrize("text", [
-    "." * 16, ".39...12....9.7...8..4.1..6.42...79...........91...54.5..1.9..3...8.5....14...87."],
-    ids=["empty-4x4", "givens-9x9"])
-def test_the_clause_estimate_bounds_every_encoding(text: str, encoding: str) -> None:
-    model = Model.from_puzzle(parse_puzzle(text))
-    assert len(encode(model, encoding).clauses) <= clause_estimate(model, encoding)

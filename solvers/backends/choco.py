@@ -19,6 +19,7 @@ Counters: Choco's nodes, fails and backtracks, read from the native library dire
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from models import Grid, Model
@@ -119,7 +120,7 @@ def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE
 def _built(model: Model, consistency: str, search: str, seed: int | None) -> tuple[Any, list[Any], Stats]:
     """The model posted in Choco: its solver (search set), the cells' variables, and stats with
     the encoding's time and size."""
-    from pychoco import Model as ChocoModel  # noqa: PLC0415 - the solver library, loaded only to solve
+    from pychoco.model import Model as ChocoModel  # noqa: PLC0415 - the solver library, loaded only to solve
 
     start = time.perf_counter()
     choco = ChocoModel()
@@ -140,8 +141,9 @@ def _read_counters(solver: Any, stats: Stats) -> None:
     from pychoco import backend  # noqa: PLC0415 - the solver library, loaded only to solve
 
     handle = solver._handle
-    stats.nodes, stats.conflicts = int(backend.get_node_count(handle)), int(backend.get_fail_count(handle))
-    stats.backtracks, stats.restarts = int(backend.get_backtrack_count(handle)), int(backend.get_restart_count(handle))
+    stats.nodes, stats.conflicts = _counter(backend.get_node_count, handle), _counter(backend.get_fail_count, handle)
+    stats.backtracks = _counter(backend.get_backtrack_count, handle)
+    stats.restarts = _counter(backend.get_restart_count, handle)
 
 
 def _set_search(solver: Any, search: str, seed: int | None, open_cells: list[Any]) -> None:
@@ -163,3 +165,8 @@ def translate(state: str, grids: list[Grid], max_solutions: int, stats: Stats) -
     exhausted = SEARCH_STATES[state]
     limit_hit = not exhausted and len(grids) < max_solutions  # stopped, but not by the count: the clock
     return finish(grids, exhausted, stats, limit_hit=limit_hit)
+
+
+def _counter(read: Callable[[Any], Any], handle: Any) -> int:
+    """One of the native counters (the binding's functions carry no types)."""
+    return int(read(handle))

@@ -102,11 +102,13 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if search_for(model, kernel, inference, branching, learning) == "bands":
         if kernel == "bands" and not standard_9x9(model):
             return unsupported(BANDS_ONLY_9X9)
-        return _method("bands").solve(model, max_solutions=max_solutions,
-                                            time_limit=time_limit, node_limit=node_limit)
-    return _method("general").solve(model, max_solutions=max_solutions, time_limit=time_limit,
-                                  inference=inference, branching=branching_for(model, branching),
-                                  node_limit=node_limit, learning=learning_for(model, learning))
+        banded: Result = _method("bands").solve(model, max_solutions=max_solutions,
+                                                time_limit=time_limit, node_limit=node_limit)
+        return banded
+    general: Result = _method("general").solve(
+        model, max_solutions=max_solutions, time_limit=time_limit, inference=inference,
+        branching=branching_for(model, branching), node_limit=node_limit, learning=learning_for(model, learning))
+    return general
 
 
 def count(model: Model, *, time_limit: float | None = None, sample: int = 16, inference: str = "locked",
@@ -120,9 +122,10 @@ def count(model: Model, *, time_limit: float | None = None, sample: int = 16, in
     if kernel == "bands" or learning == "conflicts":
         return unsupported("fast counts with its general kernel's depth-first search: kernel=auto or "
                            "general, learning=auto or none")
-    counter = _method("general").count
-    return counter(model, time_limit=time_limit, sample=sample, inference=inference,
-                   branching=branching_for(model, branching), node_limit=node_limit, learning="none")
+    counted: Result = _method("general").count(model, time_limit=time_limit, sample=sample, inference=inference,
+                                               branching=branching_for(model, branching), node_limit=node_limit,
+                                               learning="none")
+    return counted
 
 
 def prepare(*, learning: str = "auto", kernel: str = "auto", batch: bool = False,

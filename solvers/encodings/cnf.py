@@ -83,27 +83,8 @@ def formula_family(options: dict[str, Any]) -> str:
     """
     return f"cnf-{options['encoding']}"
 
+
 Clause = list[int]
-
-
-def clause_estimate(model: Model, encoding: str = "extended") -> int:
-    """At most how many clauses the encoding gives the model (cage totals left out: they add
-    a few), worked out without building them: each cell has a value (a cell), no value twice
-    in a group (n per pair of the group's cells), no cell two values (C(n, 2) a cell), each
-    value in each group of n cells, a unit clause a given. ``simplified`` keeps only what the
-    givens leave open.
-
-    >>> from models import parse_puzzle
-    >>> clause_estimate(Model.from_puzzle(parse_puzzle("." * 81)))
-    11988
-    """
-    n, givens = model.n, model.givens
-    open_in = (lambda cells: sum(1 for c in cells if not givens[c])) if encoding == "simplified" else len
-    cells = open_in(range(model.num_cells))
-    pairs = sum(size * (size - 1) // 2 for size in (open_in(group.cells) for group in model.groups))
-    full = sum(1 for group in model.groups if len(group.cells) == n and open_in(group.cells))
-    units = 0 if encoding == "simplified" else sum(1 for value in givens if value)  # a given's unit clause
-    return cells + n * pairs + cells * (n * (n - 1) // 2) + full * n + units
 
 GEOMETRY_CACHE_SIZE = 8
 """Clause sets kept (a 25x25 one holds ~750,000 clauses; each jigsaw layout is its own)."""
@@ -322,6 +303,44 @@ def geometry_clauses(encoding: str, n: int, groups: tuple[Group, ...]) -> list[C
     return clauses
 
 
+def clause_count(model: Model, encoding: str = ENCODINGS[0]) -> int:
+    """How many clauses ``encode(model, encoding, cages=False)`` makes, counted without
+    making them (a 64x64 Latin square's simplified CNF has 24.8 million: several GB to build)."""
+    check_encoding(encoding)
+    n = model.n
+    if encoding != "simplified":
+        count = n * n + sum(n * _pairs(len(group.cells)) for group in model.groups) + sum(map(bool, model.givens))
+        if encoding in ("efficient", "extended"):
+            count += n * n * _pairs(n)
+        if encoding == "extended":
+            count += n * sum(len(group.cells) == n for group in model.groups)
+        return count
+    groups = [group.cells for group in model.groups]
+    held = [sum({1 << model.givens[c] for c in cells if model.givens[c]}) for cells in groups]
+    open_values, count = _open_values(n), 0
+    in_group = [0] * (len(groups) * (n + 1))
+    for c, given in enumerate(model.givens):
+        if given:
+            continue
+        mask = 0
+        for g in model.cell_groups[c]:
+            mask |= held[g]
+        values = open_values[mask]
+        count += 1 + _pairs(len(values))
+        for g in model.cell_groups[c]:
+            for value in values:
+                in_group[g * (n + 1) + value] += 1
+    for g, mask in enumerate(held):
+        for value in open_values[mask]:
+            present = in_group[g * (n + 1) + value]
+            count += (len(groups[g]) == n) + _pairs(present)
+    return count + (find_duplicate(model.givens, model.groups) is not None)
+
+
+def _pairs(k: int) -> int:
+    return k * (k - 1) // 2
+
+
 def _simplified(model: Model) -> CNF:
     """Kwon & Jain: the extended encoding with everything the givens decide taken out."""
     n, givens, cell_groups = model.n, model.givens, model.cell_groups
@@ -361,7 +380,7 @@ def _simplified(model: Model) -> CNF:
     return CNF("simplified", givens, clauses, Renumbering(n, tuple(standard)))
 
 
-class _OpenValues(dict):
+class _OpenValues(dict[int, tuple[int, ...]]):
     """mask of held values -> the values 1..n not in it (filled on demand)."""
 
     def __init__(self, n: int) -> None:

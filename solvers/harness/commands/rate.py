@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from models import Model, Puzzle, to_line
+from models import Model, Puzzle, to_record
 
 from ...human import WEIGHTS, Rating, rate
 from ..results.outputs import write_atomic
@@ -19,6 +19,7 @@ from ..results.tables import TEXT_FORMATS, text_table
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
+    Subcommands,
     UsageError,
     check_output_paths,
     error_record,
@@ -27,13 +28,14 @@ from .common import (
     read_inputs,
     seconds,
     shown,
+    whole_number,
 )
 from .progress import Progress
 
 DEFAULT_MAX_GUESSES = 10_000
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "rate", help="rate each puzzle's difficulty by the techniques a person needs",
         description="Solve each puzzle with the human-style solver (the techniques of 'explain', "
@@ -47,7 +49,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument("--sample", type=positive_int, default=None, metavar="K",
                         help="rate K puzzles drawn at random (with --seed) instead of all, kept in "
                              "file order")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=whole_number, default=0, metavar="S",
                         help="the random seed of --sample (default: 0)")
     parser.add_argument("--max-guesses", type=positive_int, default=DEFAULT_MAX_GUESSES, metavar="N",
                         help=f"give up on a puzzle after N guesses (default: {DEFAULT_MAX_GUESSES:,}); "
@@ -113,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
 def _record(puzzle: Puzzle, position: int, rating: Rating) -> dict[str, Any]:
     """One puzzle's JSON record: where it is, what it needed, its score."""
     return {"position": position, "file": puzzle.source.file, "line": puzzle.source.line,
-            "puzzle": to_line(puzzle), "technique": rating.technique, "score": rating.score,
+            "puzzle": to_record(puzzle), "technique": rating.technique, "score": rating.score,
             "guesses": rating.guesses, "uses": rating.uses, "solutions": rating.solutions,
             "complete": rating.complete, **({"stopped": rating.stopped} if rating.stopped else {})}
 

@@ -38,6 +38,11 @@ SHUFFLE_BLOCK = 10_000
 """With a seed, tasks are shuffled within blocks of about this many (whole puzzles)."""
 
 
+class SweepStopped(Exception):
+    """A store that cannot go on (a resume that would mix unlike runs): the sweep stops, the
+    runs that finished are judged and kept, and the message says why (exit 2)."""
+
+
 @dataclass
 class Results:
     """What an experiment kept in memory: judged runs, disagreements, whether it was cut short."""
@@ -56,7 +61,11 @@ class Tally:
     skipped: int = 0
     partial: bool = False
     failed: str | None = None
-    """Why the executor stopped the sweep (an ExecutorError's message), None if it did not."""
+    """Why the sweep stopped early (an ExecutorError's message; running out of memory), None if
+    it did not."""
+    crashed: str | None = None
+    """A bug of ours that stopped the sweep (its type and message), None if none did: the runs
+    that finished are kept all the same."""
     calibration: dict[str, Any] = field(default_factory=dict)
     """The probe at the start and end of the sweep (engine/calibration.py)."""
 
@@ -71,7 +80,7 @@ class Store(Protocol):
         """One outcome, before its (puzzle, repetition) is judged."""
 
     def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
-               runs: Sequence[Run], disagreement: Disagreement | None) -> None:
+               runs: Sequence[Run], disagreement: Disagreement | None) -> None:  # Recorder's signature
         """One (puzzle, repetition) judged: its tasks, outcomes and runs, in configuration
         order; serial numbers the (puzzle, repetition) pairs in reading order."""
 
@@ -83,14 +92,14 @@ class MemoryStore:
         self._runs: list[tuple[int, Run]] = []
         self._disagreements: list[tuple[int, Disagreement]] = []
 
-    def recorded(self, tasks: Sequence[Task]) -> dict[int, tuple[bool, Outcome]]:
-        return {}
+    def recorded(self, tasks: Sequence[Task]) -> dict[int, tuple[bool, Outcome]]:  # noqa: ARG002 - a Recorder's
+        return {}  # kept in memory only: nothing recorded before
 
     def arrived(self, task: Task, outcome: Outcome) -> None:
         pass
 
-    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
-               runs: Sequence[Run], disagreement: Disagreement | None) -> None:
+    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],  # noqa: ARG002 - a
+               runs: Sequence[Run], disagreement: Disagreement | None) -> None:  # Recorder's signature
         self._runs += [(serial, run) for run in runs]
         if disagreement is not None:
             self._disagreements.append((serial, disagreement))
@@ -209,7 +218,7 @@ class _Experiment:
             self.store.arrived(group.tasks[position], outcome)
         else:  # the last of its group: judged (or sent to the referee) at once
             del self.groups[serial]
-            if not self._judge(group):
+            if not self._judge_or_keep(group):
                 self.store.arrived(group.tasks[position], outcome)  # kept while the referee works
         self._collect(0.0)
         if self.progress is not None:
@@ -220,12 +229,36 @@ class _Experiment:
         verdicts (``wait``), or leave the checks still unsettled unchecked (a sweep cut short)."""
         for group in self.groups.values():
             if group.outcomes:
-                self._judge(group)
+                self._judge_or_keep(group)
         self.groups.clear()
         while wait and self.awaiting and self.referee.busy:
             self._collect(1.0)
         for check in list(self.by_check):
             self._settled(check, ClaimCheck(Proof.UNCHECKED, "the sweep stopped before the judge settled it"))
+
+    def _judge_or_keep(self, group: _Group) -> bool:
+        """Judge a group (_judge: False while the referee settles its checks); if judging fails
+        (out of memory, a bug of ours), its outcomes go to the store unjudged (a database keeps
+        them for --resume to judge) and the sweep is told why, so one group never costs the
+        others their runs."""
+        try:
+            return self._judge(group)
+        except Exception as error:  # noqa: BLE001 - whatever it is, the other groups' runs are kept
+            for position, outcome in group.outcomes.items():
+                self.store.arrived(group.tasks[position], outcome)
+            self.tally.partial = True
+            self.note_crash(error)
+            return True
+
+    def note_crash(self, error: Exception) -> None:
+        """Record what stopped the sweep (the first cause only): running out of memory is the
+        machine's limit (``failed``), anything else a bug of ours (``crashed``)."""
+        if self.tally.failed or self.tally.crashed:
+            return
+        if isinstance(error, MemoryError):
+            self.tally.failed = "out of memory: the sweep needs more than this process may use"
+        else:
+            self.tally.crashed = f"{type(error).__name__}: {error}"
 
     def _collect(self, timeout: float) -> None:
         """Store every group whose last check the referee has settled (waiting up to ``timeout``
@@ -343,10 +376,15 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
         executor.run(bookkeeping.tasks(groups, experiment.seed), bookkeeping.arrived)
     except KeyboardInterrupt:
         bookkeeping.tally.partial = True
-    except ExecutorError as error:
+    except (ExecutorError, SweepStopped) as error:
         if not bookkeeping.tally.finished:
             raise
         bookkeeping.tally.partial, bookkeeping.tally.failed = True, str(error)
+    except Exception as error:
+        if not bookkeeping.tally.finished:
+            raise
+        bookkeeping.tally.partial = True
+        bookkeeping.note_crash(error)
     try:
         bookkeeping.finish(wait=not bookkeeping.tally.partial)
     except KeyboardInterrupt:  # while waiting for the judge: what it has not settled is unchecked
@@ -361,8 +399,9 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
 
 def say_partial(tally: Tally) -> None:
     """Tell the user an interrupted (or stopped) run kept only what finished."""
-    if tally.failed:
-        print(f"compare.py: error: {tally.failed}\ncompare.py: stopped: {tally.finished} of the "
+    if tally.crashed or tally.failed:
+        what = f"internal error: {tally.crashed}" if tally.crashed else f"error: {tally.failed}"
+        print(f"compare.py: {what}\ncompare.py: stopped: {tally.finished} of the "
               f"{tally.dispatched} runs started finished; keeping those (marked \"partial\": true; "
               "with --db, --resume runs the rest)", file=sys.stderr)
     elif tally.partial:

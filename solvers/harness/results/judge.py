@@ -252,7 +252,7 @@ class Assessment:
         self.puzzle, self.outcomes, self.problems, self.found = puzzle, outcomes, problems, found
         self.claims, self.families, self.max_solutions = claims, families, max_solutions
         needed = {claim.check(puzzle): None for solver, claim in claims.items()
-                  if claim.asked and not self._refutation(solver, claim) and not self._confirmers(solver, claim)}
+                  if claim.asked and not self._refutation(claim) and not self._confirmers(solver, claim)}
         self.checks: list[Check] = list(needed)
         """What the reference must settle: the asked claims no answer refutes and no other
         family confirms (one check for every claimant of the same claim)."""
@@ -308,7 +308,7 @@ class Assessment:
         words = claim.check(self.puzzle).words()
         verdict = ("verified; " if claim.count else "") + {0: "no solution", 1: "unique"}.get(
             claim.count, f"exactly {claim.count:,} solutions")
-        refutation = self._refutation(solver, claim)
+        refutation = self._refutation(claim)
         if refutation:
             return Category.WRONG, f"claims {words}, but {refutation}", ""
         check = settled.get(claim.check(self.puzzle))
@@ -333,7 +333,7 @@ class Assessment:
         return Category.UNCHECKED, (f"{verdict} claimed, but no other method family confirms it and "
                                     f"the judge could not check it: {why}"), Proof.UNCHECKED.value
 
-    def _refutation(self, solver: str, claim: Claim) -> str:
+    def _refutation(self, claim: Claim) -> str:
         """Why the answers at hand refute the claim (another verified solution, more verified
         solutions than counted), or ''."""
         if claim.grids is not None:

@@ -76,9 +76,8 @@ def _start(model: Model, fixed: Grid | None) -> list[int] | None:
     cands = [full] * model.num_cells
     values = fixed if fixed is not None else model.givens
     for cell, value in enumerate(values):
-        if value:
-            if not cands[cell] & (1 << (value - 1)) or not _place(cands, model.peers, cell, value - 1):
-                return None
+        if value and (not cands[cell] & (1 << (value - 1)) or not _place(cands, model.peers, cell, value - 1)):
+            return None
     return cands
 
 
