@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .cellnames import cell_name, parse_cell_name
 from .errors import ConstraintError, PuzzleError, RegionError, SizeError
-from .geometry import MIN_LATIN, Geometry, valid_size
+from .geometry import MAX_SIZE, MIN_LATIN, Geometry, valid_size
 from .puzzle import RULES, Cage, Grid, Puzzle, Source
 from .symbols import SYMBOLS, symbol
 
@@ -73,6 +73,9 @@ class Fields:
     def geometry_for(self, n: int) -> Geometry:
         """The geometry of side n these fields ask for: a Latin square, or the usual boxes
         (a jigsaw of a side no boxes fit, such as 5, stands on the Latin square)."""
+        if n > MAX_SIZE:
+            raise SizeError(f"a {n}x{n} grid is larger than the model holds (sides up to "
+                            f"{MAX_SIZE}, Latin squares and jigsaws included)")
         if "latin" in self.kinds or (self.regions is not None and not valid_size(n)):
             if n < MIN_LATIN:
                 raise SizeError(f"a Latin square needs a side of at least {MIN_LATIN}, not {n}")
@@ -129,7 +132,7 @@ def _kinds(value: str) -> set[str]:
         else:
             joined.append(part)
     unknown = [k for k in joined if k not in KINDS]
-    if unknown or not joined and value != "standard":
+    if unknown or (not joined and value != "standard"):
         raise PuzzleError(f"unknown variant {value!r} (expected 'standard' or kinds joined by '-' "
                           f"from {', '.join(KINDS)})")
     if "jigsaw" in joined and "latin" in joined:

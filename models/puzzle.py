@@ -71,8 +71,10 @@ class Puzzle:
         n = self.geometry.n
         if len(self.givens) != self.geometry.cells:
             raise ValueError(f"{len(self.givens)} givens for a {self.geometry.label()} grid")
-        bad = next((i for i, v in enumerate(self.givens)
-                    if not isinstance(v, int) or not 0 <= v <= n), None)
+        givens = self.givens  # plain ints in 0..n (the usual case) checked in C, else one by one
+        plain = set(map(type, givens)) <= {int, bool} and min(givens) >= 0 and max(givens) <= n
+        bad = None if plain else next((i for i, v in enumerate(givens)
+                                       if not isinstance(v, int) or not 0 <= v <= n), None)
         if bad is not None:
             raise ValueError(f"given {self.givens[bad]!r} at row {bad // n + 1}, column {bad % n + 1} "
                              f"is not 0 (empty) or 1-{n}")
@@ -80,7 +82,7 @@ class Puzzle:
             _check_regions(self.regions, n)
         for number, cage in enumerate(self.cages, start=1):
             _check_cells(cage.cells, n, f"cage {number}")
-            _check_total(cage, n, number)
+            _check_total(cage, number)
         for number, region in enumerate(self.extra_regions, start=1):
             _check_cells(region, n, f"extra region {number}")
 
@@ -149,7 +151,7 @@ def _check_cells(cells: tuple[int, ...], n: int, name: str) -> None:
         raise ConstraintError(f"{name} names a cell twice")
 
 
-def _check_total(cage: Cage, n: int, number: int) -> None:
+def _check_total(cage: Cage, number: int) -> None:
     """A total is a positive whole number (one that no digits can make is a puzzle without
     solutions, which is no error)."""
     if cage.total is not None and (not isinstance(cage.total, int) or isinstance(cage.total, bool)

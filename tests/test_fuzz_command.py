@@ -144,7 +144,7 @@ def _outcome(result: Any) -> Outcome:
 
 def _judged_wrong(solve: Callable[..., Any], puzzle: Puzzle, mode: int) -> bool:
     (run,), _ = judge(puzzle, [("bug", _outcome(solve(Model.from_puzzle(puzzle), max_solutions=mode)))],
-                      max_solutions=mode, backends={"bug": ""}, checker=ClaimChecker())
+                      max_solutions=mode, families={"bug": ""}, checker=ClaimChecker())
     return run.category == Category.WRONG
 
 

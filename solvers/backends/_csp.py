@@ -38,7 +38,9 @@ worker process it can kill. The library exposes no node count.
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import constraint
 
@@ -58,6 +60,11 @@ SOLVERS = {
 }
 
 
+Variable = Hashable
+Domains = dict[Hashable, Any]
+"""python-constraint's variables (our cell indices) and their domains (its Domain lists)."""
+
+
 class AllDifferentPlacingSingles(constraint.AllDifferentConstraint):
     """The library's AllDifferentConstraint, whose forward check also places hidden singles.
 
@@ -70,8 +77,8 @@ class AllDifferentPlacingSingles(constraint.AllDifferentConstraint):
     def __init__(self, missing: tuple[int, ...]) -> None:
         self.missing = missing  # the values the group's empty cells must take
 
-    def __call__(self, variables, domains, assignments, forwardcheck=False,
-                 _unassigned=constraint.Unassigned) -> bool:
+    def __call__(self, variables: Sequence[Variable], domains: Domains, assignments: dict[Variable, int],
+                 forwardcheck: object = False, _unassigned: object = constraint.Unassigned) -> bool:
         if not super().__call__(variables, domains, assignments, forwardcheck):
             return False
         if not forwardcheck:
@@ -94,8 +101,8 @@ class CageCombinations(constraint.Constraint):
     def __init__(self, sets: list[frozenset[int]]) -> None:
         self.sets = sets
 
-    def __call__(self, variables, domains, assignments, forwardcheck=False,
-                 _unassigned=constraint.Unassigned) -> bool:
+    def __call__(self, variables: Sequence[Variable], domains: Domains, assignments: dict[Variable, int],
+                 forwardcheck: object = False, _unassigned: object = constraint.Unassigned) -> bool:
         placed = {assignments[v] for v in variables if v in assignments}
         still = [digits for digits in self.sets if placed <= digits]
         if not still:
@@ -121,7 +128,9 @@ class ExactSum(constraint.ExactSumConstraint):
     empty one (found by compare.py fuzz). An empty domain means no solution; the library's
     search then finds none."""
 
-    def preProcess(self, variables, domains, constraints, vconstraints):  # the library's name and signature
+    def preProcess(self, variables: Sequence[Variable], domains: Domains,  # the library's name
+                   constraints: list[tuple[constraint.Constraint, Sequence[Variable]]],
+                   vconstraints: dict[Variable, list[tuple[constraint.Constraint, Sequence[Variable]]]]) -> None:
         try:
             super().preProcess(variables, domains, constraints, vconstraints)
         except ValueError:
@@ -129,7 +138,7 @@ class ExactSum(constraint.ExactSumConstraint):
                 raise
 
 
-def _place_hidden_singles(needed, free, domains) -> bool:
+def _place_hidden_singles(needed: Iterable[int], free: Sequence[Variable], domains: Domains) -> bool:
     """Each value in ``needed`` must go to one of the ``free`` variables: False when one has
     no place left; where only one variable can take it, every other value is hidden there."""
     for value in needed:
@@ -188,8 +197,10 @@ def encode(model: Model, encoding: str = ENCODINGS[0], solver: str = "backtracki
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          encoding: str = ENCODINGS[0], solver: str = "backtracking") -> Result:
-    """Solve with python-constraint; time_limit is only checked between solutions (see above)."""
+          encoding: str = ENCODINGS[0], solver: str = "backtracking",
+          found: list[Grid] | None = None) -> Result:
+    """Solve with python-constraint; time_limit is only checked between solutions (see above).
+    The solutions are appended to ``found`` when given (a Counted list counts them)."""
     start = time.perf_counter()
     domains, refuted = reduced_or_refuted(model)
     if refuted is not None:
@@ -202,11 +213,11 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if not built.empty_cells:  # every cell given and consistent: the library would report no solution
         stats.solve_time = time.perf_counter() - begin
         return finish([model.givens], True, stats, limit_hit=False)
-    grids: list[Grid] = []
+    grids: list[Grid] = [] if found is None else found
     exhausted, late = True, False
-    for assignment in built.problem.getSolutionIter():
+    for counted, assignment in enumerate(built.problem.getSolutionIter(), start=1):
         grids.append(_grid(model, assignment))
-        if len(grids) >= max_solutions:
+        if counted >= max_solutions:
             exhausted = False
             break
         if time_limit is not None and time.perf_counter() - start > time_limit:

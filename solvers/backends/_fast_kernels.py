@@ -37,6 +37,11 @@ from numba import njit, types
 from numba.core import event
 from numba.extending import intrinsic
 
+from . import _fast_cache
+
+CACHE = _fast_cache.use_private_cache()
+"""Where numba caches the kernels: chosen before any is declared (_fast_cache.py)."""
+
 MAX_SHARES = 62
 """Shares of other groups a group may have for locked candidates to find them by bitmask
 (more: one look at each)."""
@@ -107,19 +112,19 @@ ran about 10% slower on a NamedTuple (measured on top95)."""
 
 
 @intrinsic
-def _popcount(typingctx, x):
+def _popcount(typingctx, x):  # noqa: ARG001 - numba hands an intrinsic its typing context and argument types
     """The number of set bits of an int64, as the processor's population-count instruction."""
-    def codegen(context, builder, signature, args):
+    def codegen(context, builder, signature, args):  # noqa: ARG001 - the signature numba calls codegen with
         ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
         return builder.call(ctpop, [args[0]])
     return types.int64(types.int64), codegen
 
 
 @intrinsic
-def _cycles(typingctx):
+def _cycles(typingctx):  # noqa: ARG001 - numba hands an intrinsic its typing context
     """The processor's cycle counter (LLVM's readcyclecounter: the time-stamp counter on
     x86, 0 where a processor has none), for per-puzzle times inside a batch call."""
-    def codegen(context, builder, signature, args):
+    def codegen(context, builder, signature, args):  # noqa: ARG001 - the signature numba calls codegen with
         read = builder.module.declare_intrinsic("llvm.readcyclecounter",
                                                 fnty=ir.FunctionType(ir.IntType(64), []))
         return builder.call(read, [])
@@ -562,7 +567,7 @@ class _Announce(event.Listener):
         self.what = what
         self.began: float | None = None
 
-    def on_start(self, data: Any) -> None:
+    def on_start(self, data: Any) -> None:  # noqa: ARG002 - numba's event listener passes the event's data
         if self.began is None:
             self.began = time.perf_counter()
             print(f"compiling {self.what} (first use; numba caches it for later runs) ...",
@@ -589,10 +594,11 @@ def compile_kernels(what: str, kernels: Iterable[tuple[Any, Any]], *, wait: bool
     with compile_lock(what, wait=wait) as held:
         if not held:
             return False
-        with event.install_listener("numba:compile", announce):
-            for kernel, signature in todo:
-                kernel.compile(signature)
-                kernel.disable_compile()
+        with _fast_cache.compiling(CACHE):  # verify, compile, seal; another compile's new files spared
+            with event.install_listener("numba:compile", announce):
+                for kernel, signature in todo:
+                    kernel.compile(signature)
+                    kernel.disable_compile()
     if announce.began is not None:  # a line of its own: parallel workers may both compile
         print(f"compiling {what} took {time.perf_counter() - announce.began:.1f} s",
               file=sys.stderr, flush=True)

@@ -52,8 +52,9 @@ import threading
 import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pysat.card import CardEnc, EncType
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
@@ -107,7 +108,7 @@ def _probe(name: str) -> Engine | str:
                   _supports(lambda: solver.propagate(assumptions=[1])))
 
 
-def _supports(*calls) -> bool:
+def _supports(*calls: Callable[[], object]) -> bool:
     try:
         for call in calls:
             call()
@@ -153,7 +154,7 @@ class _Warm:
     clauses: int
 
 
-_POOL: OrderedDict[tuple, _Warm] = OrderedDict()
+_POOL: OrderedDict[tuple[Any, ...], _Warm] = OrderedDict()
 
 
 def _warm(engine: str, encoding: str, model: Model, purpose: str, deadline: float | None) -> _Warm:
@@ -221,7 +222,7 @@ class _Session:
                 self.activation = self.warm.next_var
                 self.warm.next_var += 1
                 self.assumptions.append(self.activation)
-            clause = clause + [-self.activation]
+            clause = [*clause, -self.activation]
         self.solver.add_clause(clause)
 
     def close(self) -> None:
@@ -265,8 +266,10 @@ def _engine_stats(solver: Solver) -> dict[str, int]:
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           engine: str | None = None, encoding: str = ENCODINGS[0], warm: bool = True,
-          conflict_limit: int | None = None, inference: str = "none") -> Result:
-    """Solve (or only propagate) with a python-sat engine; up to max_solutions grids."""
+          conflict_limit: int | None = None, inference: str = "none",
+          found: list[Grid] | None = None) -> Result:
+    """Solve (or only propagate) with a python-sat engine; up to max_solutions grids
+    (appended to ``found`` when given: a Counted list counts them, keeping a sample)."""
     if engine is None:
         engine = DEFAULT_ENGINE if inference == "none" else PROPAGATION_ENGINE
     engine = _engine(engine, inference)
@@ -284,7 +287,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
                   clauses=session.clauses)
     began = time.perf_counter()
     if inference == "none":
-        result = _search(session, ENGINES[engine], max_solutions, deadline, conflict_limit, stats)
+        result = _search(session, ENGINES[engine], max_solutions, deadline, conflict_limit, stats,
+                         [] if found is None else found)
     else:
         result = _infer(session, model, inference, deadline, stats)
     stats.solve_time = time.perf_counter() - began
@@ -310,12 +314,12 @@ def _engine(engine: str, inference: str) -> str:
 
 
 def _search(session: _Session, engine: Engine, max_solutions: int, deadline: float | None,
-            budget: int | None, stats: Stats) -> Result:
+            budget: int | None, stats: Stats, solutions: list[Grid]) -> Result:
     """CDCL search: solve, read the model back, block it and solve again for more."""
-    solutions: list[Grid] = []
     complete = limit_hit = budget_hit = False
     message = ""
-    while len(solutions) < max_solutions:
+    counted = 0  # solutions found (the list may keep only a sample)
+    while counted < max_solutions:
         answer = _solve_once(session, engine, deadline, budget)
         if answer is False:
             complete = True
@@ -326,9 +330,11 @@ def _search(session: _Session, engine: Engine, max_solutions: int, deadline: flo
             message = "time limit reached" if limit_hit else f"conflict limit of {budget} reached"
             break
         model = session.solver.get_model()
-        solutions.append(session.cnf.decode(lit for lit in model if lit > 0))
-        if len(solutions) < max_solutions:
-            session.block(solutions[-1])
+        grid = session.cnf.decode(lit for lit in model if lit > 0)
+        solutions.append(grid)
+        counted += 1
+        if counted < max_solutions:
+            session.block(grid)
     return finish(solutions, complete, stats, limit_hit=limit_hit, budget_hit=budget_hit,
                   message=message)
 
@@ -339,7 +345,7 @@ def _solve_once(session: _Session, engine: Engine, deadline: float | None,
     solver, assumptions = session.solver, session.assumptions
     if deadline is None:
         if budget is None:
-            return solver.solve(assumptions=assumptions)
+            return bool(solver.solve(assumptions=assumptions))
         solver.conf_budget(budget)
         answer = solver.solve_limited(assumptions=assumptions)
         return OUT_OF_BUDGET if answer is None else answer
@@ -370,7 +376,7 @@ def _solve_interrupted(solver: Solver, assumptions: list[int], deadline: float,
     if fired.is_set():
         solver.clear_interrupt()
     if answer is not None:
-        return answer
+        return bool(answer)
     return OUT_OF_TIME if fired.is_set() else OUT_OF_BUDGET
 
 
@@ -390,7 +396,7 @@ def _solve_in_slices(solver: Solver, assumptions: list[int], deadline: float,
         solver.conf_budget(size)
         answer = solver.solve_limited(assumptions=assumptions)
         if answer is not None:
-            return answer
+            return bool(answer)
         used = max(solver.accum_stats().get("conflicts", 0) - before, 1)
         spent += used
         rate = used / max(time.perf_counter() - now, 1e-6)       # conflicts per second just measured

@@ -52,6 +52,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import Any
 
 from models import Grid, Group, Model, find_duplicate
 
@@ -69,6 +70,19 @@ DESCRIPTIONS = {
     "simplified": "extended reduced by the givens (Kwon & Jain): decided variables and "
                   "satisfied clauses removed, the rest renumbered",
 }
+
+
+def formula_family(options: dict[str, Any]) -> str:
+    """The method family of a CNF backend's run (options.Declaration.family): its encoding.
+    The engines (PicoSAT, CaDiCaL, Glucose, an external program) decide one formula built
+    by this module, so a wrong formula fools each the same way: runs on one encoding are one
+    family whatever engine decides them, and confirm nothing for each other.
+
+    >>> formula_family({"encoding": "minimal", "engine": "cadical195"})
+    'cnf-minimal'
+    """
+    return f"cnf-{options['encoding']}"
+
 
 Clause = list[int]
 
@@ -289,6 +303,44 @@ def geometry_clauses(encoding: str, n: int, groups: tuple[Group, ...]) -> list[C
     return clauses
 
 
+def clause_count(model: Model, encoding: str = ENCODINGS[0]) -> int:
+    """How many clauses ``encode(model, encoding, cages=False)`` makes, counted without
+    making them (a 64x64 Latin square's simplified CNF has 24.8 million: several GB to build)."""
+    check_encoding(encoding)
+    n = model.n
+    if encoding != "simplified":
+        count = n * n + sum(n * _pairs(len(group.cells)) for group in model.groups) + sum(map(bool, model.givens))
+        if encoding in ("efficient", "extended"):
+            count += n * n * _pairs(n)
+        if encoding == "extended":
+            count += n * sum(len(group.cells) == n for group in model.groups)
+        return count
+    groups = [group.cells for group in model.groups]
+    held = [sum({1 << model.givens[c] for c in cells if model.givens[c]}) for cells in groups]
+    open_values, count = _open_values(n), 0
+    in_group = [0] * (len(groups) * (n + 1))
+    for c, given in enumerate(model.givens):
+        if given:
+            continue
+        mask = 0
+        for g in model.cell_groups[c]:
+            mask |= held[g]
+        values = open_values[mask]
+        count += 1 + _pairs(len(values))
+        for g in model.cell_groups[c]:
+            for value in values:
+                in_group[g * (n + 1) + value] += 1
+    for g, mask in enumerate(held):
+        for value in open_values[mask]:
+            present = in_group[g * (n + 1) + value]
+            count += (len(groups[g]) == n) + _pairs(present)
+    return count + (find_duplicate(model.givens, model.groups) is not None)
+
+
+def _pairs(k: int) -> int:
+    return k * (k - 1) // 2
+
+
 def _simplified(model: Model) -> CNF:
     """Kwon & Jain: the extended encoding with everything the givens decide taken out."""
     n, givens, cell_groups = model.n, model.givens, model.cell_groups
@@ -328,7 +380,7 @@ def _simplified(model: Model) -> CNF:
     return CNF("simplified", givens, clauses, Renumbering(n, tuple(standard)))
 
 
-class _OpenValues(dict):
+class _OpenValues(dict[int, tuple[int, ...]]):
     """mask of held values -> the values 1..n not in it (filled on demand)."""
 
     def __init__(self, n: int) -> None:

@@ -11,6 +11,7 @@ Configuration into a backend, in the worker that runs it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -75,6 +76,8 @@ class Task:
     """Which repetition of this (puzzle, configuration) this run is, from 0."""
     memory_limit: float | None = None
     cpu_limit: float | None = None
+    count: bool = False
+    """Count mode (--count): count every solution, sending back a sample of max_solutions."""
 
     @property
     def key(self) -> str:
@@ -110,9 +113,17 @@ class Outcome:
     host: str = ""
     worker: int | None = None
     sequence: int | None = None
+    count: int | None = None
+    """Count mode: the solutions the run counted (``solutions`` then holds a sample of them)."""
     load_s: float = 0.0
     """Seconds the worker spent loading and preparing the backend (fast's compile) just before
     this run, outside its clocks: progress leaves it out of the time left."""
+
+
+JUDGE_BUDGET_S = 10.0
+"""Seconds the judge may spend on one claim by default (encoding, solving, proof checking)."""
+JUDGE_MEMORY_MB = 2048.0
+"""Address space (MB) the judge's process may add for a check, by default."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +152,12 @@ class Experiment:
     chunk_size: int | None = None
     count: int | None = None
     """--max-solutions: count and enumerate up to this many solutions."""
+    counting: bool = False
+    """--count: each run counts every solution, sending back a sample of COUNT_SAMPLE."""
+    judge_budget: float = JUDGE_BUDGET_S
+    """--judge-budget: seconds the judge may spend on one claim (judge_process.py)."""
+    judge_memory: float = JUDGE_MEMORY_MB
+    """--judge-memory: MB the judge's process may add for a check."""
     first: int | None = None
     """--first N: only the first N puzzles of each file (bad ones counted, as --puzzle counts)."""
     sample: int | None = None
@@ -152,8 +169,12 @@ class Experiment:
     @property
     def max_solutions(self) -> int:
         """What each run is asked for: --max-solutions, at least two with --unique (to tell
-        a unique solution from several), else one."""
-        return solutions_asked(self.count, self.unique)
+        a unique solution from several), else one; with --count, the sample it sends back."""
+        return COUNT_SAMPLE if self.counting else solutions_asked(self.count, self.unique)
+
+
+COUNT_SAMPLE = 16
+"""Solutions a counting run sends back (and the judge verifies) of all it counted."""
 
 
 def solutions_asked(count: int | None, unique: bool) -> int:
@@ -189,6 +210,10 @@ class Category(StrEnum):
     """The harness's verdict on one run (like BenchExec's categories); results/judge.py decides it."""
 
     CORRECT = "correct"
+    UNCHECKED = "unchecked"
+    """An answer whose solutions verify but whose asked-for claim of completeness (no
+    solution, unique, a count) neither another method family confirmed nor the judge could
+    check in its budget: BenchExec's correct-unconfirmed, never counted solved."""
     WRONG = "wrong"
     TIMEOUT = "timeout"
     UNKNOWN = "unknown"
@@ -205,6 +230,8 @@ MAX_SECONDS = 1e9
 """No run takes 30 years: a time past this is a forgery or a broken clock."""
 MAX_MEGABYTES = 1e12
 """Peak memory above an exabyte is no measurement."""
+SHAPE = "[0-9]{1,2}x[0-9]{1,2}"
+"""A grid's size or box shape as text: rows x columns, such as 9x9 or 2x3."""
 TIME_STATS = ("wall_time", "encode_time", "solve_time")
 """The stats that are seconds (result.Stats); the rest of the vocabulary is COUNTERS."""
 
@@ -245,6 +272,8 @@ class RunField:
     among: tuple[str, ...] = ()
     places: frozenset[str] = RECORD
     identity: bool = False
+    pattern: str = ""
+    """For a text: a regular expression the whole value must match ('' for any text)."""
 
     @property
     def numeric(self) -> bool:
@@ -267,7 +296,8 @@ class RunField:
         ('a number from 0 to 1e+09', 'one of solved, un')
         """
         if self.kind is Kind.TEXT:
-            what = "one of " + ", ".join(self.among) if self.among else "text"
+            what = ("one of " + ", ".join(self.among) if self.among
+                    else f"text matching {self.pattern}" if self.pattern else "text")
         elif self.kind in (Kind.WHOLE, Kind.NUMBER):
             what = f"a {self.kind.value} from {self.low:g} to {self.high:.3g}"
         elif self.kind is Kind.STATS:
@@ -290,13 +320,14 @@ def _stats_fit(value: Any) -> bool:
 
 
 _FITS: dict[Kind, Callable[[RunField, Any], bool]] = {
-    Kind.TEXT: lambda f, v: type(v) is str and (not f.among or v in f.among),
+    Kind.TEXT: lambda f, v: (type(v) is str and (not f.among or v in f.among)
+                             and (not f.pattern or re.fullmatch(f.pattern, v) is not None)),
     Kind.WHOLE: lambda f, v: type(v) is int and f.low <= v <= f.high,
     Kind.NUMBER: lambda f, v: _in_range(v, f.low, f.high),
-    Kind.FLAG: lambda f, v: v is True or v is False or (type(v) is int and v in (0, 1)),
-    Kind.OBJECT: lambda f, v: type(v) is dict,
-    Kind.GRIDS: lambda f, v: type(v) is list and all(type(grid) is str for grid in v),
-    Kind.STATS: lambda f, v: _stats_fit(v),
+    Kind.FLAG: lambda _f, v: v is True or v is False or (type(v) is int and v in (0, 1)),
+    Kind.OBJECT: lambda _f, v: type(v) is dict,
+    Kind.GRIDS: lambda _f, v: type(v) is list and all(type(grid) is str for grid in v),
+    Kind.STATS: lambda _f, v: _stats_fit(v),
 }
 """Each kind's check of a value that is not None."""
 
@@ -314,7 +345,7 @@ RUN_FIELDS: tuple[RunField, ...] = (
              "the command line's puzzle K is index K-1)", identity=True),
     RunField("line", Kind.WHOLE, "the file line the puzzle starts on", null=True, identity=True),
     RunField("n", Kind.WHOLE, "the grid's side (9 for 9x9)", "cells", low=1, identity=True),
-    RunField("box", Kind.TEXT, "the box shape, rows x columns", null=True, identity=True),
+    RunField("box", Kind.TEXT, "the box shape, rows x columns", null=True, identity=True, pattern=SHAPE),
     RunField("variant", Kind.TEXT, "the puzzle's variant (standard, x, jigsaw, killer, latin, ...)",
              null=True, identity=True),
     RunField("configuration", Kind.TEXT, "the configuration's label", identity=True),
@@ -333,20 +364,24 @@ RUN_FIELDS: tuple[RunField, ...] = (
     RunField("warmup", Kind.FLAG, "its configuration's first run in a fresh worker (imports and caches cold)"),
     RunField("peak_memory_mb", Kind.NUMBER, "the run's own peak resident memory (empty when not measured)",
              "MB", null=True, high=MAX_MEGABYTES),
-    RunField("termination", Kind.TEXT, "which limit ended the run (empty when none did)", null=True,
-             among=("walltime", "cputime", "memory")),
+    RunField("termination", Kind.TEXT, "which limit ended the run (empty when none did; answer-size: "
+             "its answer was too large to send back)", null=True,
+             among=("walltime", "cputime", "memory", "answer-size")),
     RunField("host", Kind.TEXT, "the machine it ran on", null=True),
     RunField("worker", Kind.WHOLE, "the worker's process id", null=True),
     RunField("sequence", Kind.WHOLE, "the order the runs were started in, from 0", null=True),
-    RunField("proof", Kind.TEXT, "the judge's check of a claim of completeness: proved, confirmed or "
-             "unchecked (empty when the run claims none)", null=True),
+    RunField("proof", Kind.TEXT, "the judge's check of a claim of completeness: proved, confirmed (by "
+             "another method family), unchecked, or not asked (claimed, but not what the run was "
+             "asked: not checked); empty when the run claims none", null=True),
     RunField("verified_solutions", Kind.WHOLE, "the distinct solutions of the run the checker verified",
              null=True),
+    RunField("count", Kind.WHOLE, "count mode (--count): the solutions the run counted (its solutions "
+             "are a sample of them); empty otherwise", "solutions", null=True),
     *(RunField(name, Kind.WHOLE, meaning, "count", null=True) for name, meaning in COUNTERS.items()),
     RunField("seed", Kind.WHOLE, "the solver seed from the options (--seeds; empty without one)",
              null=True, places=frozenset({CSV, JSON}), identity=True),
     RunField("puzzle", Kind.TEXT, "the puzzle in line format", places=_KEPT),
-    RunField("size", Kind.TEXT, "the grid's size, e.g. 9x9", places=_KEPT),
+    RunField("size", Kind.TEXT, "the grid's size, e.g. 9x9", places=_KEPT, pattern=SHAPE),
     RunField("solver", Kind.TEXT, "the configuration's label (as older files name it)", places=_KEPT),
     RunField("solutions", Kind.GRIDS, "the solutions returned, in line format", places=_KEPT),
     RunField("complete", Kind.FLAG, "whether the backend exhausted its search (so its solutions are all "

@@ -12,7 +12,7 @@ import stat
 import sys
 from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from models import Puzzle, PuzzleError, iter_puzzles
 from models.formats import FORMATS
@@ -20,12 +20,14 @@ from models.formats import FORMATS
 from ..engine.runner import run_tasks
 from ..engine.terminal import printable
 from ..pictures.plot import PlotUnavailableError, check_plot_format, require_matplotlib
-from ..results.judge import Category, Run
+from ..results.claims import BUDGET_S
+from ..results.judge import Run, fails
+from ..results.judge_process import MEMORY_MB
 from ..results.outputs import OutputError
 from ..results.outputs import check_output_paths as check_paths
 from ..results.summary_table import COLUMNS, parse_columns
 from ..results.tables import TABLE_FORMATS
-from ..tasks import Outcome, Task
+from ..tasks import COUNT_SAMPLE, MAX_COUNT, Outcome, Task
 from .progress import Progress
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -38,12 +40,22 @@ def bundled_puzzles() -> Path:
 
 
 DEFAULT_PUZZLES = bundled_puzzles() / "default.txt"
+
+
+class Subcommands(Protocol):
+    """What a command's ``add_parser`` is handed: the object ``add_subparsers`` returns."""
+
+    def add_parser(self, name: str, **options: Any) -> argparse.ArgumentParser: ...
 DEFAULT_TIMEOUT = 10.0
 MAX_SECONDS = 1e7
 """The longest --timeout or --cpu-limit (about 116 days): the kernel's timers and the
 clocks' arithmetic overflow on larger numbers (--cpu-limit 1e308 failed every run)."""
 MAX_MEGABYTES = 1e9
 """The largest --memory-limit (a petabyte): RLIMIT_AS is a 64-bit count of bytes."""
+MAX_JOBS = 1024
+"""The most worker processes --jobs starts (each is a process: more is no faster on any machine)."""
+MAX_PAR = 1e6
+"""The largest PAR-K factor: an unsolved run counts K x the limit, which must stay a number."""
 FIFO_NOTICE_S = 2.0
 """Seconds a FIFO may stay silent before the user is told the run waits for it."""
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -68,12 +80,34 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
                         help="count and enumerate up to N solutions per run; a run that stops "
                              "with fewer without exhausting the search is judged unknown "
                              "(default: 1, or 2 with --unique)")
+    parser.add_argument("--count", action="store_true",
+                        help="count every solution without sending them back (each run records its "
+                             f"count and {COUNT_SAMPLE} of its grids, verified); the judge checks each "
+                             "count against another method family's or its own")
     parser.add_argument("--memory-limit", type=megabytes, default=None, metavar="MB",
                         help="address space a run may add to its worker (RLIMIT_AS); a run over "
                              "it is judged memory-out (default: no limit)")
     parser.add_argument("--plugin", action="append", default=[], metavar="SPEC",
                         help="add your own backend: path/to/file.py:function or module:function "
                              "(NAME=SPEC to name it); may be repeated")
+    parser.add_argument("--judge-budget", type=seconds, default=BUDGET_S, metavar="SECONDS",
+                        help="seconds the judge may spend on one claim no other method family "
+                             "confirms (encoding, solving, checking its proof), in a process of its "
+                             "own; a claim it cannot settle in time is unchecked, never solved "
+                             f"(default: {BUDGET_S:g})")
+    parser.add_argument("--judge-memory", type=megabytes, default=MEMORY_MB, metavar="MB",
+                        help="address space the judge's process may add for a check; a check over "
+                             f"it is unchecked (default: {MEMORY_MB:g})")
+
+
+def solutions_wanted(args: argparse.Namespace) -> None:
+    """UsageError when --count is given with --unique or --max-solutions (a count is every one)
+    or with --batch (a batch does not count)."""
+    if args.count and (args.unique or args.max_solutions is not None):
+        other = "--unique" if args.unique else "--max-solutions"
+        raise UsageError(f"--count counts every solution: leave out {other}")
+    if args.count and getattr(args, "batch", False):
+        raise UsageError("--count counts each puzzle in a worker: leave out --batch")
 
 
 def input_options(parser: argparse.ArgumentParser) -> None:
@@ -188,9 +222,40 @@ def megabytes(text: str) -> float:
 
 
 def positive_int(text: str) -> int:
-    value = int(text)
+    """A whole number from 1 to MAX_COUNT (what a 64-bit count, and the results database, holds)."""
+    value = whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+def whole_number(text: str) -> int:
+    """A whole number, negative or not, of at most 64 bits (from -MAX_COUNT to MAX_COUNT)."""
+    try:
+        value = int(text.strip()) if len(text) <= 40 else None
+    except ValueError:
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text[:40]!r}")
+    if abs(value) > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_COUNT:,} (a 64-bit whole number), "
+                                         f"not {text}")
+    return value
+
+
+def worker_count(text: str) -> int:
+    """A number of worker processes: 1 to MAX_JOBS."""
+    value = positive_int(text)
+    if value > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_JOBS:,} worker processes, not {text}")
+    return value
+
+
+def par_factor(text: str) -> float:
+    """A PAR-K factor: a positive number up to MAX_PAR."""
+    value = positive_float(text)
+    if value > MAX_PAR:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_PAR:g}, not {text}")
     return value
 
 
@@ -201,10 +266,10 @@ def run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
 
 
 def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError], fail_on: Sequence[str] = ()) -> int:
-    """1 if any run is wrong, or in a category of ``fail_on`` (--fail-on; either outranks bad
-    input), else 2 if a puzzle was bad, else 0."""
-    failing = {Category.WRONG.value, *fail_on}
-    if any(run.category in failing for run in runs):
+    """1 if any run is wrong, unchecked or had an answer too large to send back (judge.fails),
+    or is in a category of ``fail_on`` (--fail-on; either outranks bad input), else 2 if a
+    puzzle was bad, else 0."""
+    if any(fails(run.category, run.termination) or run.category in fail_on for run in runs):
         return EXIT_WRONG
     return EXIT_USAGE if bad else EXIT_OK
 
@@ -323,8 +388,8 @@ def retired_option(parser: argparse.ArgumentParser, old: str, new: str, *, offse
     spelling never silently means something else."""
 
     class Retired(argparse.Action):
-        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                     values: Any, option_string: str | None = None) -> None:
+        def __call__(self, parser: argparse.ArgumentParser, _namespace: argparse.Namespace,
+                     values: Any, _option_string: str | None = None) -> None:
             try:
                 now = f"{new} {int(values) + offset}"
             except ValueError:

@@ -31,7 +31,7 @@ from ..fuzz.campaign import Plan, Tally, fuzz
 from ..fuzz.findings import Finding
 from ..fuzz.trials import MODES
 from ..tasks import Configuration
-from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG, UsageError, positive_int, seconds
+from .common import EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG, Subcommands, UsageError, positive_int, seconds
 from .progress import duration
 
 REFERENCES = ("sat", "mrv", "cpsat")
@@ -41,7 +41,7 @@ PROGRESS_S = 5.0
 MAX_SIDE = 25
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "fuzz", help="hunt a solver's bugs with generated puzzles, mutants and references; shrink each one",
         description="Generate puzzles of every size, variant and verdict, run the solvers under test "
@@ -242,7 +242,7 @@ def _tried(plan: Plan, tally: Tally) -> str:
         rows.append([f"{size}x{size}", *counts, tally.sizes[size],
                      f"{tally.sizes[size] / max(tally.searched_s, 1e-9):.2f}"])
     rows.append(["all", *[tally.families[f] for f in plan.families], tally.cases, f"{tally.rate():.2f}"])
-    return tabulate(rows, headers=["side", *plan.families, "instances", "per s"], tablefmt="simple")
+    return str(tabulate(rows, headers=["side", *plan.families, "instances", "per s"], tablefmt="simple"))
 
 
 def _reported(finding: Finding, number: int, path: Path | None) -> str:

@@ -24,21 +24,22 @@ import sys
 import textwrap
 from typing import Any
 
-from ..results import db_views, paired, paired_table, records, report, scores, views
+from ..results import db_views, paired, paired_table, records, report, saved, scores, views
 from ..results.database import open_database
-from ..results.judge import Category
+from ..results.judge import fails
 from ..results.merge import MergeError, merged_document
 from ..results.outputs import write_atomic
 from ..tasks import Outputs
 from .common import (
     EXIT_OK,
     EXIT_WRONG,
+    Subcommands,
     UsageError,
     check_output_paths,
     note_defaults,
+    par_factor,
     percent,
     picture_options,
-    positive_float,
     refuse_unused,
     table_options,
 )
@@ -48,7 +49,7 @@ ALWAYS = {"runs", "db", "where", "json", "csv", "plot", "title", "exclude_warmup
 """The options every kind of report honours (the files it writes, which runs it reads)."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     rep = subparsers.add_parser("report", help="tables, scores and paired comparisons of saved runs",
                                 description=__doc__.split("\n", 2)[2],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -63,7 +64,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     rep.add_argument("--json", metavar="OUT.json", help="with --db: save the selected runs as a "
                                                          "saved-run JSON document")
     table_options(rep)
-    rep.add_argument("--par", type=positive_float, default=2.0, metavar="K",
+    rep.add_argument("--par", type=par_factor, default=2.0, metavar="K",
                      help="PAR-K: unsolved runs count K x the limit (default: 2)")
     rep.add_argument("--scores", action="store_true", help="PAR-K, solved and the virtual best solver")
     rep.add_argument("--per-puzzle", action="store_true", help="one row per puzzle (see --pivot)")
@@ -149,7 +150,7 @@ def _report(args: argparse.Namespace, document: dict[str, Any]) -> int:
         refuse_unused(args, ALWAYS | {"format", "columns", "explain_columns", "par", "merge"}, "the summary")
         _summary(document, runs, args)
     _write(args, document)
-    return EXIT_WRONG if any(r["category"] == Category.WRONG for r in runs) else EXIT_OK
+    return EXIT_WRONG if any(fails(r["category"], r.get("termination")) for r in runs) else EXIT_OK
 
 
 def report_database(args: argparse.Namespace) -> int:
@@ -172,14 +173,14 @@ def report_database(args: argparse.Namespace) -> int:
         print(f"compare.py: no runs in {args.db}" + (" match --where" if args.where else ""),
               file=sys.stderr)
     if args.json:
-        write_atomic(args.json, json.dumps(document, indent=1) + "\n")
+        write_atomic(args.json, saved.document_text(document))
     if args.html:
         return _html(args, [document], [args.db])
     if whole:
         return _report(args, document)
     refuse_unused(args, ALWAYS | {"format", "columns", "explain_columns", "par"}, "the summary")
     _summary(document, [], args, rows=document["summary"])
-    return EXIT_WRONG if any(row["wrong"] for row in document["summary"]) else EXIT_OK
+    return EXIT_WRONG if any(row["wrong"] or row.get("unchecked") for row in document["summary"]) else EXIT_OK
 
 
 def _summary(document: dict[str, Any], runs: list[dict[str, Any]], args: argparse.Namespace,
@@ -238,7 +239,8 @@ def _paired(args: argparse.Namespace, old: dict[str, Any], new: dict[str, Any] |
                 text += "\n\n" + textwrap.fill(_COMPARISON_FOOTNOTE, 100)
         print(text)
     if args.fail_if_slower is None:
-        return EXIT_WRONG if any(r["category"] == Category.WRONG for r in (new or old)["runs"]) else EXIT_OK
+        return EXIT_WRONG if any(fails(r["category"], r.get("termination")) for r in (new or old)["runs"]) \
+            else EXIT_OK
     failed, line = paired_table.gate_message(rows, args.fail_if_slower, speed["refused"])
     print(f"compare.py: {line}", file=sys.stderr)
     return EXIT_WRONG if failed else EXIT_OK
@@ -270,7 +272,8 @@ def _html(args: argparse.Namespace, documents: list[dict[str, Any]], paths: list
           f"written to {args.html}", file=sys.stderr)
     merged = merged_document(documents, paths) if len(documents) > 1 else documents[0]
     _write(args, merged)
-    return EXIT_WRONG if any(r["category"] == Category.WRONG for d in documents for r in d["runs"]) else EXIT_OK
+    return EXIT_WRONG if any(fails(r["category"], r.get("termination")) for d in documents for r in d["runs"]) \
+        else EXIT_OK
 
 
 def _write(args: argparse.Namespace, document: dict[str, Any]) -> None:

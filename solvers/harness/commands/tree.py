@@ -14,15 +14,15 @@ from ...trace import Event, TraceError, read_jsonl
 from ..pictures.search_tree import search_counts
 from ..pictures.tree_svg import search_tree
 from ..results.outputs import write_atomic
-from .common import EXIT_OK, UsageError, check_output_paths, positive_int
-from .tracing import TRACED, chosen_puzzle, one_puzzle_options, traced_solve
+from .common import EXIT_OK, Subcommands, UsageError, check_output_paths, positive_int
+from .tracing import TRACED, chosen_puzzle, one_puzzle_options, solver_named, traced_solve
 
 FORMATS = ("svg", "html")
 DEFAULT_BUDGET = 300
 """Nodes drawn at most: a few hundred stay readable; beyond that subtrees are collapsed."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     tree = subparsers.add_parser(
         "tree", help="draw the search tree of one solve (SVG): decisions, values, dead ends",
         description="Solve one puzzle with a solver that records its steps (the human-style "
@@ -66,9 +66,9 @@ def run(args: argparse.Namespace) -> int:
 def _solved(args: argparse.Namespace) -> tuple[list[Event], str]:
     """The events of solving PATH's puzzle with --solver, and a title saying how it ended."""
     puzzle = _puzzle(args)
-    result, trace = traced_solve(puzzle, args.solver, args.timeout, "tree")
+    result, trace = traced_solve(puzzle, args.solver, args.timeout, args.uniqueness, "tree")
     status = result.status.value + (f" ({result.message})" if result.message else "")
-    return trace.events, f"{puzzle.source}: {trace.events[0]['solver']}, {status}"
+    return trace.events, f"{puzzle.source}: {solver_named(trace.events[0])}, {status}"
 
 
 def _saved_trace(args: argparse.Namespace) -> tuple[list[Event], str]:

@@ -30,17 +30,21 @@ MAX_NAME = 64
 """Characters a stat's name may have."""
 MESSAGE_CHARS = 2000
 """The longest message kept from a worker."""
-TERMINATIONS = (None, "memory")
+TERMINATIONS = (None, "memory", "answer-size")
 """What a worker may say ended its run (the other limits are the harness's to judge)."""
 STORED_TERMINATIONS = (None, *RUN_FIELD["termination"].among)
 """What a stored outcome may say ended its run (the harness judged it before storing)."""
 STAMPED = tuple(name for name in Outcome.__dataclass_fields__ if name not in (
     "status", "solutions", "complete", "stats", "message", "time_s", "cpu_s", "warmup", "peak_memory_mb",
-    "termination"))
+    "termination", "count"))
 """What the harness stamps on an outcome (where and when it ran): kept in a stored one only,
 each checked against its field's definition."""
 MAX_HOST = 255
 """Characters a stored outcome's host name may have."""
+MAX_KEPT_CELLS = 1_000_000
+"""Cells of grids the harness keeps from one answer (12,345 grids of a 9x9, 1,600 of a 25x25):
+what a run's record, the judge and a saved file hold of it. An answer with more keeps its
+first grids up to this, says so in its message, and no longer claims they are all there are."""
 
 
 class AnswerError(ValueError):
@@ -102,7 +106,8 @@ def checked_stats(value: Any) -> dict[str, int | float]:
     return stats
 
 
-def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = False) -> Outcome:
+def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = False,
+                 counting: bool = False) -> Outcome:
     """The answer as an Outcome when every field is what it should be; AnswerError naming the
     first that is not. ``cells`` is the grid's size (a solution holds at most 4 times that:
     the checker, not this, says whether it is a solution). ``stored``: an outcome the
@@ -122,8 +127,8 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
         raise AnswerError(f"{len(solutions) if isinstance(solutions, list) else 'no list of'} "
                           f"solutions, at most {max_solutions} asked for")
     for solution in solutions:
-        if not isinstance(solution, list) or len(solution) > 4 * cells or not all(
-                type(v) is int for v in solution):
+        if not isinstance(solution, list) or len(solution) > 4 * cells or not (
+                not solution or set(map(type, solution)) == {int}):
             raise AnswerError("a solution that is not a list of integers of the grid's size")
     stats = checked_stats(data.get("stats", {}))
     time_s = amount("time_s", data.get("time_s", 0.0), RUN_FIELD["time_s"].high)
@@ -136,10 +141,13 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
             raise AnswerError(f"{name} = {shown(value)} is not a {kind.__name__}")
     termination = data.get("termination")
     if termination not in (STORED_TERMINATIONS if stored else TERMINATIONS) or (
-            termination == "memory" and status != Status.MEMORY_OUT):
+            termination == "memory" and status != Status.MEMORY_OUT) or (
+            termination == "answer-size" and status != Status.ERROR):
         raise AnswerError(f"termination {shown(termination)} is not one a worker may report")
-    outcome = Outcome(status, [tuple(s) for s in solutions], complete, stats, message[:MESSAGE_CHARS],
-                      time_s, cpu_s, warmup, peak_mb, termination)
+    kept, complete, message = (([tuple(s) for s in solutions], complete, message[:MESSAGE_CHARS]) if stored
+                               else kept_solutions(solutions, cells, complete, message[:MESSAGE_CHARS]))
+    outcome = Outcome(status, kept, complete, stats, message, time_s, cpu_s, warmup, peak_mb, termination,
+                      count=_count_of(data, status, len(solutions), counting, stored))
     if stored:
         for name in STAMPED:  # one an older compare.py did not stamp reads as the field's default
             value = data.get(name, Outcome.__dataclass_fields__[name].default)
@@ -147,6 +155,38 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
                 raise AnswerError(f"{name} = {shown(value)} is not {RUN_FIELD[name].expected()}")
             setattr(outcome, name, value if value is not None or name != "host" else "")
     return outcome
+
+
+def _count_of(data: dict[str, Any], status: Status, solutions: int, counting: bool, stored: bool) -> int | None:
+    """A counting run's count: a whole number no smaller than its sample (0 for "no
+    solution"), required when it counted and answered; None when it did not count (a stored
+    outcome may be either)."""
+    value = data.get("count")
+    if value is None:
+        if counting and status in (Status.SOLVED, Status.UNSAT):
+            raise AnswerError(f"no count from a counting run that answered {status.value}")
+        return None
+    if not (counting or stored):
+        raise AnswerError(f"count = {shown(value)} from a run that was not counting")
+    found = count("count", value)
+    if found < solutions or (status == Status.UNSAT and found):
+        raise AnswerError(f"count = {found} with {solutions} solutions and status {status.value}")
+    return found
+
+
+def kept_solutions(solutions: list[list[int]], cells: int, complete: bool,
+                   message: str) -> tuple[list[tuple[int, ...]], bool, str]:
+    """The grids kept of an answer (at most MAX_KEPT_CELLS cells of them, at least one grid),
+    whether the answer still claims they are all, and its message: when grids are dropped,
+    the claim goes (a claim about grids the harness does not hold cannot be judged) and the
+    message says how many were returned and kept."""
+    room = max(1, MAX_KEPT_CELLS // max(1, cells))
+    if len(solutions) <= room:
+        return [tuple(s) for s in solutions], complete, message
+    note = (f"[the backend returned {len(solutions):,} grids: the first {room:,} are kept and judged "
+            f"(at most {MAX_KEPT_CELLS:,} cells of grids per run)"
+            + ("; its claim that they are all is not judged]" if complete else "]"))
+    return [tuple(s) for s in solutions[:room]], False, f"{note} {message}".strip()[:MESSAGE_CHARS]
 
 
 def outcome_from(data: Any, max_solutions: int, cells: int) -> Outcome:

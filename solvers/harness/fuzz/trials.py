@@ -14,7 +14,7 @@ from models import Puzzle
 
 from ..engine.runner import WorkerPool, default_jobs
 from ..results.claims import ClaimChecker
-from ..results.experiment import backends_of
+from ..results.experiment import families_of
 from ..results.judge import Run, judge
 from ..tasks import Category, Configuration, Outcome, Task
 
@@ -68,7 +68,7 @@ class Trials:
         for trial in trials:
             mine = [(configuration.name, next(outcomes)) for configuration in trial.configurations]
             runs, _ = judge(trial.puzzle, mine, max_solutions=MODES[trial.mode], checker=self.checker,
-                            backends=backends_of([Task(c, trial.puzzle) for c in trial.configurations]))
+                            families=families_of([Task(c, trial.puzzle) for c in trial.configurations]))
             judged.append(Judged(trial, {run.solver: run for run in runs}, dict(mine)))
         return judged
 

@@ -15,9 +15,10 @@ from tabulate import tabulate
 
 from ... import registry
 from ..engine.terminal import printable
-from . import tables
+from ..tasks import Category
+from . import saved, tables
 from .aggregate import interquartile_range, mean_interval, median, reduce_puzzle
-from .judge import Category, Disagreement, Run
+from .judge import Disagreement, Run
 from .records import bad_field, record, run_entry
 from .scores import document_limit
 from .tables import seconds
@@ -71,7 +72,7 @@ SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs
                 "nodes_are", "mean_conflicts")
 _VERDICT_COLUMNS = {"solved": "solved", "timeout": "timeouts", "memory-out": "memory_outs",
                     "unknown": "unknown", "unsupported": "unsupported", "error": "errors",
-                    "wrong": "wrong"}
+                    "wrong": "wrong", "unchecked": "unchecked"}
 
 
 class GroupSummary:
@@ -82,10 +83,9 @@ class GroupSummary:
     def __init__(self, *, unique: bool = False, limit: float | None = None, par: float = 2.0):
         self.unique, self.limit, self.par = unique, limit, par
         self.first: dict[str, Any] | None = None
-        self.counts = dict.fromkeys([*_VERDICT_COLUMNS.values(), "unsat", "multiple", "unchecked",
-                                     "runs", "puzzles"], 0)
+        self.counts = dict.fromkeys([*_VERDICT_COLUMNS.values(), "unsat", "multiple", "runs", "puzzles"], 0)
         self.times, self.scores = array("d"), array("d")
-        self.values: dict[str, array] = {name: array("d") for name in ("cpu", "nodes", "conflicts")}
+        self.values: dict[str, array[float]] = {name: array("d") for name in ("cpu", "nodes", "conflicts")}
 
     def add_puzzle(self, records: Sequence[dict[str, Any]]) -> None:
         """Every run (repetition) of one configuration on one puzzle, as flat records."""
@@ -96,9 +96,6 @@ class GroupSummary:
         self.counts[_VERDICT_COLUMNS[outcome.verdict]] += 1
         self.counts["unsat"] += outcome.unsat
         self.counts["multiple"] += outcome.multiple
-        # a puzzle whose claim (unsat, unique, a count) the judge could not check
-        self.counts["unchecked"] += any(r["category"] == Category.CORRECT and r.get("proof") == "unchecked"
-                                        for r in records)
         if outcome.time_s is None:  # unsupported: it answered nothing to time or score
             return
         self.times.append(outcome.time_s)
@@ -237,27 +234,33 @@ def build_document(runs: Sequence[Run], disagreements: Sequence[Disagreement], *
 
 def load_document(path: str) -> dict[str, Any]:
     """A saved run document; ReportError says what is wrong with the file."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
+    try:  # bounded in bytes, nesting and numbers, and every part a report reads checked (saved.py)
+        document = saved.read_json(path)
     except OSError as error:
         raise ReportError(f"{path}: cannot read: {error.strerror or error}") from error
-    except json.JSONDecodeError as error:
-        raise ReportError(f"{path}, line {error.lineno}: not JSON: {error.msg}") from error
+    except saved.SavedFileError as error:
+        raise ReportError(f"{path}: {error}") from error
     if not isinstance(document, dict) or document.get("kind") != DOCUMENT_KIND:
         raise ReportError(f"{path}: not a saved compare.py run (no \"kind\": \"{DOCUMENT_KIND}\")")
-    runs = document.get("runs", [])
+    runs = document.get("runs")
     if not isinstance(runs, list):
-        raise ReportError(f"{path}: \"runs\" is not a list")
+        raise ReportError(f"{path}: \"runs\" is {'missing' if runs is None else 'not a list'}: "
+                          "a saved run holds a list of runs")
+    problem = saved.document_problem(document)
+    if problem:
+        raise ReportError(f"{path}: {problem}")
     for number, run in enumerate(runs):
         if not isinstance(run, dict):
             raise ReportError(f"{path}: run {number} is not an object")
-        missing = [k for k in RUN_KEYS + ("size",) if k not in run]
+        missing = [k for k in (*RUN_KEYS, "size") if k not in run]
         if missing:
             raise ReportError(f"{path}: run {number} lacks {', '.join(missing)}")
         problem = _bad_field(run)
         if problem:
             raise ReportError(f"{path}: run {number}: {problem}")
+    problem = saved.unlike_runs(runs)
+    if problem:
+        raise ReportError(f"{path}: {problem}")
     return document
 
 
@@ -296,7 +299,7 @@ def compare_rows(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any
         a, b = before.get(key), after.get(key)
         row: dict[str, Any] = {"set": key[0], "configuration": key[1]}
         for column in ("puzzles", "solved", "unsat", "timeouts", "memory_outs", "unknown",
-                       "unsupported", "errors", "wrong"):
+                       "unsupported", "errors", "wrong", "unchecked"):
             row[column] = f"{_get(a, column)} -> {_get(b, column)}"
         row["mean s old"] = a["mean_s"] if a else None
         row["mean s new"] = b["mean_s"] if b else None
