@@ -17,6 +17,8 @@ from solvers import registry
 from solvers.generate.instances import FAMILIES, VERDICTS, Alternatives, random_instance
 from solvers.harness.engine.configs import parse_one
 from solvers.harness.fuzz import findings
+from solvers.harness.fuzz.campaign import Tally, _count
+from solvers.harness.fuzz.cases import draw_case
 from solvers.harness.fuzz.mutators import KINDS, Symmetry, draw, preserves, random_symmetry
 from solvers.harness.fuzz.oracles import failure_of
 from solvers.harness.fuzz.relations import Answer, Mutant, mutant_for, violated
@@ -140,12 +142,21 @@ def test_a_relation_made_again_for_a_smaller_puzzle_keeps_its_cell_and_digit() -
     ("timeout", "killed after 2.0 s (limit 1 s)", False, None, None),
     ("unknown", "node limit reached", True, None, None),
     ("unsupported", "no sums", True, None, None),
+    ("unchecked", "claim not confirmed", True, None, None),
     ("correct", "verified", True, None, None),
 ])
 def test_a_judged_run_is_the_finding_its_category_and_reason_say(
         category: str, reason: str, elsewhere: bool, kind: str | None, signature: str | None) -> None:
     failure = failure_of(category, reason, answered_elsewhere=elsewhere)
     assert (failure and failure.kind, failure and failure.signature) == (kind, signature)
+
+
+def test_the_tally_counts_unchecked_claims_gave_up_and_unsupported_runs_apart() -> None:
+    tally = Tally()
+    _count(tally, draw_case(1, 0, [4], ["standard"], ["unique"]),
+           [(False, "unchecked"), (True, "unchecked"), (False, "unknown"), (False, "unsupported"),
+            (True, "timeout"), (False, "correct")])
+    assert (tally.cases, tally.unchecked, tally.gave_up, tally.unsupported, tally.slow_references) == (1, 2, 1, 1, 1)
 
 
 # -- shrinking ----------------------------------------------------------------------------

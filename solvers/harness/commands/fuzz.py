@@ -220,6 +220,7 @@ def _summary(plan: Plan, tally: Tally, findings: Sequence[Finding], paths: Seque
     print(f"\n{tally.cases:,} instances in {duration(tally.searched_s)} ({tally.rate():.1f}/s), "
           f"each with up to 3 mutants, {tally.runs:,} runs in all; verdicts: {verdicts}; modes: "
           f"{modes_run}; runs that gave up: {tally.gave_up}, unsupported: {tally.unsupported}, "
+          f"unchecked claims: {tally.unchecked}, "
           f"reference runs past the limit: {tally.slow_references}, runs past it that answered in "
           f"time when run again: {tally.passing_hangs}")
     if tally.interrupted:

@@ -63,6 +63,9 @@ class Tally:
     """Cases by (side, family)."""
     unsupported: int = 0
     gave_up: int = 0
+    unchecked: int = 0
+    """Runs whose claim the judge could neither see confirmed nor check in its budget (no
+    finding: the relations still compare them)."""
     slow_references: int = 0
     """Reference runs past the limit (no finding: the solver under test is not to blame)."""
     passing_hangs: int = 0
@@ -165,6 +168,7 @@ def _count(tally: Tally, case: Case, categories: list[tuple[bool, str]]) -> None
     tally.pairs[size, family] += 1
     tally.unsupported += sum(category == "unsupported" for _, category in categories)
     tally.gave_up += sum(category == "unknown" for _, category in categories)
+    tally.unchecked += sum(category == "unchecked" for _, category in categories)
     tally.slow_references += sum(reference and category == "timeout" for reference, category in categories)
 
 
