@@ -13,6 +13,7 @@ grid); a variant grid (jigsaw, diagonals, extra groups) has only its values rela
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -37,7 +38,7 @@ class Isomorph:
         return tuple(original)
 
 
-def _line_order(rng: random.Random, lines: int, per_band: int) -> list[int]:
+def line_order(rng: random.Random, lines: int, per_band: int) -> list[int]:
     """A random order of lines that keeps each band's lines together (bands shuffled too)."""
     bands = list(range(lines // per_band))
     rng.shuffle(bands)
@@ -72,8 +73,8 @@ def random_isomorph(model: Model, seed: int) -> Isomorph:
     cell_of = list(range(n * n))
     plain = _plain(model)
     if plain:
-        rows = _line_order(rng, n, geometry.box_rows)
-        cols = _line_order(rng, n, geometry.box_cols)
+        rows = line_order(rng, n, geometry.box_rows)
+        cols = line_order(rng, n, geometry.box_cols)
         cell_of = [rows[r] * n + cols[c] for r in range(n) for c in range(n)]
     givens = tuple(new_value[model.givens[cell_of[cell]]] for cell in range(n * n))
     new_cell = [0] * (n * n)
@@ -86,8 +87,9 @@ def random_isomorph(model: Model, seed: int) -> Isomorph:
     return Isomorph(shuffled_model, tuple(value_of), tuple(cell_of))
 
 
-def solve_isomorph(solve: Solve, model: Model, seed: int, **options: Any) -> Result:
-    """``solve`` (a backend's solve function) on the seed's isomorph; solutions mapped back."""
+def solve_isomorph(solve: Solve | Callable[..., Result], model: Model, seed: int, **options: Any) -> Result:
+    """``solve`` (a backend's solve function, or its count) on the seed's isomorph; solutions
+    mapped back (a count is the same on every isomorph)."""
     isomorph = random_isomorph(model, seed)
     result = solve(isomorph.model, **options)
     result.solutions = [isomorph.back(grid) for grid in result.solutions]

@@ -30,14 +30,16 @@ dedicated to one isolation key (``Task.key``).
 from __future__ import annotations
 
 import contextlib
+import math
 import multiprocessing
 import os
 import secrets
+import select
 import signal
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -103,10 +105,15 @@ def run_tasks(tasks: Iterable[Task], *, jobs: int | None = None,
 
 class WorkerPool:
     """run_tasks' workers kept alive between batches, so backends stay loaded (the
-    executors keep one per sweep, and one in each Dask worker); close() ends them."""
+    executors keep one per sweep, and one in each Dask worker); close() ends them. With
+    ``keep_idle`` an idle worker is replaced by one of another key only when no worker
+    of that key is alive: small batches that alternate between a few keys (a fuzz
+    campaign: a plugin and the built-in references) then never restart a worker."""
 
-    def __init__(self, jobs: int | None = None, *, fresh_plugin_workers: bool = False):
+    def __init__(self, jobs: int | None = None, *, fresh_plugin_workers: bool = False,
+                 keep_idle: bool = False):
         self._pool = _Pool(max(1, jobs or default_jobs()), None, fresh_plugin_workers)
+        self._pool.keep_idle = keep_idle
 
     def run(self, tasks: Iterable[Task], *, on_outcome: Callable[[int, Outcome], None] | None = None,
             keep: bool = True) -> list[Outcome]:
@@ -193,6 +200,11 @@ class _Pool:
         self.requeued: list[int] = []
         """Tasks whose worker died before their run started, to be given to a fresh one."""
         self.retried: set[int] = set()
+        self.keep_idle = False
+        """Replace an idle worker of another key only for a key no live worker has."""
+        self.answered: list[tuple[int, Outcome, int, int | None, float, float]] = []
+        """Answers read and checked, to be recorded once the free workers have new tasks:
+        (task number, outcome, worker pid, sequence, the parent's least wall time, load s)."""
 
     def run(self, tasks: Iterable[Task], keep: bool = True) -> list[Outcome]:
         """Run the tasks, read only as workers fall free; live workers of an earlier run
@@ -201,13 +213,23 @@ class _Pool:
         self.source: Iterator[tuple[int, Task]] | None = enumerate(tasks)
         self.count = 0
         waiting: list[int] = []
-        while True:
-            waiting[:0], self.requeued = self.requeued, []
-            self._dispatch(waiting)
-            if not waiting and not self._busy():
-                break
-            self._wait()
+        try:
+            while True:
+                waiting[:0], self.requeued = self.requeued, []
+                self._dispatch(waiting)
+                self._hand_on()  # the answers just read, while the workers run their next tasks
+                if not waiting and not self._busy():
+                    break
+                self._wait()
+        finally:
+            self._hand_on()  # nothing read is lost, not even on Ctrl-C
         return [] if self.outcomes is None else [self.outcomes[number] for number in range(self.count)]
+
+    def _hand_on(self) -> None:
+        """Record the answers checked since the last call (judging and storing them is the
+        caller's heavier work, done here after the free workers were given new tasks)."""
+        while self.answered:
+            self._stamped(*self.answered.pop(0))
 
     def _busy(self) -> list[_Worker]:
         return [w for w in self.slots if w is not None and w.task is not None]
@@ -245,13 +267,32 @@ class _Pool:
                     self._send(worker, match)
         for index, worker in enumerate(self.slots):
             if worker is None or worker.task is None:
-                number = waiting.pop(0) if waiting else self._pull()
-                if number is None:
-                    return
+                if worker is not None and self.keep_idle:
+                    number = self._unserved(waiting)
+                    if number is None:
+                        continue
+                else:
+                    number = waiting.pop(0) if waiting else self._pull()
+                    if number is None:
+                        return
                 if worker is not None:
                     self._end(worker)
                 spawned = self.slots[index] = self._spawn(self.tasks[number].key)
                 self._send(spawned, number)
+
+    def _unserved(self, waiting: list[int]) -> int | None:
+        """The first task, waiting or read now (at most LOOKAHEAD ahead), whose key no live
+        worker has: the only kind an idle worker of another key is replaced for (keep_idle)."""
+        keys = {w.key for w in self.slots if w is not None}
+        match = next((n for n in waiting if self.tasks[n].key not in keys), None)
+        if match is not None:
+            waiting.remove(match)
+            return match
+        while len(waiting) < LOOKAHEAD and (number := self._pull()) is not None:
+            if self.tasks[number].key not in keys:
+                return number
+            waiting.append(number)
+        return None
 
     def close(self) -> None:
         for worker in self.slots:
@@ -298,7 +339,7 @@ class _Pool:
         worker.loading, worker.deadline = True, time.monotonic() + LOAD_LIMIT
         worker.load_began = time.monotonic()
         try:  # the puzzle goes along when the backend prepares for a kind of puzzle
-            worker.tasks.send(("load", solver, None if need is None else task.puzzle))
+            worker.tasks.send(("load", solver, None if need in (None, "count") else task.puzzle))
         except (OSError, ValueError):  # died while idle: its death is noticed in _wait
             pass
 
@@ -327,16 +368,16 @@ class _Pool:
         live = [w for w in self.slots if w is not None]
         busy = [w.deadline for w in live if w.task is not None]
         timeout = min(3600.0, max(0.0, min(busy) - time.monotonic())) if busy else None
-        handles = [w.results for w in live] + [w.process.sentinel for w in live]
+        handles = [w.results.fileno() for w in live] + [w.process.sentinel for w in live]
         called = time.monotonic()
-        waiting = wait(handles, 0)  # what arrived while this process was busy elsewhere
+        waiting = _ready(handles, 0)  # what arrived while this process was busy elsewhere
         if not waiting:
-            wait(handles, timeout)
+            _ready(handles, timeout)
         arrived = {}
         for each in live:  # read (and time) every answer before handling any
             arrived[id(each)] = read_available(each.results.fileno())
             now = time.monotonic()
-            each.arrival = (each.last_read, called) if each.results in waiting else (now, now)
+            each.arrival = (each.last_read, called) if each.results.fileno() in waiting else (now, now)
             each.last_read = now
             read_available(each.process.sentinel)  # whatever a backend wrote into it (else wait spins)
         for index, worker in enumerate(self.slots):
@@ -411,12 +452,12 @@ class _Pool:
         cpu = None if now is None or before is None else (max(0.0, now[0] - before[0]),
                                                           max(0.0, now[1] - before[1]))
         try:
-            outcome = check_answer(answer, task.max_solutions, task.puzzle.geometry.cells)
+            outcome = check_answer(answer, task.max_solutions, task.puzzle.geometry.cells, counting=task.count)
             outcome = judged_times(outcome, wall, cpu, _children_seconds(answer), worker.clean)
         except AnswerError as problem:  # the harness's own readings stand
             outcome = Outcome(Status.ERROR, message=f"malformed answer from the worker: {problem}",
                               time_s=min(wall[1], MAX_SECONDS), cpu_s=None if cpu is None else sum(cpu))
-        outcome = replace(outcome, warmup=worker.warmup)
+        outcome.warmup = worker.warmup  # a fresh Outcome of this run's (check_answer made it)
         children = not isinstance(answer, dict) or answer.get("children") is not False
         if worker.key.startswith("plugin:") or children:  # a plugin's worker may lie
             worker.clean = end_strays(worker.process.pid, quick=children) == 0
@@ -425,7 +466,8 @@ class _Pool:
         worker.retire = outcome.status == Status.MEMORY_OUT or (
             self.fresh_plugin_workers and worker.key.startswith("plugin:"))
         worker.task = None
-        self._record(number, outcome, worker, wall[0])
+        self.answered.append((number, outcome, worker.process.pid, worker.sequence, wall[0], worker.load_s))
+        worker.load_s = 0.0
 
     def _broken(self, worker: _Worker, problem: str) -> None:
         if worker.task is not None:
@@ -500,15 +542,33 @@ class _Pool:
     def _record(self, number: int, outcome: Outcome, worker: _Worker, wall: float | None = None) -> None:
         """Stamp the outcome (host, worker, sequence), judge it against the limits (``wall``:
         the parent's reading of the run's wall time, when it has one) and hand it on."""
-        task = self.tasks.pop(number)
-        outcome = enforce_limit(replace(outcome, host=self.host, worker=worker.process.pid,
-                                        sequence=worker.sequence, load_s=worker.load_s),
-                                task.time_limit, task.cpu_limit, wall)
+        self._stamped(number, outcome, worker.process.pid, worker.sequence, wall, worker.load_s)
         worker.load_s = 0.0
+
+    def _stamped(self, number: int, outcome: Outcome, pid: int, sequence: int | None,
+                 wall: float | None, load_s: float) -> None:
+        """_record with the worker's pid, the run's sequence number and the worker's load time
+        before it as they were."""
+        task = self.tasks.pop(number)
+        outcome.host, outcome.worker, outcome.sequence, outcome.load_s = self.host, pid, sequence, load_s
+        outcome = enforce_limit(outcome, task.time_limit, task.cpu_limit, wall)
         if self.outcomes is not None:
             self.outcomes[number] = outcome
         if self.on_outcome is not None:
             self.on_outcome(number, outcome)
+
+
+def _ready(fds: Sequence[int], timeout: float | None) -> set[int]:
+    """The descriptors readable (or closed) within ``timeout`` seconds (None: no limit): one
+    poll(2) call, without multiprocessing.connection.wait's selector built for each call."""
+    poller = select.poll()
+    for fd in fds:
+        poller.register(fd, select.POLLIN)
+    while True:
+        try:
+            return {fd for fd, _ in poller.poll(None if timeout is None else math.ceil(timeout * 1000))}
+        except InterruptedError:  # a signal handled meanwhile (Python retries; an older one may not)
+            continue
 
 
 def _join(process: Any, timeout: float) -> None:
@@ -550,6 +610,8 @@ def needs(task: Task) -> Any:
     depends on the puzzle's layout, never its givens: it is worked out once per layout."""
     if task.solver.plugin is not None or task.solver.backend_name not in registry.BACKENDS:
         return None
+    if task.count:  # a count: the backend prepared for every kind of puzzle (fast: its general kernel too)
+        return "count"
     puzzle = task.puzzle
     key = (task.solver, puzzle.geometry, puzzle.diagonals, puzzle.regions, puzzle.rules,
            puzzle.extra_regions, puzzle.cages)
