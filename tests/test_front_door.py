@@ -71,6 +71,7 @@ BAD_VALUES = {
     "plot": (["plot", "nosuch", "r.json"], "argument kind: invalid choice: 'nosuch'"),
     "generate": (["generate", "--size", "7"], "size 7 is not a valid grid"),
     "study": (["study", "consistency", SMALL, "--levels", "magic"], "argument --levels: unknown level 'magic'"),
+    "fuzz": (["fuzz", "--solvers", "mrv", "--budget", "0"], "argument --budget: must be a positive number"),
     "ladder": (["ladder", SMALL, "--timeout", "0"], "argument --timeout: must be a positive number"),
     "explain": (["explain", SMALL, "--max-steps", "0"], "argument --max-steps: must be at least 1"),
     "rate": (["rate", SMALL, "--sample", "0"], "argument --sample: must be at least 1"),
