@@ -29,6 +29,7 @@ dedicated to one isolation key (``Task.key``).
 """
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import secrets
@@ -52,6 +53,8 @@ from .timing import (
     CPUTIME,
     MEMORY,
     WALLTIME,
+    Seen,
+    Window,
     enforce_limit,
     judged_times,
     proc_cpu_seconds,
@@ -156,6 +159,12 @@ class _Worker:
     """Whether the worker reset its memory high-water mark for the running task."""
     started: bool = False
     """Whether the worker said the running task's clocks are starting."""
+    started_at: Window | None = None
+    """Between which of the parent's looks the ``started`` mark arrived."""
+    finished_at: Window | None = None
+    """Between which of the parent's looks the ``finished`` mark arrived."""
+    span: tuple[float, float] | None = None
+    """The call's stamps the ``finished`` mark carried (time.monotonic)."""
     loaded: set[Configuration] = field(default_factory=set)
     """The configurations whose backends this worker has loaded."""
     ran: set[Configuration] = field(default_factory=set)
@@ -286,6 +295,7 @@ class _Pool:
         """Give the worker a task: load its backend first if the worker has not yet."""
         worker.task, worker.sent, worker.cpu_sent, worker.started = number, None, None, False
         worker.sequence, worker.peak_reset = self.sequence, False
+        worker.started_at = worker.finished_at = worker.span = None
         self.sequence += 1
         solver = self.tasks[number].solver
         worker.output.run_started(solver.name)
@@ -393,6 +403,9 @@ class _Pool:
                                f"while running {worker.task!r}")
         elif kind == "started" and not worker.started:
             worker.started, worker.peak_reset = True, message.get("peak_reset") is True
+            worker.started_at = worker.arrival
+        elif kind == "finished" and worker.started and worker.finished_at is None:
+            worker.finished_at, worker.span = worker.arrival, _stamps(message.get("span"))
         elif kind == "done":
             self._done(worker, message.get("outcome"), task)
         else:
@@ -403,16 +416,19 @@ class _Pool:
         recorded."""
         number, sent = worker.task, worker.sent
         assert number is not None and sent is not None
-        wall = (max(0.0, worker.arrival[0] - sent), max(0.0, worker.arrival[1] - sent))
         now, before = proc_cpu_split(worker.process.pid), worker.cpu_sent
         cpu = None if now is None or before is None else (max(0.0, now[0] - before[0]),
                                                           max(0.0, now[1] - before[1]))
+        seen = Seen(sent, worker.arrival, worker.started_at, worker.finished_at, worker.span)
         try:
             outcome = check_answer(answer, task.max_solutions, task.puzzle.geometry.cells)
-            outcome = judged_times(outcome, wall, cpu, _children_seconds(answer), worker.clean)
+            seen = replace(seen, values=sum(map(len, outcome.solutions)))
+            outcome = judged_times(outcome, seen, cpu, _children_seconds(answer), worker.clean)
         except AnswerError as problem:  # the harness's own readings stand
             outcome = Outcome(Status.ERROR, message=f"malformed answer from the worker: {problem}",
-                              time_s=min(wall[1], MAX_SECONDS), cpu_s=None if cpu is None else sum(cpu))
+                              time_s=min(seen.call()[1], MAX_SECONDS),
+                              cpu_s=None if cpu is None else sum(cpu))
+        wall = seen.call()[:2]
         outcome = replace(outcome, warmup=worker.warmup)
         children = not isinstance(answer, dict) or answer.get("children") is not False
         if worker.key.startswith("plugin:") or children:  # a plugin's worker may lie
@@ -519,6 +535,15 @@ def _join(process: Any, timeout: float) -> None:
 
 def _elapsed(worker: _Worker) -> float:
     return 0.0 if worker.sent is None or worker.loading else time.monotonic() - worker.sent
+
+
+def _stamps(value: Any) -> tuple[float, float]:
+    """The call's stamps from a ``finished`` mark: two finite numbers, the first not after the
+    second; ChannelError otherwise (the worker's channel is then broken)."""
+    if isinstance(value, list) and len(value) == 2 and all(
+            type(stamp) in (int, float) and math.isfinite(stamp) for stamp in value) and value[0] <= value[1]:
+        return float(value[0]), float(value[1])
+    raise ChannelError(f"a finished mark with stamps {str(value)[:60]} that are not two times in order")
 
 
 def _children_seconds(answer: dict[str, Any]) -> float | None:
