@@ -78,13 +78,19 @@ class Task:
 
     @property
     def key(self) -> str:
-        """Which workers may run this task: the built-in backends share; each plugin has its own.
-        Under a memory limit, which caps a worker for good once a backend is loaded, each
-        backend (and each limit) has workers of its own."""
-        base = "" if self.solver.plugin is None else f"plugin:{self.solver.plugin}"
-        if self.memory_limit is None:
-            return base
-        return f"{base or 'backend:' + self.solver.backend_name}|memory:{self.memory_limit:g}"
+        """Which workers may run this task: those of its configuration on grids of its side,
+        and no other, so that a run's peak memory is its own (what another backend, or this
+        one on a larger grid, loaded into a worker never counts: bench/bench_memory.py
+        measures it); a plugin's carry its spec, and under a memory limit, which caps a
+        worker for good, the limit.
+
+        >>> from models import Geometry, Puzzle
+        >>> Task(Configuration("mrv"), Puzzle(Geometry.for_size(4), (0,) * 16)).key
+        'mrv|n=4'
+        """
+        plugin = "" if self.solver.plugin is None else f"plugin:{self.solver.plugin}|"
+        key = f"{plugin}{self.solver.text()}|n={self.puzzle.geometry.n}"
+        return key if self.memory_limit is None else f"{key}|memory:{self.memory_limit:g}"
 
 
 @dataclass

@@ -24,9 +24,13 @@ sequence number (the order this pool started its runs in).
 
 Trust: the answer comes back as JSON frames (channel.py) read without blocking and
 checked field by field (answers.py): a stalled frame runs into the limit, garbage or a
-malformed answer is an error for that run and the end of that worker. Plugins never
-share a worker with the built-in backends or with another plugin: workers are
-dedicated to one isolation key (``Task.key``).
+malformed answer is an error for that run and the end of that worker.
+
+Workers are dedicated to one key (``Task.key``): a configuration on grids of one side (and
+a memory limit), so that no two configurations share a worker (a plugin never shares one
+with the built-in backends or another plugin) and a run's peak memory is its own. At most
+``jobs`` run at once; idle workers wait for later runs of their key (IDLE_WORKERS at most),
+and tasks start in the order they come.
 """
 from __future__ import annotations
 
@@ -67,8 +71,9 @@ LOAD_LIMIT = 300.0
 """Seconds a new worker may take to start and import a backend before it is given up. Generous
 because the first import of `fast` on a machine compiles its kernels: 13 s on a quiet 2-core
 machine, 132 s on the same machine at load average 8 (bench/README.md)."""
-LOOKAHEAD = 64
-"""Tasks read ahead, at most, while looking for one an idle worker (of its key) can take."""
+IDLE_WORKERS = 16
+"""Idle workers kept for later runs of their key, at most (each holds its backend loaded, some
+20 to 150 MB); past that the one used least recently is ended."""
 MESSAGE_CHARS = 2000
 """The longest message kept from a worker."""
 
@@ -194,7 +199,8 @@ class _Pool:
         self.serial = 0
         self.sequence = 0
         self.host = socket.gethostname()
-        self.slots: list[_Worker | None] = [None] * jobs
+        self.workers: list[_Worker] = []
+        """Every live worker, the one used least recently first; at most ``jobs`` busy."""
         self.tasks: dict[int, Task] = {}  # read and not yet recorded, by number
         self.outcomes: dict[int, Outcome] | None = {}
         self.requeued: list[int] = []
@@ -217,7 +223,7 @@ class _Pool:
         return [] if self.outcomes is None else [self.outcomes[number] for number in range(self.count)]
 
     def _busy(self) -> list[_Worker]:
-        return [w for w in self.slots if w is not None and w.task is not None]
+        return [w for w in self.workers if w.task is not None]
 
     def _pull(self) -> int | None:
         """The number of the next task read from the source, or None when it is used up."""
@@ -229,49 +235,45 @@ class _Pool:
         self.tasks[number], self.count = task, number + 1
         return number
 
-    def _take(self, waiting: list[int], key: str) -> int | None:
-        """The first task of this key, waiting or read now (reading at most LOOKAHEAD
-        ahead: the others wait for a worker of their key)."""
-        match = next((n for n in waiting if self.tasks[n].key == key), None)
-        if match is not None:
-            waiting.remove(match)
-            return match
-        while len(waiting) < LOOKAHEAD and (number := self._pull()) is not None:
-            if self.tasks[number].key == key:
-                return number
-            waiting.append(number)
-        return None
-
     def _dispatch(self, waiting: list[int]) -> None:
-        """Give each idle worker the first task of its key; free or idle slots of other
-        keys go to the first waiting task no worker can take."""
-        for worker in self.slots:
-            if worker is not None and worker.task is None:
-                match = self._take(waiting, worker.key)
-                if match is not None:
-                    self._send(worker, match)
-        for index, worker in enumerate(self.slots):
-            if worker is None or worker.task is None:
-                number = waiting.pop(0) if waiting else self._pull()
-                if number is None:
-                    return
-                if worker is not None:
-                    self._end(worker)
-                spawned = self.slots[index] = self._spawn(self.tasks[number].key)
-                self._send(spawned, number)
+        """Start the next tasks in their order while fewer than ``jobs`` run, each on an idle
+        worker of its key (the one used last), else on a new one."""
+        while len(self._busy()) < self.jobs:
+            number = waiting.pop(0) if waiting else self._pull()
+            if number is None:
+                return
+            self._send(self._worker_for(self.tasks[number].key), number)
+
+    def _worker_for(self, key: str) -> _Worker:
+        """An idle worker of this key, marked used last; else a new one, the least recently
+        used idle worker ended first when IDLE_WORKERS are kept already."""
+        idle = [w for w in self.workers if w.task is None]
+        match = next((w for w in reversed(idle) if w.key == key and not w.retire), None)
+        if match is None:
+            while len(idle) >= IDLE_WORKERS:
+                self._forget(idle.pop(0))
+            match = self._spawn(key)
+        else:
+            self.workers.remove(match)
+        self.workers.append(match)
+        return match
+
+    def _forget(self, worker: _Worker) -> None:
+        """End a worker and drop it from the pool."""
+        self._end(worker)
+        self.workers.remove(worker)
 
     def close(self) -> None:
-        for worker in self.slots:
-            if worker is not None and worker.task is None and worker.process.is_alive():
+        for worker in self.workers:
+            if worker.task is None and worker.process.is_alive():
                 try:
                     worker.tasks.send(None)
                 except OSError:
                     pass
-        for worker in self.slots:
-            if worker is not None:
-                _join(worker.process, 1.0 if worker.task is None else 0.0)
-                self._end(worker)
-        self.slots = [None] * self.jobs
+        for worker in self.workers:
+            _join(worker.process, 1.0 if worker.task is None else 0.0)
+            self._end(worker)
+        self.workers = []
         kill_marked(self.token)  # any stray still marked as one of this pool's
 
     def _spawn(self, key: str) -> _Worker:
@@ -332,7 +334,7 @@ class _Pool:
             pass
 
     def _wait(self) -> None:
-        live = [w for w in self.slots if w is not None]
+        live = list(self.workers)
         busy = [w.deadline for w in live if w.task is not None]
         timeout = min(3600.0, max(0.0, min(busy) - time.monotonic())) if busy else None
         handles = [w.results for w in live] + [w.process.sentinel for w in live]
@@ -347,13 +349,10 @@ class _Pool:
             each.arrival = (each.last_read, called) if each.results in waiting else (now, now)
             each.last_read = now
             read_available(each.process.sentinel)  # whatever a backend wrote into it (else wait spins)
-        for index, worker in enumerate(self.slots):
-            if worker is None:
-                continue
+        for worker in live:
             problem = self._drain(worker, *arrived.get(id(worker), (b"", False)))
             if problem is not None:
                 self._broken(worker, problem)
-                self.slots[index] = None
             elif not worker.process.is_alive():
                 # it may have written its answer between the read above and its exit
                 problem = self._drain(worker, *read_available(worker.results.fileno()))
@@ -361,13 +360,13 @@ class _Pool:
                     self._died(worker)
                 else:
                     self._broken(worker, problem)
-                self.slots[index] = None
             elif worker.retire and worker.task is None:
                 self._end(worker)
-                self.slots[index] = None
             elif worker.task is not None and time.monotonic() >= worker.deadline:
                 self._overdue(worker)
-                self.slots[index] = None
+            else:
+                continue
+            self.workers.remove(worker)
 
     def _drain(self, worker: _Worker, data: bytes, closed: bool) -> str | None:
         """Handle what a worker sent; the reason the channel is broken, or None."""

@@ -1,0 +1,168 @@
+"""Do the documented figures still hold? (issue 34, item 6)
+
+    python bench/check_figures.py                 # check every figure, re-run the cheap ones
+    python bench/check_figures.py --static        # check without re-running anything
+    python bench/check_figures.py --all           # re-run the costly ones too
+    python bench/check_figures.py --only NAME ... [--keep]
+
+Every figure of bench/figures.py is checked: its page still shows it, its kept outputs
+(bench/figures/NAME/) are there and carry full provenance (the commit, a clean tree, the
+CPU's model name and flags, every package's version and build, python-sat's included), and
+the kept outputs give the number the page shows. Then each cheap figure (each figure, with
+--all) is made again by its committed commands in a temporary folder and read: a number
+outside the figure's interval has moved, and the line says so. --keep replaces a re-run
+figure's kept outputs with the new ones (from a clean tree only, so their provenance is).
+Exit status: 0 every figure holds, 1 one moved or a check failed, 2 a bad option.
+Under load, state it: the load average is printed before and after.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.figures import FIGURES, Figure, by_name, load_outputs  # noqa: E402 - after the path is set
+
+COMMIT = re.compile(r"[0-9a-f]{40}")
+
+
+def environment_of(document: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Where a JSON keeps its provenance: under "provenance" (bench scripts, studies), or at
+    its top level (compare.py run's saved runs)."""
+    found = document.get("provenance")
+    return found if isinstance(found, Mapping) else document
+
+
+def provenance_problems(document: Any) -> list[str]:
+    """What a kept JSON's provenance lacks, in words (empty when it is complete)."""
+    if not isinstance(document, Mapping):
+        return ["not a JSON object"]
+    found = environment_of(document)
+    git = (found.get("toolkit") or {}).get("git") or {}
+    machine = found.get("machine") or {}
+    build = (found.get("builds") or {}).get("python-sat") or {}
+    problems = []
+    if not COMMIT.fullmatch(str(git.get("commit", ""))):
+        problems.append("no commit")
+    if git.get("clean") is not True:
+        problems.append("not written from a clean tree" if "clean" in git else "no clean-tree flag")
+    if not machine.get("cpu") or not machine.get("cpu_flags"):
+        problems.append("no CPU model name and flags")
+    if not (found.get("packages") or {}).get("python-sat") or not build.get("record_sha256"):
+        problems.append("no python-sat version and build")
+    return problems
+
+
+def static_problems(figure: Figure) -> list[str]:
+    """What is wrong with a figure without re-running it: its page, its kept outputs, their
+    provenance, and whether they give a number inside its interval."""
+    page = ROOT / figure.page
+    problems = []
+    if not page.exists() or figure.shown not in page.read_text(encoding="utf-8"):
+        problems.append(f"{figure.page} does not show {figure.shown!r}")
+    outputs = load_outputs(figure.folder) if figure.folder.is_dir() else {}
+    if not outputs:
+        return [*problems, f"no kept outputs in {figure.folder.relative_to(ROOT)}"]
+    problems += [f"{name}: {problem}" for name, document in outputs.items()
+                 for problem in provenance_problems(document)]
+    try:
+        value = figure.read(outputs)
+    except (KeyError, IndexError, ValueError, TypeError) as error:
+        return [*problems, f"the kept outputs give no number: {type(error).__name__}: {error}"]
+    if not figure.holds(value):
+        problems.append(f"the kept outputs give {value:g}, outside {figure.low:g}-{figure.high:g}")
+    return problems
+
+
+def command_line(words: Sequence[str], out: Path) -> tuple[list[str], Path | None]:
+    """A figure's command as run: ``python`` is this interpreter, ``{out}`` the output
+    folder, and ``> FILE`` at the end sends stdout to that file there."""
+    words = [word.replace("{out}", str(out)) for word in words]
+    target = None
+    if len(words) >= 2 and words[-2] == ">":
+        target, words = out / words[-1], words[:-2]
+    return [sys.executable if words[0] == "python" else words[0], *words[1:]], target
+
+
+def remake(figure: Figure, out: Path) -> float:
+    """Run a figure's commands into ``out`` and read its number; RuntimeError if a command fails."""
+    for words in figure.commands:
+        command, target = command_line(words, out)
+        with open(target, "w", encoding="utf-8") if target else open(os.devnull, "w") as sink:
+            done = subprocess.run(command, cwd=ROOT, stdout=sink if target else None,
+                                  stderr=subprocess.PIPE, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(words)} exited {done.returncode}: {done.stderr.strip()[-400:]}")
+    return figure.read(load_outputs(out))
+
+
+def clean_tree() -> bool:
+    """Whether the checkout is a git tree with nothing changed or untracked in its code."""
+    from solvers.harness.results.provenance import git_state  # noqa: PLC0415 - only --keep needs it
+    state = git_state(ROOT)
+    return bool(state and state["clean"])
+
+
+def check(figures: Sequence[Figure], *, rerun: bool, everything: bool, keep: bool) -> int:
+    """Check and (re-)make the figures, one line each; the exit status."""
+    failed = False
+    print(f"load average {os.getloadavg()[0]:.2f} at the start")
+    for figure in figures:
+        problems = static_problems(figure)
+        line = f"{figure.name}: {figure.page} shows {figure.shown!r} (interval {figure.low:g}-{figure.high:g})"
+        if rerun and (figure.cheap or everything):
+            with tempfile.TemporaryDirectory(prefix=f"figure-{figure.name}-") as folder:
+                try:
+                    value = remake(figure, Path(folder))
+                except (RuntimeError, KeyError, IndexError, ValueError, TypeError) as error:
+                    problems.append(f"re-run failed: {error}")
+                else:
+                    line += f"; re-run gives {value:g}"
+                    if not figure.holds(value):
+                        problems.append(f"MOVED: {value:g} is outside {figure.low:g}-{figure.high:g}")
+                    elif keep:
+                        shutil.rmtree(figure.folder, ignore_errors=True)
+                        shutil.copytree(folder, figure.folder)
+                        line += " (kept)"
+        elif rerun:
+            line += "; costly, not re-run (--all)"
+        print(line)
+        for problem in problems:
+            print(f"    {problem}")
+        failed |= bool(problems)
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+    return 1 if failed else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--static", action="store_true", help="check without re-running anything")
+    mode.add_argument("--all", action="store_true", help="re-run the costly figures too")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="these figures only")
+    parser.add_argument("--keep", action="store_true",
+                        help="replace a re-run figure's kept outputs with the new ones (clean tree only)")
+    args = parser.parse_args(argv)
+    known = by_name()
+    unknown = sorted(set(args.only or ()) - set(known))
+    if unknown:
+        parser.error(f"no figure named {', '.join(unknown)}; the figures: {', '.join(known)}")
+    if args.keep and (args.static or not clean_tree()):
+        parser.error("--keep re-runs figures and needs a clean tree (commit first), not --static")
+    chosen = [known[name] for name in args.only] if args.only else list(FIGURES)
+    return check(chosen, rerun=not args.static, everything=args.all or bool(args.only), keep=args.keep)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

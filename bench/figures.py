@@ -1,0 +1,134 @@
+"""The documented figures, each with the committed command that makes it (issue 34, item 6).
+
+A ``Figure`` says where a number is shown (a page of the docs or bench/README.md, and the
+text it is shown as), the commands that make it (run from the checkout's root; ``{out}`` is
+the folder they write into, ``> FILE`` sends a command's stdout to a file there), how to read
+the number from what they wrote, and the interval a new run must land in for the page to
+stay true: a count that does not depend on the machine has an interval of one value; a
+ratio or a time has the interval its page states. What the commands wrote when the page's
+number was taken is kept in ``bench/figures/NAME/`` with its provenance (commit, a clean
+tree, CPU model and flags, package builds), and ``bench/check_figures.py`` re-runs the cheap
+figures (``cheap``: minutes at most on a loaded 2-core machine) and says which moved.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+KEPT = ROOT / "bench" / "figures"
+"""Where each figure's kept outputs live, one folder per figure."""
+
+Outputs = Mapping[str, Any]
+"""What a figure's commands wrote, by file name: the JSON decoded."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One documented number: where it is shown and how it is made and read."""
+
+    name: str
+    page: str
+    """The page that shows it, from the checkout's root."""
+    shown: str
+    """The text the page shows it as (checked to be there, so the two cannot drift apart)."""
+    commands: tuple[tuple[str, ...], ...]
+    read: Callable[[Outputs], float]
+    low: float
+    high: float
+    cheap: bool = True
+    what: str = ""
+    """What kind of number it is: a count (exact) or a ratio (and whose interval)."""
+
+    def holds(self, value: float) -> bool:
+        """Whether a new value lies in the figure's interval (a small tolerance for rounding)."""
+        slack = 1e-9 * max(1.0, abs(self.high))
+        return self.low - slack <= value <= self.high + slack
+
+    @property
+    def folder(self) -> Path:
+        return KEPT / self.name
+
+
+def load_outputs(folder: Path) -> dict[str, Any]:
+    """Every JSON file in a folder, decoded, by file name."""
+    return {path.name: json.loads(path.read_text()) for path in sorted(folder.glob("*.json"))}
+
+
+# ---------------------------------------------------------------- readers
+
+def paired_ratio(report: str, configuration: str) -> Callable[[Outputs], float]:
+    """The geometric-mean ratio of a paired report's row for one configuration."""
+    def read(outputs: Outputs) -> float:
+        rows = [row for row in outputs[report]["paired"] if row["configuration"] == configuration]
+        return float(rows[0]["ratio"])
+    return read
+
+
+def memory_ratio(mode: str, extreme: Callable[[list[float]], float]) -> Callable[[Outputs], float]:
+    """The largest (or smallest) ratio of a way of measuring memory to the outside measurement."""
+    def read(outputs: Outputs) -> float:
+        rows = outputs["memory.json"]["accuracy"]
+        return round(extreme([row[mode] / row["outside_mb"] for row in rows]), 2)
+    return read
+
+
+def runs_of(document: Mapping[str, Any], configuration: str) -> list[dict[str, Any]]:
+    return [run for run in document["runs"] if run["configuration"] == configuration]
+
+
+def holes(puzzle: str) -> float:
+    """The share of a line-format puzzle's cells left empty, to 2 places."""
+    return round(sum(c in ".0" for c in puzzle) / len(puzzle), 2)
+
+
+def givens(puzzle: str) -> int:
+    return sum(c not in ".0" for c in puzzle)
+
+
+def median_by(runs: list[dict[str, Any]], key: Callable[[dict[str, Any]], float],
+              counter: str) -> dict[float, float]:
+    """The median of a counter over the runs, by key."""
+    groups: dict[float, list[float]] = {}
+    for run in runs:
+        groups.setdefault(key(run), []).append(run[counter])
+    return {value: statistics.median(counts) for value, counts in sorted(groups.items())}
+
+
+def peak_of(file: str, configuration: str, counter: str) -> Callable[[Outputs], float]:
+    """The hole fraction where a configuration's median counter peaks (a QWH sweep)."""
+    def read(outputs: Outputs) -> float:
+        medians = median_by(runs_of(outputs[file], configuration), lambda run: holes(run["puzzle"]), counter)
+        return max(medians, key=lambda fraction: (medians[fraction], -fraction))
+    return read
+
+
+def median_at(file: str, configuration: str, counter: str, count: int) -> Callable[[Outputs], float]:
+    """A configuration's median counter over the puzzles with ``count`` givens."""
+    def read(outputs: Outputs) -> float:
+        medians = median_by(runs_of(outputs[file], configuration), lambda run: givens(run["puzzle"]), counter)
+        return medians[count]
+    return read
+
+
+def settled(file: str, puzzle_set: str, level: str) -> Callable[[Outputs], float]:
+    """Puzzles of a set a consistency level settles with no search."""
+    def read(outputs: Outputs) -> float:
+        sets = [each for each in outputs[file]["sets"] if each["name"].endswith(puzzle_set)]
+        return float(sets[0]["levels"][level]["settled"])
+    return read
+
+
+# ---------------------------------------------------------------- the figures
+
+TOP95 = ("python", "compare.py", "run", "puzzles/top95.txt")
+FIGURES: tuple[Figure, ...] = ()
+"""Every registered figure (bench/check_figures.py lists, checks and re-runs them)."""
+
+
+def by_name() -> dict[str, Figure]:
+    return {figure.name: figure for figure in FIGURES}
