@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from models import Model, read_puzzles, verify
 from solvers import Result, Status, registry
-from solvers.backends import cpsat
+from solvers.backends import _cpsat, cpsat
 
 PARTS = ("baseline", "encodings", "workers", "enumeration", "presolve", "csp")
 SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
@@ -195,7 +195,7 @@ def part_workers(repeats: int) -> None:
 def blocking_enumeration(model: Model, limit: int, encoding: str) -> tuple[float, float]:
     """The alternative to the callback: solve, forbid the solution found, solve again."""
     start = time.perf_counter()
-    built = cpsat.encode(model, encoding)
+    built = _cpsat.encode(model, encoding)
     cp = built.cp
     # the decision variables are the model's non-constant variables, in order
     decision = [cp.get_int_var_from_proto_index(i) for i, v in enumerate(cp.proto.variables)
@@ -204,7 +204,7 @@ def blocking_enumeration(model: Model, limit: int, encoding: str) -> tuple[float
     found = 0
     while found < limit:
         solver = cp_model.CpSolver()
-        for key, value in {**cpsat.TUNED_PARAMETERS, "num_workers": 1}.items():
+        for key, value in {**_cpsat.TUNED_PARAMETERS, "num_workers": 1}.items():
             setattr(solver.parameters, key, value)
         if solver.solve(cp) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             break
@@ -235,7 +235,7 @@ def part_enumeration(repeats: int) -> None:
 
 def part_presolve(repeats: int) -> None:
     print("\n## cpsat tuned settings against CP-SAT defaults (1 worker, mean ms per puzzle)\n")
-    defaults = {k: getattr(cp_model.CpSolver().parameters, k) for k in cpsat.TUNED_PARAMETERS}
+    defaults = {k: getattr(cp_model.CpSolver().parameters, k) for k in _cpsat.TUNED_PARAMETERS}
     rows = []
     for name in SETS:
         models = models_of(name)

@@ -2,7 +2,7 @@
 
 OR-tools' CpModel() attaches deprecated CamelCase aliases to every new instance (its
 private ``_add_pre_pep8_methods``); cpsat's ``_LeanCpModel`` skips that. This times
-``cpsat.encode`` (and a bare model) with and without the override, alternating on the
+``_cpsat.encode`` (and a bare model) with and without the override, alternating on the
 same puzzles so that machine load hits both alike, and prints medians and the paired
 saving. tests/test_cpsat.py fails loudly if OR-tools drops the hook.
 
@@ -21,27 +21,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ortools.sat.python import cp_model
 
 from models import Model, read_puzzles
-from solvers.backends import cpsat
+from solvers.backends import _cpsat
 
 
 def measure(models: list[Model], rounds: int) -> dict[str, list[float]]:
     """Seconds per call: encode and bare construction, with ('lean') and without ('plain')."""
-    lean = cpsat._LeanCpModel
+    lean = _cpsat._LeanCpModel
     times: dict[str, list[float]] = {"encode lean": [], "encode plain": [],
                                      "CpModel() lean": [], "CpModel() plain": []}
     try:
         for _ in range(rounds):
             for model in models:
                 for name, cls in (("lean", lean), ("plain", cp_model.CpModel)):
-                    cpsat._LeanCpModel = cls  # encode looks the class up at call time
+                    _cpsat._LeanCpModel = cls  # encode looks the class up at call time
                     began = time.perf_counter()
-                    cpsat.encode(model)
+                    _cpsat.encode(model)
                     times[f"encode {name}"].append(time.perf_counter() - began)
                     began = time.perf_counter()
                     cls()
                     times[f"CpModel() {name}"].append(time.perf_counter() - began)
     finally:
-        cpsat._LeanCpModel = lean
+        _cpsat._LeanCpModel = lean
     return times
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from common import ROOT
 
 sys.path.insert(0, str(ROOT))
-from tests.chromium import CHROMIUM, Browser  # noqa: E402 - after the checkout is on the path
+from tests.chromium import CHROMIUM, Browser
 
 CATEGORIES = (("correct", 0.86), ("timeout", 0.08), ("unknown", 0.02), ("error", 0.02),
               ("memory-out", 0.01), ("wrong", 0.01))

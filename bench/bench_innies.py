@@ -16,10 +16,10 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from models import Model, Puzzle, read_puzzles  # noqa: E402 - after the path to the checkout is set
-from solvers.human import TECHNIQUES, rate, solve  # noqa: E402 - after the path to the checkout is set
-from solvers.human.solver import Technique  # noqa: E402 - after the path to the checkout is set
-from tests.killers import SEARCHING  # noqa: E402 - after the path to the checkout is set
+from models import Model, Puzzle, read_puzzles
+from solvers.human import TECHNIQUES, rate, solve
+from solvers.human.solver import Technique
+from tests.killers import SEARCHING
 
 WITHOUT = tuple(t for t in TECHNIQUES if not t.name.startswith("innies and outies"))
 FILES = [("generated_killer_9x9.txt", None), ("killer_teaching.txt", 2)]

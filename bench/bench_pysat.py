@@ -28,7 +28,7 @@ from tabulate import tabulate
 
 from models import Puzzle, read_puzzles, verify
 from solvers import Status, registry
-from solvers.backends import pysat
+from solvers.backends import _pysat, pysat
 
 SETS = ("top95.txt", "forum_hardest_1106.txt", "16x16")
 SIXTEEN = ("16x16_gecode_janko.txt", "16x16_forum_samples.txt", "tsathis_samples_16x16.txt",
@@ -114,10 +114,10 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--format", default="github")
     args = parser.parse_args()
-    engines = list(pysat.ENGINES) if args.all_engines else args.engines.split(",")
-    unknown = [e for e in engines if e not in pysat.ENGINES]
+    engines = list(_pysat.ENGINES) if args.all_engines else args.engines.split(",")
+    unknown = [e for e in engines if e not in _pysat.ENGINES]
     if unknown:
-        print(f"bench_pysat.py: error: unknown engine(s) {unknown}; valid: {', '.join(pysat.ENGINES)}",
+        print(f"bench_pysat.py: error: unknown engine(s) {unknown}; valid: {', '.join(_pysat.ENGINES)}",
               file=sys.stderr)
         return 2
     sets = {name.removesuffix(".txt"): load(name) for name in args.sets}

@@ -15,8 +15,8 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from models import Model, parse_puzzle  # noqa: E402 - after the path to the checkout is set
-from solvers.human import rate  # noqa: E402 - after the path to the checkout is set
+from models import Model, parse_puzzle
+from solvers.human import rate
 
 
 def rated_pairs(path: Path) -> list[tuple[float, float, str]]:

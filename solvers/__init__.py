@@ -22,7 +22,7 @@ unshadow_models()  # before anything imports models: python-sat puts a models.py
 
 from . import registry  # noqa: E402 - after unshadow_models, on purpose
 from .registry import Backend, BackendUnavailableError, UnknownBackendError, get  # noqa: E402 - likewise
-from .result import Result, Stats, Status, finish  # noqa: E402 - likewise
+from .result import Result, Solve, Stats, Status, finish  # noqa: E402 - likewise
 
-__all__ = ["__version__", "Backend", "BackendUnavailableError", "Result", "Stats", "Status",
+__all__ = ["__version__", "Backend", "BackendUnavailableError", "Result", "Solve", "Stats", "Status",
            "UnknownBackendError", "finish", "get", "registry"]

@@ -180,8 +180,38 @@ def seed(how: str) -> Option:
 
 
 @dataclass(frozen=True)
+class Reach:
+    """How far a backend gets within the contract tests' budget (about a second of CPU a case),
+    said in puzzle terms, so that tests/test_backends.py picks each backend's cases and their
+    tier without knowing any backend by name. A case past its reach runs in the full tier only,
+    with ``budget`` among the options; a run that spends that budget is skipped, saying so."""
+
+    largest: int = 25
+    """The largest grid side it solves within the budget."""
+    hardness: int = 2
+    """The hardest cases it solves within the budget, on the tests' scale: 0 puzzles with
+    plenty of givens (little search), 1 the hard 9x9 puzzles (17 clues, top95, hardest) and
+    variants, where a search without inference runs for minutes, 2 the hardest cases the
+    tests hold."""
+    solutions: int = 200
+    """The solutions it lists within the budget (one that re-solves per solution lists fewer)."""
+    budget: Mapping[str, Any] = field(default_factory=dict)
+    """Options the tests run it with (a work budget, e.g. ``node_limit``), so that a case past
+    its reach stops rather than runs on."""
+
+    def takes(self, side: int, hardness: int, solutions: int = 1) -> bool:
+        """Whether a case (its grid side, hardness, solutions to list) is within reach.
+
+        >>> Reach(largest=9, hardness=0).takes(9, 0), Reach(largest=9, hardness=0).takes(16, 0)
+        (True, False)
+        """
+        return side <= self.largest and hardness <= self.hardness and solutions <= self.solutions
+
+
+@dataclass(frozen=True)
 class Declaration:
-    """Everything the harness needs to know about a backend before loading it."""
+    """Everything the harness, the tests and the docs need to know about a backend before
+    loading it."""
 
     options: tuple[Option, ...] = ()
     counters: Mapping[str, str] = field(default_factory=dict)
@@ -192,8 +222,13 @@ class Declaration:
     """Why the constraint kinds it lacks cannot be expressed (the UNSUPPORTED result's message)."""
     package: str | None = None
     """The distribution to pip-install, None for pure Python."""
+    extra: str | None = None
+    """The toolkit's extra that installs ``package`` (pyproject.toml), when the toolkit does
+    not require it: the unavailable message names it."""
     imports: str | None = None
     """The module whose absence means the package is missing."""
+    program: str = ""
+    """A program outside Python it runs, in words with how to get it (``missing`` checks for it)."""
     interruptible: bool = True
     """Whether it honours time_limit from inside (else the harness kills it from outside)."""
     resolve: Callable[[dict[str, Any]], dict[str, Any]] | None = None
@@ -204,6 +239,14 @@ class Declaration:
     missing: Callable[[dict[str, Any]], str | None] | None = None
     """Why the backend cannot run here with these (resolved) options, e.g. no program on
     PATH when none is named, or None."""
+    notes: str = ""
+    """What else a reader of the backend table should know, in a few words (the README's
+    notes column)."""
+    reach: Reach = field(default_factory=Reach)
+    """How far it gets within the contract tests' budget."""
+    traces: str | None = None
+    """The module of its readable twin, which records each step as trace events (explain,
+    render, replay, tree); None if it records none."""
 
     def __post_init__(self) -> None:
         names = [option.name for option in self.options]
@@ -248,10 +291,30 @@ class Declaration:
         package or a program is missing (and how to install it), or None. The package is
         looked up without importing it."""
         if self.imports and importlib.util.find_spec(self.imports) is None:
-            return f"needs the package {self.package!r}: pip install {self.package}"
-        if self.missing is None:
-            return None
-        return self.missing(self.check(options or {}))
+            return f"needs the package {self.package!r}: {self.install}"
+        resolved = self.check(options or {})  # OptionError for a value only resolve can refuse
+        return None if self.missing is None else self.missing(resolved)
+
+    @property
+    def install(self) -> str:
+        """How to install its package: the toolkit's extra when it has one, else the package.
+
+        >>> Declaration(package="python-sat", extra="pysat").install
+        "pip install 'sudoku-methods[pysat]' (or pip install python-sat)"
+        """
+        if self.extra:
+            return f"pip install 'sudoku-methods[{self.extra}]' (or pip install {self.package})"
+        return f"pip install {self.package}"
+
+    @property
+    def nodes(self) -> str:
+        """What its ``nodes`` are, in a few words (its counter's meaning up to any parenthesis);
+        '' when it counts none.
+
+        >>> Declaration(counters={"nodes": "decisions (values tried)"}).nodes
+        'decisions'
+        """
+        return self.counters.get("nodes", "").split(" (")[0]
 
     @property
     def encodings(self) -> tuple[str, ...]:

@@ -17,7 +17,6 @@ import importlib
 import math
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -25,9 +24,10 @@ from typing import Any
 from models import Model, Puzzle, as_model
 
 from .options import Declaration, Option, OptionError
-from .result import COUNTERS, Result, Stats, unsupported
+from .result import COUNTERS, Result, Solve, Stats, unsupported
 
-SolveFunction = Callable[..., Result]
+SolveFunction = Solve
+"""A backend's solve function: the contract (result.Solve)."""
 
 
 class UnknownBackendError(KeyError):
@@ -190,7 +190,7 @@ class Backend:
         package = self.declaration.package
         if isinstance(error, ModuleNotFoundError) and missing == imports:
             return BackendUnavailableError(f"backend {self.name!r} needs the package "
-                                           f"{package!r}: pip install {package}")
+                                           f"{package!r}: {self.declaration.install}")
         return BackendUnavailableError(f"backend {self.name!r} is unavailable: importing "
                                        f"{package!r} failed: {type(error).__name__}: {error}")
 
@@ -218,26 +218,26 @@ def check_limits(max_solutions: int, time_limit: float | None) -> None:
 
 
 BACKENDS: dict[str, Backend] = {b.name: b for b in (
-    Backend("backtrack", "the seeds' recursive backtracker: first empty cell, values 1..n",
+    Backend("backtrack", "textbook search: first empty cell, values 1..n, undo on failure",
             "solvers.backends.backtrack"),
-    Backend("mrv", "constraint propagation (singles + locked candidates) with MRV search on bitmasks",
-            "solvers.backends.mrv"),
-    Backend("cpsat", "OR-tools CP-SAT: AllDifferent on integers, or Boolean exactly-one",
-            "solvers.backends.cpsat"),
-    Backend("sat", "CNF encodings (Lynce & Ouaknine, Kwon & Jain) solved by pycosat",
-            "solvers.backends.sat"),
-    Backend("csp", "python-constraint: AllDifferentConstraint per group",
-            "solvers.backends.csp"),
-    Backend("dlx", "exact cover: Knuth's Algorithm X with dancing links, rows (cell, value)",
-            "solvers.backends.dlx"),
-    Backend("mip", "integer programming: 0-1 model solved by HiGHS, uniqueness by a no-good cut",
-            "solvers.backends.mip"),
-    Backend("pysat", "python-sat CDCL engines (CaDiCaL, Glucose, MiniSat, ...) over the CNF encodings, "
-            "warm and incremental; propagation-only modes", "solvers.backends.pysat"),
-    Backend("dimacs", "any external DIMACS SAT solver on PATH (kissat, cadical, minisat, picosat, "
-            "glucose, or a path), run as a killable process", "solvers.backends.dimacs"),
-    Backend("fast", "mrv's propagation and MRV search compiled with numba (bitmasks, flat int arrays)",
-            "solvers.backends.fast"),
+    Backend("mrv", "propagation (singles, locked candidates; or bounds, arc, singleton consistency) "
+            "and MRV search", "solvers.backends.mrv"),
+    Backend("cpsat", "OR-tools CP-SAT, Boolean exactly-one or integer AllDifferent", "solvers.backends.cpsat"),
+    Backend("sat", "CNF (four encodings) solved by pycosat", "solvers.backends.sat"),
+    Backend("csp", "python-constraint: AllDifferent per group", "solvers.backends.csp"),
+    Backend("dlx", "exact cover: Knuth's Algorithm X with dancing links", "solvers.backends.dlx"),
+    Backend("mip", "integer programming: a 0-1 model solved by HiGHS", "solvers.backends.mip"),
+    Backend("pysat", "python-sat's CDCL engines (CaDiCaL, Glucose, MiniSat...) on the same CNF",
+            "solvers.backends.pysat"),
+    Backend("dimacs", "any external DIMACS SAT solver on PATH, run as a killable process",
+            "solvers.backends.dimacs"),
+    Backend("fast", "mrv's method compiled with numba; optional clause learning", "solvers.backends.fast"),
+    Backend("minizinc", "the model in MiniZinc, solved by Gecode or any solver MiniZinc lists",
+            "solvers.backends.minizinc"),
+    Backend("asp", "answer set programming: choice rules, cardinality constraints, `#sum`; clingo",
+            "solvers.backends.asp"),
+    Backend("choco", "Choco's all-different (its consistency level an option) and sum, no JVM",
+            "solvers.backends.choco"),
 )}
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from html import escape
+from typing import Protocol
 
-from models import Grid, Puzzle, grid_svg
+from models import Grid, Model, Puzzle, grid_svg
 
 
 class Status(StrEnum):
@@ -32,7 +33,8 @@ COUNTERS: dict[str, str] = {
     "nodes": "search-tree nodes; each backend names what it counts as one",
     "backtracks": "search decisions undone",
     "propagations": "values removed or cells forced by inference (SAT: literals propagated)",
-    "conflicts": "conflicts met by a learning solver",
+    "conflicts": "dead ends of the search: conflicts of a learning solver, failures (a domain "
+                 "wiped out) of a propagation solver",
     "restarts": "restarts of a CDCL solver",
     "updates": "link updates of dancing links (removals and restorations)",
     "lp_iterations": "simplex iterations of an LP-based solver",
@@ -113,6 +115,16 @@ class Result:
         if len(self.solutions) == 1 and self.complete:
             return True
         return None
+
+
+class Solve(Protocol):
+    """The backend contract: the call every backend's ``solve`` (and every plugin) answers. A
+    model, then the shared limits by keyword; a backend adds its own declared options as
+    keyword parameters with defaults (``Backend.solve`` checks them first), and returns a
+    Result."""
+
+    def __call__(self, model: Model, /, *, max_solutions: int = 1, time_limit: float | None = None) -> Result:
+        ...
 
 
 def unsupported(reason: str) -> Result:

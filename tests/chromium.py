@@ -34,7 +34,7 @@ class Browser:
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              "--no-first-run", f"--user-data-dir={profile}", "about:blank"],
-            preexec_fn=on_fds_3_and_4, close_fds=False,  # noqa: PLW1509 - only dup2 before exec
+            preexec_fn=on_fds_3_and_4, close_fds=False,  # only dup2 before exec
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(commands_read)
         os.close(answers_write)

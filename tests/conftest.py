@@ -5,10 +5,12 @@ from __future__ import annotations
 import compileall
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import IO, Any
@@ -46,6 +48,13 @@ def compare(*args: str, stdin: str | IO[bytes] | None = None, cwd: Path = ROOT, 
                           text=True, timeout=timeout, **feed, **options)
 
 
+def copied_checkout(folder: Path) -> Path:
+    """A copy of the checkout (no virtualenv, history, caches or pictures) to change in a test."""
+    skip = shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", "build", "*.png", "*.sqlite")
+    shutil.copytree(ROOT, folder, ignore=skip)
+    return folder
+
+
 @cache
 def load(name: str) -> tuple[Puzzle, ...]:
     """Every puzzle of puzzles/<name>; fails the test if the file has a bad puzzle."""
@@ -68,18 +77,28 @@ def _parametrizes(metafunc: pytest.Metafunc, argument: str) -> bool:
     return False
 
 
-def on_every_backend(cases: list[Any], slow: dict[str, set[str]]) -> list[Any]:
-    """Parameters ``backend_name, case`` for each case (a ``pytest.param`` with an id) on every
-    registered backend, the pairs named in ``slow`` (backend -> case ids) in the slow tier: those
-    that take over ~0.3 s of CPU (docs/architecture.md "Test tiers"), so that the quick tier still
-    runs every backend on the cheaper cases of each kind. A name that matches nothing is an error."""
-    ids = {case.id for case in cases}
-    stale = {f"{name}: {sorted(named - ids)}" for name, named in slow.items()
-             if name not in registry.names() or named - ids}
-    if stale:
-        raise ValueError(f"slow cases that are not parameters: {sorted(stale)}")
+@dataclass(frozen=True)
+class Case:
+    """One case of the contract tests: its parameters and id, and what it asks of a backend in
+    the terms of a backend's declared reach (solvers/options.py ``Reach``): the grid's side,
+    its hardness on Reach's scale (0 plenty of givens, 1 hard 9x9 puzzles and variants, 2 the
+    hardest the tests hold) and the solutions to list."""
+
+    values: tuple[Any, ...]
+    id: str
+    side: int
+    hardness: int = 0
+    solutions: int = 1
+
+
+def on_every_backend(cases: list[Case]) -> list[Any]:
+    """Parameters ``backend_name, *case.values`` for each case on every registered backend; a
+    pair past the backend's declared reach runs in the slow tier only, so that the quick tier
+    runs every backend on the cases it finishes in well under a second, and no test names a
+    backend to decide it."""
     return [pytest.param(name, *case.values, id=f"{name}-{case.id}",
-                         marks=[*case.marks, *([pytest.mark.slow] if case.id in slow.get(name, ()) else [])])
+                         marks=[] if registry.get(name).declaration.reach.takes(
+                             case.side, case.hardness, case.solutions) else [pytest.mark.slow])
             for name in registry.names() for case in cases]
 
 

@@ -15,11 +15,43 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from solvers import registry
 from solvers.harness.results.records import field_table
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def backend_table() -> str:
+    """The README's short table: each registered backend, its method and notes (the registry
+    row's description, the declaration's notes)."""
+    rows = [f"| `{b.name}` | {b.description} | {b.declaration.notes or '-'} |" for b in registry.BACKENDS.values()]
+    return "\n".join(["| name | method | notes |", "| --- | --- | --- |", *rows])
+
+
+def counters_table() -> str:
+    """docs/backends.md's counters per backend: what its nodes are and the counters it declares."""
+    rows = [f"| `{b.name}` | {b.declaration.nodes or '(no nodes)'} | "
+            f"{', '.join(f'`{name}`' for name in b.declaration.counters) or '-'} |" for b in registry.BACKENDS.values()]
+    return "\n".join(["| backend | what its nodes are | counters |", "| --- | --- | --- |", *rows])
+
+
+def options_table() -> str:
+    """docs/backends.md's options of every backend: name, valid values, default."""
+    rows = [f"| `{b.name}` | `{o.name}` | {o.valid()} | `{shown(o.default)}` |"
+            for b in registry.BACKENDS.values() for o in b.declaration.options]
+    return "\n".join(["| backend | option | values | default |", "| --- | --- | --- | --- |", *rows])
+
+
+def shown(default: object) -> str:
+    """An option's default as the command line writes it."""
+    return "none" if default is None else str(default).lower() if isinstance(default, bool) else str(default)
+
+
 TABLES: dict[str, tuple[str, Callable[[], str]]] = {
     "run-fields": ("docs/experiments.md", field_table),
+    "backends": ("README.md", backend_table),
+    "backend-counters": ("docs/backends.md", counters_table),
+    "backend-options": ("docs/backends.md", options_table),
 }
 """Table name -> (its page, relative to the checkout; what makes it)."""
 
@@ -28,7 +60,7 @@ def marks(name: str) -> tuple[str, str]:
     return f"<!-- generated: {name} (python -m tests.docs_tables) -->", f"<!-- end: {name} -->"
 
 
-def shown(text: str, name: str) -> str | None:
+def held(text: str, name: str) -> str | None:
     """The table a page holds between the marks of ``name`` (None if it has no such marks)."""
     start, end = marks(name)
     if start not in text or end not in text:
@@ -46,7 +78,7 @@ def written(text: str, name: str, table: str) -> str:
 def stale(root: Path = ROOT) -> list[str]:
     """The tables whose page does not hold what their definition gives now."""
     return [name for name, (page, make) in TABLES.items()
-            if shown((root / page).read_text(encoding="utf-8"), name) != make()]
+            if held((root / page).read_text(encoding="utf-8"), name) != make()]
 
 
 def main(argv: list[str]) -> int:

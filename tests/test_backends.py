@@ -12,17 +12,16 @@ from solvers import Result, Status, registry
 from solvers.registry import Backend
 from solvers.result import COUNTERS
 
-from .conftest import cpu_seconds, load, on_every_backend
+from .conftest import Case, cpu_seconds, load, on_every_backend
 
-# A time limit generous enough for every backend on these small cases. The textbook
-# backtracker's blind search is hopeless on some of them, so it also gets a budget of
-# search nodes: machine-independent, so the same cases skip everywhere, with the reason.
+# A time limit generous enough for every backend on these small cases. A backend whose search
+# is hopeless on some of them declares a work budget in its reach (solvers/options.py Reach):
+# machine-independent, so the same cases skip everywhere, with the reason.
 LIMIT = 30.0
-BUDGETS = {"backtrack": {"node_limit": 1_000_000}}
 
 
 def solve(backend: Backend, puzzle: Puzzle, **kwargs) -> Result:
-    options = {**BUDGETS.get(backend.name, {}), **kwargs}
+    options = {**backend.declaration.reach.budget, **kwargs}
     result = backend.solve(puzzle, time_limit=options.pop("time_limit", LIMIT), **options)
     assert type(result.status) is Status, result  # the enum itself, not a string that equals one
     for solution in result.solutions:
@@ -33,66 +32,72 @@ def solve(backend: Backend, puzzle: Puzzle, **kwargs) -> Result:
     return result
 
 
+def skip_if_budget_spent(backend: Backend, result: Result, wanted: int = 1) -> None:
+    """Skip, saying so, when the work budget of the backend's reach stopped it short."""
+    budget = backend.declaration.reach.budget
+    if budget and not result.complete and (result.status is Status.UNKNOWN or len(result.solutions) < wanted):
+        pytest.skip(f"{backend.name} needs more than the budget of its declared reach here: {dict(budget)}")
+
+
 def solved(backend: Backend, puzzle: Puzzle, **kwargs) -> Result:
     result = solve(backend, puzzle, **kwargs)
-    if backend.name == "backtrack" and not result.complete and (
-            result.status is Status.UNKNOWN or len(result.solutions) < kwargs.get("max_solutions", 1)):
-        pytest.skip(f"the textbook backtracker needs more than its budget here: {BUDGETS['backtrack']}")
+    skip_if_budget_spent(backend, result, kwargs.get("max_solutions", 1))
     assert result.status is Status.SOLVED, f"{result.status}: {result.message}"
     return result
 
 
-def cases(name: str, indexes: range | list[int] | None = None) -> list:
+def cases(name: str, indexes: range | list[int] | None = None, hard: dict[int, int] | None = None) -> list[Case]:
+    """The puzzles of a file as cases, ``hard`` giving the hardness (Reach's scale) of those
+    above 0: measured on the backends with the least inference (see docs/architecture.md)."""
     puzzles = load(name)
     chosen = range(len(puzzles)) if indexes is None else indexes
-    return [pytest.param(puzzles[i], id=f"{name.removesuffix('.txt')}-{i}") for i in chosen]
+    return [Case((puzzles[i],), f"{name.removesuffix('.txt')}-{i}", puzzles[i].n, (hard or {}).get(i, 0))
+            for i in chosen]
 
 
-# Each backend on every case below, but the pairs that take over ~0.3 s of CPU (measured, see
-# docs/architecture.md "Test tiers") only in the slow tier: the quick one keeps cheaper cases of
-# each kind on every backend.
-BACKTRACK_16X16 = {"16x16_forum_samples-0", "16x16_forum_samples-1", "tsathis_samples_16x16-0",
-                   "tsathis_samples_16x16-1", "tsathis_samples_16x16-2"}
+def params(chosen: list[Case]) -> list:
+    """Cases as plain parameters, for a test every backend runs in the quick tier."""
+    return [pytest.param(*case.values, id=case.id) for case in chosen]
 
 
-@pytest.mark.parametrize("backend_name, index", on_every_backend(
-    [pytest.param(i, id=str(i)) for i in range(len(load("seeds.txt")))],
-    slow={"backtrack": {"1", "3", "4", "5", "11", "12"}}))
+SEEDS = [Case((i,), str(i), load("seeds.txt")[i].n, 1 if i in (1, 3, 4, 5, 11, 12) else 0)
+         for i in range(len(load("seeds.txt")))]
+
+
+@pytest.mark.parametrize("backend_name, index", on_every_backend(SEEDS))
 def test_seeds_give_their_known_solutions(backend: Backend, index: int) -> None:
     puzzle, known = load("seeds.txt")[index], load("seeds.solutions.txt")[index]
     assert solved(backend, puzzle).solution == known.givens
 
 
 @pytest.mark.parametrize("backend_name, puzzle", on_every_backend(
-    cases("top95.txt", [0, 1, 2]) + cases("hardest.txt", [0, 5]) + cases("easy50.txt", [0])
-    + cases("special_9x9_valid_edge_cases.txt"), slow={"backtrack": {"top95-0", "top95-1", "hardest-0"}}))
+    cases("top95.txt", [0, 1, 2], hard={0: 1, 1: 1}) + cases("hardest.txt", [0, 5], hard={0: 1})
+    + cases("easy50.txt", [0]) + cases("special_9x9_valid_edge_cases.txt")))
 def test_solves_9x9(backend: Backend, puzzle: Puzzle) -> None:
     solved(backend, puzzle)
 
 
 @pytest.mark.parametrize("backend_name, puzzle", on_every_backend(
-    cases("16x16_forum_samples.txt") + cases("tsathis_samples_16x16.txt"),
-    slow={"backtrack": BACKTRACK_16X16, "csp": {"16x16_forum_samples-1"}}))
+    cases("16x16_forum_samples.txt", hard={0: 1, 1: 2}) + cases("tsathis_samples_16x16.txt", hard={0: 1, 1: 1, 2: 1})))
 def test_solves_16x16(backend: Backend, puzzle: Puzzle) -> None:
     solved(backend, puzzle)
 
 
-@pytest.mark.parametrize("puzzle", cases("small_4x4.txt") + cases("small_6x6.txt"))
+@pytest.mark.parametrize("puzzle", params(cases("small_4x4.txt") + cases("small_6x6.txt")))
 def test_small_geometries_have_unique_solutions(backend: Backend, puzzle: Puzzle) -> None:
     result = solved(backend, puzzle, max_solutions=2)
     assert result.unique is True and result.complete
 
 
 @pytest.mark.parametrize("backend_name, puzzle", on_every_backend(
-    cases("x_sudoku.txt") + cases("jigsaw.txt"),
-    slow={"backtrack": {"x_sudoku-1", "x_sudoku-2", "jigsaw-0", "jigsaw-1", "jigsaw-2"}, "csp": {"jigsaw-1"}}))
+    cases("x_sudoku.txt", hard={1: 1, 2: 1}) + cases("jigsaw.txt", hard={0: 1, 1: 2, 2: 1})))
 def test_variants_are_solved_under_their_own_groups(backend: Backend, puzzle: Puzzle) -> None:
     # verify() inside solve() checks the diagonals or regions too
     result = solved(backend, puzzle, max_solutions=2)
     assert result.unique is True
 
 
-@pytest.mark.parametrize("puzzle", cases("empty.txt"))
+@pytest.mark.parametrize("puzzle", params(cases("empty.txt")))
 def test_empty_grid_is_solved_and_not_unique(backend: Backend, puzzle: Puzzle) -> None:
     result = solved(backend, puzzle, max_solutions=2)
     assert len(result.solutions) == 2 and result.solutions[0] != result.solutions[1]
@@ -100,20 +105,18 @@ def test_empty_grid_is_solved_and_not_unique(backend: Backend, puzzle: Puzzle) -
 
 
 @pytest.mark.parametrize("backend_name, puzzle", on_every_backend(
-    cases("small_unsat.txt") + cases("special_9x9_unsolvable.txt"),
-    slow={"backtrack": {"special_9x9_unsolvable-2"}}))
+    cases("small_unsat.txt") + cases("special_9x9_unsolvable.txt", hard={2: 1})))
 def test_unsolvable_puzzles_are_unsat(backend: Backend, puzzle: Puzzle) -> None:
     result = solve(backend, puzzle, max_solutions=2)
-    if result.status is Status.UNKNOWN and backend.name == "backtrack" and puzzle.n == 9:
-        pytest.skip(f"the textbook backtracker cannot refute this puzzle within {BUDGETS['backtrack']}")
+    skip_if_budget_spent(backend, result)
     assert result.status is Status.UNSAT, f"{result.status}: {result.message}"
     assert result.complete and not result.solutions
 
 
 # Lines 4-7 of the Sudopedia file have exactly 2, 3, 4 and 10 solutions.
 @pytest.mark.parametrize("backend_name, puzzle, count", on_every_backend([
-    pytest.param(load("special_9x9_multiple_solutions.txt")[i], c, id=f"{c}-solutions")
-    for i, c in ((3, 2), (4, 3), (5, 4), (6, 10))], slow={"dimacs": {"10-solutions"}}))
+    Case((load("special_9x9_multiple_solutions.txt")[i], c), f"{c}-solutions", 9, solutions=c)
+    for i, c in ((3, 2), (4, 3), (5, 4), (6, 10))]))
 def test_counts_every_solution_of_small_multiple_puzzles(backend: Backend, puzzle: Puzzle,
                                                          count: int) -> None:
     everything = solved(backend, puzzle, max_solutions=50)
@@ -155,21 +158,23 @@ def test_every_backend_names_its_counters_in_the_vocabulary(backend: Backend) ->
 
 
 EXTRA_GROUPS = [(0, 10), (0, 80), (0, 40, 80)]
-ONE_EXTRA_GROUP = {"mip", "dimacs"}  # 3-9 s of CPU a case (a re-solve per solution): the last case only
+LISTED = 125
+"""The solutions of the puzzle below: a backend that lists fewer within its reach (a re-solve
+per solution: 3-9 s of CPU a case) runs the last case only."""
 
 
 @pytest.mark.slow  # enumerates up to 125 solutions on every backend
 @pytest.mark.parametrize("backend_name, extra", [
     pytest.param(name, extra, id=f"{name}-{'-'.join(map(str, extra))}")
     for name in registry.names() for extra in EXTRA_GROUPS
-    if name not in ONE_EXTRA_GROUP or extra == EXTRA_GROUPS[-1]])
+    if registry.get(name).declaration.reach.solutions >= LISTED or extra == EXTRA_GROUPS[-1]])
 def test_a_group_smaller_than_the_grid_holds_each_value_at_most_once(backend: Backend,
                                                                      extra: tuple[int, ...]) -> None:
     # A variant's group of fewer than n cells is all-different but need not hold every
     # value: a backend that treats it as a full group refutes a puzzle that has solutions.
     puzzle = load("special_9x9_multiple_solutions.txt")[7]  # 125 solutions (Sudopedia)
     every = registry.solve("backtrack", puzzle, max_solutions=200).solutions
-    assert len(every) == 125
+    assert len(every) == LISTED
     expected = {s for s in every if len({s[c] for c in extra}) == len(extra)}
     base = Model.from_puzzle(puzzle)
     model = Model(puzzle, base.groups + (Group("extra", extra),))

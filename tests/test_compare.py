@@ -263,6 +263,14 @@ def test_list_names_every_registered_backend() -> None:
         assert row["available"] == "yes" or row["available"].startswith("no: ")
 
 
+@pytest.mark.parametrize("name", [name for name in registry.names() if registry.get(name).declaration.program])
+def test_list_names_the_program_a_backend_runs_as_what_it_needs(name: str) -> None:
+    done = compare("list", name)
+    assert done.returncode == 0, done.stderr
+    needs = next(line for line in done.stdout.splitlines() if line.startswith("needs:"))
+    assert "nothing beyond Python" not in needs and "program" in needs, needs
+
+
 def test_export_writes_dimacs(tmp_path: Path) -> None:
     out = tmp_path / "puzzle.cnf"
     done = compare("export", puzzle_file(tmp_path, HARD_9X9), "-o", str(out))

@@ -41,14 +41,14 @@ def expected_size(model: Model, encoding: str) -> tuple[int, int]:
 @pytest.mark.parametrize("n", [4, 6, 9, 16])
 def test_empty_grid_sizes_follow_the_formulas(n: int) -> None:
     model = Model.from_puzzle(empty(n))
-    integer, boolean = cpsat.encode(model, "integer"), cpsat.encode(model, "boolean")
+    integer, boolean = _cpsat.encode(model, "integer"), _cpsat.encode(model, "boolean")
     assert (integer.variables, integer.constraints) == (n * n, 3 * n)
     assert (boolean.variables, boolean.constraints) == (n ** 3, n * n + 3 * n * n)
 
 
 @pytest.mark.parametrize("encoding, size", [("integer", (81, 27)), ("boolean", (729, 324))])
 def test_empty_9x9_numbers(encoding: str, size: tuple[int, int]) -> None:
-    built = cpsat.encode(Model.from_puzzle(empty(9)), encoding)
+    built = _cpsat.encode(Model.from_puzzle(empty(9)), encoding)
     assert (built.variables, built.constraints) == size
 
 
@@ -59,7 +59,7 @@ def test_empty_9x9_numbers(encoding: str, size: tuple[int, int]) -> None:
                                     pytest.param(load("16x16_forum_samples.txt")[0], id="16x16-0")])
 def test_sizes_of_a_puzzle_are_reduced_by_its_givens(encoding: str, puzzle: Puzzle) -> None:
     model = Model.from_puzzle(puzzle)
-    built = cpsat.encode(model, encoding)
+    built = _cpsat.encode(model, encoding)
     assert (built.variables, built.constraints) == expected_size(model, encoding)
     # the counts describe the model CP-SAT really receives
     proto = built.cp.proto
@@ -70,8 +70,8 @@ def test_sizes_of_a_puzzle_are_reduced_by_its_givens(encoding: str, puzzle: Puzz
 
 def test_top95_first_puzzle_sizes() -> None:
     model = Model.from_puzzle(load("top95.txt")[0])
-    assert cpsat.encode(model, "integer").variables == 81 - model.puzzle.num_givens
-    assert cpsat.encode(model, "integer").constraints == 27
+    assert _cpsat.encode(model, "integer").variables == 81 - model.puzzle.num_givens
+    assert _cpsat.encode(model, "integer").constraints == 27
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
@@ -116,8 +116,8 @@ def test_each_encoding_finds_every_killer_solution_the_oracle_finds(encoding: st
 def test_a_cage_total_is_one_more_constraint(encoding: str) -> None:
     model = Model.from_puzzle(UNIQUE["4x4-a"][0])
     without_totals = Model(model.puzzle, model.groups)
-    assert (cpsat.encode(model, encoding).constraints
-            == cpsat.encode(without_totals, encoding).constraints + len(model.cages))
+    assert (_cpsat.encode(model, encoding).constraints
+            == _cpsat.encode(without_totals, encoding).constraints + len(model.cages))
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
@@ -160,22 +160,22 @@ def test_time_limit_gives_timeout_or_a_verified_solution(encoding: str) -> None:
     (cp_model.INFEASIBLE, Status.UNSAT), (cp_model.UNKNOWN, Status.TIMEOUT),
     (cp_model.MODEL_INVALID, Status.ERROR)])
 def test_every_cpsat_status_is_translated(cp_status, status: Status) -> None:
-    assert cpsat.translate(cp_status) is status
+    assert _cpsat.translate(cp_status) is status
 
 
 def test_the_mapping_covers_every_status_this_ortools_has() -> None:
-    assert set(cpsat.STATUSES) == set(type(cp_model.OPTIMAL).__members__.values())
+    assert set(_cpsat.STATUSES) == set(type(cp_model.OPTIMAL).__members__.values())
 
 
 @pytest.mark.parametrize("unknown", [99, "OPTIMAL", None])
 def test_an_unknown_status_raises(unknown) -> None:
-    with pytest.raises(cpsat.UnknownStatusError):
-        cpsat.translate(unknown)
+    with pytest.raises(_cpsat.UnknownStatusError):
+        _cpsat.translate(unknown)
 
 
 def test_an_invalid_model_is_an_error_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
     # Make CP-SAT reject the model: a clause on a variable that does not exist.
-    original = cpsat.encode
+    original = _cpsat.encode
 
     def broken(*args, **kwargs):
         built = original(*args, **kwargs)
@@ -224,18 +224,18 @@ def test_a_fully_given_grid_is_its_own_unique_solution(encoding: str) -> None:
 
 def test_solve_raises_on_a_status_it_does_not_know(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cp_model.CpSolver, "solve", lambda self, model, callback=None: 42)
-    with pytest.raises(cpsat.UnknownStatusError, match="42"):
+    with pytest.raises(_cpsat.UnknownStatusError, match="42"):
         cpsat.solve(Model.from_puzzle(load("top95.txt")[0]))
 
 
 def test_the_lean_model_still_skips_ortools_camelcase_aliases() -> None:
-    # cpsat._LeanCpModel overrides OR-tools' private CpModel._add_pre_pep8_methods, which
+    # _cpsat._LeanCpModel overrides OR-tools' private CpModel._add_pre_pep8_methods, which
     # saves about 0.1 ms per model build (bench/README.md). If this fails, OR-tools has
     # renamed or dropped the hook: delete _LeanCpModel (or follow the new hook), re-measure.
     assert hasattr(cp_model.CpModel, "_add_pre_pep8_methods"), \
-        "OR-tools no longer has CpModel._add_pre_pep8_methods: cpsat._LeanCpModel is dead code"
+        "OR-tools no longer has CpModel._add_pre_pep8_methods: _cpsat._LeanCpModel is dead code"
     assert "NewIntVar" in vars(cp_model.CpModel()), "CpModel() no longer attaches CamelCase aliases"
-    lean = cpsat._LeanCpModel()
+    lean = _cpsat._LeanCpModel()
     assert "NewIntVar" not in vars(lean) and not hasattr(lean, "NewIntVar")
     assert lean.new_int_var(1, 9, "x") is not None  # the snake_case API is all there
 

@@ -10,7 +10,7 @@ from solvers import (
     Status,
     registry,
 )
-from solvers.backends import csp
+from solvers.backends import _csp, csp
 from solvers.encodings.domains import candidates
 
 from .conftest import load
@@ -22,12 +22,12 @@ def empty(n: int) -> Puzzle:
 
 @pytest.mark.parametrize("n", [4, 6, 9, 16])
 def test_empty_grid_has_a_variable_per_cell_and_a_constraint_per_group(n: int) -> None:
-    built = csp.encode(Model.from_puzzle(empty(n)))
+    built = _csp.encode(Model.from_puzzle(empty(n)))
     assert (built.variables, built.constraints) == (n * n, 3 * n)
 
 
 def test_empty_9x9_numbers() -> None:
-    built = csp.encode(Model.from_puzzle(empty(9)))
+    built = _csp.encode(Model.from_puzzle(empty(9)))
     assert (built.variables, built.constraints) == (81, 27)
 
 
@@ -69,7 +69,7 @@ def test_hidden_singles_are_only_placed_in_full_groups() -> None:
                                     pytest.param(load("small_4x4.txt")[0], id="4x4-0")])
 def test_only_empty_cells_are_variables(puzzle: Puzzle) -> None:
     model = Model.from_puzzle(puzzle)
-    built = csp.encode(model)
+    built = _csp.encode(model)
     empties = [c for c in range(model.num_cells) if not model.givens[c]]
     assert built.variables == len(empties) == model.num_cells - puzzle.num_givens
     # the library drops single-variable constraints, so only groups with 2+ empty cells count
@@ -118,7 +118,7 @@ def test_repeated_givens_are_unsat_with_the_reason() -> None:
     assert result.status is Status.UNSAT and result.complete and "column 1" in result.message
 
 
-@pytest.mark.parametrize("solver", list(csp.SOLVERS))
+@pytest.mark.parametrize("solver", list(_csp.SOLVERS))
 @pytest.mark.parametrize("puzzle", [pytest.param(load("small_6x6.txt")[0], id="6x6-0"),
                                     pytest.param(load("easy50.txt")[0], id="easy50-0")])
 def test_every_library_solver_gives_the_unique_answer(solver: str, puzzle: Puzzle) -> None:

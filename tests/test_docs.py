@@ -19,7 +19,7 @@ from solvers.harness.cli import COMMANDS, DEFAULT_COMMAND, build_parser
 from . import docs_tables
 from .conftest import ROOT
 
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md"]
 PAGE_IDS = [str(page.relative_to(ROOT)) for page in PAGES]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 MAX_README_LINES = 250
@@ -87,7 +87,7 @@ def test_the_link_check_sees_a_broken_anchor(tmp_path: Path) -> None:
 def test_readme_links_into_every_docs_page() -> None:
     linked = {target.partition("#")[0] for target in links(ROOT / "README.md")}
     for page in PAGES[1:]:
-        assert f"docs/{page.name}" in linked, f"README.md has no link to docs/{page.name}"
+        assert str(page.relative_to(ROOT)) in linked, f"README.md has no link to {page.relative_to(ROOT)}"
 
 
 NAMED_PATH = re.compile(r"(?<![\w./])((?:models|solvers|tests|bench|puzzles|docs)/[\w./*-]*\w/?)")
@@ -131,7 +131,7 @@ def test_every_module_a_page_names_exists_and_defines_the_name(page: Path) -> No
 @pytest.mark.parametrize("name", docs_tables.TABLES)
 def test_the_generated_table_is_what_its_definition_gives_now(name: str) -> None:
     page, make = docs_tables.TABLES[name]
-    held = docs_tables.shown((ROOT / page).read_text(encoding="utf-8"), name)
+    held = docs_tables.held((ROOT / page).read_text(encoding="utf-8"), name)
     assert held is not None, f"{page} has no marks for the table {name!r}"
     assert held == make(), f"{page}: the table {name!r} is behind its definition: python -m tests.docs_tables"
 
@@ -140,7 +140,7 @@ def test_the_generated_table_check_sees_a_stale_table(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     start, end = docs_tables.marks("t")
     page.write_text(f"text\n{start}\n| old |\n{end}\nmore\n")
-    assert docs_tables.shown(page.read_text(), "t") == "| old |"
+    assert docs_tables.held(page.read_text(), "t") == "| old |"
     page.write_text(docs_tables.written(page.read_text(), "t", "| new |"))
     assert page.read_text() == f"text\n{start}\n| new |\n{end}\nmore\n"
 
@@ -168,7 +168,7 @@ def test_readme_backend_table_names_only_registered_backends() -> None:
 
 def test_readme_says_which_debian_packages_to_install() -> None:
     setup = section(README, "Set-up")
-    assert "apt-get install cadical minisat picosat chromium" in setup
+    assert "apt-get install cadical minisat picosat chromium minizinc" in setup
 
 
 # -- the README's tour and the pages' sessions run and print what they show ----------------

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="th
 
 def escapes_module():
     sys.path.append(str(ESCAPES.parent))
-    import escapes  # noqa: PLC0415 - the plugin module, from its folder put on sys.path just above
+    import escapes  # the plugin module, from its folder put on sys.path just above
 
     return escapes
 

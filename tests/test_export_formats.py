@@ -45,7 +45,7 @@ def test_export_of_one_puzzle_by_its_number(source: Path) -> None:
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--format", "fpuzzles", "--encoding", "minimal"], "--format fpuzzles writes puzzles, not a CNF"),
+    (["--format", "fpuzzles", "--encoding", "minimal"], "--format fpuzzles writes puzzles, not a model"),
     (["--format", "json"], "invalid choice: 'json'"),
     (["--format", "line", "--puzzle", "3"], "--puzzle 3: there is no puzzle 3"),
 ])

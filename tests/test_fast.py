@@ -16,7 +16,7 @@ pytest.importorskip("numba", reason="the fast backend needs numba: pip install n
 
 from models import Geometry, Group, Model, Puzzle, verify
 from solvers import Status, registry
-from solvers.backends import _fast_learning, fast, mrv
+from solvers.backends import _fast, _fast_learning, fast, mrv
 
 from .conftest import ROOT, load
 from .killers import MULTIPLE as KILLER_MULTIPLE
@@ -135,7 +135,7 @@ def test_wdeg_restarts_before_a_first_solution_and_stays_complete() -> None:
     result = fast.solve(Model.from_puzzle(puzzle), max_solutions=2, branching="wdeg",
                         inference="singles")
     assert result.unique is True and verify(puzzle, result.solution).ok
-    if result.stats.nodes > 2 * fast.RESTART_BASE:
+    if result.stats.nodes > 2 * _fast.RESTART_BASE:
         assert result.stats.restarts > 0
 
 
@@ -226,7 +226,7 @@ def test_the_built_tables_have_the_declared_types(name: str) -> None:
     from numba import typeof
 
     from solvers.backends._fast_kernels import TABLES, Tables
-    tables, _ = fast._tables_for(model(name, 0))
+    tables, _ = _fast._tables_for(model(name, 0))
     assert typeof(tables) == TABLES and len(tables) == len(Tables._fields)
 
 

@@ -173,6 +173,17 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+HIDING_PYSAT = HIDING.replace('"highspy"', '"pysat"')
+
+
+def test_a_backend_whose_package_is_an_extra_names_the_extra_when_missing() -> None:
+    done = subprocess.run([sys.executable, "-c", HIDING_PYSAT, "run", SMALL, "--solvers", "pysat"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "backend 'pysat' is unavailable: needs the package 'python-sat': pip install " \
+           "'sudoku-methods[pysat]' (or pip install python-sat)" in done.stderr
+
+
 def test_a_configuration_whose_package_is_missing_exits_2_saying_how_to_install_it() -> None:
     done = subprocess.run([sys.executable, "-c", HIDING, "run", SMALL, "--solvers", "mip:presolve=false"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)

@@ -13,6 +13,7 @@ import pytest
 from models import Geometry, Model, Puzzle, read_text, verify
 from solvers.generate import generator
 from solvers.generate.generator import Generated, GenerationError, generate
+from solvers.generate.search import SinglesSearch
 from solvers.harness.commands.generate import main as generate_main
 
 from .conftest import load
@@ -216,13 +217,15 @@ def test_subcommand_plugs_into_a_parser_with_subcommands(tmp_path) -> None:
     for budget, check in ((0, "cpsat-check"), (None, "mrv-search"))
     for case in ((9, "standard", 1), (9, "jigsaw", 2), (6, "x", 3))])
 def test_both_uniqueness_checks_agree_on_one_clue_more_or_less(made, case, node_budget) -> None:
-    # node_budget=0 hands every check to the CP-SAT model (cpsat.encode), None keeps it in
-    # mrv's search: both must keep a locally minimal puzzle unique and see a clue go too far.
+    # node_budget=0 hands every check to the cpsat backend (counting to two), None keeps it in
+    # the generator's own search: both must keep a locally minimal puzzle unique and see a
+    # clue go too far.
     result = made[case]
     givens = list(result.puzzle.givens)
-    engine = generator._Engine(Model.from_puzzle(result.puzzle))
+    search = SinglesSearch(Model.from_puzzle(result.puzzle))
     empty = tuple(c for c, v in enumerate(givens) if not v)
     cell = next(c for c, v in enumerate(givens) if v)
-    assert generator.still_unique(engine, givens, empty, result.solution, node_budget)
+    assert generator.still_unique(search, result.puzzle, empty, result.solution, node_budget)
     givens[cell] = 0
-    assert not generator.still_unique(engine, givens, (cell,), result.solution, node_budget)
+    fewer = result.puzzle.with_givens(tuple(givens))
+    assert not generator.still_unique(search, fewer, (cell,), result.solution, node_budget)

@@ -12,17 +12,18 @@ from .conftest import load
 
 highspy = pytest.importorskip("highspy",
                               reason="the mip backend needs highspy (pip install highspy)")
+_mip = importlib.import_module("solvers.backends._mip")
 mip = importlib.import_module("solvers.backends.mip")
 
 
 @pytest.mark.parametrize("name", list(highspy.HighsModelStatus.__members__))
 def test_every_highs_model_status_is_translated(name: str) -> None:
-    assert mip.translate(highspy.HighsModelStatus.__members__[name]) in Status
+    assert _mip.translate(highspy.HighsModelStatus.__members__[name]) in Status
 
 
 def test_an_unknown_status_is_an_error_not_a_guess() -> None:
-    with pytest.raises(mip.UnknownStatusError, match="unknown model status"):
-        mip.translate("kSomethingNew")
+    with pytest.raises(_mip.UnknownStatusError, match="unknown model status"):
+        _mip.translate("kSomethingNew")
 
 
 @pytest.mark.parametrize("presolve", [True, False])

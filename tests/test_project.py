@@ -100,8 +100,31 @@ def test_fixed_top_level() -> None:
         pytest.skip("not a git checkout")
     tracked = {line.split("/")[0] for line in listed.stdout.splitlines()}
     assert expected <= tracked
-    extra = tracked - expected - {"compare.py", "bench", ".gitignore"}
+    extra = tracked - expected - {"compare.py", "bench", ".gitignore", *HOUSE_FILES}
     assert not extra, f"no new top-level entries: {sorted(extra)}"
+
+
+HOUSE_FILES = ("LICENSE", "CHANGELOG.md", "CONTRIBUTING.md")
+"""The files every project has, beside the fixed layout."""
+
+
+def test_the_licence_is_the_mit_licence_pyproject_names_held_by_the_authors() -> None:
+    text = (ROOT / "LICENSE").read_text()
+    assert PYPROJECT["project"]["license"] == {"text": "MIT"}
+    assert text.startswith("MIT License") and "Copyright (c) 2026 the sudoku-methods authors" in text
+
+
+def test_the_changelog_has_an_unreleased_section_and_the_current_release() -> None:
+    from solvers import __version__
+
+    headings = [line for line in (ROOT / "CHANGELOG.md").read_text().splitlines() if line.startswith("## ")]
+    assert headings[0] == "## Unreleased" and f"## {__version__}" in headings
+
+
+@pytest.mark.parametrize("topic", ["## Add a backend", "## Add a technique", "## Add a command",
+                                   "## The tests", "## The benchmarks"])
+def test_the_contributing_guide_tells_how_to(topic: str) -> None:
+    assert f"\n{topic}" in (ROOT / "CONTRIBUTING.md").read_text()
 
 
 def test_puzzles_readme_describes_every_puzzle_file() -> None:
@@ -141,3 +164,14 @@ def test_the_function_length_check_finds_a_long_function(tmp_path: Path) -> None
     source.write_text(f"def short():\n    pass\n\n\nclass C:\n    @staticmethod\n"
                       f"    def long():\n{body}")
     assert long_functions([source]) == [f"long.py:6 long ({MAX_FUNCTION_LINES + 1} lines)"]
+
+
+def test_every_extra_a_backend_names_holds_its_package_and_the_test_command_installs_it() -> None:
+    from solvers import registry
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    named = {b.declaration.extra: b.declaration.package for b in registry.BACKENDS.values() if b.declaration.extra}
+    assert named, "no backend names an extra"
+    for extra, package in named.items():
+        assert extra in extras, f"pyproject has no extra {extra!r}"
+        assert package.lower() in requirement_names(extras[extra]), f"extra {extra!r} lacks {package}"
+        assert extra in extras_in(readme_commands()[1]), f"the README's test command does not install {extra!r}"

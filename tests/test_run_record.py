@@ -38,7 +38,7 @@ from solvers.harness.tasks import (
 )
 from solvers.result import COUNTERS, Status
 
-from .conftest import PUZZLES, ROOT, compare, load
+from .conftest import PUZZLES, compare, copied_checkout, load
 
 NUMERIC = sorted(db_views.NUMERIC)
 VALUES: dict[Kind, tuple[Any, Any, Any]] = {Kind.WHOLE: (9, 100, 1000), Kind.NUMBER: (0.5, 9.5, 100.25),
@@ -248,13 +248,6 @@ def test_every_field_a_run_carries_is_defined(kind: type) -> None:
     assert [f.name for f in fields(kind) if f.name not in RUN_FIELD] == []
 
 
-def copied_tree(folder: Path) -> Path:
-    """A copy of the checkout (no virtualenv, history or caches) to change in a test."""
-    skip = shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.egg-info", "build", "*.png", "*.sqlite")
-    shutil.copytree(ROOT, folder, ignore=skip)
-    return folder
-
-
 ADDED = '''    RunField("gremlins", Kind.WHOLE, "gremlins met on the way", "count", null=True),\n'''
 PROBE = '''
 import json, sqlite3, sys
@@ -298,7 +291,7 @@ def added(path: Path, anchor: str, line: str) -> None:
 def test_a_field_added_to_the_definition_appears_everywhere(tmp_path: Path) -> None:
     """The field's one line in the definition, and the judge's Run carrying its value (what
     makes it): nothing else is edited, and it is in every place a run is written or read."""
-    tree = copied_tree(tmp_path / "tree")
+    tree = copied_checkout(tmp_path / "tree")
     added(tree / "solvers" / "harness" / "tasks.py", '    RunField("verified_solutions"', ADDED)
     added(tree / "solvers" / "harness" / "results" / "judge.py", "    verified_solutions: int = 0\n",
           "    gremlins: int | None = None\n")

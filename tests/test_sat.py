@@ -194,7 +194,7 @@ def fake_pycosat(monkeypatch: pytest.MonkeyPatch, answer: object) -> list[int]:
         limits.append(prop_limit)
         time.sleep(0.002)
         return answer
-    monkeypatch.setattr(sat.pycosat, "solve", fake)
+    monkeypatch.setattr(_sat.pycosat, "solve", fake)
     return limits
 
 
@@ -202,7 +202,7 @@ def fake_pycosat(monkeypatch: pytest.MonkeyPatch, answer: object) -> list[int]:
 def test_an_answer_pycosat_does_not_document_raises(monkeypatch: pytest.MonkeyPatch,
                                                     answer: object) -> None:
     fake_pycosat(monkeypatch, answer)
-    with pytest.raises(sat.SolverError, match="pycosat returned"):
+    with pytest.raises(_sat.SolverError, match="pycosat returned"):
         sat.solve(Model.from_puzzle(load("seeds.txt")[0]))
 
 
@@ -217,16 +217,16 @@ def test_time_limit_runs_growing_slices_until_the_clock_runs_out(monkeypatch: py
     limits = fake_pycosat(monkeypatch, "UNKNOWN")
     result = sat.solve(Model.from_puzzle(load("seeds.txt")[0]), time_limit=0.05, limit_by="slices")
     assert result.status is Status.TIMEOUT and "time limit" in result.message
-    assert limits[0] == sat.FIRST_SLICE and len(limits) >= 2
-    assert all(a < b <= a * sat.GROWTH for a, b in zip(limits, limits[1:]))
+    assert limits[0] == _sat.FIRST_SLICE and len(limits) >= 2
+    assert all(a < b <= a * _sat.GROWTH for a, b in zip(limits, limits[1:]))
 
 
 def test_time_slices_never_exceed_the_work_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     limits = fake_pycosat(monkeypatch, "UNKNOWN")
     result = sat.solve(Model.from_puzzle(load("seeds.txt")[0]), time_limit=5.0,
-                       prop_limit=3 * sat.FIRST_SLICE)
+                       prop_limit=3 * _sat.FIRST_SLICE)
     assert result.status is Status.UNKNOWN and "propagation limit" in result.message
-    assert limits == [sat.FIRST_SLICE, 3 * sat.FIRST_SLICE]
+    assert limits == [_sat.FIRST_SLICE, 3 * _sat.FIRST_SLICE]
 
 
 @pytest.mark.slow

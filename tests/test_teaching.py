@@ -1,6 +1,7 @@
 """The teaching commands: ladder, explain (and its trace), render and replay."""
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import re
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from models import Model, Puzzle, verify
-from solvers.backends.readable import backtrack, dlx, mrv
+from solvers import registry
 from solvers.harness.pictures.replay_page import render_page
 from solvers.harness.pictures.steps import final_board, named_cells, replay
 from solvers.human import traced as human
@@ -20,7 +21,9 @@ from solvers.trace import SCHEMA, Trace, check_event, describe, read_jsonl
 from .chromium import CHROMIUM, Browser
 from .conftest import ROOT, compare, load
 
-TRACED = {"mrv": mrv, "backtrack": backtrack, "dlx": dlx}
+TRACED = {name: importlib.import_module(backend.declaration.traces)
+          for name, backend in registry.BACKENDS.items() if backend.declaration.traces}
+"""The backends whose declaration names a readable twin that records a trace."""
 
 
 
@@ -314,7 +317,7 @@ def test_a_contradiction_marks_the_unit_it_names_and_says_so(browser: Browser, r
     assert browser.evaluate("document.querySelectorAll('#grid td.named').length") == 0
 
 
-def screenshot_pixels(browser: Browser):  # noqa: ANN201 - a PIL image, PIL imported only here
+def screenshot_pixels(browser: Browser):  # returns a PIL image: PIL is imported only here
     image = pytest.importorskip("PIL.Image", reason="reading a screenshot needs pillow (matplotlib's)")
     return image.open(io.BytesIO(browser.screenshot())).convert("RGB")
 

@@ -1,9 +1,11 @@
 """A template for a new backend: copy this file to ``solvers/backends/NAME.py``, add one row
 ``Backend("NAME", "one line on the method", "solvers.backends.NAME")`` to
-``solvers/registry.py``'s BACKENDS, and nothing else: ``compare.py list NAME`` shows its
-options, ``--solvers NAME:OPTION=VALUE`` is checked against them before anything runs, and
-the harness, the Python API and the tests (parametrised over the registry) run it through
-``Backend.solve``, which checks the limits and options, so ``solve`` below trusts them.
+``solvers/registry.py``'s BACKENDS, and nothing else by hand (``python -m tests.docs_tables``
+writes its rows into the docs' tables): ``compare.py list NAME`` shows its options,
+``--solvers NAME:OPTION=VALUE`` is checked against them before anything runs, and the
+harness, the Python API and the tests (parametrised over the registry, each backend's cases
+chosen by the ``reach`` it declares) run it through ``Backend.solve``, which checks the
+limits and options, so ``solve`` below trusts them.
 
 What is here is a real, small method (it passes the shared backend tests when registered):
 depth-first search over the empty cells in order, each value checked against the cell's
@@ -17,7 +19,7 @@ import time
 
 from models import Grid, Model
 
-from ..options import Declaration, Option, node_limit
+from ..options import Declaration, Option, Reach, node_limit
 from ..result import Result, Stats, finish, stop_message
 
 DECLARATION = Declaration(
@@ -29,6 +31,11 @@ DECLARATION = Declaration(
     counters={"nodes": "values tried in a cell", "backtracks": "values taken back"},
     constraints=frozenset({"all-different"}),  # add "sum" once killer cages are modelled
     package=None, imports=None,                 # e.g. "ortools", "ortools"
+    notes="a template to copy",                 # the README's notes column, a few words
+    # what it finishes within the contract tests' budget (solvers/options.py Reach): a blind
+    # search stops at 9x9 puzzles with plenty of givens; the rest run in the full tier only,
+    # under this node budget, and skip when they spend it
+    reach=Reach(largest=9, hardness=0, budget={"node_limit": 1_000_000}),
 )
 
 

@@ -38,7 +38,7 @@ from models import Model
 from ..encodings.cages import cage_clash
 from ..encodings.domains import clash_message
 from ..encodings.isomorph import solve_isomorph
-from ..options import Declaration, Option, node_limit, seed
+from ..options import Declaration, Option, Reach, node_limit, seed
 from ..result import Result, Stats, finish, stop_message
 
 DECLARATION = Declaration(
@@ -54,6 +54,9 @@ DECLARATION = Declaration(
         "backtracks": "values taken back",
     },
     constraints=frozenset({"all-different", "sum"}),
+    notes="the baseline; a readable twin",
+    reach=Reach(largest=9, hardness=0, budget={"node_limit": 1_000_000}),
+    traces="solvers.backends.readable.backtrack",
 )
 _CLOCK_EVERY = 4096  # nodes between two looks at the clock (a power of two)
 

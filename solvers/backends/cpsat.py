@@ -41,6 +41,7 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     package="ortools", imports="ortools",
+    notes="`encoding=boolean` or `integer`",
 )
 
 
@@ -62,9 +63,3 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._cpsat import solve as search  # noqa: PLC0415 - loads OR-tools, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, encoding=encoding,
                   workers=workers, seed=seed, parameters=parameters)
-
-
-def __getattr__(name: str) -> Any:
-    """The method's own names (encode, translate, ...), from _cpsat.py when first asked for."""
-    from . import _cpsat  # noqa: PLC0415 - loads OR-tools, only when asked for
-    return getattr(_cpsat, name)

@@ -5,11 +5,9 @@ is solved.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from models import Model
 
-from ..options import Declaration, Option
+from ..options import Declaration, Option, Reach
 from ..result import Result
 
 ENCODINGS = ("hidden", "alldiff")
@@ -28,6 +26,8 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     package="python-constraint2", imports="constraint", interruptible=False,
+    notes="the generic CSP library",
+    reach=Reach(hardness=1),
 )
 
 
@@ -37,9 +37,3 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._csp import solve as search  # noqa: PLC0415 - loads python-constraint, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, encoding=encoding,
                   solver=solver)
-
-
-def __getattr__(name: str) -> Any:
-    """The method's own names, from _csp.py when first asked for."""
-    from . import _csp  # noqa: PLC0415 - loads python-constraint, only when asked for
-    return getattr(_csp, name)

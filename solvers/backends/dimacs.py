@@ -28,12 +28,10 @@ statistics leaves them unmeasured.
 """
 from __future__ import annotations
 
-import ctypes
 import math
 import os
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -45,8 +43,9 @@ from models import Grid, Model
 
 from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, Clause, encode
 from ..encodings.dimacs import SATISFIABLE, UNSATISFIABLE, DimacsError, cnf_text, read_answer
-from ..options import Declaration, Option
+from ..options import Declaration, Option, Reach
 from ..result import Result, Stats, Status, finish
+from ._process import execute
 
 __all__ = ["DECLARATION", "ENCODINGS", "PROFILES", "Profile", "found", "solve", "unavailable"]
 
@@ -126,6 +125,9 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     resolve=_chosen, facts=_facts, missing=lambda options: unavailable() if options["solver"] is None else None,
+    notes="`apt-get install cadical`",
+    program="a DIMACS SAT solver program (kissat, cadical, minisat, picosat, glucose on PATH, or solver=PATH)",
+    reach=Reach(solutions=4),
 )
 STDERR_TAIL = 400
 """Characters of the solver's stderr quoted in an ERROR."""
@@ -217,46 +219,12 @@ def _run(binary: str, profile: Profile, text: str, folder: Path, deadline: float
         return OUT_OF_TIME
     seconds = None if remaining is None else max(1, math.ceil(remaining))
     command = profile.command(binary, str(cnf_path), str(result_path), seconds)
-    finished = _execute(command, remaining)
-    if finished is None:
+    code, out, err = execute(command, remaining)
+    if code is None:
         return OUT_OF_TIME
-    code, out, err = finished
     _add_counters(stats, out)
     output = result_path.read_text() if profile.result_file and result_path.exists() else out
     return _interpret(profile.name, code, output, err, timed=seconds is not None)
-
-
-def _execute(command: list[str], timeout: float | None) -> tuple[int, str, str] | None:
-    """Run in a new process group; (exit code, stdout, stderr), or None if killed at the timeout."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               stdin=subprocess.DEVNULL, preexec_fn=_own_group)
-    try:
-        out, err = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_group(process)
-        return None
-    except BaseException:
-        _kill_group(process)
-        raise
-    return process.returncode, out, err
-
-
-def _own_group() -> None:
-    """In the child: lead a new process group, and die with the parent (Linux)."""
-    os.setpgid(0, 0)
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-def _kill_group(process: subprocess.Popen) -> None:
-    """Kill the solver's whole process group and reap it."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    process.communicate()
 
 
 def _interpret(name: str, code: int, output: str, err: str, *, timed: bool) -> tuple[int, ...] | str | Result:

@@ -65,6 +65,8 @@ DECLARATION = Declaration(
         "updates": "dancing-links updates: a node unlinked from, or relinked into, its list",
     },
     unsupported=CAGES_UNSUPPORTED,  # a cage's total is no exact-cover column
+    notes="best at listing many solutions; a readable twin",
+    traces="solvers.backends.readable.dlx",
 )
 
 

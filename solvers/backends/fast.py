@@ -8,13 +8,19 @@ there.
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from models import Model
+from models import Model, Puzzle
 
 from ..encodings.isomorph import solve_isomorph
 from ..options import Declaration, Option, node_limit, seed
 from ..result import Result
+
+if TYPE_CHECKING:  # numpy and the batch's type come with numba, loaded only to solve
+    import numpy as np
+
+    from ._fast import Batch
 
 INFERENCES = ("singles", "locked", "subsets")
 """From weakest to strongest; each adds a rule to the one before."""
@@ -49,6 +55,7 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     package="numba", imports="numba",
+    notes="the speed frontier; needs numba",
 )
 
 
@@ -82,7 +89,15 @@ def prepare(*, learning: str = "none", batch: bool = False, **_options: object) 
     compile_kernels(learning=learning, batch=batch)
 
 
-def __getattr__(name: str) -> Any:
-    """The method's own names (RESTART_BASE, _kernel, ...), from _fast.py when first asked for."""
-    from . import _fast  # noqa: PLC0415 - loads numba, only when asked for
-    return getattr(_fast, name)
+def givens_array(puzzles: Sequence[Puzzle]) -> np.ndarray:
+    """The puzzles' givens as one uint8[puzzles, cells] array, as ``solve_batch`` takes them."""
+    from ._fast import givens_array as array  # noqa: PLC0415 - loads numba, only when asked for
+    return array(puzzles)
+
+
+def solve_batch(model: Model, givens: np.ndarray, *, max_solutions: int = 2, inference: str = "locked",
+                node_limit: int | None = None) -> Batch:
+    """Every row of givens (uint8[puzzles, cells]) solved under the model's groups in one
+    compiled call, counting each to max_solutions (_fast.solve_batch tells the details)."""
+    from ._fast import solve_batch as batch  # noqa: PLC0415 - loads numba, only to solve
+    return batch(model, givens, max_solutions=max_solutions, inference=inference, node_limit=node_limit)

@@ -5,11 +5,9 @@ is solved.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from models import Model
 
-from ..options import Declaration, Option, node_limit
+from ..options import Declaration, Option, Reach, node_limit
 from ..result import Result
 
 DECLARATION = Declaration(
@@ -29,6 +27,8 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     package="highspy", imports="highspy",
+    notes="uniqueness by a no-good cut",
+    reach=Reach(solutions=10),
 )
 
 
@@ -38,9 +38,3 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._mip import solve as search  # noqa: PLC0415 - loads highspy, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit,
                   node_limit=node_limit, presolve=presolve, seed=seed)
-
-
-def __getattr__(name: str) -> Any:
-    """The method's own names, from _mip.py when first asked for."""
-    from . import _mip  # noqa: PLC0415 - loads highspy, only when asked for
-    return getattr(_mip, name)

@@ -21,8 +21,8 @@ A contradiction (a cell with no candidate, a group value with no place, one cell
 needing two values) ends the branch. Otherwise the search branches on the unsolved
 cell with the fewest candidates (ties: the cell whose decisions failed most often so
 far), or, when that cell has more than two, on a value left with two places in a group.
-The search (:meth:`Propagator.search`, which the generator reuses with its own
-branching) is an explicit stack, so depth is no concern on 25x25, and each branch works
+The search (:meth:`Propagator.search`, which takes its branching as an argument) is an
+explicit stack, so depth is no concern on 25x25, and each branch works
 on a copy of the candidate list.
 
 Counters: ``nodes`` = decisions (a value tried for a branching cell);
@@ -87,6 +87,8 @@ DECLARATION = Declaration(
         "fixed_cells": "open cells the inference fixed before the first decision",
     },
     constraints=frozenset({"all-different", "sum"}),  # sums: not with the consistency levels
+    notes="the teaching ladder; a readable twin",
+    traces="solvers.backends.readable.mrv",
 )
 _CLOCK_EVERY = 64  # decisions between two looks at the clock
 
@@ -275,11 +277,10 @@ class Search:
 
 
 class Propagator:
-    """mrv's propagation and search for one model, worked out once, for others to reuse.
+    """mrv's propagation and search for one model, worked out once.
 
     Candidates are a list with one bitmask per cell (bit v-1 for value v). The mrv
-    backend searches with its own branching (:func:`_branches`); the generator uses
-    ``inference='singles'`` with the fewest-candidates cell and a shuffled value order.
+    backend searches with its own branching (:func:`_branches`).
     """
 
     def __init__(self, model: Model, inference: str = "singles"):

@@ -70,7 +70,8 @@ DECLARATION = Declaration(
                    "(blocking clauses not counted)",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="python-sat", imports="pysat", resolve=_resolve,
+    package="python-sat", imports="pysat", extra="pysat", resolve=_resolve,
+    notes="warm and incremental; propagation-only modes",
 )
 
 
@@ -85,9 +86,3 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._pysat import solve as search  # noqa: PLC0415 - loads python-sat, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, engine=engine,
                   encoding=encoding, warm=warm, conflict_limit=conflict_limit, inference=inference)
-
-
-def __getattr__(name: str) -> Any:
-    """The method's own names (ENGINES, EXCLUDED, ...), from _pysat.py when first asked for."""
-    from . import _pysat  # noqa: PLC0415 - loads python-sat, only when asked for
-    return getattr(_pysat, name)

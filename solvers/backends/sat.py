@@ -5,8 +5,6 @@ is solved.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from models import Model
 
 from ..encodings.cnf import DESCRIPTIONS, ENCODINGS
@@ -33,6 +31,7 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     package="pycosat", imports="pycosat",
+    notes="DIMACS export and decode",
 )
 
 
@@ -43,9 +42,3 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._sat import solve as search  # noqa: PLC0415 - loads pycosat, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, encoding=encoding,
                   prop_limit=prop_limit, limit_by=limit_by)
-
-
-def __getattr__(name: str) -> Any:
-    """The method's own names, from _sat.py when first asked for."""
-    from . import _sat  # noqa: PLC0415 - loads pycosat, only when asked for
-    return getattr(_sat, name)

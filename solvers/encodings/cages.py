@@ -58,11 +58,6 @@ def cage_number(model: Model, cage: Cage) -> int:
     return model.puzzle.cages.index(cage) + 1
 
 
-def cage_label(model: Model, cage: Cage) -> str:
-    """'cage 3 (total 17)'."""
-    return f"cage {cage_number(model, cage)} (total {cage.total})"
-
-
 def open_combinations(model: Model, cage: Cage) -> tuple[frozenset[int], ...]:
     """The cage's combinations that hold every digit given in it (all of them without givens)."""
     given = {model.givens[c] for c in cage.cells if model.givens[c]}

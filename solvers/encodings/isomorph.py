@@ -13,13 +13,12 @@ grid); a variant grid (jigsaw, diagonals, extra groups) has only its values rela
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from models import Grid, Model
 
-from ..result import Result
+from ..result import Result, Solve
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,7 @@ def random_isomorph(model: Model, seed: int) -> Isomorph:
     return Isomorph(shuffled_model, tuple(value_of), tuple(cell_of))
 
 
-def solve_isomorph(solve: Callable[..., Result], model: Model, seed: int, **options: Any) -> Result:
+def solve_isomorph(solve: Solve, model: Model, seed: int, **options: Any) -> Result:
     """``solve`` (a backend's solve function) on the seed's isomorph; solutions mapped back."""
     isomorph = random_isomorph(model, seed)
     result = solve(isomorph.model, **options)

@@ -1,17 +1,22 @@
 """Puzzle generation: a random complete grid, then clues removed while the solution stays unique.
 
-1. A random complete grid comes from mrv's depth-first search (``mrv.Propagator``)
-   with singles propagation, its value order shuffled by a seeded ``random.Random``. The search is complete,
-   so every valid grid of the geometry (and variant) can come out first: no fixed
-   pattern is relabelled. Jigsaw grids first get random connected regions (boxes
-   reshaped by random swaps of neighbouring cells); a region map that has no complete
-   grid within a node budget is thrown away and another one drawn.
+The generator searches with its own small engine (search.py: naked and hidden singles, the
+cell with the fewest candidates) over the model's public structure, and reaches every
+backend through the registry, as any user's script does: no backend's internals.
+
+1. A random complete grid comes from that search with its value order shuffled by a
+   seeded ``random.Random``. The search is complete, so every valid grid of the
+   geometry (and variant) can come out first: no fixed pattern is relabelled. Jigsaw
+   grids first get random connected regions (boxes reshaped by random swaps of
+   neighbouring cells); a region map that has no complete grid within a node budget is
+   thrown away and another one drawn.
 2. Clues are removed in a random order (or in pairs symmetric about the centre).
    A clue stays if removing it lets a second solution in. The check is one search for
    a solution that *differs* in the removed cell (its value excluded there): none means
-   still unique. A search longer than CHECK_NODE_BUDGET decisions is handed to the cpsat
-   backend's integer model (``cpsat.encode``) under its solver settings. Removing clues only
-   ever adds solutions, so a clue that had to stay once stays necessary: a single pass ends at a locally minimal puzzle.
+   still unique. A search longer than CHECK_NODE_BUDGET decisions is settled by the
+   ``cpsat`` backend (integer encoding, one worker) counting the puzzle's solutions to
+   two. Removing clues only ever adds solutions, so a clue that had to stay once stays
+   necessary: a single pass ends at a locally minimal puzzle.
 3. Every finished puzzle is checked again by the ``mrv`` backend counting to two
    solutions (through the registry), which also gives its difficulty: the decisions
    ``mrv`` needs, and whether naked and hidden singles alone solve it.
@@ -34,15 +39,13 @@ from dataclasses import dataclass
 from models import Geometry, Grid, Model, Puzzle, to_line, verify
 
 from .. import registry
-from ..backends.mrv import Propagator, candidate_bits, fewest_candidates, grid_of, ordered_bits
-from ..encodings.domains import candidates
-from ..result import Status
+from .search import SinglesSearch
 
 VARIANTS = ("standard", "x", "jigsaw")
 FILL_NODE_BUDGET = 2000      # decisions allowed to fill one grid before starting afresh
 REGION_ATTEMPTS = 200        # jigsaw region maps tried before giving up
 TARGET_ATTEMPTS = 20         # fresh grids tried to reach a requested number of givens
-CHECK_NODE_BUDGET = 100      # decisions of one uniqueness search before CP-SAT takes over
+CHECK_NODE_BUDGET = 100      # mrv decisions of one uniqueness count before CP-SAT takes over
 MEASURE_NODE_LIMIT = 50_000  # mrv decisions allowed when measuring difficulty
 
 
@@ -82,56 +85,6 @@ class Generated:
         """The puzzle in line format with its difficulty as a trailing comment."""
         minimal = " minimal=yes" if self.minimal else ""
         return f"{to_line(self.puzzle)}  # {self.difficulty.comment()}{minimal}"
-
-
-# ---------------------------------------------------------------- search for the generator
-
-class _Engine:
-    """mrv's search (``Propagator.search``) over its singles propagation, for one model.
-
-    Branching is mrv's first cell with the fewest candidates (in reading order: no
-    failure-guided tie-breaks, no branching on a value's places), and values come in
-    mrv's ascending order or shuffled by the generator's ``random.Random``. Only naked
-    and hidden singles run between decisions, whatever mrv's default inference.
-    """
-
-    def __init__(self, model: Model):
-        self.model = model
-        self.propagator = Propagator(model, inference="singles")
-
-    def search(self, cands: list[int], rng: random.Random | None,
-               node_budget: int | None = None,
-               avoid: Grid | None = None) -> tuple[list[int] | None, int, bool]:
-        """Depth-first search for one solution from propagated candidates.
-
-        Values are tried in a shuffled order when ``rng`` is given, else ascending;
-        a cell's value in ``avoid`` is tried last (to find a different solution sooner).
-        Returns (solution or None, decisions made, whether the budget ran out).
-        """
-        no_failures = [0] * len(cands)  # ties go to reading order, not to failed cells
-
-        def branch(state: list[int], _failures: list[int]) -> list[tuple[int, int]]:
-            cell = fewest_candidates(state, no_failures)
-            return [] if cell < 0 else [(cell, bit) for bit in _values(state, cell, rng, avoid)]
-
-        found = self.propagator.search(cands, branch, node_limit=node_budget)
-        solution = found.solutions[0] if found.solutions else None
-        return solution, found.nodes, found.limit_hit
-
-
-def _values(cands: list[int], cell: int, rng: random.Random | None, avoid: Grid | None) -> list[int]:
-    """The cell's candidate bits in the order to try them, the first at the end (lists are popped)."""
-    if rng is None:
-        bits = ordered_bits(cands, cell)  # mrv's ascending order
-    else:
-        bits = candidate_bits(cands[cell])
-        rng.shuffle(bits)
-    if avoid is not None:
-        last = 1 << (avoid[cell] - 1)
-        if last in bits:
-            bits.remove(last)
-            bits.insert(0, last)
-    return bits
 
 
 # ---------------------------------------------------------------- complete grids
@@ -205,15 +158,15 @@ def random_solution(template: Puzzle, rng: random.Random,
     Each attempt searches with a shuffled value order and gives up after
     ``node_budget`` decisions (heavy tails are cut short by starting afresh).
     """
-    engine = _Engine(Model.from_puzzle(template))
-    start = engine.propagator.start(template.givens)
+    search = SinglesSearch(Model.from_puzzle(template))
+    start = search.start(template.givens)
     if start is None:
         return None
     for _ in range(restarts):
-        solution, _, ran_out = engine.search(start, rng, node_budget)
-        if solution is not None:
-            return grid_of(solution)
-        if not ran_out:
+        found = search.search(start, rng, node_budget)
+        if found.solution is not None:
+            return found.solution
+        if not found.ran_out:
             return None  # the search space is exhausted: no grid exists
     return None
 
@@ -242,51 +195,41 @@ def symmetric_orbits(n: int) -> list[tuple[int, ...]]:
     return [(c,) if c == cells - 1 - c else (c, cells - 1 - c) for c in range(cells) if c <= cells - 1 - c]
 
 
-def still_unique(engine: _Engine, givens: list[int], removed: tuple[int, ...],
-                 solution: Grid, node_budget: int | None = None) -> bool:
-    """Whether givens (with ``removed`` already emptied) still have only ``solution``.
+def still_unique(search: SinglesSearch, puzzle: Puzzle, removed: tuple[int, ...], solution: Grid,
+                 node_budget: int | None = None) -> bool:
+    """Whether the puzzle (with ``removed`` already emptied) still has only ``solution``.
 
     Any other solution differs from ``solution`` in some removed cell, so one search per
     removed cell, with that cell's solution value excluded, finds it if it exists. A
-    search that needs more than ``node_budget`` decisions is handed to CP-SAT, whose
-    all-different propagation and learning settle the hard cases in a steady fraction
-    of a second where plain singles search can take many seconds.
+    search that needs more than ``node_budget`` decisions hands the question to CP-SAT
+    (the ``cpsat`` backend counting to two), whose all-different propagation and learning
+    settle the hard cases in a steady fraction of a second where plain singles search can
+    take many seconds.
     """
-    base = engine.propagator.start(tuple(givens))
+    base = search.start(puzzle.givens)
     if base is None:
         raise GenerationError("a generated grid contradicts itself")  # cannot happen for a solution
     for cell in removed:
         cands = base[:]
         cands[cell] &= ~(1 << (solution[cell] - 1))
-        if not cands[cell]:
+        if not cands[cell] or not search.propagate(cands, [cell]):
             continue
-        if not engine.propagator.propagate(cands, [cell]):
-            continue
-        other, _, ran_out = engine.search(cands, None, node_budget, avoid=solution)
-        if other is not None:
+        found = search.search(cands, None, node_budget, avoid=solution)
+        if found.solution is not None:
             return False
-        if ran_out and _cpsat_finds_other(engine, givens, cell, solution[cell]):
-            return False
+        if found.ran_out:
+            return _cpsat_counts_one(puzzle)
     return True
 
 
-def _cpsat_finds_other(engine: _Engine, givens: list[int], cell: int, value: int) -> bool:
-    """Whether the givens have a solution with ``value`` not in ``cell``: the cpsat backend's
-    integer model (its domains without that value) under its solver settings."""
-    from ..backends import cpsat  # noqa: PLC0415 - imports OR-tools: only needed for hard checks
-
-    model = Model.from_puzzle(engine.model.puzzle.with_givens(tuple(givens)))
-    domains = candidates(model)
-    domains[cell] = tuple(v for v in domains[cell] if v != value)
-    if not domains[cell]:
-        return False
-    solver = cpsat.configured_solver()  # one worker: deterministic, and kind to shared machines
-    cp_status = solver.solve(cpsat.encode(model, "integer", domains).cp)
-    status = cpsat.translate(cp_status)
-    if status is Status.SOLVED or status is Status.UNSAT:
-        return status is Status.SOLVED
-    raise GenerationError(f"CP-SAT gave no answer ({solver.status_name(cp_status)}) "
-                          "on a uniqueness check")
+def _cpsat_counts_one(puzzle: Puzzle) -> bool:
+    """Whether the ``cpsat`` backend (integer encoding, one worker: deterministic, and kind to
+    shared machines) finds exactly one solution, counting to two."""
+    counted = registry.solve("cpsat", puzzle, max_solutions=2, encoding="integer", workers=1)
+    if counted.complete or len(counted.solutions) == 2:
+        return len(counted.solutions) == 1
+    raise GenerationError(f"CP-SAT gave no answer ({counted.status}: {counted.message}) on a "
+                          "uniqueness check")
 
 
 def remove_clues(full: Puzzle, rng: random.Random, *, target: int | None = None,
@@ -298,7 +241,7 @@ def remove_clues(full: Puzzle, rng: random.Random, *, target: int | None = None,
     go (a symmetric result is checked clue by clue; a target run is reported False).
     """
     solution = full.givens
-    engine = _Engine(Model.from_puzzle(full))
+    search = SinglesSearch(Model.from_puzzle(full))
     orbits = symmetric_orbits(full.n) if symmetric else [(c,) for c in range(full.geometry.cells)]
     rng.shuffle(orbits)
     givens = list(solution)
@@ -310,7 +253,7 @@ def remove_clues(full: Puzzle, rng: random.Random, *, target: int | None = None,
             continue  # would overshoot the target (a pair when one clue is left to remove)
         for cell in orbit:
             givens[cell] = 0
-        if still_unique(engine, givens, orbit, solution, CHECK_NODE_BUDGET):
+        if still_unique(search, full.with_givens(tuple(givens)), orbit, solution, CHECK_NODE_BUDGET):
             count -= len(orbit)
         else:
             for cell in orbit:
@@ -323,12 +266,12 @@ def remove_clues(full: Puzzle, rng: random.Random, *, target: int | None = None,
 
 def is_locally_minimal(puzzle: Puzzle, solution: Grid) -> bool:
     """Whether removing any single clue of a unique puzzle lets a second solution in."""
-    engine = _Engine(Model.from_puzzle(puzzle))
+    search = SinglesSearch(Model.from_puzzle(puzzle))
     givens = list(puzzle.givens)
     for cell, value in enumerate(puzzle.givens):
         if value:
             givens[cell] = 0
-            if still_unique(engine, givens, (cell,), solution, CHECK_NODE_BUDGET):
+            if still_unique(search, puzzle.with_givens(tuple(givens)), (cell,), solution, CHECK_NODE_BUDGET):
                 return False
             givens[cell] = value
     return True
@@ -338,7 +281,7 @@ def is_locally_minimal(puzzle: Puzzle, solution: Grid) -> bool:
 
 def solved_by_singles(puzzle: Puzzle) -> bool:
     """Whether naked and hidden singles alone fill every cell."""
-    cands = Propagator(Model.from_puzzle(puzzle), inference="singles").start(puzzle.givens)
+    cands = SinglesSearch(Model.from_puzzle(puzzle)).start(puzzle.givens)
     return cands is not None and all(not c & (c - 1) for c in cands)
 
 

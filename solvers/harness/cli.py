@@ -14,6 +14,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 from .. import __version__
 from .commands.common import (
@@ -115,15 +116,29 @@ def _unknown_command(word: str) -> bool:
     return True
 
 
-def unknown_arguments(parser: argparse.ArgumentParser, command: str | None,
-                      unknown: Sequence[str]) -> str:
+class CommandParser(argparse.ArgumentParser):
+    """An ArgumentParser that remembers its option strings and its commands' parsers, which
+    argparse keeps only in private attributes (the hint for a mistyped flag needs them)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.flags: list[str] = []  # before argparse's own __init__ adds --help
+        self.commands: dict[str, argparse.ArgumentParser] = {}
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        self.flags.extend(action.option_strings)
+        return action
+
+
+def unknown_arguments(parser: CommandParser, command: str | None, unknown: Sequence[str]) -> str:
     """The message for arguments no option takes, with the nearest flag of that command.
 
     >>> unknown_arguments(build_parser(), "run", ["--timout", "5"])
     "unrecognized argument '--timout' for 'run'; did you mean '--timeout'? (compare.py run --help)"
     """
-    flags = [flag for action in _command_parser(parser, command)._actions
-             for flag in action.option_strings]
+    chosen = parser.commands.get(command or "", parser)
+    flags = chosen.flags if isinstance(chosen, CommandParser) else []
     first = next((word for word in unknown if word.startswith("-")), unknown[0])
     near = difflib.get_close_matches(first.split("=", 1)[0], flags, n=1, cutoff=0.6)
     hint = f"; did you mean {near[0]!r}?" if near else ""
@@ -132,16 +147,9 @@ def unknown_arguments(parser: argparse.ArgumentParser, command: str | None,
             f"(compare.py {command + ' ' if command else ''}--help)")
 
 
-def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
-            return action.choices[command]
-    return parser
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> CommandParser:
     """The parser with one subcommand per entry of COMMANDS."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="compare.py",
         description="Run Sudoku backends side by side, verify every answer, and tabulate. "
                     "With no command, 'run' on the bundled default puzzles.",
@@ -154,5 +162,6 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = command_module(name)
-        module.add_parser(subparsers).set_defaults(handler=module.run)
+        parser.commands[name] = module.add_parser(subparsers)
+        parser.commands[name].set_defaults(handler=module.run)
     return parser

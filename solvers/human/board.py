@@ -16,7 +16,7 @@ from models.cellnames import cell_name
 from models.symbols import symbol
 
 
-class Contradiction(Exception):  # noqa: N818 - a state of the board, as the readable mrv names it
+class Contradiction(Exception):  # a state of the board, as the readable mrv names it
     """The board cannot be completed: ``reason`` says why in words; ``where`` says it as the
     trace's contradiction fields (rule 'no candidate' with cell, 'no place' with value and
     group, 'no combination' with group and total)."""
@@ -188,8 +188,3 @@ def words(items: list[str]) -> str:
 def digit_words(mask: int) -> str:
     """'3', '3 and 7', '1, 4 and 9' (digits above 9 as the models write them)."""
     return words([symbol(d) for d in digits(mask)])
-
-
-def removals(pairs: list[tuple[int, int]], layout: Layout) -> str:
-    """The cells a list of eliminations touches, named: 'r1c1, r2c2'."""
-    return layout.names(sorted({c for c, _ in pairs}))

@@ -103,7 +103,7 @@ class Solve:
         return found
 
 
-class _Stop(Exception):  # noqa: N818 - control flow, not an error
+class _Stop(Exception):  # control flow, not an error
     pass
 
 

@@ -1,16 +1,22 @@
-"""``compare.py export``: one puzzle's CNF in DIMACS format (the sat backend's encodings), or
-puzzles converted to another format: f-puzzles JSON or links, line, grid."""
+"""``compare.py export``: one puzzle's model for another solver (a CNF in DIMACS format, the
+sat backend's encodings; a MiniZinc model, the minizinc backend's; an answer set program,
+the asp backend's), or puzzles converted to another format: f-puzzles JSON or links, line,
+grid."""
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
-from models import Puzzle, PuzzleError, to_fpuzzles_json, to_fpuzzles_link, to_grid, to_line
+from models import Puzzle, PuzzleError, as_model, to_fpuzzles_json, to_fpuzzles_link, to_grid, to_line
 from models.symbols import MAX_SYMBOL_SIZE
 
 from ... import registry
+from ...encodings.asp import program_text
 from ...encodings.cnf import ENCODINGS
 from ...encodings.dimacs import export_dimacs
+from ...encodings.minizinc import model_text
+from ...options import OptionError
 from ..engine import configs
 from ..results.outputs import write_atomic
 from .common import (
@@ -27,42 +33,53 @@ from .common import (
     retired_option,
 )
 
-FORMATS = ("dimacs", "fpuzzles", "fpuzzles-link", "line", "grid")
-"""What export writes: a CNF, or the puzzles themselves in a puzzle format."""
+FORMATS = ("dimacs", "minizinc", "asp", "fpuzzles", "fpuzzles-link", "line", "grid")
+"""What export writes: one puzzle's model for a solver, or the puzzles themselves in a puzzle format."""
 CNF_BACKENDS = ("sat", "pysat", "dimacs")
 """The backends that solve the CNF encodings (solvers/encodings/cnf.py)."""
+MODEL_BACKENDS = {"dimacs": CNF_BACKENDS, "minizinc": ("minizinc",), "asp": ("asp",)}
+"""Each model format -> the backends whose model it is (--solver names one of them)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    export = subparsers.add_parser("export", help="write a puzzle's CNF in DIMACS format, or convert "
-                                                  "puzzles to f-puzzles, line or grid format",
-                                   description="Write the CNF of one puzzle (the sat backend's encodings), "
-                                               "or with --format write puzzles in another format: "
-                                               "f-puzzles JSON (one document a line), f-puzzles links, "
-                                               "line or grid.")
+    export = subparsers.add_parser("export", help="write a puzzle's CNF (DIMACS), MiniZinc model or "
+                                                  "answer set program, or convert puzzles to "
+                                                  "f-puzzles, line or grid format",
+                                   description="Write the model of one puzzle for another solver: its CNF "
+                                               "(the sat backend's encodings), with --format minizinc a "
+                                               "MiniZinc model (the minizinc backend's; it prints the "
+                                               "solution in the line format), with --format asp an "
+                                               "answer set program for clingo (the asp backend's). Or "
+                                               "with --format write puzzles in another format: f-puzzles "
+                                               "JSON (one document a line), f-puzzles links, line or grid.")
     export.add_argument("path", metavar="PATH", help="puzzle file or '-'")
-    export.add_argument("--encoding", metavar="NAME", help="CNF encoding (default: the sat backend's first)")
+    export.add_argument("--encoding", metavar="NAME", help="CNF encoding (default: the sat backend's "
+                        "first), or the asp encoding (basic, extended)")
     export.add_argument("--solver", "--solvers", dest="configuration", metavar="CONFIG",
-                        help="or the encoding of this configuration, e.g. sat:encoding=extended")
+                        help="or the model of this configuration, e.g. sat:encoding=extended, "
+                             "minizinc:propagation=bounds:search=first_fail, asp:encoding=extended")
     puzzle_option(export, default=None,
-                  help_text=f"{PUZZLE_HELP} (default: the first for dimacs, every puzzle for the "
-                            "other formats)")
+                  help_text=f"{PUZZLE_HELP} (default: the first for dimacs, minizinc and asp, every "
+                            "puzzle for the other formats)")
     retired_option(export, "--index", "--puzzle", offset=1,
                    why="this option counted puzzles from 0 and is gone; every command now picks a "
                        "puzzle with --puzzle K, counted from 1")
     export.add_argument("--format", dest="out_format", choices=FORMATS, default="dimacs",
-                        help="dimacs (default: the CNF), fpuzzles (JSON, one document a line), "
-                             "fpuzzles-link, line or grid")
+                        help="dimacs (default: the CNF), minizinc (a .mzn model), asp (a clingo "
+                             "program), fpuzzles (JSON, one document a line), fpuzzles-link, line or grid")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     input_options(export)
     return export
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.out_format != "dimacs" and (args.encoding or args.configuration):
-        raise UsageError(f"--encoding and --solver choose a CNF; --format {args.out_format} writes "
-                         "puzzles, not a CNF")
-    encoding = _encoding(args.encoding, args.configuration) if args.out_format == "dimacs" else None
+    if args.out_format not in MODEL_BACKENDS and (args.encoding or args.configuration):
+        raise UsageError(f"--encoding and --solver choose a model; --format {args.out_format} writes "
+                         "puzzles, not a model")
+    if args.out_format == "dimacs":
+        encoding = _encoding(args.encoding, args.configuration)
+    elif args.out_format in MODEL_BACKENDS:
+        options = _model_options(args.out_format, args.encoding, args.configuration)
     check_output_paths({"--output": args.output}, [args.path])
     bad: list[PuzzleError] = []
     if args.puzzle is not None:
@@ -72,8 +89,9 @@ def run(args: argparse.Namespace) -> int:
         puzzles, bad = read_inputs([args.path], args.fmt, args.hex)
         if bad and not puzzles:
             raise UsageError("no good puzzle to export")
-    if args.out_format == "dimacs":
-        text = export_cnf(puzzles[0], encoding)
+    if args.out_format in MODEL_BACKENDS:
+        text = export_cnf(puzzles[0], encoding) if args.out_format == "dimacs" else \
+            export_model(puzzles[0], args.out_format, options)
         if len(puzzles) > 1 or bad:
             print(f"compare.py: exported puzzle {puzzles[0].source.index + 1} of {len(puzzles) + len(bad)} "
                   "(choose with --puzzle K, counted from 1)", file=sys.stderr)
@@ -102,6 +120,40 @@ def _encoding(encoding: str | None, text: str | None) -> str | None:
     if encoding and chosen and encoding != chosen:
         raise UsageError(f"--encoding {encoding} contradicts {text!r}")
     return encoding or chosen or _default_encoding(configuration.backend)
+
+
+def _model_options(out_format: str, encoding: str | None, text: str | None) -> dict[str, Any]:
+    """The options of the minizinc or asp backend that shape its model: from --solver (a
+    configuration of that backend), and --encoding for asp; each checked against the
+    backend's declaration, the defaults for the rest. Writing a model needs neither the
+    solver's program nor its package."""
+    backend = MODEL_BACKENDS[out_format][0]
+    declaration = registry.get(backend).declaration
+    items: list[tuple[str, str]] = []
+    if text is not None:
+        _, named, items = configs.split_one(text)
+        if named != backend:
+            raise UsageError(f"--format {out_format} writes the {backend} backend's model; {text!r} "
+                             f"configures {named}")
+    if encoding is not None:
+        if "encoding" not in declaration.by_name:
+            raise UsageError(f"the {backend} backend has no encoding option; choose its model with "
+                             f"--solver, e.g. minizinc:propagation=bounds:search=first_fail")
+        if any(name == "encoding" and value != encoding for name, value in items):
+            raise UsageError(f"--encoding {encoding} contradicts {text!r}")
+        items = [item for item in items if item[0] != "encoding"] + [("encoding", encoding)]
+    try:
+        return declaration.check(declaration.parse(items))
+    except OptionError as error:
+        raise UsageError(f"cannot write the {backend} model: {error}") from None
+
+
+def export_model(puzzle: Puzzle, out_format: str, options: dict[str, Any]) -> str:
+    """One puzzle's MiniZinc model or answer set program, as the backend solves it."""
+    model, title = as_model(puzzle), str(puzzle.source)
+    if out_format == "minizinc":
+        return model_text(model, options["propagation"], options["search"], title=title)
+    return program_text(model, options["encoding"], title=title)
 
 
 def _default_encoding(backend: str) -> str | None:

@@ -101,7 +101,8 @@ def detail(backend: registry.Backend) -> str:
     declaration = backend.declaration
     reason = backend.unavailable()
     lines = [f"{backend.name}: {backend.description}", ""]
-    needs = f"{backend.package} {backend.version}" if backend.package else "nothing beyond Python"
+    needs = "; ".join(filter(None, (backend.package and f"{backend.package} {backend.version}",
+                                    declaration.program))) or "nothing beyond Python"
     lines.append(f"needs:        {needs}" + ("" if reason is None else f" (unavailable here: {reason})"))
     lines.append("time limit:   " + ("honoured inside" if backend.interruptible else "killed from outside"))
     lines.append("constraints:  " + ", ".join(k for k in CONSTRAINT_KINDS if k in declaration.constraints))

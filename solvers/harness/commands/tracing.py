@@ -15,8 +15,9 @@ from ..engine.configs import ConfigurationError, parse_one
 from .common import UsageError, find_inputs, input_options, pick_puzzle, puzzle_option, seconds
 from .progress import SolveWatch
 
-TRACED = ("human", "mrv", "backtrack", "dlx")  # the human-style solver and the backends
-# with a readable twin: each records its steps as trace events
+TRACED = ("human", *(name for name, backend in registry.BACKENDS.items() if backend.declaration.traces))
+"""The human-style solver and the backends whose declaration names a readable twin that
+records its steps as trace events."""
 # A trace holds a few events per decision; without a budget, plain backtracking on a hard
 # puzzle would fill the memory with them before the time limit. node_limit=... overrides.
 DEFAULT_NODE_LIMIT = 100_000
@@ -77,7 +78,7 @@ def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None,
     name, options = parse_spec(spec)
     options.setdefault("node_limit", DEFAULT_NODE_LIMIT)
     module = importlib.import_module("solvers.human.traced" if name == "human"
-                                     else f"solvers.backends.readable.{name}")
+                                     else registry.get(name).declaration.traces or "")
     trace = WatchedTrace(SolveWatch(what, time_limit, options["node_limit"]))
     result = module.solve(Model.from_puzzle(puzzle), time_limit=time_limit, trace=trace, **options)
     if result.status is Status.UNSUPPORTED:  # the method cannot state this puzzle: nothing to show

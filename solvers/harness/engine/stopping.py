@@ -114,5 +114,5 @@ def reopen_closed_streams() -> None:
         if devnull != fd:
             os.dup2(devnull, fd)
             os.close(devnull)
-        if getattr(sys, name) is None:
-            setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))  # noqa: SIM115 - the process's own stream, never closed
+        if getattr(sys, name) is None:  # the process's own stream, never closed
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))

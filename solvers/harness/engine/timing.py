@@ -84,11 +84,6 @@ def children_cpu() -> float:
     return children.ru_utime + children.ru_stime
 
 
-def cpu_clock() -> float:
-    """CPU seconds used so far by this process and its finished children."""
-    return _own_cpu() + children_cpu()
-
-
 def cpu_clock_resolution(samples: int = 200) -> float:
     """The CPU clock's resolution, measured: the smallest step it was seen to take (at least
     what the platform declares). The rule "CPU time never exceeds wall time by more than

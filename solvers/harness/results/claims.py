@@ -103,7 +103,7 @@ def _rederive(puzzle: Puzzle, solutions: Sequence[Grid], budget_s: float) -> Cla
     try:
         from pysat.solvers import Solver  # noqa: PLC0415 - an optional, heavy package
     except ImportError:
-        return ClaimCheck(Proof.UNCHECKED, "python-sat is not installed (pip install python-sat)")
+        return ClaimCheck(Proof.UNCHECKED, "python-sat is not installed (pip install 'sudoku-methods[pysat]')")
     deadline = time.monotonic() + budget_s
     formula = cnf.clauses + [cnf.blocking_clause(solution) for solution in solutions]
     with Solver(name=ENGINE, bootstrap_with=formula, with_proof=True) as engine:

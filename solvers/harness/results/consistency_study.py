@@ -59,9 +59,6 @@ class SetResult:
         fixed = sum(o.fixed for o in self.outcomes[level])
         return fixed / max(1, sum(o.open_cells for o in self.outcomes[level]))
 
-    def mean_ms(self, level: str) -> float:
-        return statistics.fmean(o.seconds for o in self.outcomes[level]) * 1000
-
 
 def settle(puzzle: Puzzle, level: str) -> Outcome:
     """Propagate one puzzle's givens at one level, with no search."""

@@ -43,13 +43,6 @@ def puzzle_outcomes(runs: Iterable[dict[str, Any]],
     return {key: reduce_puzzle(records, limit) for key, records in groups.items()}
 
 
-def puzzle_scores(runs: Iterable[dict[str, Any]], limit: float,
-                  k: float = 2.0) -> dict[tuple[str, int, str], float]:
-    """(file, index, configuration) -> the puzzle's PAR-K score (unsupported puzzles left out)."""
-    return {key: outcome.score(limit, k) for key, outcome in puzzle_outcomes(runs, limit).items()
-            if outcome.verdict != "unsupported"}
-
-
 def score_rows(runs: Sequence[dict[str, Any]], limit: float, k: float = 2.0) -> list[dict[str, Any]]:
     """Per (file, n, configuration): puzzles, solved puzzles, PAR-K; then a VBS row per (file, n)
     when the set was run by more than one configuration (a puzzle is solved by the VBS when
