@@ -47,15 +47,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tabulate import tabulate  # noqa: E402 - after the path is set
+from tabulate import tabulate
 
-from bench.common import write_json  # noqa: E402 - after the path is set
-from models import read_puzzles  # noqa: E402 - after the path is set
-from solvers.harness.engine import runner  # noqa: E402 - after the path is set
-from solvers.harness.engine.configs import parse_one  # noqa: E402 - after the path is set
-from solvers.harness.engine.plugins import load_backend  # noqa: E402 - after the path is set
-from solvers.harness.engine.worker import solve  # noqa: E402 - after the path is set
-from solvers.harness.tasks import Task  # noqa: E402 - after the path is set
+from bench.common import write_json
+from models import read_puzzles
+from solvers.harness.engine import runner
+from solvers.harness.engine.configs import parse_one
+from solvers.harness.engine.plugins import load_backend
+from solvers.harness.engine.worker import solve
+from solvers.harness.tasks import Task
 
 Step = tuple[str, str, int]
 """A run: the configuration (compare.py's syntax), the puzzle file under puzzles/, its index."""

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.figures import FIGURES, Figure, by_name, load_outputs  # noqa: E402 - after the path is set
+from bench.figures import FIGURES, Figure, by_name, load_outputs
 
 COMMIT = re.compile(r"[0-9a-f]{40}")
 
