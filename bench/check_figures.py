@@ -5,13 +5,14 @@
     python bench/check_figures.py --all           # re-run the costly ones too
     python bench/check_figures.py --only NAME ... [--keep]
 
-Every figure of bench/figures.py is checked: its page still shows it, its kept outputs
-(bench/figures/NAME/) are there and carry full provenance (the commit, a clean tree, the
-CPU's model name and flags, every package's version and build, python-sat's included), and
-the kept outputs give the number the page shows. Then each cheap figure (each figure, with
---all) is made again by its committed commands in a temporary folder and read: a number
-outside the figure's interval has moved, and the line says so. --keep replaces a re-run
-figure's kept outputs with the new ones (from a clean tree only, so their provenance is).
+Every figure of bench/figures.py is checked: its page still shows it, its kept JSON files
+are there and carry full provenance (the commit, a clean tree, the CPU's model name and
+flags, every package's version and build, python-sat's included), and they give a number in
+the figure's interval. Then each cheap figure (each figure, with --all or --only) is made
+again by its committed commands in a temporary folder and read: a number outside the
+figure's interval has moved, and the line says so. --keep replaces a re-run figure's kept
+files with the new ones (from a clean tree only, so that their provenance says so), moved
+or not: then the page and the interval are to be brought up to them.
 Exit status: 0 every figure holds, 1 one moved or a check failed, 2 a bad option.
 Under load, state it: the load average is printed before and after.
 """
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.figures import FIGURES, Figure, by_name, load_outputs
+from bench.figures import FIGURES, Figure, by_name, decoded
 
 COMMIT = re.compile(r"[0-9a-f]{40}")
 
@@ -71,14 +72,15 @@ def static_problems(figure: Figure) -> list[str]:
     problems = []
     if not page.exists() or figure.shown not in page.read_text(encoding="utf-8"):
         problems.append(f"{figure.page} does not show {figure.shown!r}")
-    outputs = load_outputs(figure.folder) if figure.folder.is_dir() else {}
-    if not outputs:
-        return [*problems, f"no kept outputs in {figure.folder.relative_to(ROOT)}"]
-    problems += [f"{name}: {problem}" for name, document in outputs.items()
-                 for problem in provenance_problems(document)]
+    outputs = figure.kept()
+    missing = [file for file in figure.files if Path(file).name not in outputs]
+    if missing:
+        return [*problems, f"no kept {', '.join(missing)}"]
+    problems += [f"{name}: {problem}" for name, path in outputs.items()
+                 for problem in provenance_problems(decoded(path))]
     try:
         value = figure.read(outputs)
-    except (KeyError, IndexError, ValueError, TypeError) as error:
+    except (KeyError, IndexError, ValueError, TypeError, subprocess.CalledProcessError) as error:
         return [*problems, f"the kept outputs give no number: {type(error).__name__}: {error}"]
     if not figure.holds(value):
         problems.append(f"the kept outputs give {value:g}, outside {figure.low:g}-{figure.high:g}")
@@ -95,16 +97,20 @@ def command_line(words: Sequence[str], out: Path) -> tuple[list[str], Path | Non
     return [sys.executable if words[0] == "python" else words[0], *words[1:]], target
 
 
-def remake(figure: Figure, out: Path) -> float:
-    """Run a figure's commands into ``out`` and read its number; RuntimeError if a command fails."""
+def remake(figure: Figure, out: Path, made: dict[tuple[tuple[str, ...], ...], Path]) -> float:
+    """Run a figure's commands into ``out`` (unless ``made`` says where they already ran) and
+    read its number; RuntimeError if a command fails."""
+    if figure.commands in made:
+        return figure.read(figure.written(made[figure.commands]))
     for words in figure.commands:
         command, target = command_line(words, out)
         with open(target, "w", encoding="utf-8") if target else open(os.devnull, "w") as sink:
-            done = subprocess.run(command, cwd=ROOT, stdout=sink if target else None,
+            done = subprocess.run(command, cwd=ROOT, stdout=sink,
                                   stderr=subprocess.PIPE, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(words)} exited {done.returncode}: {done.stderr.strip()[-400:]}")
-    return figure.read(load_outputs(out))
+    made[figure.commands] = out
+    return figure.read(figure.written(out))
 
 
 def clean_tree() -> bool:
@@ -118,31 +124,41 @@ def check(figures: Sequence[Figure], *, rerun: bool, everything: bool, keep: boo
     """Check and (re-)make the figures, one line each; the exit status."""
     failed = False
     print(f"load average {os.getloadavg()[0]:.2f} at the start")
-    for figure in figures:
-        problems = static_problems(figure)
-        line = f"{figure.name}: {figure.page} shows {figure.shown!r} (interval {figure.low:g}-{figure.high:g})"
-        if rerun and (figure.cheap or everything):
-            with tempfile.TemporaryDirectory(prefix=f"figure-{figure.name}-") as folder:
-                try:
-                    value = remake(figure, Path(folder))
-                except (RuntimeError, KeyError, IndexError, ValueError, TypeError) as error:
-                    problems.append(f"re-run failed: {error}")
-                else:
-                    line += f"; re-run gives {value:g}"
-                    if not figure.holds(value):
-                        problems.append(f"MOVED: {value:g} is outside {figure.low:g}-{figure.high:g}")
-                    elif keep:
-                        shutil.rmtree(figure.folder, ignore_errors=True)
-                        shutil.copytree(folder, figure.folder)
-                        line += " (kept)"
-        elif rerun:
-            line += "; costly, not re-run (--all)"
-        print(line)
-        for problem in problems:
-            print(f"    {problem}")
-        failed |= bool(problems)
+    made: dict[tuple[tuple[str, ...], ...], Path] = {}
+    with tempfile.TemporaryDirectory(prefix="figures-") as folder:
+        for number, figure in enumerate(figures):
+            problems = static_problems(figure)
+            line = f"{figure.name}: {figure.page} shows {figure.shown!r} (interval {figure.low:g}-{figure.high:g})"
+            if rerun and (figure.cheap or everything):
+                out = Path(folder) / str(number)
+                out.mkdir()
+                line += _remade(figure, out, made, problems, keep)
+            elif rerun:
+                line += "; costly, not re-run (--all)"
+            print(line)
+            for problem in problems:
+                print(f"    {problem}")
+            failed |= bool(problems)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
     return 1 if failed else 0
+
+
+def _remade(figure: Figure, out: Path, made: dict[tuple[tuple[str, ...], ...], Path],
+            problems: list[str], keep: bool) -> str:
+    """Make a figure again; what to add to its line (its problems added to ``problems``)."""
+    try:
+        value = remake(figure, out, made)
+    except (RuntimeError, OSError, KeyError, IndexError, ValueError, TypeError,
+            subprocess.CalledProcessError) as error:
+        problems.append(f"re-run failed: {error}")
+        return ""
+    if not figure.holds(value):
+        problems.append(f"MOVED: {value:g} is outside {figure.low:g}-{figure.high:g}")
+    if keep:
+        for file in figure.files:
+            shutil.copyfile(made[figure.commands] / Path(file).name, ROOT / file)
+        return f"; re-run gives {value:g} (kept)"
+    return f"; re-run gives {value:g}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

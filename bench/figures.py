@@ -2,29 +2,30 @@
 
 A ``Figure`` says where a number is shown (a page of the docs or bench/README.md, and the
 text it is shown as), the commands that make it (run from the checkout's root; ``{out}`` is
-the folder they write into, ``> FILE`` sends a command's stdout to a file there), how to read
-the number from what they wrote, and the interval a new run must land in for the page to
-stay true: a count that does not depend on the machine has an interval of one value; a
-ratio or a time has the interval its page states. What the commands wrote when the page's
-number was taken is kept in ``bench/figures/NAME/`` with its provenance (commit, a clean
-tree, CPU model and flags, package builds), and ``bench/check_figures.py`` re-runs the cheap
-figures (``cheap``: minutes at most on a loaded 2-core machine) and says which moved.
+the folder they write into, ``> FILE`` sends a command's stdout to a file there), the JSON
+files they write that are kept in the checkout (``files``: where each is kept; the commands
+write each under its base name into ``{out}``), how to read the number from those, and the
+interval a new run must land in for the page to stay true: a count that does not depend on
+the machine has an interval of one value; a ratio or a time has the interval its page
+states. The kept files carry their provenance (commit, a clean tree, CPU model and flags,
+package builds), and ``bench/check_figures.py`` re-runs the cheap figures (``cheap``:
+minutes at most on a loaded 2-core machine) and says which moved. Figures with the same
+commands are made by one run of them.
 """
 from __future__ import annotations
 
 import json
 import statistics
+import subprocess
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-KEPT = ROOT / "bench" / "figures"
-"""Where each figure's kept outputs live, one folder per figure."""
-
-Outputs = Mapping[str, Any]
-"""What a figure's commands wrote, by file name: the JSON decoded."""
+Outputs = Mapping[str, Path]
+"""The JSON files a figure's commands wrote (or the kept ones), by base name."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class Figure:
     shown: str
     """The text the page shows it as (checked to be there, so the two cannot drift apart)."""
     commands: tuple[tuple[str, ...], ...]
+    files: tuple[str, ...]
+    """The JSON files kept, from the checkout's root (the commands write each base name)."""
     read: Callable[[Outputs], float]
     low: float
     high: float
@@ -49,30 +52,42 @@ class Figure:
         slack = 1e-9 * max(1.0, abs(self.high))
         return self.low - slack <= value <= self.high + slack
 
-    @property
-    def folder(self) -> Path:
-        return KEPT / self.name
+    def kept(self) -> dict[str, Path]:
+        """The kept files by base name (a missing one left out)."""
+        return {Path(file).name: ROOT / file for file in self.files if (ROOT / file).exists()}
+
+    def written(self, out: Path) -> dict[str, Path]:
+        """The files the commands wrote into ``out``, by base name."""
+        return {Path(file).name: out / Path(file).name for file in self.files}
 
 
-def load_outputs(folder: Path) -> dict[str, Any]:
-    """Every JSON file in a folder, decoded, by file name."""
-    return {path.name: json.loads(path.read_text()) for path in sorted(folder.glob("*.json"))}
+def decoded(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 # ---------------------------------------------------------------- readers
 
-def paired_ratio(report: str, configuration: str) -> Callable[[Outputs], float]:
-    """The geometric-mean ratio of a paired report's row for one configuration."""
+def paired_ratio(run: str, pair: str) -> Callable[[Outputs], float]:
+    """The geometric-mean ratio of ``compare.py report RUN --pair A,B`` (B's time over A's)."""
     def read(outputs: Outputs) -> float:
-        rows = [row for row in outputs[report]["paired"] if row["configuration"] == configuration]
-        return float(rows[0]["ratio"])
+        done = subprocess.run([sys.executable, str(ROOT / "compare.py"), "report", str(outputs[run]),
+                               "--pair", pair, "--format", "json"], capture_output=True, text=True, check=True)
+        return round(float(json.loads(done.stdout)["paired"][0]["ratio"]), 2)
+    return read
+
+
+def summary_value(run: str, configuration: str, column: str) -> Callable[[Outputs], float]:
+    """A column of a saved run's summary row for one configuration (its only set)."""
+    def read(outputs: Outputs) -> float:
+        rows = [row for row in decoded(outputs[run])["summary"] if row["configuration"] == configuration]
+        return round(float(rows[0][column]), 1)
     return read
 
 
 def memory_ratio(mode: str, extreme: Callable[[list[float]], float]) -> Callable[[Outputs], float]:
     """The largest (or smallest) ratio of a way of measuring memory to the outside measurement."""
     def read(outputs: Outputs) -> float:
-        rows = outputs["memory.json"]["accuracy"]
+        rows = decoded(outputs["memory.json"])["accuracy"]
         return round(extreme([row[mode] / row["outside_mb"] for row in rows]), 2)
     return read
 
@@ -102,7 +117,8 @@ def median_by(runs: list[dict[str, Any]], key: Callable[[dict[str, Any]], float]
 def peak_of(file: str, configuration: str, counter: str) -> Callable[[Outputs], float]:
     """The hole fraction where a configuration's median counter peaks (a QWH sweep)."""
     def read(outputs: Outputs) -> float:
-        medians = median_by(runs_of(outputs[file], configuration), lambda run: holes(run["puzzle"]), counter)
+        medians = median_by(runs_of(decoded(outputs[file]), configuration), lambda run: holes(run["puzzle"]),
+                            counter)
         return max(medians, key=lambda fraction: (medians[fraction], -fraction))
     return read
 
@@ -110,7 +126,8 @@ def peak_of(file: str, configuration: str, counter: str) -> Callable[[Outputs], 
 def median_at(file: str, configuration: str, counter: str, count: int) -> Callable[[Outputs], float]:
     """A configuration's median counter over the puzzles with ``count`` givens."""
     def read(outputs: Outputs) -> float:
-        medians = median_by(runs_of(outputs[file], configuration), lambda run: givens(run["puzzle"]), counter)
+        medians = median_by(runs_of(decoded(outputs[file]), configuration), lambda run: givens(run["puzzle"]),
+                            counter)
         return medians[count]
     return read
 
@@ -118,7 +135,7 @@ def median_at(file: str, configuration: str, counter: str, count: int) -> Callab
 def settled(file: str, puzzle_set: str, level: str) -> Callable[[Outputs], float]:
     """Puzzles of a set a consistency level settles with no search."""
     def read(outputs: Outputs) -> float:
-        sets = [each for each in outputs[file]["sets"] if each["name"].endswith(puzzle_set)]
+        sets = [each for each in decoded(outputs[file])["sets"] if each["name"].endswith(puzzle_set)]
         return float(sets[0]["levels"][level]["settled"])
     return read
 
