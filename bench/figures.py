@@ -142,8 +142,44 @@ def settled(file: str, puzzle_set: str, level: str) -> Callable[[Outputs], float
 
 # ---------------------------------------------------------------- the figures
 
-TOP95 = ("python", "compare.py", "run", "puzzles/top95.txt")
-FIGURES: tuple[Figure, ...] = ()
+def _paired_figures() -> tuple[Figure, ...]:
+    """docs/experiments.md, "A paired A/B report": singles-only mrv against mrv on top95."""
+    run = "bench/figures/ab_mrv_singles.json"
+    commands = (("python", "compare.py", "run", "puzzles/top95.txt", "--solvers", "mrv,singles=mrv:inference=singles",
+                 "--repeat", "3", "--seed", "1", "--json", "{out}/ab_mrv_singles.json"),)
+    page = "docs/experiments.md"
+    return (
+        Figure("ab-ratio", page, "singles vs mrv     95", commands, (run,),
+               paired_ratio("ab_mrv_singles.json", "mrv,singles"), 0.95, 1.56,
+               what="ratio of wall times (geometric mean over puzzles); the interval is the kept "
+                    "run's 95% bootstrap interval"),
+        Figure("ab-mrv-nodes", page, "mean 18.0", commands, (run,),
+               summary_value("ab_mrv_singles.json", "mrv", "mean_nodes"), 18.0, 18.0,
+               what="count: mrv's mean decisions per top95 puzzle"),
+        Figure("ab-singles-nodes", page, "against 43.6", commands, (run,),
+               summary_value("ab_mrv_singles.json", "singles", "mean_nodes"), 43.6, 43.6,
+               what="count: singles-only mrv's mean decisions per top95 puzzle"),
+    )
+
+
+ENCODINGS = ("simplified", "extended", "minimal", "efficient")
+
+
+def _encoding_figures() -> tuple[Figure, ...]:
+    """docs/experiments.md, "Ranking encodings": the four CNF encodings' mean conflicts."""
+    solvers = ",".join(f"{name}=pysat:encoding={name}:warm=false" for name in ENCODINGS)
+    commands = (("python", "compare.py", "run", "puzzles/generated_16x16.txt", "--timeout", "60",
+                 "--solvers", solvers, "--json", "{out}/encodings_16x16.json"),)
+    conflicts = {"simplified": 90.9, "extended": 95.0, "minimal": 1942.7, "efficient": 2012.1}
+    return tuple(
+        Figure(f"encoding-{name}-conflicts", "docs/experiments.md", f"| {name:<15} | {count:,.1f}",
+               commands, ("bench/figures/encodings_16x16.json",),
+               summary_value("encodings_16x16.json", name, "mean_conflicts"), count, count,
+               what="count: mean CaDiCaL conflicts per puzzle (a fresh solver per puzzle)")
+        for name, count in conflicts.items())
+
+
+FIGURES: tuple[Figure, ...] = (*_paired_figures(), *_encoding_figures())
 """Every registered figure (bench/check_figures.py lists, checks and re-runs them)."""
 
 
