@@ -156,6 +156,7 @@ def _remade(figure: Figure, out: Path, made: dict[tuple[tuple[str, ...], ...], P
         problems.append(f"MOVED: {value:g} is outside {figure.low:g}-{figure.high:g}")
     if keep:
         for file in figure.files:
+            (ROOT / file).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(made[figure.commands] / Path(file).name, ROOT / file)
         return f"; re-run gives {value:g} (kept)"
     return f"; re-run gives {value:g}"
