@@ -193,15 +193,15 @@ def keyed(mode: str) -> Iterator[dict[str, int]]:
         done(self, worker, answer, task)
         worker.retire = True
 
-    runner._Pool._spawn = counting  # type: ignore[method-assign]  # counting spawns for the measurement
+    runner._Pool._spawn = counting
     if mode == "shared":
-        Task.key = property(lambda task: "")  # type: ignore[assignment, method-assign]  # main's one key
+        Task.key = property(lambda task: "")
     elif mode == "fresh per run":
-        runner._Pool._done = retiring  # type: ignore[method-assign]  # a worker serves one run
+        runner._Pool._done = retiring
     try:
         yield counts
     finally:
-        runner._Pool._spawn, runner._Pool._done, Task.key = spawn, done, key  # type: ignore[method-assign]
+        runner._Pool._spawn, runner._Pool._done, Task.key = spawn, done, key
 
 
 def cost(jobs: int, rounds: int) -> dict[str, dict[str, float]]:
