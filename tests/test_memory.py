@@ -100,3 +100,14 @@ def test_each_peak_agrees_with_a_fresh_interpreter_running_the_same_solve(
     assert run["category"] == "correct", run
     outside = outside_peak(backend_name, NINE, 0)
     assert 0.8 * outside <= run["peak_memory_mb"] <= 1.25 * outside, (run["peak_memory_mb"], outside)
+
+
+@pytest.mark.slow
+def test_the_seeds_of_one_configuration_share_its_workers(tmp_path: Path) -> None:
+    # a worker per seed would start (and load) one per run when seeds outnumber the idle workers kept
+    saved = tmp_path / "runs.json"
+    done = compare("run", NINE, "--first", "2", "--solvers", "mrv", "--seeds", "20", "--jobs", "1",
+                   "--json", str(saved))
+    assert done.returncode == 0, done.stderr[-2000:]
+    runs = json.loads(saved.read_text())["runs"]
+    assert len(runs) == 40 and len({run["worker"] for run in runs}) == 1

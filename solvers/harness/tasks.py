@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -82,14 +82,16 @@ class Task:
         and no other, so that a run's peak memory is its own (what another backend, or this
         one on a larger grid, loaded into a worker never counts: bench/bench_memory.py
         measures it); a plugin's carry its spec, and under a memory limit, which caps a
-        worker for good, the limit.
+        worker for good, the limit. A solver seed is not part of it: ``--seeds`` repeats one
+        configuration under K seeds, as ``--repeat`` repeats it.
 
         >>> from models import Geometry, Puzzle
-        >>> Task(Configuration("mrv"), Puzzle(Geometry.for_size(4), (0,) * 16)).key
+        >>> Task(Configuration("mrv", options=(("seed", 3),)), Puzzle(Geometry.for_size(4), (0,) * 16)).key
         'mrv|n=4'
         """
         plugin = "" if self.solver.plugin is None else f"plugin:{self.solver.plugin}|"
-        key = f"{plugin}{self.solver.text()}|n={self.puzzle.geometry.n}"
+        unseeded = replace(self.solver, options=tuple(o for o in self.solver.options if o[0] != "seed"))
+        key = f"{plugin}{unseeded.text()}|n={self.puzzle.geometry.n}"
         return key if self.memory_limit is None else f"{key}|memory:{self.memory_limit:g}"
 
 
