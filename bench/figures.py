@@ -15,9 +15,11 @@ commands are made by one run of them.
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,6 +92,21 @@ def memory_ratio(mode: str, extreme: Callable[[list[float]], float]) -> Callable
     def read(outputs: Outputs) -> float:
         rows = decoded(outputs["memory.json"])["accuracy"]
         return round(extreme([row[mode] / row["outside_mb"] for row in rows]), 2)
+    return read
+
+
+def hill_alpha(file: str, configuration: str) -> Callable[[Outputs], float]:
+    """A configuration's Hill tail index of its node counts, as ``compare.py plot survival``
+    prints it."""
+    def read(outputs: Outputs) -> float:
+        with tempfile.TemporaryDirectory() as folder:
+            done = subprocess.run([sys.executable, str(ROOT / "compare.py"), "plot", "survival",
+                                   str(outputs[file]), "--field", "nodes", "-o", str(Path(folder) / "s.png")],
+                                  capture_output=True, text=True, check=True)
+        found = re.search(rf"^\s*{re.escape(configuration)}: alpha = ([0-9.]+)", done.stdout + done.stderr, re.M)
+        if found is None:
+            raise ValueError(f"no alpha of {configuration} in plot survival's output")
+        return float(found.group(1))
     return read
 
 
@@ -180,7 +197,29 @@ def _encoding_figures() -> tuple[Figure, ...]:
         for name, count in conflicts.items())
 
 
-FIGURES: tuple[Figure, ...] = (*_paired_figures(), *_encoding_figures())
+def _tail_figures() -> tuple[Figure, ...]:
+    """docs/experiments.md, "Heavy tails over seeds": the Hill index on the forum's hardest."""
+    commands = (("python", "bench/bench_tails.py", "--set", "puzzles/forum_hardest_1106.txt", "--first", "30",
+                 "--solvers", "fast,wdeg=fast:branching=wdeg,mrv", "--json", "{out}/tails_hardest.json",
+                 "--plot", "{out}/survival_hardest.png"),)
+    return tuple(
+        Figure(f"tails-{name}-alpha", "docs/experiments.md", f"{name}: alpha = {alpha:.2f} ({interval})", commands,
+               ("bench/tails_hardest.json",), hill_alpha("tails_hardest.json", name), alpha, alpha,
+               what="count-based: the Hill index of 240 runs' decisions (seeded, so the same on every machine)")
+        for name, alpha, interval in (("fast", 3.38, "90% bootstrap interval 2.72-5.17"),
+                                      ("wdeg", 6.10, "90% bootstrap interval 1.79-9.91")))
+
+
+def _givens_figures() -> tuple[Figure, ...]:
+    """docs/experiments.md, "Givens against cost": forward checking's median decisions."""
+    commands = (("python", "bench/bench_givens.py", "--json", "{out}/givens.json", "--plot", "{out}/givens_nodes.png",
+                 "--time-plot", "{out}/givens_time.png"),)
+    return (Figure("givens-forward-17", "docs/experiments.md", "| `forward`: median decisions | 1082 |", commands,
+                   ("bench/givens.json",), median_at("givens.json", "forward", "nodes", 17), 1081.5, 1081.5,
+                   what="count: forward checking's median decisions on the 50 17-clue puzzles (shown rounded)"),)
+
+
+FIGURES: tuple[Figure, ...] = (*_paired_figures(), *_encoding_figures(), *_tail_figures(), *_givens_figures())
 """Every registered figure (bench/check_figures.py lists, checks and re-runs them)."""
 
 
