@@ -47,8 +47,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tabulate import tabulate
-
 from bench.common import write_json
 from models import read_puzzles
 from solvers.harness.engine import runner
@@ -230,6 +228,7 @@ def cost(jobs: int, rounds: int) -> dict[str, dict[str, float]]:
 
 
 def show(rows: list[dict[str, Any]], costs: dict[str, dict[str, float]]) -> None:
+    from tabulate import tabulate  # noqa: PLC0415 - 12 MB: the children that measure never import it
     print(tabulate(rows, headers="keys", tablefmt="github"))
     print()
     for mode in MODES:
