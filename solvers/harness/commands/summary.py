@@ -148,7 +148,8 @@ def legend(count: int, experiment: Experiment, where: str) -> str:
                f" x {experiment.repeat} repetitions" if experiment.repeat > 1 else "")
     warm = "; warm-up runs left out" if experiment.exclude_warmup else ""
     return (f"\n{count} puzzles x {len(experiment.configurations)} configurations{repeats}; every "
-            f"answer checked by models.verify; limit {experiment.time_limit:g} s per run (wall "
-            f"clock; a run past it is a timeout, recorded at the limit); {where}{warm}."
+            f"answer checked by models.verify; times are the harness's wall clock over each "
+            f"backend call; limit {experiment.time_limit:g} s per run (a run past it is a "
+            f"timeout, recorded at the limit); {where}{warm}."
             f"\nA claim of no, one or exactly k solutions is proved by the judge (a CDCL "
             f"re-derivation with a checked proof) unless another backend confirms it.")
