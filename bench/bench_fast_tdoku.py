@@ -1,7 +1,7 @@
 """fast beside tdoku, side by side in one process: each called per puzzle from Python.
 
-    TDOKU_LIB=/path/to/libtdoku.so python bench/bench_fast_tdoku.py [--repeats 3]
-        [--set puzzles/top95.txt --set puzzles/forum_hardest_1106.txt]
+    TDOKU_LIB=/path/to/libtdoku.so python bench/bench_fast_tdoku.py [--repeats 5]
+        [--set puzzles/top95.txt --set puzzles/forum_hardest_1106.txt --set puzzles/17_clue.txt@3000]
 
 tdoku (t-dillon/tdoku, BSD-2) is not packaged for pip or apt and nothing of it is kept
 here: build its solver as a shared library yourself from its public source and give its
@@ -13,10 +13,13 @@ through ctypes with the puzzle as 81 characters ('.' empty), limit 2.
 Per puzzle, in turn, each contender solves it counting to two, --repeats times; the
 fastest run counts and the table gives the mean of those per-puzzle bests. Contenders:
 ``fast.solve`` on a model built outside the clock (what a script calling fast per puzzle
-pays), ``tdoku`` through ctypes (its string built outside the clock), and for reference
-``fast.solve_batch`` on the whole set in one call (per puzzle, best of --repeats). fast's
-answers are checked with models.verify; both must prove every puzzle unique. Counts beside
-the times: fast's decisions, tdoku's guesses.
+pays; on a standard 9x9 grid that is the band kernel), the same with ``kernel='general'``
+(the general kernel, for the before and after), ``tdoku`` through ctypes (its string
+built outside the clock), and for reference ``fast.solve_batch`` on the whole set in one
+call (per puzzle, best of --repeats whole calls). fast's answers are checked with
+models.verify; all must prove every puzzle unique. Counts beside the times: each kernel's
+own nodes (the band kernel's guesses, the general kernel's decisions) and tdoku's guesses.
+A set given as FILE@N takes its first N puzzles.
 """
 from __future__ import annotations
 
@@ -35,8 +38,10 @@ from tabulate import tabulate
 
 from models import Model, read_puzzles, verify
 from solvers.backends import fast
+from solvers.harness.results.provenance import load_average
 
-SETS = ("top95.txt", "forum_hardest_1106.txt")
+SETS = ("top95.txt", "forum_hardest_1106.txt", "17_clue.txt@3000")
+CONTENDERS = ("fast", "general", "tdoku")
 
 
 def load_tdoku(path: str) -> ctypes._CFuncPtr:
@@ -52,12 +57,64 @@ def load_tdoku(path: str) -> ctypes._CFuncPtr:
     return entry
 
 
+def puzzle_set(spec: str) -> tuple[Path, int | None]:
+    """FILE or FILE@N: the path (as given, else under puzzles/) and how many puzzles to take."""
+    name, _, count = spec.partition("@")
+    path = Path(name) if Path(name).exists() else ROOT / "puzzles" / name
+    return path, int(count) if count else None
+
+
+def measure(path: Path, count: int | None, repeats: int, tdoku: ctypes._CFuncPtr) -> list[str]:
+    """One table row: per-puzzle bests of each contender, interleaved puzzle by puzzle."""
+    puzzles = read_puzzles(path).puzzles[:count]
+    models = [Model.from_puzzle(p) for p in puzzles]
+    texts = [bytes("".join(str(v) if v else "." for v in p.givens), "ascii") for p in puzzles]
+    best = {name: [float("inf")] * len(puzzles) for name in CONTENDERS}
+    nodes = {name: [0] * len(puzzles) for name in CONTENDERS}
+    solution, guessed = ctypes.create_string_buffer(82), ctypes.c_size_t(0)
+    clock = time.perf_counter
+    for _ in range(repeats):
+        for index, (model, text) in enumerate(zip(models, texts, strict=True)):
+            start = clock()
+            result = fast.solve(model, max_solutions=2)
+            middle = clock()
+            general = fast.solve(model, max_solutions=2, kernel="general")
+            later = clock()
+            count_ = tdoku(text, 2, 0, solution, ctypes.byref(guessed))
+            end = clock()
+            for name, ran in (("fast", result), ("general", general)):
+                if not (ran.unique and verify(puzzles[index], ran.solution).ok):
+                    raise SystemExit(f"{path.name} puzzle {index}: {name} {ran.status}, not unique")
+            if count_ != 1:
+                raise SystemExit(f"{path.name} puzzle {index}: tdoku counted {count_}")
+            for name, seconds in (("fast", middle - start), ("general", later - middle),
+                                  ("tdoku", end - later)):
+                best[name][index] = min(best[name][index], seconds)
+            nodes["fast"][index], nodes["general"][index] = result.stats.nodes, general.stats.nodes
+            nodes["tdoku"][index] = guessed.value
+    batch_best = float("inf")
+    for _ in range(repeats):
+        start = clock()
+        batch = fast.solve_batch(models[0], fast.givens_array(puzzles), max_solutions=2)
+        batch_best = min(batch_best, clock() - start)
+    if not (batch.counts == 1).all():
+        raise SystemExit(f"{path.name}: solve_batch did not prove every puzzle unique")
+    ms = {name: 1000 * statistics.mean(best[name]) for name in CONTENDERS}
+    batch_ms = 1000 * batch_best / len(puzzles)
+    return [path.stem, len(puzzles), f"{ms['fast']:.4f}", f"{ms['tdoku']:.4f}",
+            f"{ms['fast'] / ms['tdoku']:.2f}", f"{ms['general']:.4f}",
+            f"{ms['general'] / ms['tdoku']:.2f}", f"{batch_ms:.4f}", f"{batch_ms / ms['tdoku']:.2f}",
+            *(f"{statistics.mean(nodes[name]):.1f}" for name in CONTENDERS)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tdoku-lib", default=os.environ.get("TDOKU_LIB"),
                         help="tdoku's shared library (default: $TDOKU_LIB)")
-    parser.add_argument("--set", action="append", default=[], metavar="FILE", help="9x9 puzzle files")
-    parser.add_argument("--repeats", type=int, default=3, help="runs per puzzle; the fastest counts")
+    parser.add_argument("--set", action="append", default=[], metavar="FILE[@N]",
+                        help="9x9 puzzle files, each optionally with how many puzzles to take "
+                             f"(default: {', '.join(SETS)})")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per puzzle; the fastest counts")
     args = parser.parse_args(argv)
     if not args.tdoku_lib:
         print("bench_fast_tdoku: no tdoku library given (--tdoku-lib or TDOKU_LIB); build "
@@ -65,44 +122,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     tdoku = load_tdoku(args.tdoku_lib)
     fast.prepare(batch=True)
-    rows = []
-    for path in [Path(p) for p in args.set] or [ROOT / "puzzles" / s for s in SETS]:
-        puzzles = read_puzzles(path).puzzles
-        models = [Model.from_puzzle(p) for p in puzzles]
-        texts = [bytes("".join(str(v) if v else "." for v in p.givens), "ascii") for p in puzzles]
-        best = {"fast": [float("inf")] * len(puzzles), "tdoku": [float("inf")] * len(puzzles)}
-        nodes, guesses = [0] * len(puzzles), [0] * len(puzzles)
-        solution, guessed = ctypes.create_string_buffer(82), ctypes.c_size_t(0)
-        for _ in range(args.repeats):
-            for index, (model, text) in enumerate(zip(models, texts, strict=True)):
-                start = time.perf_counter()
-                result = fast.solve(model, max_solutions=2)
-                middle = time.perf_counter()
-                count = tdoku(text, 2, 0, solution, ctypes.byref(guessed))
-                end = time.perf_counter()
-                if not (result.unique and verify(puzzles[index], result.solution).ok) or count != 1:
-                    raise SystemExit(f"{path.name} puzzle {index}: fast {result.status}, "
-                                     f"tdoku counted {count}")
-                best["fast"][index] = min(best["fast"][index], middle - start)
-                best["tdoku"][index] = min(best["tdoku"][index], end - middle)
-                nodes[index], guesses[index] = result.stats.nodes, guessed.value
-        batch_best = float("inf")
-        for _ in range(args.repeats):
-            start = time.perf_counter()
-            batch = fast.solve_batch(models[0], fast.givens_array(puzzles), max_solutions=2)
-            batch_best = min(batch_best, time.perf_counter() - start)
-        if not (batch.counts == 1).all():
-            raise SystemExit(f"{path.name}: solve_batch did not prove every puzzle unique")
-        fast_ms, tdoku_ms = (1000 * statistics.mean(best[k]) for k in ("fast", "tdoku"))
-        rows.append([path.stem, len(puzzles), f"{fast_ms:.4f}", f"{tdoku_ms:.4f}",
-                     f"{fast_ms / tdoku_ms:.2f}", f"{1000 * batch_best / len(puzzles):.4f}",
-                     f"{1000 * batch_best / len(puzzles) / tdoku_ms:.2f}",
-                     f"{statistics.mean(nodes):.1f}", f"{statistics.mean(guesses):.1f}"])
+    load_before = load_average()
+    rows = [measure(*puzzle_set(spec), args.repeats, tdoku) for spec in args.set or SETS]
     print(tabulate(rows, headers=["set", "puzzles", "fast ms", "tdoku ms", "fast / tdoku",
-                                  "fast batch ms", "batch / tdoku", "fast decisions",
+                                  "general ms", "general / tdoku", "fast batch ms",
+                                  "batch / tdoku", "fast guesses", "general decisions",
                                   "tdoku guesses"], tablefmt="github"))
     print(f"\ncounting to two, per puzzle the fastest of {args.repeats} runs, mean over the set; "
-          "fast and tdoku interleaved puzzle by puzzle in this process")
+          "fast (band kernel), fast kernel=general and tdoku interleaved puzzle by puzzle in "
+          f"this process; load average {load_before} before, {load_average()} after")
     return 0
 
 

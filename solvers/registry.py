@@ -93,10 +93,46 @@ class Backend:
         loaded = sys.modules.get(self.module)  # every call after the first: no import machinery
         return loaded if loaded is not None else importlib.import_module(self.module)
 
-    def prepare(self, options: dict[str, Any]) -> None:
-        """The module's one-off work before runs with these options (its ``prepare``, if any)."""
+    @property
+    def batch(self) -> bool:
+        """Whether the backend has a batch entry (``solve_batch``: many puzzles of one layout
+        in one call, as ``run --batch`` uses); plugins have none."""
+        return self.function is None and callable(getattr(self._module(), "solve_batch", None))
+
+    def solve_batch(self, model: Model, givens: Any, *, max_solutions: int = 1,
+                    time_limit: float | None = None, **options: Any) -> Any:
+        """The batch entry, checked as ``solve`` is (the limits, every option; the time limit
+        is each puzzle's): the module's answer, one row per row of givens (fast: its Batch).
+        ValueError for an option the backend's batch entry cannot take."""
+        check_limits(max_solutions, time_limit)
+        if not self.batch:
+            raise ValueError(f"backend {self.name!r} has no batch entry")
+        resolved = self.check_options(options)
+        self.load(resolved)
+        return self._module().solve_batch(model, givens, max_solutions=max_solutions,
+                                          time_limit=time_limit, **resolved)
+
+    def needs(self, puzzle_or_model: Puzzle | Model, options: dict[str, Any]) -> Any:
+        """What ``prepare`` must do for this puzzle under these options (the module's light
+        ``needs``: fast's kernel for a kind of puzzle), or None when nothing depends on the
+        puzzle; the harness loads a worker again, before the clock, for a new need."""
+        if self.function is not None:
+            return None
+        needs = getattr(self._module(), "needs", None)
+        if needs is None:
+            return None
+        return needs(as_model(puzzle_or_model), **self.check_options(options))
+
+    def prepare(self, options: dict[str, Any], model: Model | None = None) -> None:
+        """The module's one-off work before runs with these options (its ``prepare``, if any),
+        for puzzles like this model when one is given (a module with ``needs``)."""
         if self.function is None:
-            getattr(self._module(), "prepare", _nothing)(**options)
+            module = self._module()
+            prepare = getattr(module, "prepare", _nothing)
+            if model is not None and hasattr(module, "needs"):
+                prepare(**options, model=model)
+            else:
+                prepare(**options)
 
     @property
     def available(self) -> bool:
@@ -231,7 +267,8 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             "solvers.backends.pysat"),
     Backend("dimacs", "any external DIMACS SAT solver on PATH, run as a killable process",
             "solvers.backends.dimacs"),
-    Backend("fast", "mrv's method compiled with numba; optional clause learning", "solvers.backends.fast"),
+    Backend("fast", "mrv's method compiled with numba; a 9x9 kernel of its own; clause learning on large grids",
+            "solvers.backends.fast"),
     Backend("minizinc", "the model in MiniZinc, solved by Gecode or any solver MiniZinc lists",
             "solvers.backends.minizinc"),
     Backend("asp", "answer set programming: choice rules, cardinality constraints, `#sum`; clingo",

@@ -23,6 +23,11 @@ from solvers import registry
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
 
+# Tables are fitted to COLUMNS when it is set (a CI runner may export COLUMNS=80): the tests read
+# every column unless a test sets a width itself, on any machine
+for _size in ("COLUMNS", "LINES"):
+    os.environ.pop(_size, None)
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Byte-compile the toolkit once, before any test starts (in the controller, not in each

@@ -8,7 +8,8 @@ from solvers.encodings.cnf import EncodingError
 from solvers.harness.results import claims
 from solvers.harness.results.claims import ClaimChecker
 from solvers.harness.results.judge import judge
-from solvers.harness.results.report import render_table, summarize
+from solvers.harness.results.report import summarize
+from solvers.harness.results.summary_table import default_keys, render
 from solvers.harness.tasks import Outcome
 
 PUZZLE = parse_puzzle(".3.....4.1.....1")         # 4x4, unique
@@ -197,8 +198,9 @@ def test_the_summary_counts_unsupported_runs_apart_from_failures() -> None:
     assert (rows["dlx"]["unsupported"], rows["dlx"]["errors"], rows["dlx"]["wrong"]) == (1, 0, 0)
     assert rows["dlx"]["solved"] == 0 and rows["dlx"]["mean_s"] is None and rows["dlx"]["par"] is None
     assert rows["good"]["unsupported"] == 0
-    assert "unsupported" in render_table(list(rows.values()), "text")
-    assert "unsupported" not in render_table([rows["good"]], "text")
+    both, good = list(rows.values()), [rows["good"]]
+    assert "unsupported" in render(both, "table", default_keys(both))
+    assert "unsupported" not in render(good, "table", default_keys(good))
 
 
 @pytest.mark.parametrize("cage, category, proof", [

@@ -114,7 +114,7 @@ def test_run_with_seeds_runs_each_configuration_once_per_seed_and_records_it(tmp
         assert all(r["options"]["seed"] == r["seed"] == r["repeat"] for r in mine)
     rows = list(csv.DictReader(io.StringIO(table.read_text())))
     assert sorted({r["seed"] for r in rows}) == ["0", "1", "2"]
-    assert "x 3 solver seeds" in done.stdout
+    assert "x 3 solver seeds" in done.stderr  # the legend is on stderr, under the table
 
 
 @pytest.mark.parametrize("args, message", [

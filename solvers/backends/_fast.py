@@ -66,14 +66,13 @@ before the first decision; with learning, ``conflicts`` and ``restarts``.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from functools import lru_cache
 from typing import Annotated, NamedTuple
 
 import numpy as np
 from numba import njit, types
 
-from models import Model, Puzzle
+from models import Model
 
 from ..encodings.cages import combination_masks
 from ..result import Result, Stats, finish, stop_message, unsupported
@@ -107,10 +106,13 @@ from ._fast_kernels import (
     CONTRADICTION,
     EXHAUSTED,
     FULL,
+    LATE,
     MAX_SHARES,
     PAUSED,
+    SLICE,
     TABLES,
     Tables,
+    _cycles,
     _drop,
     _failed,
     _popcount,
@@ -595,19 +597,24 @@ _PREPARED: set[str] = set()
 """The learning options whose kernels this process has compiled or loaded."""
 
 
-def prepare(*, learning: str = "none", batch: bool = False, **_options: object) -> None:
+def prepare(*, learning: str = "none", batch: bool = False, wait: bool = True,
+            **_options: object) -> bool:
     """Compile (or load from numba's cache) the kernels a run with these options needs; the
-    harness's worker calls this when it loads the backend, before any clock starts, and
-    solve calls it too (at once when done already). A compile is said on stderr."""
+    harness's worker calls this (through fast.prepare) when it loads the backend, before any
+    clock starts, and solve calls it too (at once when done already). A compile is said on
+    stderr. With ``wait=False``, False when another process is compiling them (nothing done)."""
     kind = "batch" if batch else learning
     if kind in _PREPARED:
-        return
+        return True
     if learning == "conflicts":
-        compile_kernels("fast's clause learning", [(_fast_learning._kernel, _fast_learning._KERNEL)])
+        done = compile_kernels("fast's clause learning",
+                               [(_fast_learning._kernel, _fast_learning._KERNEL)], wait=wait)
     else:
-        compile_kernels("fast", [(_kernel, _KERNEL), (luby, types.int64(types.int64))]
-                        + ([(_batch, _BATCH)] if batch else []))
-    _PREPARED.add(kind)
+        done = compile_kernels("fast", [(_kernel, _KERNEL), (luby, types.int64(types.int64))]
+                               + ([(_batch, _BATCH)] if batch else []), wait=wait)
+    if done:
+        _PREPARED.add(kind)
+    return done
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
@@ -700,80 +707,58 @@ class _DepthFirst:
 # ------------------------------------------------------------------ many puzzles in one call
 
 _BATCH = _I8(_U8[:, ::1], *field_types(_Work), _U8[:, ::1], _I8[::1], TABLES, _I8, _I8, _I8,
-             _U8[:, ::1], _I8[:, ::1])
+             _I8, _U8[:, :, ::1], _I8[:, ::1])
 """The batch kernel's signature: every puzzle's givens, the work arrays, a solution buffer,
-state, tables, inference level, n, node stop, first solutions, (count, answer, nodes) rows."""
+state, tables, inference level, n, node stop and cycles allowed per puzzle, every solution
+found, (count, answer, nodes, cycles) rows."""
 
 
 @njit(cache=True, _nrt=False)
 def _batch(givens, stack, frames, queue, waiting, pend, scratch, limit, weights, sols, state,
-           tables, level, n, node_stop, first, counts):
-    """Solve every row of givens in turn with fast's kernel, counting to sols' rows; each
-    puzzle's first solution into first, its count, the kernel's last answer and its decisions
-    into counts. The decisions of all."""
+           tables, level, n, node_stop, cycle_limit, grids, counts):
+    """Solve every row of givens in turn with fast's kernel, counting to sols' rows, each
+    within node_stop decisions and (cycle_limit > 0) that many processor cycles: its
+    solutions into grids, its count, the kernel's last answer (LATE past the limit), its
+    decisions and its cycles into counts. The decisions of all."""
     total = 0
     for i in range(givens.shape[0]):
+        begin = _cycles()
         for k in range(state.shape[0]):
             state[k] = 0
         state[_LEVEL], state[_SIZE] = level, n
-        code = _kernel(givens[i], stack, frames, queue, waiting, pend, scratch, limit, weights,
-                       sols, state, tables, node_stop)
+        code = PAUSED
+        while code == PAUSED and (state[_STARTED] == 0 or state[_NODES] < node_stop):
+            code = _kernel(givens[i], stack, frames, queue, waiting, pend, scratch, limit, weights,
+                           sols, state, tables, min(node_stop, state[_NODES] + SLICE))
+            if code == PAUSED and cycle_limit > 0 and _cycles() - begin > cycle_limit:
+                code = LATE
         found = state[_FOUND]
-        if found:
-            _copy(sols[0], first[i])
+        for k in range(found):
+            _copy(sols[k], grids[i, k])
         counts[i, 0], counts[i, 1], counts[i, 2] = found, code, state[_NODES]
+        counts[i, 3] = _cycles() - begin
         total += state[_NODES]
     return total
 
 
-class Batch(NamedTuple):
-    """What solve_batch finds, one row (or entry) per puzzle."""
-
-    solutions: np.ndarray  # uint8[puzzles, cells]: the first solution found (zeros if none)
-    counts: np.ndarray     # int64[puzzles]: solutions found, at most max_solutions
-    complete: np.ndarray   # bool[puzzles]: the space was exhausted, so the count is exact
-    nodes: np.ndarray      # int64[puzzles]: decisions
-
-
-def givens_array(puzzles: Sequence[Puzzle]) -> np.ndarray:
-    """The puzzles' givens as one uint8[puzzles, cells] array, as solve_batch takes them."""
-    return np.array([p.givens for p in puzzles], np.uint8).reshape(len(puzzles), -1)
-
-
-def solve_batch(model: Model, givens: np.ndarray, *, max_solutions: int = 2,
-                inference: str = "locked", node_limit: int | None = None) -> Batch:
-    """Solve every row of givens (uint8[puzzles, cells], 0 an empty cell) under the groups of
-    model (its own givens are not used) in one compiled call, counting each to max_solutions
-    (2: unique or not; 1: any solution), with mrv branching.
-
-    For throughput on many puzzles of one geometry (or one variant's groups): no clock is
-    looked at inside the call, so node_limit (decisions per puzzle) is its only bound. The
-    answers are not checked here: check them (models.verify) as any backend's.
-    """
-    if inference not in INFERENCES:
-        raise ValueError(f"unknown inference {inference!r}; choose one of {INFERENCES}")
-    if not 1 <= max_solutions <= 64:
-        raise ValueError(f"max_solutions must be between 1 and 64 here, not {max_solutions}")
-    if node_limit is not None and node_limit < 0:
-        raise ValueError(f"node_limit must be at least 0, not {node_limit}")
-    if model.n > MAX_SIZE:
-        raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {model.n}x{model.n}")
-    givens = np.ascontiguousarray(givens, np.uint8)
-    if givens.ndim != 2 or givens.shape[1] != model.num_cells:
-        raise ValueError(f"givens must be an array of shape (puzzles, {model.num_cells}), "
-                         f"not {givens.shape}")
+def solve_batch(model: Model, givens: np.ndarray, max_solutions: int, inference: str,
+                node_limit: int | None, cycle_limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every row of givens (uint8[puzzles, cells], checked by the caller) under the groups of
+    model in one compiled call with the general kernel (mrv branching), counting each to
+    max_solutions within node_limit decisions and cycle_limit cycles (0: none): every
+    solution found (uint8[puzzles, max_solutions, cells], zeros past each count) and (count,
+    kernel answer, decisions, cycles) rows."""
     prepare(batch=True)
     tables, key = _tables_for(model)
     work = _work(*key)
     state = np.zeros(_SLOTS, np.int64)
     sols = np.empty((max_solutions, model.num_cells), np.uint8)
-    first = np.zeros(givens.shape, np.uint8)
-    counts = np.zeros((len(givens), 3), np.int64)
+    grids = np.zeros((len(givens), max_solutions, model.num_cells), np.uint8)
+    counts = np.zeros((len(givens), 4), np.int64)
     stop = (1 << 62) if node_limit is None else node_limit
     try:
         _batch(givens, *work, sols, state, tables, INFERENCES.index(inference), model.n, stop,
-               first, counts)
+               cycle_limit, grids, counts)
     finally:
         _WORK[key] = work
-    return Batch(first, counts[:, 0].copy(), (counts[:, 1] == EXHAUSTED) | (counts[:, 1] == CONTRADICTION),
-                 counts[:, 2].copy())
+    return grids, counts

@@ -20,10 +20,15 @@ so on stderr when it really compiles (the first use on a machine, or after a cha
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
 import sys
+import tempfile
 import time
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
 import numpy as np
@@ -39,8 +44,11 @@ MAX_SHARES = 62
 (_DEPTH, _NODES, _BACKTRACKS, _PROPAGATIONS, _LEVEL, _FOUND, _FIXED, _STARTED, _STATUS,
  _SIZE, _WDEG, _RESTARTS, _TAIL, _CULPRIT) = range(14)
 _SLOTS = _CULPRIT + 1
-# Kernel answers, the same for both searches (GROW: the learning search needs more room).
-EXHAUSTED, FULL, PAUSED, CONTRADICTION, GROW = range(5)
+# Kernel answers, the same for every search (GROW: the learning search needs more room;
+# LATE: a batch kernel gave up on a puzzle at its time limit).
+EXHAUSTED, FULL, PAUSED, CONTRADICTION, GROW, LATE = range(6)
+SLICE = 256
+"""Decisions a batch kernel makes between two looks at the cycle counter."""
 
 _I8, _I4, _U8 = types.int64, types.int32, types.uint8
 
@@ -105,6 +113,23 @@ def _popcount(typingctx, x):
         ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
         return builder.call(ctpop, [args[0]])
     return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _cycles(typingctx):
+    """The processor's cycle counter (LLVM's readcyclecounter: the time-stamp counter on
+    x86, 0 where a processor has none), for per-puzzle times inside a batch call."""
+    def codegen(context, builder, signature, args):
+        read = builder.module.declare_intrinsic("llvm.readcyclecounter",
+                                                fnty=ir.FunctionType(ir.IntType(64), []))
+        return builder.call(read, [])
+    return types.int64(), codegen
+
+
+@njit(cache=True, _nrt=False)
+def cycles():
+    """The cycle counter, read from Python (to calibrate it against the clock)."""
+    return _cycles()
 
 
 @njit(cache=True, inline='always', _nrt=False)
@@ -466,7 +491,7 @@ def _next(waiting):
     return -1
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@njit(cache=True, _nrt=False)  # not inlined: a third less compile, the same speed (bench/README.md)
 def _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level):
     """Run the rules to a fixed point from the queued cells and the pending groups; the
     queue's final length (the cells fixed), or on a contradiction -1 (a cell lost its
@@ -547,19 +572,78 @@ class _Announce(event.Listener):
         pass
 
 
-def compile_kernels(what: str, kernels: Iterable[tuple[Any, Any]]) -> None:
+def compile_kernels(what: str, kernels: Iterable[tuple[Any, Any]], *, wait: bool = True) -> bool:
     """Compile each (dispatcher, signature) not compiled in this process yet, or load it from
     numba's cache; then no other signature is compiled for it. When numba really compiles,
-    stderr shows ``compiling WHAT (first use ...) ...`` and then ``compiling WHAT took N s``."""
+    stderr shows ``compiling WHAT (first use ...) ...`` and then ``compiling WHAT took N s``.
+
+    One process at a time does it for each WHAT (compile_lock): another one waits until the
+    first has compiled and cached the kernels, then loads them from the cache instead of
+    compiling them again, and says that it waits. With ``wait=False`` a process that would
+    have to wait does nothing and answers False (so it can compile something else first)."""
     todo = [(kernel, signature) for kernel, signature in kernels
             if signature.args not in kernel.signatures]
     if not todo:
-        return
+        return True
     announce = _Announce(what)
-    with event.install_listener("numba:compile", announce):
-        for kernel, signature in todo:
-            kernel.compile(signature)
-            kernel.disable_compile()
+    with compile_lock(what, wait=wait) as held:
+        if not held:
+            return False
+        with event.install_listener("numba:compile", announce):
+            for kernel, signature in todo:
+                kernel.compile(signature)
+                kernel.disable_compile()
     if announce.began is not None:  # a line of its own: parallel workers may both compile
         print(f"compiling {what} took {time.perf_counter() - announce.began:.1f} s",
               file=sys.stderr, flush=True)
+    return True
+
+
+WAIT_NOTICE_S = 1.0
+"""Seconds of waiting for another process's compile before saying so on stderr."""
+
+
+def lock_path(what: str) -> Path:
+    """The lock file of these kernels in this checkout and numba cache: in the temporary
+    folder, named for this user, this folder, NUMBA_CACHE_DIR and the kernels, so the
+    processes that share a cache share a lock."""
+    key = f"{os.getuid() if hasattr(os, 'getuid') else 0}:{Path(__file__).parent}:" \
+          f"{os.environ.get('NUMBA_CACHE_DIR', '')}:{what}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"sudoku-methods-fast-{digest}.lock"
+
+
+@contextlib.contextmanager
+def compile_lock(what: str, *, wait: bool = True) -> Iterator[bool]:
+    """Hold the machine-wide lock of these kernels (an exclusive flock on lock_path(what)),
+    yielding True; with ``wait=False`` yield False at once when another process holds it. A
+    process that waits more than WAIT_NOTICE_S says so on stderr, and how long it waited.
+    Where flock is missing (not on Unix) or the lock file cannot be opened, there is no lock."""
+    try:
+        import fcntl  # noqa: PLC0415 - Unix only
+        handle = open(lock_path(what), "a+")
+    except (ImportError, OSError):
+        yield True
+        return
+    with handle:
+        started, said = time.perf_counter(), False
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not wait:
+                    yield False
+                    return
+                if not said and time.perf_counter() - started > WAIT_NOTICE_S:
+                    print(f"compiling {what}: waiting for another process that compiles it "
+                          f"(lock {lock_path(what)}) ...", file=sys.stderr, flush=True)
+                    said = True
+                time.sleep(0.05)
+        if said:
+            print(f"compiling {what}: waited {time.perf_counter() - started:.1f} s; loading "
+                  "what it compiled", file=sys.stderr, flush=True)
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

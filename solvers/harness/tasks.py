@@ -154,6 +154,8 @@ class Experiment:
     sample: int | None = None
     """--sample K: K puzzles of each file drawn at random with sample_seed (kept in file order)."""
     sample_seed: int = 0
+    batch: bool = False
+    """--batch: each file solved by the configurations' batch entries (commands/batch.py)."""
 
     @property
     def max_solutions(self) -> int:

@@ -18,6 +18,7 @@ tree:      the search tree of one solve as an SVG picture
 common:    usage errors, exit statuses, reading puzzles, picking one (--puzzle K), shared options
 progress:  progress on stderr with a total and the time left: a bar, or plain lines
 summary:   what a sweep prints and saves when it ends (run, and run --db)
+batch:     run --batch and solve --batch: whole files through a backend's batch entry
 sweep_db:  a sweep written run by run to a results database
 tracing:   one puzzle solved by a readable backend while its trace is recorded
 study:     the classic studies as one table each (Simonis's consistency levels)

@@ -2,7 +2,8 @@
 
 The rungs are configurations of ``mrv`` (the lower ones run its readable twin), from
 plain backtracking to propagation with locked candidates, then the fast ``mrv`` (the
-top rung's decisions, on bitmasks) and the compiled ``fast`` backend when numba is there.
+top rung's decisions, on bitmasks) and the compiled ``fast`` backend when numba is there
+(its general kernel, the same decisions again, and its default: the 9x9 band kernel).
 """
 from __future__ import annotations
 
@@ -57,7 +58,11 @@ RUNGS = (
     Rung("+ hidden singles", "mrv", {"inference": "singles", "branching": "mrv", "impl": "readable"}),
     Rung("+ locked candidates", "mrv", {"inference": "locked", "branching": "mrv", "impl": "readable"}),
 )
-FAST = (Rung("the same, on bitmasks", "mrv", {}), Rung("compiled (numba)", "fast", {}))
+FAST = (Rung("the same, on bitmasks", "mrv", {}), Rung("compiled (numba)", "fast", {"kernel": "general"}),
+        Rung("+ band rules, bi-value guesses", "fast", {}))
+"""The fast backends: mrv, fast's general kernel (mrv's method compiled: the same decisions)
+and fast's default, on a standard 9x9 grid its band kernel (stronger band rules and a
+guess on a cell with two candidates: fewer guesses; elsewhere the general kernel again)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:

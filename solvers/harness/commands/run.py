@@ -53,6 +53,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                           "branching=first (options: 'compare.py list BACKEND'; default: every "
                           "available backend and every plugin)")
     solving_options(run)
+    run.add_argument("--batch", action="store_true",
+                     help="solve each file with the configurations' batch entries (fast), in "
+                          "compiled calls in this process: throughput; every solution still "
+                          "checked, claims of uniqueness unchecked (docs/experiments.md)")
     run.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
                      help="worker processes in parallel (default: the number of cores; with "
                           "Dask: per Dask worker, default that machine's cores)")
@@ -118,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         plugins=tuple(args.plugin), input_format=args.fmt, hex16=args.hex,
         executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size,
         count=args.max_solutions, first=args.first, sample=args.sample,
-        sample_seed=args.sample_seed or 0)
+        sample_seed=args.sample_seed or 0, batch=args.batch)
     outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
                       title=args.title, db=args.db, resume=args.resume, columns=args.columns,
                       explain_columns=args.explain_columns)
@@ -130,6 +134,10 @@ def run_experiment(experiment: Experiment, outputs: Outputs) -> int:
     database), print the summary and write the files; the exit status."""
     check_output_paths({"--json": outputs.json, "--csv": outputs.csv, "--plot": outputs.plot,
                         "--db": outputs.db}, experiment.paths)
+    if experiment.batch:
+        from .batch import run_batch_experiment  # noqa: PLC0415 - numpy and the batch path, only for --batch
+
+        return run_batch_experiment(experiment, outputs)
     if outputs.resume and not outputs.db:
         raise UsageError("--resume continues a sweep from its database: give --db FILE.sqlite")
     bad: list[PuzzleError] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from models import Puzzle, to_grid, to_line, to_pretty
+from models import Puzzle, PuzzleError, to_grid, to_line, to_pretty
 
 from ...result import Status
 from ..engine.configs import choose_one as one_solver
@@ -15,7 +15,7 @@ from ..results import report
 from ..results.claims import ClaimChecker
 from ..results.experiment import backends_of
 from ..results.judge import Category, Run, judge
-from ..tasks import Outcome, Task, solutions_asked
+from ..tasks import Configuration, Outcome, Task, solutions_asked
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -35,6 +35,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
                        help="the configuration, [LABEL=]BACKEND[:OPTION=VALUE...] "
                             "(default: mrv, or the plugin)")
     solving_options(solve)
+    solve.add_argument("--batch", action="store_true",
+                       help="solve each file with the configuration's batch entry (fast) in "
+                            "compiled calls in this process; every solution still checked, "
+                            "claims of uniqueness unchecked (docs/experiments.md)")
     solve.add_argument("--format", choices=("pretty", "line", "grid"), default="pretty",
                        help="pretty: boxed grid and verdict; line/grid: the solution, verdict as '#' comment")
     input_options(solve)
@@ -49,16 +53,12 @@ def run(args: argparse.Namespace) -> int:
     if "-" in paths and sys.stdin.isatty():
         print("compare.py solve: reading puzzles from standard input (type or paste them, end with "
               "Ctrl-D; or give a file)", file=sys.stderr)
-    puzzles, bad = read_inputs(paths, args.fmt, args.hex)
     max_solutions = solutions_asked(args.max_solutions, args.unique)
-    tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit,
-                  cpu_limit=args.cpu_limit)
-             for puzzle in puzzles]
-    outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
-    wrong, checker = False, ClaimChecker()
-    for number, (puzzle, outcome) in enumerate(zip(puzzles, outcomes)):
-        (run,), _ = judge(puzzle, [(solver.name, outcome)], max_solutions=max_solutions,
-                          backends=backends_of([Task(solver, puzzle)]), checker=checker)
+    solved, bad = (_in_batch(args, solver, paths, max_solutions) if args.batch
+                   else _one_by_one(args, solver, paths, max_solutions))
+    puzzles = [puzzle for puzzle, _, _ in solved]
+    wrong = False
+    for number, (puzzle, run, outcome) in enumerate(solved):
         wrong |= run.category == Category.WRONG
         if number:
             print()
@@ -71,6 +71,32 @@ def run(args: argparse.Namespace) -> int:
     if wrong:
         return EXIT_WRONG
     return EXIT_USAGE if bad or not puzzles else EXIT_OK
+
+
+def _one_by_one(args: argparse.Namespace, solver: Configuration, paths: list[str],
+                max_solutions: int) -> tuple[list[tuple[Puzzle, Run, Outcome]], list[PuzzleError]]:
+    """Each puzzle run in a worker under the limits, judged as ``run`` judges it."""
+    puzzles, bad = read_inputs(paths, args.fmt, args.hex)
+    tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit,
+                  cpu_limit=args.cpu_limit)
+             for puzzle in puzzles]
+    outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
+    solved, checker = [], ClaimChecker()
+    for puzzle, outcome in zip(puzzles, outcomes, strict=True):
+        (run,), _ = judge(puzzle, [(solver.name, outcome)], max_solutions=max_solutions,
+                          backends=backends_of([Task(solver, puzzle)]), checker=checker)
+        solved.append((puzzle, run, outcome))
+    return solved, bad
+
+
+def _in_batch(args: argparse.Namespace, solver: Configuration, paths: list[str],
+              max_solutions: int) -> tuple[list[tuple[Puzzle, Run, Outcome]], list[PuzzleError]]:
+    """--batch: every file through the configuration's batch entry (commands/batch.py)."""
+    from .batch import solved_in_batch  # noqa: PLC0415 - numpy and the batch path, only for --batch
+
+    return solved_in_batch(solver, paths, args.fmt, args.hex, max_solutions=max_solutions,
+                           time_limit=args.timeout, memory_limit=args.memory_limit,
+                           cpu_limit=args.cpu_limit)
 
 
 def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int,

@@ -16,4 +16,5 @@ terminal:      text from outside (plugin messages, file contents) with control c
 execution:     the Executor protocol, the local executor, chunking helpers
 dask_executor: chunks of tasks on a Dask cluster
 executors:     choosing an executor from ``--executor``
+batch:         a batch entry on a whole array of puzzles in this process, its answer checked
 """

@@ -141,8 +141,8 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
     outcome = Outcome(status, [tuple(s) for s in solutions], complete, stats, message[:MESSAGE_CHARS],
                       time_s, cpu_s, warmup, peak_mb, termination)
     if stored:
-        for name in STAMPED:
-            value = data.get(name)
+        for name in STAMPED:  # one an older compare.py did not stamp reads as the field's default
+            value = data.get(name, Outcome.__dataclass_fields__[name].default)
             if not RUN_FIELD[name].fits(value) or (isinstance(value, str) and len(value) > MAX_HOST):
                 raise AnswerError(f"{name} = {shown(value)} is not {RUN_FIELD[name].expected()}")
             setattr(outcome, name, value if value is not None or name != "host" else "")

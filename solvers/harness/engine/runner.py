@@ -46,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from ... import registry
 from ...result import Status
 from ..tasks import Configuration, Outcome, Task
 from .answers import MAX_SECONDS, AnswerError, amount, check_answer
@@ -171,8 +172,9 @@ class _Worker:
     """Between which of the parent's looks the ``finished`` mark arrived."""
     span: tuple[float, float] | None = None
     """The call's stamps the ``finished`` mark carried (time.monotonic)."""
-    loaded: set[Configuration] = field(default_factory=set)
-    """The configurations whose backends this worker has loaded."""
+    loaded: set[tuple[Configuration, Any]] = field(default_factory=set)
+    """The configurations whose backends this worker has loaded, each with what it prepared
+    for (registry.Backend.needs: fast's kernel for a kind of puzzle; None for the rest)."""
     ran: set[Configuration] = field(default_factory=set)
     """The configurations this worker has been handed a run of."""
     warmup: bool = False
@@ -300,15 +302,17 @@ class _Pool:
         worker.sequence, worker.peak_reset = self.sequence, False
         worker.started_at = worker.finished_at = worker.span = None
         self.sequence += 1
-        solver = self.tasks[number].solver
+        task = self.tasks[number]
+        solver = task.solver
         worker.output.run_started(solver.name)
-        if solver in worker.loaded:
+        need = needs(task)
+        if (solver, need) in worker.loaded:
             self._hand_over(worker)
             return
         worker.loading, worker.deadline = True, time.monotonic() + LOAD_LIMIT
         worker.load_began = time.monotonic()
-        try:
-            worker.tasks.send(("load", solver))
+        try:  # the puzzle goes along when the backend prepares for a kind of puzzle
+            worker.tasks.send(("load", solver, None if need is None else task.puzzle))
         except (OSError, ValueError):  # died while idle: its death is noticed in _wait
             pass
 
@@ -391,7 +395,7 @@ class _Pool:
             worker.load_s = time.monotonic() - worker.load_began
             error = message.get("error")
             if error is None:
-                worker.loaded.add(task.solver)
+                worker.loaded.add((task.solver, needs(task)))
                 self._hand_over(worker)
             else:
                 number = worker.task
@@ -563,6 +567,27 @@ def _describe_exit(code: int | None) -> str:
         except ValueError:
             return f"killed by signal {-code}"
     return f"exit code {code}"
+
+
+def needs(task: Task) -> Any:
+    """What the task's backend must prepare before this run (registry.Backend.needs: fast's
+    kernel for this kind of puzzle), None when nothing but loading it (plugins: always None).
+    A worker loaded for one need is loaded again (before the clock) for another. A need
+    depends on the puzzle's layout, never its givens: it is worked out once per layout."""
+    if task.solver.plugin is not None or task.solver.backend_name not in registry.BACKENDS:
+        return None
+    puzzle = task.puzzle
+    key = (task.solver, puzzle.geometry, puzzle.diagonals, puzzle.regions, puzzle.rules,
+           puzzle.extra_regions, puzzle.cages)
+    if key not in _NEEDS:
+        if len(_NEEDS) >= 4096:
+            _NEEDS.clear()
+        _NEEDS[key] = registry.get(task.solver.backend_name).needs(puzzle, task.solver.options_dict)
+    return _NEEDS[key]
+
+
+_NEEDS: dict[tuple[Any, ...], Any] = {}
+"""needs() per (configuration, layout), so each layout's is worked out once."""
 
 
 def check_loads(solvers: Sequence[Configuration], limit: float = LOAD_LIMIT) -> dict[Configuration, str | None]:

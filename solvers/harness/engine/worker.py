@@ -69,8 +69,8 @@ def worker_main(tasks: Connection, results: Connection, output: Connection, pare
         if message[0] == "check":  # only load a backend (a plugin checked before a run)
             write_frame(fd, {"kind": "loaded", "error": _load_error(message[1])})
             continue
-        if message[0] == "load":
-            write_frame(fd, {"kind": "loaded", "error": _prepared(backends, message[1])})
+        if message[0] == "load":  # ("load", configuration, puzzle or None)
+            write_frame(fd, {"kind": "loaded", "error": _prepared(backends, message[1], message[2])})
             continue
         _, number, task, limited = message
         reap_children()  # strays of an earlier run, killed by the parent since
@@ -94,13 +94,13 @@ def worker_main(tasks: Connection, results: Connection, output: Connection, pare
             return  # the heap may be in any state: the parent starts a new worker
 
 
-def _prepared(backends: dict[Any, Backend], solver: Any) -> str | None:
+def _prepared(backends: dict[Any, Backend], solver: Any, puzzle: Any = None) -> str | None:
     """Load and prepare a configuration's backend for the runs to come (outside any run's
-    clocks, e.g. fast's compile), then freeze what it imported out of the collector's
-    reach; None, or why it failed."""
+    clocks, e.g. fast's compile; for puzzles of the kind given, if one is), then freeze what
+    it imported out of the collector's reach; None, or why it failed."""
     try:
-        backend = load_backend(solver)
-        backend.prepare(dict(solver.options))
+        backend = backends.get(solver) or load_backend(solver)
+        backend.prepare(dict(solver.options), None if puzzle is None else as_model(puzzle))
     except BaseException as error:
         if isinstance(error, KeyboardInterrupt):
             raise

@@ -23,4 +23,5 @@ outputs:     output paths checked before a run, files written whole
 consistency_study: Simonis's study: puzzles each consistency level settles with no search
 curves:      cost against a puzzle attribute, median and quartiles per configuration
 tails:       survival functions and the Hill tail index of run-time distributions
+batch_runs:  batch answers judged as columns, their summary, per-run records on demand
 """
