@@ -70,7 +70,7 @@ def static_problems(figure: Figure) -> list[str]:
     provenance, and whether they give a number inside its interval."""
     page = ROOT / figure.page
     problems = []
-    if not page.exists() or figure.shown not in page.read_text(encoding="utf-8"):
+    if not page.exists() or " ".join(figure.shown.split()) not in " ".join(page.read_text(encoding="utf-8").split()):
         problems.append(f"{figure.page} does not show {figure.shown!r}")
     outputs = figure.kept()
     missing = [file for file in figure.files if Path(file).name not in outputs]

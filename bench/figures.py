@@ -115,12 +115,14 @@ def runs_of(document: Mapping[str, Any], configuration: str) -> list[dict[str, A
 
 
 def holes(puzzle: str) -> float:
-    """The share of a line-format puzzle's cells left empty, to 2 places."""
-    return round(sum(c in ".0" for c in puzzle) / len(puzzle), 2)
+    """The share of a line-format puzzle's cells left empty, to 2 places (its grid is the line's
+    first word: a variant's ``variant=latin`` may follow)."""
+    grid = puzzle.split()[0]
+    return round(sum(c in ".0" for c in grid) / len(grid), 2)
 
 
 def givens(puzzle: str) -> int:
-    return sum(c not in ".0" for c in puzzle)
+    return sum(c not in ".0" for c in puzzle.split()[0])
 
 
 def median_by(runs: list[dict[str, Any]], key: Callable[[dict[str, Any]], float],
@@ -219,7 +221,103 @@ def _givens_figures() -> tuple[Figure, ...]:
                    what="count: forward checking's median decisions on the 50 17-clue puzzles (shown rounded)"),)
 
 
-FIGURES: tuple[Figure, ...] = (*_paired_figures(), *_encoding_figures(), *_tail_figures(), *_givens_figures())
+def scaling_nodes(file: str, backend: str, size: int) -> Callable[[Outputs], float]:
+    """A backend's mean decisions over its solved runs at one grid side, as bench_scaling's
+    table shows it (to the unit)."""
+    def read(outputs: Outputs) -> float:
+        nodes = [run["nodes"] for run in decoded(outputs[file])["runs"]
+                 if run["backend"] == backend and run["size"] == size and run["status"] == "solved"
+                 and run["nodes"] is not None]
+        return float(round(statistics.fmean(nodes)))
+    return read
+
+
+def _qwh_tail_figures() -> tuple[Figure, ...]:
+    """docs/experiments.md, "Heavy tails over seeds": the Hill index on QWH of order 25."""
+    commands = (("python", "bench/bench_tails.py", "--json", "{out}/tails_qwh.json",
+                 "--plot", "{out}/survival_qwh25.png"),)
+    return tuple(
+        Figure(f"tails-qwh-{name}-alpha", "docs/experiments.md", f"{name}: alpha = {alpha:.2f} ({interval})",
+               commands, ("bench/tails_qwh.json",), hill_alpha("tails_qwh.json", name), alpha, alpha,
+               what="count-based: the Hill index of 48 seeded runs' decisions (the same on every machine)")
+        for name, alpha, interval in QWH_TAILS)
+
+
+QWH_TAILS = (("fast", 1.05, "90% bootstrap interval 0.54-3.07"), ("wdeg", 2.05, "90% bootstrap interval 1.48-6.29"))
+
+
+def _qwh_phase_figures() -> tuple[Figure, ...]:
+    """docs/experiments.md and bench/README.md, the QWH phase transition: where each
+    configuration's median counter peaks along the hole fraction."""
+    commands = (("python", "bench/bench_qwh_phase.py", "--json", "{out}/qwh_phase.json", "--plot",
+                 "{out}/qwh_phase.png", "--backtracks-plot", "{out}/qwh_phase_backtracks.png",
+                 "--time-plot", "{out}/qwh_phase_time.png"),)
+    return tuple(
+        Figure(f"qwh-{name}-peak", "docs/experiments.md", f"{name}: holes = {peak:.2f}, median {median}",
+               commands, ("bench/qwh_phase.json",), peak_of("qwh_phase.json", name, counter), peak, peak,
+               what=f"count: the hole fraction where {name}'s median {counter} (4 instances) peaks")
+        for name, counter, peak, median in QWH_PEAKS)
+
+
+QWH_PEAKS = (("fast", "backtracks", 0.39, "986"), ("pysat", "conflicts", 0.57, "110"),
+             ("cpsat", "conflicts", 0.57, "63.5"))
+
+
+def _consistency_figures() -> tuple[Figure, ...]:
+    """bench/README.md, Simonis's consistency levels: puzzles settled with no search by
+    bounds, gac and sac (costly: sac on the forum's hardest takes most of half an hour)."""
+    commands = (("python", "bench/bench_consistency.py", "--json", "{out}/consistency.json",
+                 "--plot", "{out}/consistency.png"),)
+    figures = []
+    for label, puzzle_set, total, counts in SETTLED:
+        shown = f"{label} {' / '.join(str(count) for count in counts)} of {total}"
+        for level, count in zip(("bounds", "gac", "sac"), counts):
+            figures.append(Figure(
+                f"consistency-{puzzle_set.removesuffix('.txt')}-{level}", "bench/README.md", shown, commands,
+                ("bench/consistency.json",), settled("consistency.json", puzzle_set, level), count, count,
+                cheap=False, what=f"count: {puzzle_set}'s puzzles {level} settles with no search"))
+    return tuple(figures)
+
+
+SETTLED = (("top95", "top95.txt", 95, (0, 15, 95)), ("forum hardest", "forum_hardest_1106.txt", 375, (0, 0, 0)),
+           ("Janko 16x16", "16x16_gecode_janko.txt", 55, (17, 47, 55)),
+           ("blue's ultimate 16x16", "16x16_forum_blue_ultimate.txt", 15, (0, 0, 0)))
+
+
+def _scaling_figures() -> tuple[Figure, ...]:
+    """bench/README.md, cost against size: mean decisions of the backends that count them
+    deterministically (costly: the textbook backtracker's timeouts take minutes)."""
+    commands = (("python", "bench/bench_scaling.py", "--backends", "backtrack,mrv,cpsat,sat,csp", "--per-size", "6",
+                 "--json", "{out}/scaling.json", "--plot", "{out}/scaling.png"),)
+    return tuple(
+        Figure(f"scaling-{backend}-{size}x{size}-nodes", "bench/README.md", shown, commands, ("bench/scaling.json",),
+               scaling_nodes("scaling.json", backend, size), nodes, nodes, cheap=False,
+               what=f"count: {backend}'s mean decisions over the solved {size}x{size} puzzles")
+        for backend, size, nodes, shown in SCALING_NODES)
+
+
+SCALING_NODES = (("backtrack", 9, 242083, "| 9x9    | 30%      | backtrack | 6/6      | 0          | 0              |"),
+                 ("mrv", 16, 137, "137"), ("mrv", 25, 657, "657"))
+
+
+def _memory_figures() -> tuple[Figure, ...]:
+    """docs/experiments.md: each way of measuring a run's peak memory against a fresh
+    interpreter that ran the same solve (bench/bench_memory.py)."""
+    commands = (("python", "bench/bench_memory.py", "--json", "{out}/memory.json"),)
+    return tuple(
+        Figure(f"memory-{mode.replace(' ', '-')}-{which}", "docs/experiments.md", shown, commands,
+               ("bench/memory.json",), memory_ratio(mode, max if which == "most" else min), low, high,
+               what=f"ratio of memory (not time): the {which} of the {mode} way's peak over a fresh interpreter's")
+        for mode, which, low, high, shown in MEMORY)
+
+
+MEMORY = (("per configuration and grid size", "most", 1.0, 1.25, "within 1.25x"),
+          ("shared", "most", 5.0, 12.0, "up to 9.8x"))
+
+
+FIGURES: tuple[Figure, ...] = (*_paired_figures(), *_encoding_figures(), *_tail_figures(), *_givens_figures(),
+                               *_qwh_tail_figures(), *_qwh_phase_figures(), *_consistency_figures(),
+                               *_scaling_figures(), *_memory_figures())
 """Every registered figure (bench/check_figures.py lists, checks and re-runs them)."""
 
 

@@ -97,6 +97,11 @@ def test_a_page_that_no_longer_shows_the_figure_is_a_problem(checkout: Path) -> 
     assert check_figures.static_problems(planted(7)) == ["page.md does not show 'is 7 puzzles'"]
 
 
+def test_a_figure_the_page_wraps_across_lines_is_still_shown(checkout: Path) -> None:
+    (checkout / "page.md").write_text("The answer is\n7   puzzles.\n")
+    assert check_figures.static_problems(planted(7)) == []
+
+
 @pytest.mark.parametrize(("change", "problem"), [
     pytest.param(lambda p: p["toolkit"]["git"].update(dirty=True, clean=False), "not written from a clean tree",
                  id="dirty"),
