@@ -131,3 +131,22 @@ def test_an_untracked_source_file_makes_the_tree_unclean(tmp_path: Path) -> None
     (tmp_path / "solvers" / "new.py").write_text("")
     state = git_state(tmp_path)
     assert (state["clean"], state["dirty"], state["untracked"]) == (False, False, ["solvers/new.py"])
+
+
+def test_a_changed_bench_output_leaves_the_tree_clean_and_changed_code_does_not(tmp_path: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+    git("init", "-q")
+    for name in ("bench/kept.json", "bench/kept.png", "docs/page.md", "solvers/code.py", "puzzles/set.txt"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("before")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one")
+    for name in ("bench/kept.json", "bench/kept.png", "docs/page.md"):  # what one benchmark writes
+        (tmp_path / name).write_text("after")
+    state = git_state(tmp_path)
+    assert (state["clean"], state["outputs"]) == (True, ["bench/kept.json", "bench/kept.png", "docs/page.md"])
+    for name in ("solvers/code.py", "puzzles/set.txt"):
+        (tmp_path / name).write_text("after")
+        assert git_state(tmp_path)["clean"] is False, name
+        (tmp_path / name).write_text("before")

@@ -57,8 +57,12 @@ def test_a_backend_claiming_more_time_than_the_call_took_has_its_own_time_left_o
     assert "the backend's own clock said 5 s, longer than the" in run.message, run.message
 
 
+SLOW_TO_LOAD = {"fast", "cpsat", "minizinc"}
+"""Backends whose first solve costs over a second (a compile, OR-tools, the minizinc program)."""
+
+
 def backend_cases() -> list:
-    return [pytest.param(name, marks=pytest.mark.slow) if name == "fast" else name
+    return [pytest.param(name, marks=pytest.mark.slow) if name in SLOW_TO_LOAD else name
             for name in registry.names()]
 
 

@@ -72,21 +72,34 @@ SOURCE = ("compare.py", "models/", "solvers/", "bench/", "tests/")
 """Where the code that makes a figure lives: an untracked .py file there makes a tree unclean."""
 
 
+OUTPUTS = (".json", ".png", ".svg")
+"""What the bench scripts write into bench/ (the kept figures): a changed one makes no tree
+unclean, or one benchmark's outputs would mark the next one's as written from changed code."""
+
+
 def git_state(root: Path) -> dict[str, Any] | None:
-    """The commit, whether tracked files changed (``dirty``), the untracked source files
-    (.py under SOURCE) and whether the tree was ``clean`` (neither), or None outside a
-    git checkout."""
+    """The commit, whether tracked files changed (``dirty``; bench/'s kept outputs and the
+    prose (.md) do not count, ``outputs`` names the changed ones that do not), the untracked
+    source files (.py under SOURCE) and whether the tree was ``clean`` (neither), or None
+    outside a git checkout."""
     if not (root / ".git").exists():
         return None
     try:
         commit = _git(root, "rev-parse", "HEAD").strip()
-        dirty = bool(_git(root, "status", "--porcelain", "--untracked-files=no").strip())
+        changed = _git(root, "diff", "HEAD", "--name-only").split("\n")
         others = _git(root, "ls-files", "--others", "--exclude-standard", "--", *SOURCE).split("\n")
     except (OSError, subprocess.SubprocessError):
         return None
+    outputs = sorted(name for name in changed if name and _is_output(name))
+    dirty = any(name and not _is_output(name) for name in changed)
     untracked = sorted(name for name in others if name.endswith(".py"))
-    return {"commit": commit, "dirty": dirty, "untracked": untracked[:20],
+    return {"commit": commit, "dirty": dirty, "untracked": untracked[:20], "outputs": outputs[:20],
             "clean": not dirty and not untracked}
+
+
+def _is_output(name: str) -> bool:
+    """Whether a tracked file is a kept benchmark output or prose, not what makes a figure."""
+    return name.endswith(".md") or (name.startswith("bench/") and name.endswith(OUTPUTS))
 
 
 def _git(root: Path, *args: str) -> str:
