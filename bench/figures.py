@@ -296,8 +296,8 @@ def _scaling_figures() -> tuple[Figure, ...]:
         for backend, size, nodes, shown in SCALING_NODES)
 
 
-SCALING_NODES = (("backtrack", 9, 242083, "| 9x9    | 30%      | backtrack | 6/6      | 0          | 0              |"),
-                 ("mrv", 16, 137, "137"), ("mrv", 25, 657, "657"))
+SCALING_NODES = (("backtrack", 9, 242083, "`backtrack` 242,083 at 9x9"), ("mrv", 9, 1, "`mrv` 1 at 9x9"),
+                 ("mrv", 16, 137, "137 at 16x16"), ("mrv", 25, 657, "657 at 25x25"))
 
 
 def _memory_figures() -> tuple[Figure, ...]:

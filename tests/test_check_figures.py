@@ -26,11 +26,27 @@ def check(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=300)
 
 
+PENDING: dict[str, str] = {}
+"""Figures whose kept run is still to be re-made from committed code, and how."""
+
+
+def figure_cases() -> list:
+    return [pytest.param(figure, id=figure.name, marks=[pytest.mark.slow, *(
+                [pytest.mark.xfail(strict=True, reason=PENDING[figure.name])] if figure.name in PENDING else [])])
+            for figure in figures.FIGURES]
+
+
+@pytest.mark.parametrize("figure", figure_cases())
+def test_each_documented_figure_is_shown_kept_with_its_provenance_and_inside_its_interval(figure: Figure) -> None:
+    assert check_figures.static_problems(figure) == []
+
+
 @pytest.mark.slow
-def test_every_documented_figure_is_shown_kept_with_its_provenance_and_inside_its_interval() -> None:
+def test_the_static_check_lists_every_figure_through_the_command_line() -> None:
     done = check("--static")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert [line.split(":")[0] for line in done.stdout.splitlines()[1:-1]] == [f.name for f in figures.FIGURES]
+    assert done.returncode == (1 if PENDING else 0), done.stdout + done.stderr
+    listed = [line.split(":")[0] for line in done.stdout.splitlines()[1:-1] if not line.startswith("    ")]
+    assert listed == [f.name for f in figures.FIGURES]
 
 
 def test_an_unknown_figure_is_refused_with_the_names_there_are() -> None:
