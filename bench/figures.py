@@ -14,6 +14,7 @@ commands are made by one run of them.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 import statistics
@@ -99,15 +100,23 @@ def hill_alpha(file: str, configuration: str) -> Callable[[Outputs], float]:
     """A configuration's Hill tail index of its node counts, as ``compare.py plot survival``
     prints it."""
     def read(outputs: Outputs) -> float:
-        with tempfile.TemporaryDirectory() as folder:
-            done = subprocess.run([sys.executable, str(ROOT / "compare.py"), "plot", "survival",
-                                   str(outputs[file]), "--field", "nodes", "-o", str(Path(folder) / "s.png")],
-                                  capture_output=True, text=True, check=True)
-        found = re.search(rf"^\s*{re.escape(configuration)}: alpha = ([0-9.]+)", done.stdout + done.stderr, re.M)
+        said = survival_says(outputs[file], outputs[file].stat().st_mtime_ns)
+        found = re.search(rf"^\s*{re.escape(configuration)}: alpha = ([0-9.]+)", said, re.M)
         if found is None:
             raise ValueError(f"no alpha of {configuration} in plot survival's output")
         return float(found.group(1))
     return read
+
+
+@functools.lru_cache(maxsize=16)
+def survival_says(path: Path, modified: int) -> str:
+    """What ``compare.py plot survival --field nodes`` prints for a saved run (once per file
+    and version: ``modified`` is its mtime, so a re-written file is read again)."""
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run([sys.executable, str(ROOT / "compare.py"), "plot", "survival", str(path),
+                               "--field", "nodes", "-o", str(Path(folder) / "s.png")],
+                              capture_output=True, text=True, check=True)
+    return done.stdout + done.stderr
 
 
 def runs_of(document: Mapping[str, Any], configuration: str) -> list[dict[str, Any]]:

@@ -41,12 +41,10 @@ def test_each_documented_figure_is_shown_kept_with_its_provenance_and_inside_its
     assert check_figures.static_problems(figure) == []
 
 
-@pytest.mark.slow
-def test_the_static_check_lists_every_figure_through_the_command_line() -> None:
-    done = check("--static")
-    assert done.returncode == (1 if PENDING else 0), done.stdout + done.stderr
-    listed = [line.split(":")[0] for line in done.stdout.splitlines()[1:-1] if not line.startswith("    ")]
-    assert listed == [f.name for f in figures.FIGURES]
+def test_the_static_check_of_a_figure_holds_through_the_command_line() -> None:
+    done = check("--static", "--only", "givens-forward-17")  # a count read from its kept JSON
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[1].startswith("givens-forward-17: docs/experiments.md shows")
 
 
 def test_an_unknown_figure_is_refused_with_the_names_there_are() -> None:
