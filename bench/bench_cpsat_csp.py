@@ -156,7 +156,7 @@ def part_baseline(repeats: int) -> None:
     best = race(models, contenders, repeats)
     print("\n## cpsat against the published sample's approach (top95, 95 puzzles)\n")
     print(tabulate(timing_rows(best, "baseline: sample approach, default workers"),
-                   HEAD + ["speed-up vs baseline"], tablefmt="github"))
+                   [*HEAD, "speed-up vs baseline"], tablefmt="github"))
 
 
 def part_encodings(repeats: int) -> None:

@@ -31,7 +31,7 @@ def hole_fractions(start: float, stop: float, step: float) -> list[float]:
     if not 0 < start <= stop < 1 or step <= 0:
         raise ValueError(f"the sweep needs 0 < start <= stop < 1 and step > 0, not "
                          f"{start}, {stop}, {step}")
-    count = int(round((stop - start) / step + 1e-9)) + 1
+    count = round((stop - start) / step + 1e-9) + 1
     return [round(start + i * step, 3) for i in range(count) if start + i * step <= stop + 1e-9]
 
 

@@ -30,6 +30,7 @@ Variants:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import select
@@ -85,8 +86,8 @@ def locked(model: Model, cnf: CNF) -> Built:
             top += 1
             rest = [[x for c in sorted(groups[g] - set(shared)) if (x := var(c, value))]
                     for g in (i, j)]
-            clauses += [[-x, top] for x in inside] + [[-top] + inside]
-            clauses += [[top] + r for r in rest] + [[-top, -x] for r in rest for x in r]
+            clauses += [[-x, top] for x in inside] + [[-top, *inside]]
+            clauses += [[top, *r] for r in rest] + [[-top, -x] for r in rest for x in r]
     return clauses, top, _same
 
 
@@ -110,7 +111,7 @@ def commander(model: Model, cnf: CNF) -> Built:
                     if (part, value) not in segment_var:
                         top += 1
                         segment_var[part, value] = top
-                        clauses += [[-x, top] for x in inside] + [[-top] + inside]
+                        clauses += [[-x, top] for x in inside] + [[-top, *inside]]
                         clauses += [[-a, -b] for a, b in combinations(inside, 2)]
                     terms.append(segment_var[part, value])
             clauses += [terms] * bool(terms) + [[-a, -b] for a, b in combinations(terms, 2)]
@@ -262,10 +263,8 @@ def timed_run(clauses: list[Clause], top: int, limit: float, fresh: bool) -> lis
                 break
             kind, seconds, *model = line.split()
             events.append((kind, float(seconds), [int(x) for x in model]))
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     os.waitpid(pid, 0)
     return events
 
@@ -282,15 +281,13 @@ def _child(fd: int, clauses: list[Clause], top: int, limit: float, fresh: bool) 
             first = pycosat.solve(clauses, vars=top)
             if isinstance(first, list):
                 say("solution", first)
-                second = pycosat.solve(clauses + [[-x for x in first if x > 0]], vars=top)
+                second = pycosat.solve([*clauses, [-x for x in first if x > 0]], vars=top)
                 if isinstance(second, list):
                     say("solution", second)
             say("end", [])
         else:
-            found = 0
-            for model in pycosat.itersolve(clauses, vars=top):
+            for found, model in enumerate(pycosat.itersolve(clauses, vars=top), 1):
                 say("solution", model)
-                found += 1
                 if found == 2:
                     break
             else:

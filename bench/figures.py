@@ -211,8 +211,8 @@ def _encoding_figures() -> tuple[Figure, ...]:
 def _tail_figures() -> tuple[Figure, ...]:
     """docs/experiments.md, "Heavy tails over seeds": the Hill index on the forum's hardest."""
     commands = (("python", "bench/bench_tails.py", "--set", "puzzles/forum_hardest_1106.txt", "--first", "30",
-                 "--solvers", "fast=fast:kernel=general,wdeg=fast:branching=wdeg,mrv", "--json", "{out}/tails_hardest.json",
-                 "--plot", "{out}/survival_hardest.png"),)
+                 "--solvers", "fast=fast:kernel=general,wdeg=fast:branching=wdeg,mrv",
+                 "--json", "{out}/tails_hardest.json", "--plot", "{out}/survival_hardest.png"),)
     return tuple(
         Figure(f"tails-{name}-alpha", "docs/experiments.md", f"{name}: alpha = {alpha:.2f} ({interval})", commands,
                ("bench/tails_hardest.json",), hill_alpha("tails_hardest.json", name), alpha, alpha,

@@ -129,7 +129,7 @@ def _kinds(value: str) -> set[str]:
         else:
             joined.append(part)
     unknown = [k for k in joined if k not in KINDS]
-    if unknown or not joined and value != "standard":
+    if unknown or (not joined and value != "standard"):
         raise PuzzleError(f"unknown variant {value!r} (expected 'standard' or kinds joined by '-' "
                           f"from {', '.join(KINDS)})")
     if "jigsaw" in joined and "latin" in joined:

@@ -351,7 +351,7 @@ Checker = Callable[[Callable[[], Puzzle], str, int, int], "Puzzle | PuzzleError"
 _NOT_PARSED = PuzzleError("not parsed: only counted")
 
 
-def _counted(parse: Callable[[], Puzzle], name: str, line: int, index: int) -> Puzzle | PuzzleError:
+def _counted(_parse: Callable[[], Puzzle], _name: str, _line: int, _index: int) -> Puzzle | PuzzleError:
     """count_puzzles' Checker: a puzzle counted, not parsed."""
     return _NOT_PARSED
 
@@ -642,7 +642,7 @@ def to_pretty(puzzle: Puzzle) -> str:
     cells = [(str(v) if numbers and v else symbol(v)).rjust(width) for v in puzzle.givens]
     box_rows = g.n if g.latin else g.box_rows
     border = "+" + "+".join(["-" * ((width + 1) * g.box_cols + 1)] * (g.n // g.box_cols)) + "+"
-    out = _header(puzzle) + [border]
+    out = [*_header(puzzle), border]
     for r in range(g.n):
         row = cells[r * g.n:(r + 1) * g.n]
         boxes = [" ".join(row[c:c + g.box_cols]) for c in range(0, g.n, g.box_cols)]

@@ -225,7 +225,7 @@ def check_rup(formula: Iterable[Sequence[int]], proof: Iterable[str], *,
             database.add(clause)  # a tautology follows from anything
             continue
         if not database.refutes(clause):
-            shown = " ".join(map(str, clause + (0,)))
+            shown = " ".join(map(str, (*clause, 0)))
             return ProofVerdict(False, f"lemma {lemmas} (line {line}): {shown} does not follow "
                                        "by unit propagation", lemmas)
         if not clause:

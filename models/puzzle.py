@@ -80,7 +80,7 @@ class Puzzle:
             _check_regions(self.regions, n)
         for number, cage in enumerate(self.cages, start=1):
             _check_cells(cage.cells, n, f"cage {number}")
-            _check_total(cage, n, number)
+            _check_total(cage, number)
         for number, region in enumerate(self.extra_regions, start=1):
             _check_cells(region, n, f"extra region {number}")
 
@@ -149,7 +149,7 @@ def _check_cells(cells: tuple[int, ...], n: int, name: str) -> None:
         raise ConstraintError(f"{name} names a cell twice")
 
 
-def _check_total(cage: Cage, n: int, number: int) -> None:
+def _check_total(cage: Cage, number: int) -> None:
     """A total is a positive whole number (one that no digits can make is a puzzle without
     solutions, which is no error)."""
     if cage.total is not None and (not isinstance(cage.total, int) or isinstance(cage.total, bool)

@@ -288,7 +288,7 @@ def describe(event: Event, n: int) -> str:
     """One event in words, for a student."""
     kind, rule = event["kind"], event.get("rule")
     if kind in ("place", "eliminate") and isinstance(event.get("explanation"), str):
-        return event["explanation"]  # the human-style solver words its own steps
+        return str(event["explanation"])  # the human-style solver words its own steps
     v = symbol(event["value"]) if event.get("value") else ""
     if kind == "start":
         return f"start: a {n}x{n} puzzle with {sum(1 for g in event['givens'] if g)} givens"

@@ -4,6 +4,7 @@ its fd 3 and answers on fd 4, each a JSON object ended by a NUL byte."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import subprocess
@@ -48,10 +49,8 @@ class Browser:
         return self
 
     def __exit__(self, *_: object) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.call("Browser.close")
-        except OSError:
-            pass
         try:
             self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:

@@ -27,7 +27,7 @@ def shuffled(geometry: Geometry, rng: random.Random) -> tuple[int, ...]:
     rows = [band * br + r for band in bands for r in rng.sample(range(br), br)]
     stacks = rng.sample(range(n // bc), n // bc)
     cols = [stack * bc + c for stack in stacks for c in rng.sample(range(bc), bc)]
-    symbols = [0] + rng.sample(range(1, n + 1), n)
+    symbols = [0, *rng.sample(range(1, n + 1), n)]
     base = pattern(geometry)
     return tuple(symbols[base[r * n + c]] for r in rows for c in cols)
 

@@ -177,7 +177,7 @@ def test_a_group_smaller_than_the_grid_holds_each_value_at_most_once(backend: Ba
     assert len(every) == LISTED
     expected = {s for s in every if len({s[c] for c in extra}) == len(extra)}
     base = Model.from_puzzle(puzzle)
-    model = Model(puzzle, base.groups + (Group("extra", extra),))
+    model = Model(puzzle, (*base.groups, Group("extra", extra)))
     result = backend.solve(model, max_solutions=200)  # no time limit: a loaded machine must not cut it short
     assert set(result.solutions) == expected, f"{backend.name}: {len(result.solutions)} solutions, not {len(expected)}"
     assert result.complete

@@ -99,7 +99,7 @@ def test_deep_25x25_search_needs_no_recursion() -> None:
 
 def test_clashing_givens_are_unsat_without_search() -> None:
     puzzle = load("small_4x4.txt")[0]
-    clash = puzzle.with_givens((1, 1) + puzzle.givens[2:])
+    clash = puzzle.with_givens((1, 1, *puzzle.givens[2:]))
     result = backtrack.solve(Model.from_puzzle(clash))
     assert result.status is Status.UNSAT and "twice in row 1" in result.message
 

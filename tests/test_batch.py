@@ -186,7 +186,7 @@ def test_another_configurations_solution_refutes_a_claim_of_uniqueness() -> None
 
 
 def test_each_puzzles_own_time_limit_and_node_limit_end_it_without_an_answer() -> None:
-    _, late = _answer("forum_hardest_1106.txt", 60)
+    _, _late = _answer("forum_hardest_1106.txt", 60)
     arrays, _ = read_arrays(PUZZLES / "forum_hardest_1106.txt")
     short = run_batch(FAST, PuzzleArray(arrays[0].template, arrays[0].givens[:60], arrays[0].lines[:60],
                                         arrays[0].indexes[:60]), max_solutions=2, time_limit=0.0)

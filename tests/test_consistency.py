@@ -79,7 +79,7 @@ def test_bounds_keeps_each_supported_bound_and_removes_only_unsupported_bounds(
     intervals = [set(range(min(k), max(k) + 1)) for k in left]
     for i, kept in enumerate(left):
         for bound in (min(kept), max(kept)):
-            assert assignments(intervals[:i] + [{bound}] + intervals[i + 1:])
+            assert assignments([*intervals[:i], {bound}, *intervals[i + 1:]])
     # and no value an assignment uses is removed
     for a in assignments(domains):
         assert all(v in k for v, k in zip(a, left))
@@ -90,9 +90,8 @@ def puzzles(*named: tuple[str, tuple[int, ...]]) -> list:
             for name, indexes in named for i in indexes]
 
 
-SMALL = puzzles(("small_4x4.txt", (0,)), ("small_6x6.txt", (0, 1)), ("small_unsat.txt", (0,)),
-                ("top95.txt", (0,))) + [pytest.param(load("hardest.txt")[2], id="hardest-2",
-                                                     marks=pytest.mark.slow)]
+SMALL = [*puzzles(("small_4x4.txt", (0,)), ("small_6x6.txt", (0, 1)), ("small_unsat.txt", (0,)), ("top95.txt", (0,))),
+         pytest.param(load("hardest.txt")[2], id="hardest-2", marks=pytest.mark.slow)]
 
 
 def same_run(fast, slow) -> None:
@@ -172,7 +171,7 @@ def test_a_group_smaller_than_the_grid_is_all_different_only(level: str) -> None
     extra = (0, 40, 80)
     expected = {s for s in every if len({s[c] for c in extra}) == 3}
     base = Model.from_puzzle(puzzle)
-    model = Model(puzzle, base.groups + (Group("extra", extra),))
+    model = Model(puzzle, (*base.groups, Group("extra", extra)))
     result = mrv.solve(model, inference=level, max_solutions=200)
     assert set(result.solutions) == expected and result.complete
 

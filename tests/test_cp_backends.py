@@ -182,7 +182,7 @@ def test_minizinc_reads_its_json_stream_and_leaves_out_a_line_cut_by_a_kill() ->
 
 def test_minizinc_refuses_a_solver_it_does_not_list_or_cannot_run() -> None:
     backend = available("minizinc")
-    with pytest.raises(OptionError, match="lists no solver configuration 'nosuch'; valid here: .*gecode"):
+    with pytest.raises(OptionError, match=r"lists no solver configuration 'nosuch'; valid here: .*gecode"):
         backend.check_options({"solver": "nosuch"})
     from solvers.backends import minizinc
     broken = [c for c in minizinc.installed()[1] if c.problem]

@@ -58,7 +58,7 @@ def test_hidden_singles_are_only_placed_in_full_groups() -> None:
     free = [c for c in range(16) if not puzzle.givens[c]]
     pair = next((a, b) for a in free for b in free
                 if a < b and b not in base.peers[a] and known[a] != known[b])
-    model = Model(puzzle, base.groups + (Group("pair", pair),))
+    model = Model(puzzle, (*base.groups, Group("pair", pair)))
     result = csp.solve(model, max_solutions=2, encoding="hidden")
     assert result.status is Status.SOLVED and result.solution == known
 

@@ -88,7 +88,7 @@ def test_unsat_answer_gives_no_grid(encoding: str, puzzle: Puzzle) -> None:
 
 def test_equal_givens_export_an_empty_clause_that_reads_back_unsat() -> None:
     small = parse_puzzle("1...............")
-    puzzle = small.with_givens((1, 1) + small.givens[2:])  # two 1s in row 1 (the reader refuses it)
+    puzzle = small.with_givens((1, 1, *small.givens[2:]))  # two 1s in row 1 (the reader refuses it)
     dimacs = read_dimacs(export_dimacs(puzzle, "simplified"))
     assert [] in dimacs.clauses
     assert pycosat.solve(dimacs.clauses, vars=dimacs.num_vars) == "UNSAT"

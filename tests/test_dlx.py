@@ -104,7 +104,7 @@ def test_the_matrix_has_one_row_per_cell_value_and_a_column_per_constraint() -> 
 def test_a_group_smaller_than_the_grid_is_at_most_once() -> None:
     # A secondary column: never chosen, so the grid need not hold every value in it.
     model = Model.from_puzzle(parse_puzzle("." * 16))
-    extra = Model(model.puzzle, model.groups + (type(model.groups[0])("pair", (0, 5)),))
+    extra = Model(model.puzzle, (*model.groups, type(model.groups[0])("pair", (0, 5))))
     result = dlx.solve(extra, max_solutions=2)
     assert result.status is Status.SOLVED
     for grid in result.solutions:
@@ -114,7 +114,7 @@ def test_a_group_smaller_than_the_grid_is_at_most_once() -> None:
 @pytest.mark.parametrize("impl", dlx.IMPLS)
 def test_repeated_givens_are_unsat_with_the_reason(impl: str) -> None:
     puzzle = load("small_4x4.txt")[0]
-    clash = puzzle.with_givens((1, 1) + puzzle.givens[2:])
+    clash = puzzle.with_givens((1, 1, *puzzle.givens[2:]))
     result = dlx.solve(Model.from_puzzle(clash), impl=impl)
     assert result.status is Status.UNSAT and result.complete
     assert "1 twice in row 1" in result.message

@@ -294,7 +294,7 @@ def test_ctrl_c_saves_what_finished_as_partial_and_exits_130(puzzles: str, tmp_p
     while not mark.exists() and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.1)
     process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    _stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
     assert "interrupted" in stderr and "partial" in stderr
     document = saved(out)

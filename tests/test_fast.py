@@ -252,10 +252,10 @@ def test_a_group_smaller_than_the_grid_holds_each_value_at_most_once(
                  if a < b and b not in base.peers[a] and known[a] != known[b])
     same = next((a, b) for a in free for b in free
                 if a < b and b not in base.peers[a] and known[a] == known[b])
-    kept = fast.solve(Model(puzzle, base.groups + (Group("pair", apart),)), max_solutions=2,
+    kept = fast.solve(Model(puzzle, (*base.groups, Group("pair", apart))), max_solutions=2,
                       inference=inference, branching=branching)
     assert kept.unique is True and kept.solution == known
-    refuted = fast.solve(Model(puzzle, base.groups + (Group("pair", same),)), max_solutions=2,
+    refuted = fast.solve(Model(puzzle, (*base.groups, Group("pair", same))), max_solutions=2,
                          inference=inference, branching=branching)
     assert refuted.status is Status.UNSAT and refuted.complete
 

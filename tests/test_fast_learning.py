@@ -114,7 +114,7 @@ def test_a_group_smaller_than_the_grid_holds_no_repeat() -> None:
     assert every.complete and len(every.solutions) == 125
     cells = (0, 40, 80)
     expected = {s for s in every.solutions if len({s[c] for c in cells}) == len(cells)}
-    model = Model(base.puzzle, base.groups + (Group("diagonal part", cells),))
+    model = Model(base.puzzle, (*base.groups, Group("diagonal part", cells)))
     result = fast.solve(model, max_solutions=1000, learning="conflicts")
     assert result.complete and set(result.solutions) == expected and 0 < len(expected) < 125
 

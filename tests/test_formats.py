@@ -183,7 +183,7 @@ def test_16x16_integer_rows_with_two_digit_values() -> None:
 
 def test_comment_lines_inside_and_between_grids() -> None:
     rows = GRID_SYMBOLS.splitlines()
-    text = ("# first\n" + "\n".join(rows[:4] + ["# a note in the middle", "   # an indented one"] + rows[4:])
+    text = ("# first\n" + "\n".join([*rows[:4], "# a note in the middle", "   # an indented one", *rows[4:]])
             + "\n\n# second\n" + GRID_SYMBOLS)
     batch = read_text(text)
     assert batch.puzzles == [parse_puzzle(NINE)] * 2 and not batch.errors

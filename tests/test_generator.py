@@ -171,7 +171,7 @@ def test_tries_keep_the_hardest() -> None:
     assert count_solutions(best.puzzle) == 1
 
 
-def test_command_writes_readable_puzzles_with_their_difficulty(tmp_path, capsys) -> None:
+def test_command_writes_readable_puzzles_with_their_difficulty(tmp_path) -> None:
     out = tmp_path / "made.txt"
     assert generate_main(["--size", "6", "--count", "3", "--seed", "9", "--variant", "x", "-o", str(out)]) == 0
     text = out.read_text()

@@ -40,7 +40,7 @@ def test_the_known_solution_is_correct_and_unique_claims_agree() -> None:
 @pytest.mark.parametrize("outcome, why", [
     (solved(), "returned no grid"),
     (solved(SOLUTION[:-1]), "solution has 15 cells"),
-    (solved((0,) + SOLUTION[1:]), "empty cell"),
+    (solved((0, *SOLUTION[1:])), "empty cell"),
     (solved(tuple(5 - v for v in SOLUTION)), "given 3 changed"),
     (solved(SOLUTION, SOLUTION), "same solution more than once"),
 ])
@@ -185,7 +185,7 @@ def test_an_unsupported_run_is_its_own_category_and_no_disagreement() -> None:
     runs, disagreement = judge(PUZZLE, [
         ("dlx", Outcome("unsupported", message="exact cover cannot express a killer cage's total")),
         ("good", solved(SOLUTION, complete=True))])
-    assert [(r.category, r.reason) for r in runs][0] == (
+    assert next((r.category, r.reason) for r in runs) == (
         "unsupported", "exact cover cannot express a killer cage's total")
     assert (runs[1].category, runs[1].proof) == ("correct", "proved")
     assert disagreement is None

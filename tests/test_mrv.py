@@ -94,7 +94,7 @@ def test_16x16_puzzles_with_several_solutions(puzzle: Puzzle) -> None:
 
 def test_clashing_givens_are_unsat_before_search() -> None:
     puzzle = load("small_4x4.txt")[0]
-    result = mrv.solve(Model.from_puzzle(puzzle.with_givens((1, 1) + puzzle.givens[2:])))
+    result = mrv.solve(Model.from_puzzle(puzzle.with_givens((1, 1, *puzzle.givens[2:]))))
     assert result.status is Status.UNSAT and result.complete and result.stats.nodes == 0
 
 

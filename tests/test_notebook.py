@@ -62,7 +62,7 @@ def test_a_trace_shows_the_grid_it_ends_on_coloured_by_how() -> None:
 
 
 @pytest.mark.slow
-def test_the_tour_notebook_runs_and_draws(tmp_path) -> None:
+def test_the_tour_notebook_runs_and_draws() -> None:
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     pytest.importorskip("ipykernel", reason="the notebook runs in an IPython kernel")

@@ -155,7 +155,7 @@ def long_functions(paths: list[Path]) -> list[str]:
 @pytest.mark.slow
 def test_no_function_is_over_60_lines() -> None:
     paths = sorted((ROOT / "solvers").rglob("*.py")) + sorted((ROOT / "models").rglob("*.py"))
-    assert long_functions(paths + [ROOT / "compare.py"]) == []
+    assert long_functions([*paths, ROOT / "compare.py"]) == []
 
 
 def test_the_function_length_check_finds_a_long_function(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ def blocked() -> list[list[int]]:
     with pysat_solvers.Solver(name="glucose4", bootstrap_with=cnf.clauses) as solver:
         assert solver.solve()
         grid = cnf.decode(solver.get_model())
-    return cnf.clauses + [cnf.blocking_clause(grid)]
+    return [*cnf.clauses, cnf.blocking_clause(grid)]
 
 
 def test_a_hand_proof_is_accepted() -> None:

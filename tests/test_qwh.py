@@ -24,7 +24,7 @@ def all_latin_squares(n: int) -> set[tuple[int, ...]]:
             return
         for row in rows:
             if all(row[c] != other[c] for other in chosen for c in range(n)):
-                extend(chosen + [row])
+                extend([*chosen, row])
     extend([])
     return squares
 

@@ -153,7 +153,7 @@ def test_readable_mrv_lets_a_small_group_go_without_a_value(inference: str) -> N
     # two-place branch may demand every value of it. 68 of the 125 solutions keep it.
     puzzle = load("special_9x9_multiple_solutions.txt")[7]
     base = Model.from_puzzle(puzzle)
-    model = Model(puzzle, base.groups + (Group("extra", (0, 40, 80)),))
+    model = Model(puzzle, (*base.groups, Group("extra", (0, 40, 80))))
     slow = readable_mrv.solve(model, max_solutions=200, inference=inference)
     fast = mrv.solve(model, max_solutions=200, inference=inference)
     assert len(slow.solutions) == 68 and slow.complete

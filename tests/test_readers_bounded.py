@@ -168,7 +168,7 @@ def _edited(lines: list[str], kind: str, key: str, value: object) -> tuple[list[
     number = next(i for i, line in enumerate(lines) if json.loads(line)["kind"] == kind)
     event = json.loads(lines[number])
     event[key] = value
-    return lines[:number] + [json.dumps(event)] + lines[number + 1:], number + 1
+    return [*lines[:number], json.dumps(event), *lines[number + 1:]], number + 1
 
 
 @pytest.mark.parametrize("kind, key, value, said", [

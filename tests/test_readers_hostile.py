@@ -178,7 +178,7 @@ def test_paths_that_are_no_file_say_what_they_are(tmp_path: Path, kind: str) -> 
     assert ("is a directory" if kind == "directory" else "no such file") in done.stderr
 
 
-def test_an_unreadable_path_says_permission_denied(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_an_unreadable_path_says_permission_denied(tmp_path: Path, monkeypatch) -> None:
     from solvers.harness.commands import common
     path = tmp_path / "locked.txt"
     path.write_text(".3.....4.1.....1\n")

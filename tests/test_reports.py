@@ -171,7 +171,7 @@ def test_every_report_table_is_a_booktabs_tabular_in_latex(
     assert status == 0, err
     assert out.count(r"\begin{tabular}") >= 1 and r"\toprule" in out and r"\bottomrule" in out
     tabular = out[out.index(r"\begin{tabular}"):out.index(r"\end{tabular}")]
-    assert "|" not in tabular and "b\\_x" in tabular or name in ("summary", "scores", "per puzzle")
+    assert ("|" not in tabular and "b\\_x" in tabular) or name in ("summary", "scores", "per puzzle")
 
 
 @pytest.mark.parametrize("args", [["list"], pytest.param(["study", "consistency", P4, "--levels", "naked"],
@@ -276,7 +276,7 @@ def test_runs_killed_with_no_count_are_counted_censored_and_kept_in_the_survival
     (tail,) = tails.tails(runs, "nodes", 1.0)
     assert (tail.runs, tail.unknown) == (20, 4)
     assert "4 runs killed with no count" in " ".join(tails.describe(tail))
-    xs, ys = tails.survival([10.0 * (i + 1) for i in range(16)], unknown=4)
+    _xs, ys = tails.survival([10.0 * (i + 1) for i in range(16)], unknown=4)
     assert ys[0] == 1.0 and ys[-1] == pytest.approx(5 / 20)  # the last known run, and the four beyond
 
 
@@ -362,7 +362,7 @@ def test_the_notebook_says_which_extra_installs_jupyter() -> None:
 
 def test_the_time_left_leaves_out_a_workers_compile() -> None:
     now = [0.0]
-    progress = Progress(10, stream=open(os.devnull, "w"), clock=lambda: now[0], enabled=False)
+    progress = Progress(10, stream=io.StringIO(), clock=lambda: now[0], enabled=False)
     progress.parallel = 2
     now[0] = 31.0  # one worker compiled for 30 s while the other ran
     progress(0, Outcome(Status.SOLVED, load_s=30.0))

@@ -1,6 +1,7 @@
 """The sat backend's own promises: encoding sizes, numbering, cached clauses, pycosat answers, limits."""
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from math import comb
@@ -142,7 +143,7 @@ def test_decode_rejects_a_model_with_two_values_in_a_cell() -> None:
     literals = [cnf.numbering.var(c, v) for c, v in enumerate(solution)]
     assert cnf.decode(literals) == solution and verify(model, solution).ok
     with pytest.raises(EncodingError, match="r1c3 2 values"):
-        cnf.decode(literals + [cnf.numbering.var(2, 4)])
+        cnf.decode([*literals, cnf.numbering.var(2, 4)])
 
 
 SAMPLES = [pytest.param(load(name)[i], id=f"{name.removesuffix('.txt')}-{i}") for name, i in
@@ -218,7 +219,7 @@ def test_time_limit_runs_growing_slices_until_the_clock_runs_out(monkeypatch: py
     result = sat.solve(Model.from_puzzle(load("seeds.txt")[0]), time_limit=0.05, limit_by="slices")
     assert result.status is Status.TIMEOUT and "time limit" in result.message
     assert limits[0] == _sat.FIRST_SLICE and len(limits) >= 2
-    assert all(a < b <= a * _sat.GROWTH for a, b in zip(limits, limits[1:]))
+    assert all(a < b <= a * _sat.GROWTH for a, b in itertools.pairwise(limits))
 
 
 def test_time_slices_never_exceed_the_work_budget(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -97,7 +97,7 @@ def test_plot_survival_draws_and_prints_a_tail_index_per_configuration(tmp_path:
                for line in lines if "largest of" in line)
 
 
-def test_plot_survival_refuses_an_unknown_field(tmp_path: Path) -> None:
+def test_plot_survival_refuses_an_unknown_field() -> None:
     done = compare("plot", "survival", "nothing.json", "--field", "conflicts_per_s")
     assert done.returncode == 2 and "--field" in done.stderr
 

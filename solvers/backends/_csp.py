@@ -38,7 +38,9 @@ worker process it can kill. The library exposes no node count.
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import constraint
 
@@ -58,6 +60,11 @@ SOLVERS = {
 }
 
 
+Variable = Hashable
+Domains = dict[Hashable, Any]
+"""python-constraint's variables (our cell indices) and their domains (its Domain lists)."""
+
+
 class AllDifferentPlacingSingles(constraint.AllDifferentConstraint):
     """The library's AllDifferentConstraint, whose forward check also places hidden singles.
 
@@ -70,8 +77,8 @@ class AllDifferentPlacingSingles(constraint.AllDifferentConstraint):
     def __init__(self, missing: tuple[int, ...]) -> None:
         self.missing = missing  # the values the group's empty cells must take
 
-    def __call__(self, variables, domains, assignments, forwardcheck=False,
-                 _unassigned=constraint.Unassigned) -> bool:
+    def __call__(self, variables: Sequence[Variable], domains: Domains, assignments: dict[Variable, int],
+                 forwardcheck: object = False, _unassigned: object = constraint.Unassigned) -> bool:
         if not super().__call__(variables, domains, assignments, forwardcheck):
             return False
         if not forwardcheck:
@@ -94,8 +101,8 @@ class CageCombinations(constraint.Constraint):
     def __init__(self, sets: list[frozenset[int]]) -> None:
         self.sets = sets
 
-    def __call__(self, variables, domains, assignments, forwardcheck=False,
-                 _unassigned=constraint.Unassigned) -> bool:
+    def __call__(self, variables: Sequence[Variable], domains: Domains, assignments: dict[Variable, int],
+                 forwardcheck: object = False, _unassigned: object = constraint.Unassigned) -> bool:
         placed = {assignments[v] for v in variables if v in assignments}
         still = [digits for digits in self.sets if placed <= digits]
         if not still:
@@ -114,7 +121,7 @@ class CageCombinations(constraint.Constraint):
         return _place_hidden_singles(frozenset.intersection(*still) - placed, free, domains)  # every set needs them
 
 
-def _place_hidden_singles(needed, free, domains) -> bool:
+def _place_hidden_singles(needed: Iterable[int], free: Sequence[Variable], domains: Domains) -> bool:
     """Each value in ``needed`` must go to one of the ``free`` variables: False when one has
     no place left; where only one variable can take it, every other value is hidden there."""
     for value in needed:

@@ -223,7 +223,7 @@ def _choose(c, p, frame, tables, weights, wdeg):
 
 
 @njit(cache=True, inline='always', _nrt=False)
-def _clear(queue, waiting, pend, touched, state):
+def _clear(waiting, pend, touched, state):
     """Empty the queue, the pending values and the touched marks for a new propagation."""
     for w in range(waiting.shape[0]):
         marks = waiting[w]
@@ -455,7 +455,7 @@ def _kernel(givens, stack, frames, queue, waiting, pend, scratch, limit, weights
         nodes += 1
         cell, bit = _decide(stack, frames, d, tables[_GCELLS])
         c, p = _rows(stack, d + 1, groups, n)
-        _clear(queue, waiting, pend, touched, state)
+        _clear(waiting, pend, touched, state)
         if _drop(c, p, cell, c[cell] ^ bit, queue, waiting, pend, touched, limit, state, tables):
             tail = _propagate(c, p, queue, waiting, pend, scratch, limit, state, tables, level)
         else:
@@ -665,7 +665,7 @@ class _DepthFirst:
     from then on the run in progress goes on to the end, so a proof stays complete.
     """
 
-    __slots__ = ("givens", "work", "sols", "state", "tables", "restart_at")
+    __slots__ = ("givens", "restart_at", "sols", "state", "tables", "work")
 
     def __init__(self, givens: np.ndarray, work: _Work, sols: np.ndarray, state: np.ndarray,
                  tables: tuple[np.ndarray, ...]) -> None:

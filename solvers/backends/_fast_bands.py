@@ -495,7 +495,7 @@ def _work() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 class _Search:
     """The band kernel as the chunked driver sees it (_fast_drive.Chunked)."""
 
-    __slots__ = ("givens", "stack", "sols", "state")
+    __slots__ = ("givens", "sols", "stack", "state")
 
     def __init__(self, givens: bytes, stack: np.ndarray, sols: np.ndarray, state: np.ndarray) -> None:
         self.givens, self.stack, self.sols, self.state = givens, stack, sols, state

@@ -107,19 +107,19 @@ ran about 10% slower on a NamedTuple (measured on top95)."""
 
 
 @intrinsic
-def _popcount(typingctx, x):
+def _popcount(typingctx, x):  # noqa: ARG001 - numba hands an intrinsic its typing context and argument types
     """The number of set bits of an int64, as the processor's population-count instruction."""
-    def codegen(context, builder, signature, args):
+    def codegen(context, builder, signature, args):  # noqa: ARG001 - the signature numba calls codegen with
         ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
         return builder.call(ctpop, [args[0]])
     return types.int64(types.int64), codegen
 
 
 @intrinsic
-def _cycles(typingctx):
+def _cycles(typingctx):  # noqa: ARG001 - numba hands an intrinsic its typing context
     """The processor's cycle counter (LLVM's readcyclecounter: the time-stamp counter on
     x86, 0 where a processor has none), for per-puzzle times inside a batch call."""
-    def codegen(context, builder, signature, args):
+    def codegen(context, builder, signature, args):  # noqa: ARG001 - the signature numba calls codegen with
         read = builder.module.declare_intrinsic("llvm.readcyclecounter",
                                                 fnty=ir.FunctionType(ir.IntType(64), []))
         return builder.call(read, [])
@@ -562,7 +562,7 @@ class _Announce(event.Listener):
         self.what = what
         self.began: float | None = None
 
-    def on_start(self, data: Any) -> None:
+    def on_start(self, data: Any) -> None:  # noqa: ARG002 - numba's event listener passes the event's data
         if self.began is None:
             self.began = time.perf_counter()
             print(f"compiling {self.what} (first use; numba caches it for later runs) ...",

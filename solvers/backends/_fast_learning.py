@@ -574,7 +574,7 @@ def _restart(vb, vi, act, cons, db, st):
 # ------------------------------------------------------------------ the search
 
 @_plain
-def _begin(givens, vb, vi, act, cons, db, st):
+def _begin(givens, vb, vi, cons, db, st):
     """Assign the givens at level 0 and propagate; False if they contradict each other."""
     n = st[_SIZE]
     for cell in range(givens.shape[0]):
@@ -699,7 +699,7 @@ def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
     store needs room, or the space is exhausted; resumable. Solutions are sols[:st[_FOUND]]."""
     if st[_STARTED] == 0:
         st[_STARTED] = 1
-        if not _begin(givens, vb, vi, act, cons, db, st):
+        if not _begin(givens, vb, vi, cons, db, st):
             return CONTRADICTION
     room = vi.shape[1] + 1
     while True:
@@ -813,7 +813,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
 class _Learning:
     """The learning kernel as the chunked driver sees it (_fast_drive.Chunked)."""
 
-    __slots__ = ("givens", "search", "cons", "db", "sols", "st", "fst", "variables")
+    __slots__ = ("cons", "db", "fst", "givens", "search", "sols", "st", "variables")
 
     def __init__(self, givens: np.ndarray, search: _Search, cons: tuple[np.ndarray, ...],
                  db: tuple[np.ndarray, ...], sols: np.ndarray, st: np.ndarray, fst: np.ndarray,

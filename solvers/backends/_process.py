@@ -9,6 +9,7 @@ kills whatever else a run leaves behind.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -83,14 +84,10 @@ def descendants(root: int) -> list[int]:
 
 
 def _signal_group(group: int, number: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(group, number)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _signal(pid: int, number: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, number)
-    except (ProcessLookupError, PermissionError):
-        pass

@@ -52,8 +52,9 @@ import threading
 import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pysat.card import CardEnc, EncType
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
@@ -107,7 +108,7 @@ def _probe(name: str) -> Engine | str:
                   _supports(lambda: solver.propagate(assumptions=[1])))
 
 
-def _supports(*calls) -> bool:
+def _supports(*calls: Callable[[], object]) -> bool:
     try:
         for call in calls:
             call()
@@ -153,7 +154,7 @@ class _Warm:
     clauses: int
 
 
-_POOL: OrderedDict[tuple, _Warm] = OrderedDict()
+_POOL: OrderedDict[tuple[Any, ...], _Warm] = OrderedDict()
 
 
 def _warm(engine: str, encoding: str, model: Model, purpose: str, deadline: float | None) -> _Warm:
@@ -221,7 +222,7 @@ class _Session:
                 self.activation = self.warm.next_var
                 self.warm.next_var += 1
                 self.assumptions.append(self.activation)
-            clause = clause + [-self.activation]
+            clause = [*clause, -self.activation]
         self.solver.add_clause(clause)
 
     def close(self) -> None:
@@ -339,7 +340,7 @@ def _solve_once(session: _Session, engine: Engine, deadline: float | None,
     solver, assumptions = session.solver, session.assumptions
     if deadline is None:
         if budget is None:
-            return solver.solve(assumptions=assumptions)
+            return bool(solver.solve(assumptions=assumptions))
         solver.conf_budget(budget)
         answer = solver.solve_limited(assumptions=assumptions)
         return OUT_OF_BUDGET if answer is None else answer
@@ -370,7 +371,7 @@ def _solve_interrupted(solver: Solver, assumptions: list[int], deadline: float,
     if fired.is_set():
         solver.clear_interrupt()
     if answer is not None:
-        return answer
+        return bool(answer)
     return OUT_OF_TIME if fired.is_set() else OUT_OF_BUDGET
 
 
@@ -390,7 +391,7 @@ def _solve_in_slices(solver: Solver, assumptions: list[int], deadline: float,
         solver.conf_budget(size)
         answer = solver.solve_limited(assumptions=assumptions)
         if answer is not None:
-            return answer
+            return bool(answer)
         used = max(solver.accum_stats().get("conflicts", 0) - before, 1)
         spent += used
         rate = used / max(time.perf_counter() - now, 1e-6)       # conflicts per second just measured

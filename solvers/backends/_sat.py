@@ -35,6 +35,7 @@ times (propagations stay unmeasured).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import pickle
@@ -167,10 +168,8 @@ def _solve_in_process(clauses: list[Clause], num_vars: int, wanted: int, deadlin
                     models.append(item)
     finally:
         os.close(read_end)
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         os.waitpid(pid, 0)
     return models, ended
 
@@ -203,7 +202,10 @@ def _send(pipe: BinaryIO, item: object) -> None:
 def _pycosat(clauses: list[Clause], num_vars: int, prop_limit: int) -> list[int] | str:
     """pycosat.solve with its three documented answers checked; anything else raises."""
     answer = pycosat.solve(clauses, vars=num_vars, prop_limit=prop_limit)
-    if isinstance(answer, list) or answer in ("UNSAT", "UNKNOWN"):
-        return answer
+    if isinstance(answer, list):
+        model: list[int] = answer
+        return model
+    if answer in ("UNSAT", "UNKNOWN"):
+        return str(answer)
     raise SolverError(f"pycosat returned {answer!r}, expected a model, 'UNSAT' or 'UNKNOWN'")
 

@@ -19,6 +19,7 @@ Counters: Choco's nodes, fails and backtracks, read from the native library dire
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from models import Grid, Model
@@ -86,8 +87,8 @@ class UnknownSearchStateError(RuntimeError):
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           consistency: str = "AC", search: str = "default", seed: int | None = None) -> Result:
     """Solve with Choco; up to max_solutions grids, stopping at time_limit seconds."""
-    from pychoco import Model as ChocoModel  # noqa: PLC0415 - the solver library, loaded only to solve
     from pychoco import backend  # noqa: PLC0415 - likewise
+    from pychoco.model import Model as ChocoModel  # noqa: PLC0415 - the solver library, loaded only to solve
 
     start = time.perf_counter()
     choco = ChocoModel()
@@ -108,8 +109,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     stats.solve_time = time.perf_counter() - began
     grids: list[Grid] = [tuple(answer.get_int_val(cell) for cell in cells) for answer in found]
     handle = solver._handle  # the native counters: see the module docstring
-    stats.nodes, stats.conflicts = int(backend.get_node_count(handle)), int(backend.get_fail_count(handle))
-    stats.backtracks, stats.restarts = int(backend.get_backtrack_count(handle)), int(backend.get_restart_count(handle))
+    stats.nodes, stats.conflicts = _counter(backend.get_node_count, handle), _counter(backend.get_fail_count, handle)
+    stats.backtracks = _counter(backend.get_backtrack_count, handle)
+    stats.restarts = _counter(backend.get_restart_count, handle)
     return translate(solver.get_search_state(), grids, max_solutions, stats)
 
 
@@ -132,3 +134,8 @@ def translate(state: str, grids: list[Grid], max_solutions: int, stats: Stats) -
     exhausted = SEARCH_STATES[state]
     limit_hit = not exhausted and len(grids) < max_solutions  # stopped, but not by the count: the clock
     return finish(grids, exhausted, stats, limit_hit=limit_hit)
+
+
+def _counter(read: Callable[[Any], Any], handle: Any) -> int:
+    """One of the native counters (the binding's functions carry no types)."""
+    return int(read(handle))

@@ -101,11 +101,13 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if search_for(model, kernel, inference, branching, learning) == "bands":
         if kernel == "bands" and not standard_9x9(model):
             return unsupported(BANDS_ONLY_9X9)
-        return _method("bands").solve(model, max_solutions=max_solutions,
-                                            time_limit=time_limit, node_limit=node_limit)
-    return _method("general").solve(model, max_solutions=max_solutions, time_limit=time_limit,
-                                  inference=inference, branching=branching_for(model, branching),
-                                  node_limit=node_limit, learning=learning_for(model, learning))
+        banded: Result = _method("bands").solve(model, max_solutions=max_solutions,
+                                                time_limit=time_limit, node_limit=node_limit)
+        return banded
+    general: Result = _method("general").solve(
+        model, max_solutions=max_solutions, time_limit=time_limit, inference=inference,
+        branching=branching_for(model, branching), node_limit=node_limit, learning=learning_for(model, learning))
+    return general
 
 
 def prepare(*, learning: str = "auto", kernel: str = "auto", batch: bool = False,

@@ -328,7 +328,7 @@ def _simplified(model: Model) -> CNF:
     return CNF("simplified", givens, clauses, Renumbering(n, tuple(standard)))
 
 
-class _OpenValues(dict):
+class _OpenValues(dict[int, tuple[int, ...]]):
     """mask of held values -> the values 1..n not in it (filled on demand)."""
 
     def __init__(self, n: int) -> None:

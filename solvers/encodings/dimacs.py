@@ -254,7 +254,7 @@ def read_answer(text: str) -> Answer:
         words = raw.split()
         if not words or words[0] == "c":
             continue
-        if words[0] == "s" and len(words) >= 2 or words[0].upper() in _STATUS_WORDS:
+        if (words[0] == "s" and len(words) >= 2) or words[0].upper() in _STATUS_WORDS:
             word = " ".join(words[1:] if words[0] == "s" else words).upper()
             if word not in _STATUS_WORDS:
                 raise DimacsError(f"unknown solver status {word!r}", number)

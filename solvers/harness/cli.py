@@ -79,14 +79,14 @@ def _main(argv: Sequence[str] | None) -> int:
             if unknown:
                 raise UsageError(unknown_arguments(parser, args.command, unknown))
             status = args.handler(args)
-        return exit_status_for(status) if status == EXIT_INTERRUPTED or received else status
+        return exit_status_for() if status == EXIT_INTERRUPTED or received else status
     except (UsageError, ConfigurationError, PluginError, ReportError, DatabaseError,
             ExecutorError, OutputWriteError) as error:
         print(f"compare.py: error: {printable(error, lines=True)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("compare.py: interrupted", file=sys.stderr)
-        return exit_status_for(None)
+        return exit_status_for()
     except BrokenPipeError:  # e.g. piped into head: stop quietly, but not as a success if files were asked for
         quiet_stdout()
         wanted = [name for name in OUTPUT_OPTIONS if getattr(args, name, None)]

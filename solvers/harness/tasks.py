@@ -329,10 +329,10 @@ _FITS: dict[Kind, Callable[[RunField, Any], bool]] = {
     Kind.TEXT: lambda f, v: type(v) is str and (not f.among or v in f.among),
     Kind.WHOLE: lambda f, v: type(v) is int and f.low <= v <= f.high,
     Kind.NUMBER: lambda f, v: _in_range(v, f.low, f.high),
-    Kind.FLAG: lambda f, v: v is True or v is False or (type(v) is int and v in (0, 1)),
-    Kind.OBJECT: lambda f, v: type(v) is dict,
-    Kind.GRIDS: lambda f, v: type(v) is list and all(type(grid) is str for grid in v),
-    Kind.STATS: lambda f, v: _stats_fit(v),
+    Kind.FLAG: lambda _f, v: v is True or v is False or (type(v) is int and v in (0, 1)),
+    Kind.OBJECT: lambda _f, v: type(v) is dict,
+    Kind.GRIDS: lambda _f, v: type(v) is list and all(type(grid) is str for grid in v),
+    Kind.STATS: lambda _f, v: _stats_fit(v),
 }
 """Each kind's check of a value that is not None."""
 

@@ -119,10 +119,7 @@ def _sentence(board: Board, known: Sum, cells: tuple[int, ...], empty: list[int]
                 f"{'is' if len(placed) == 1 else 'are'} already in {layout.names(placed)}")
     head = f"{known.technique}: {known.region} {'sum' if several else 'sums'} to {known.region_total}; {why}, so "
     kinds = {"innie" if c in known.innies else "outie" for c in empty}
-    if len(empty) == 1:
-        kind = f"an {kinds.pop()}"
-    else:
-        kind = " and ".join(f"{k}s" for k in sorted(kinds))
+    kind = f"an {kinds.pop()}" if len(empty) == 1 else " and ".join(f"{k}s" for k in sorted(kinds))
     impossible = f", which rules out {ruled}" if ruled else ""
     return head + f"{equation} ({kind}){impossible}"
 

@@ -13,6 +13,7 @@ under everything that runs after it.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import subprocess
@@ -61,12 +62,10 @@ def _left_over(mark: str) -> Result | None:
 
 def raises_memory_limit(model: Model, **kwargs: object) -> Result:
     """Raises its RLIMIT_AS as far as it is let, then touches 800 MB, then answers."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     for wanted in ((hard, hard), (resource.RLIM_INFINITY, resource.RLIM_INFINITY)):
-        try:
+        with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, wanted)
-        except (ValueError, OSError):
-            pass
     block = bytearray(800 * 1024 * 1024)
     for offset in range(0, len(block), 4096):
         block[offset] = 1

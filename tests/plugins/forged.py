@@ -6,6 +6,7 @@ timeout measured by the harness's own clock); every other run is kept, judged an
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -67,10 +68,8 @@ def _task_number() -> int:
 def _send(body: bytes) -> None:
     """One well-framed message into every pipe (only the result channel takes it)."""
     for fd in _pipes():
-        try:
+        with contextlib.suppress(OSError):
             os.write(fd, b"SKR1" + struct.pack(">I", len(body)) + body)
-        except OSError:
-            pass
 
 
 def forged_time(model: Model, **kwargs: object) -> Result:

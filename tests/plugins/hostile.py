@@ -8,6 +8,7 @@ rest of the batch intact and no process left behind. Children they start carry
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import stat
@@ -41,10 +42,8 @@ def _channels() -> list[int]:
 
 def _write_all(data: bytes) -> None:
     for fd in _channels():
-        try:
+        with contextlib.suppress(OSError):
             os.write(fd, data)
-        except OSError:
-            pass
 
 
 def pipe_stall(model: Model, **kwargs: object) -> Result:

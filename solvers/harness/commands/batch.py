@@ -31,10 +31,10 @@ from ..engine.batch import BatchAnswer, load_batch, run_batch, verify
 from ..engine.terminal import printable
 from ..results import records, report
 from ..results.batch_runs import CATEGORIES, JudgedBatch, judge_batch, outcome_of, runs_of, summary_rows
-from ..results.judge import Category, Disagreement, Run
+from ..results.judge import Disagreement, Run
 from ..results.outputs import write_atomic
 from ..results.provenance import load_average
-from ..tasks import Configuration, Experiment, Outcome, Outputs
+from ..tasks import Category, Configuration, Experiment, Outcome, Outputs
 from .common import EXIT_OK, EXIT_USAGE, EXIT_WRONG, UsageError, error_record, find_inputs, iter_inputs
 from .summary import bound_writes, draw_cactus, environment, print_summary, run_options, show_and_save
 

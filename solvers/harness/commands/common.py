@@ -12,7 +12,7 @@ import stat
 import sys
 from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from models import Puzzle, PuzzleError, iter_puzzles
 from models.formats import FORMATS
@@ -20,12 +20,12 @@ from models.formats import FORMATS
 from ..engine.runner import run_tasks
 from ..engine.terminal import printable
 from ..pictures.plot import PlotUnavailableError, check_plot_format, require_matplotlib
-from ..results.judge import Category, Run
+from ..results.judge import Run
 from ..results.outputs import OutputError
 from ..results.outputs import check_output_paths as check_paths
 from ..results.summary_table import COLUMNS, parse_columns
 from ..results.tables import TABLE_FORMATS
-from ..tasks import Outcome, Task
+from ..tasks import Category, Outcome, Task
 from .progress import Progress
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -38,6 +38,12 @@ def bundled_puzzles() -> Path:
 
 
 DEFAULT_PUZZLES = bundled_puzzles() / "default.txt"
+
+
+class Subcommands(Protocol):
+    """What a command's ``add_parser`` is handed: the object ``add_subparsers`` returns."""
+
+    def add_parser(self, name: str, **options: Any) -> argparse.ArgumentParser: ...
 DEFAULT_TIMEOUT = 10.0
 MAX_SECONDS = 1e7
 """The longest --timeout or --cpu-limit (about 116 days): the kernel's timers and the
@@ -303,8 +309,8 @@ def retired_option(parser: argparse.ArgumentParser, old: str, new: str, *, offse
     spelling never silently means something else."""
 
     class Retired(argparse.Action):
-        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                     values: Any, option_string: str | None = None) -> None:
+        def __call__(self, parser: argparse.ArgumentParser, _namespace: argparse.Namespace,
+                     values: Any, _option_string: str | None = None) -> None:
             try:
                 now = f"{new} {int(values) + offset}"
             except ValueError:

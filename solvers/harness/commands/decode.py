@@ -25,10 +25,10 @@ from ...encodings.dimacs import (
     read_answer,
     read_dimacs,
 )
-from .common import EXIT_OK, EXIT_WRONG, UsageError
+from .common import EXIT_OK, EXIT_WRONG, Subcommands, UsageError
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     decode = subparsers.add_parser(
         "decode", help="read a SAT solver's answer back into a grid and check it",
         description="Decode a SAT solver's answer to a CNF written by 'compare.py export' (the "

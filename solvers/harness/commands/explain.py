@@ -7,14 +7,14 @@ import sys
 from models import to_pretty
 
 from ...result import Status
-from ...trace import numbered, write_jsonl
+from ...trace import Event, numbered, write_jsonl
 from ..engine.terminal import printable
 from ..results.outputs import atomic_path
-from .common import EXIT_OK, UsageError, check_output_paths, positive_int
+from .common import EXIT_OK, Subcommands, UsageError, check_output_paths, positive_int
 from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     explain = subparsers.add_parser(
         "explain", help="explain one solve step by step, in words",
         description="Solve one puzzle and print every step. The default, the human-style solver, "
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _write_trace(path: str, events: list) -> None:
+def _write_trace(path: str, events: list[Event]) -> None:
     if path == "-":
         write_jsonl(events, sys.stdout)
         return

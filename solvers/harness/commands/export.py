@@ -23,6 +23,7 @@ from .common import (
     EXIT_OK,
     EXIT_USAGE,
     PUZZLE_HELP,
+    Subcommands,
     UsageError,
     check_output_paths,
     find_inputs,
@@ -41,7 +42,7 @@ MODEL_BACKENDS = {"dimacs": CNF_BACKENDS, "minizinc": ("minizinc",), "asp": ("as
 """Each model format -> the backends whose model it is (--solver names one of them)."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     export = subparsers.add_parser("export", help="write a puzzle's CNF (DIMACS), MiniZinc model or "
                                                   "answer set program, or convert puzzles to "
                                                   "f-puzzles, line or grid format",

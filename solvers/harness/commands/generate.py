@@ -32,6 +32,7 @@ from ...generate.generator import (
 from ...generate.killer import KILLER_VARIANTS, generate_killer
 from ...generate.qwh import qwh
 from ..results.outputs import atomic_path
+from .common import Subcommands
 from .progress import Progress
 
 KILLERS = tuple("killer" if v == "standard" else f"{v}-killer" for v in KILLER_VARIANTS)
@@ -40,7 +41,7 @@ OUTPUT_FORMATS = ("line", "grid", "fpuzzles")
 SUDOKU_ONLY = ("givens", "symmetric", "tries", "max_mrv_nodes")
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     """Add the ``generate`` subcommand (its handler is ``args.func = run``)."""
     parser = subparsers.add_parser(
         "generate", help="generate puzzles with a unique solution (Sudoku, killer) or QWH instances",

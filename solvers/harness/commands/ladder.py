@@ -27,6 +27,7 @@ from .common import (
     EXIT_OK,
     EXIT_USAGE,
     EXIT_WRONG,
+    Subcommands,
     bundled_puzzles,
     input_options,
     read_inputs,
@@ -65,7 +66,7 @@ and fast's default, on a standard 9x9 grid its band kernel (stronger band rules 
 guess on a cell with two candidates: fewer guesses; elsewhere the general kernel again)."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     ladder = subparsers.add_parser(
         "ladder", help="the inference ladder: decisions and time per rung on the same puzzles",
         description="Solve the same puzzles at each rung of the teaching ladder (backtracking, "

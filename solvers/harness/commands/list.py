@@ -12,13 +12,13 @@ from ... import registry
 from ...options import CONSTRAINT_KINDS, Option
 from ..engine.configs import load_plugins
 from ..results import tables
-from .common import EXIT_OK, UsageError
+from .common import EXIT_OK, Subcommands, UsageError
 
 WIDTH = 100
 """Every line of the text output fits in this many columns."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     listing = subparsers.add_parser(
         "list", help="the backends; with a name, its options, counters and what it needs",
         description="The backends (available here or not, and why); 'list BACKEND': its options "

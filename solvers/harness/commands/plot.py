@@ -28,13 +28,13 @@ from ..results.merge import MergeError, common_limit, merged_runs
 from ..results.paired import PairingError
 from ..results.records import record
 from ..results.tails import Tail, describe, tails
-from .common import EXIT_OK, UsageError, check_output_paths, note_defaults, refuse_unused
+from .common import EXIT_OK, Subcommands, UsageError, check_output_paths, note_defaults, refuse_unused
 
 USES = {"cactus": {"field"}, "scatter": {"x", "y", "field"}, "survival": {"field"}, "curve": {"x", "y"}}
 """The options each kind of picture honours beyond the files and the title; the others are refused."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     plot = subparsers.add_parser("plot", help="cactus, scatter, survival or curve plot of saved runs",
                                  description=__doc__.split("\n", 2)[2],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -19,6 +19,7 @@ from ..results.tables import TEXT_FORMATS, text_table
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
+    Subcommands,
     UsageError,
     check_output_paths,
     error_record,
@@ -33,7 +34,7 @@ from .progress import Progress
 DEFAULT_MAX_GUESSES = 10_000
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "rate", help="rate each puzzle's difficulty by the techniques a person needs",
         description="Solve each puzzle with the human-style solver (the techniques of 'explain', "

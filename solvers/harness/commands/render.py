@@ -15,13 +15,13 @@ from ..pictures.plot import PlotUnavailableError, require_matplotlib
 from ..pictures.search_tree import search_counts
 from ..pictures.steps import final_board
 from ..results.outputs import atomic_path
-from .common import EXIT_OK, UsageError, check_output_paths
+from .common import EXIT_OK, Subcommands, UsageError, check_output_paths
 from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
 
 FORMATS = ("png", "svg")
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     render = subparsers.add_parser(
         "render", help="draw a puzzle and its solution, coloured by the rule that filled each cell",
         description="Solve one puzzle with the human-style solver or the readable mrv, backtrack or "

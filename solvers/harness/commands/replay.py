@@ -8,10 +8,10 @@ from pathlib import Path
 from ...trace import TraceError, read_trace
 from ..pictures.replay_page import render_page
 from ..results.outputs import write_atomic
-from .common import EXIT_OK, UsageError, check_output_paths, positive_int
+from .common import EXIT_OK, Subcommands, UsageError, check_output_paths, positive_int
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     replay = subparsers.add_parser(
         "replay", help="turn a trace into an HTML page that steps through the solve",
         description="Write one HTML page (no network, no server) that replays a whole trace "

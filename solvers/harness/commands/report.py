@@ -26,13 +26,13 @@ from typing import Any
 
 from ..results import db_views, paired, paired_table, records, report, scores, views
 from ..results.database import open_database
-from ..results.judge import Category
 from ..results.merge import MergeError, merged_document
 from ..results.outputs import write_atomic
-from ..tasks import Outputs
+from ..tasks import Category, Outputs
 from .common import (
     EXIT_OK,
     EXIT_WRONG,
+    Subcommands,
     UsageError,
     check_output_paths,
     note_defaults,
@@ -48,7 +48,7 @@ ALWAYS = {"runs", "db", "where", "json", "csv", "plot", "title", "exclude_warmup
 """The options every kind of report honours (the files it writes, which runs it reads)."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     rep = subparsers.add_parser("report", help="tables, scores and paired comparisons of saved runs",
                                 description=__doc__.split("\n", 2)[2],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)

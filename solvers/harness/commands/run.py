@@ -23,6 +23,7 @@ from .common import (
     DEFAULT_PUZZLES,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
+    Subcommands,
     UsageError,
     check_output_paths,
     exit_status,
@@ -41,7 +42,7 @@ from .summary import environment, legend, print_summary, saves, show_and_save
 from .sweep_db import database_options, sweep_to_database
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     run = subparsers.add_parser("run", help="run configurations on puzzle files and tabulate (the default)",
                                 description="Run every configuration on every puzzle (--repeat times), "
                                             "verify, categorise, score, tabulate.")

@@ -11,15 +11,16 @@ from ..engine.configs import choose_one as one_solver
 from ..engine.configs import load_plugins
 from ..engine.runner import default_jobs
 from ..engine.terminal import printable
-from ..results import report
+from ..results import tables
 from ..results.claims import ClaimChecker
 from ..results.experiment import backends_of
-from ..results.judge import Category, Run, judge
-from ..tasks import Configuration, Outcome, Task, solutions_asked
+from ..results.judge import Run, judge
+from ..tasks import Category, Configuration, Outcome, Task, solutions_asked
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
     EXIT_WRONG,
+    Subcommands,
     input_options,
     read_inputs,
     run_with_progress,
@@ -27,7 +28,7 @@ from .common import (
 )
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     solve = subparsers.add_parser("solve", help="solve puzzles with one backend and print them",
                                   description="Solve each puzzle with one backend and print it for people.")
     solve.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files or '-' (default: stdin)")
@@ -125,7 +126,7 @@ PROOF_WORDS = {"proved": "the judge proved it (reference method, checked proof)"
 def _verdict(run: Run, outcome: Outcome, asked: int) -> str:
     counters = ", ".join(f"{outcome.stats[k]:,} {k}" for k in ("nodes", "backtracks", "conflicts")
                          if k in outcome.stats)
-    took = f"in {report.seconds(run.time_s)} s" + (f", {counters}" if counters else "")
+    took = f"in {tables.seconds(run.time_s)} s" + (f", {counters}" if counters else "")
     if run.category == Category.WRONG:
         return f"WRONG answer from {run.solver} {took}: {printable(run.reason)}"
     if run.category != Category.CORRECT:

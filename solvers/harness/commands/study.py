@@ -22,6 +22,7 @@ from .common import (
     EXIT_OK,
     EXIT_USAGE,
     EXIT_WRONG,
+    Subcommands,
     UsageError,
     bundled_puzzles,
     check_output_paths,
@@ -47,7 +48,7 @@ def levels_list(text: str) -> tuple[str, ...]:
     return levels
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     study = subparsers.add_parser("study", help="a classic CSP study as one table (consistency)",
                                   description=__doc__.split("\n", 2)[2],
                                   formatter_class=argparse.RawDescriptionHelpFormatter)

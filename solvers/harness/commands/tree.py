@@ -14,7 +14,7 @@ from ...trace import Event, TraceError, read_jsonl
 from ..pictures.search_tree import search_counts
 from ..pictures.tree_svg import search_tree
 from ..results.outputs import write_atomic
-from .common import EXIT_OK, UsageError, check_output_paths, positive_int
+from .common import EXIT_OK, Subcommands, UsageError, check_output_paths, positive_int
 from .tracing import TRACED, chosen_puzzle, one_puzzle_options, traced_solve
 
 FORMATS = ("svg", "html")
@@ -22,7 +22,7 @@ DEFAULT_BUDGET = 300
 """Nodes drawn at most: a few hundred stay readable; beyond that subtrees are collapsed."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     tree = subparsers.add_parser(
         "tree", help="draw the search tree of one solve (SVG): decisions, values, dead ends",
         description="Solve one puzzle with a solver that records its steps (the human-style "

@@ -118,7 +118,8 @@ class DaskExecutor:
         """client.run(function): ExecutorError if a Dask worker cannot run it (e.g. cannot import
         the toolkit: not installed there, or at another path)."""
         try:
-            return self.client.run(function)
+            ran: dict[str, Any] = self.client.run(function)
+            return ran
         except Exception as error:  # noqa: BLE001 - raised on a Dask worker, of any type
             raise ExecutorError(f"the Dask workers cannot run the toolkit ({type(error).__name__}: "
                                 f"{error}); install it on every machine at the same version") from None
@@ -126,7 +127,8 @@ class DaskExecutor:
     @staticmethod
     def _result(future: Any) -> list[Outcome]:
         try:
-            return future.result()
+            outcomes: list[Outcome] = future.result()
+            return outcomes
         except DaemonError as error:
             raise ExecutorError(str(error)) from None
         except Exception as error:  # noqa: BLE001 - e.g. KilledWorker: Dask gave the chunk up

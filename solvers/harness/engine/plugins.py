@@ -19,6 +19,8 @@ import importlib.util
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import cast
 
 from ... import registry
 from ...registry import Backend, SolveFunction
@@ -78,7 +80,7 @@ def load_function(spec: PluginSpec) -> SolveFunction:
     function = getattr(module, spec.function, None)
     if not callable(function):
         raise PluginError(f"plugin {spec.text!r}: {spec.target} has no function {spec.function!r}")
-    return function
+    return cast(SolveFunction, function)  # a callable; what it returns is checked at every call
 
 
 def load_backend(ref: Configuration) -> Backend:
@@ -93,7 +95,7 @@ def load_backend(ref: Configuration) -> Backend:
     return Backend.from_function(ref.name, load_function(spec), description=f"plugin {spec.text}")
 
 
-def _load_file(target: str):
+def _load_file(target: str) -> ModuleType:
     path = Path(target).resolve()
     if not path.is_file():
         raise PluginError(f"plugin file {target} not found")

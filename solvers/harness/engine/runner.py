@@ -34,6 +34,7 @@ and tasks start in the order they come.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import os
@@ -48,8 +49,8 @@ from typing import Any
 
 from ... import registry
 from ...result import Status
-from ..tasks import Configuration, Outcome, Task
-from .answers import MAX_SECONDS, AnswerError, amount, check_answer
+from ..tasks import MAX_SECONDS, Configuration, Outcome, Task
+from .answers import AnswerError, amount, check_answer
 from .channel import ChannelError, FrameReader, read_available
 from .memory import high_water_mb
 from .output import OutputForwarder
@@ -268,10 +269,8 @@ class _Pool:
     def close(self) -> None:
         for worker in self.workers:
             if worker.task is None and worker.process.is_alive():
-                try:
+                with contextlib.suppress(OSError):
                     worker.tasks.send(None)
-                except OSError:
-                    pass
         for worker in self.workers:
             _join(worker.process, 1.0 if worker.task is None else 0.0)
             self._end(worker)

@@ -18,6 +18,7 @@ purpose can escape; nothing short of a container or a cgroup stops that.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -62,7 +63,7 @@ def _prctl(option: int, value: int) -> bool:
         return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(option, value, 0, 0, 0) == 0
+        return bool(libc.prctl(option, value, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 
@@ -90,7 +91,7 @@ def _drop_capability(number: int) -> bool:
         word, bit = divmod(number, 32)
         for field in ("effective", "permitted", "inheritable"):
             setattr(data[word], field, getattr(data[word], field) & ~(1 << bit))
-        return libc.capset(ctypes.byref(header), data) == 0
+        return bool(libc.capset(ctypes.byref(header), data) == 0)
     except (OSError, AttributeError):
         return False
 
@@ -104,10 +105,8 @@ def _drop_tracker() -> None:
     tracker = getattr(resource_tracker, "_resource_tracker", None)
     fd = getattr(tracker, "_fd", None)
     if isinstance(fd, int):
-        try:
+        with contextlib.suppress(OSError):
             os.close(fd)
-        except OSError:
-            pass
         tracker._fd = None  # type: ignore[union-attr]  # _fd was read from it just above
 
 
@@ -243,10 +242,8 @@ def end_strays(pid: int, rounds: int = STRAY_ROUNDS, *, quick: bool = True) -> i
 
 
 def _signal(pid: int, number: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, number)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _signal_group(group: int, number: int) -> bool:
@@ -262,10 +259,8 @@ def _signal_group(group: int, number: int) -> bool:
 def kill_marked(token: str) -> None:
     """SIGKILL every process marked with ``token`` or with a token under it (``token.N``)."""
     for stray in marked(token):
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(stray, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def marked(token: str) -> list[int]:

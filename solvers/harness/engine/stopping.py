@@ -3,7 +3,7 @@ finished is kept, and the exit status is 128 + the signal's number (130 for Ctrl
 A closed stdout or stderr (``| head``) never stops a command from writing its files:
 stderr is guarded (``guard_stderr``), stdout quieted where the summary is printed.
 
->>> exit_status_for(None)
+>>> exit_status_for()
 130
 """
 from __future__ import annotations
@@ -41,7 +41,7 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
-def exit_status_for(status: int | None) -> int:
+def exit_status_for() -> int:
     """The exit status of an interrupted command: 128 + the last stop signal, else 130."""
     return 128 + received[-1] if received else 130
 
@@ -115,4 +115,4 @@ def reopen_closed_streams() -> None:
             os.dup2(devnull, fd)
             os.close(devnull)
         if getattr(sys, name) is None:  # the process's own stream, never closed
-            setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))  # noqa: SIM115 - it stays open as sys's stream

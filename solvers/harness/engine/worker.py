@@ -201,14 +201,17 @@ def plain_outcome(result: object, elapsed: float, max_solutions: int) -> dict[st
 
 
 def _number(value: Any) -> int | float:
+    number: int | float
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         try:
-            value = operator.index(value)  # e.g. a numpy integer
+            number = operator.index(value)  # e.g. a numpy integer
         except TypeError:
-            value = float(value)
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"a stat that is not a finite number: {value}")
-    return value
+            number = float(value)
+    else:
+        number = value
+    if isinstance(number, float) and not math.isfinite(number):
+        raise ValueError(f"a stat that is not a finite number: {number}")
+    return number
 
 
 def describe(error: BaseException, trace: bool = False) -> str:

@@ -197,8 +197,8 @@ def _scatter_panel(axes: Any, points: list[tuple[float | None, float | None]], l
     """One set's points, log-log, the diagonal drawn, the unsolved on an edge: the limit for a
     time, beyond the largest count (marked 'not solved') for a counter."""
     known = [v for pair in points for v in pair if v is not None]
-    edge = limit if limit is not None else max(known + [1.0]) * 2
-    low = max(min(known + [edge]) / 2, floor_of(field) / 2)
+    edge = limit if limit is not None else max([*known, 1.0]) * 2
+    low = max(min([*known, edge]) / 2, floor_of(field) / 2)
     placed = [(edge if a is None else max(a, floor_of(field)), edge if b is None else max(b, floor_of(field)))
               for a, b in points]
     axes.plot([low, edge], [low, edge], color="grey", linewidth=1, label="same")

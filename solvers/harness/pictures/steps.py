@@ -99,7 +99,7 @@ def changes(board: Board, events: Iterable[Event]) -> Iterator[tuple[Event, Chan
             yield event, Change(())
 
 
-def _take_back(board: Board, log: list, mark: int) -> Change:
+def _take_back(board: Board, log: list[tuple[int, int, str] | tuple[int, int]], mark: int) -> Change:
     """Undo the log's entries after mark, newest first; what that changed."""
     before: dict[int, tuple[int, str]] = {}
     back = []

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .judge import Category
+from ..tasks import Category
 
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0

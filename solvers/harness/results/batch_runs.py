@@ -34,10 +34,10 @@ from models import to_line
 
 from ...result import Status
 from ..engine.batch import BatchAnswer
-from ..tasks import Outcome
+from ..tasks import Category, Outcome
 from .aggregate import interquartile_range, mean_interval, median
 from .claims import Proof
-from .judge import Category, Run, grid_text
+from .judge import Run, grid_text
 from .report import node_meaning, puzzle_set
 
 CATEGORIES = (Category.CORRECT, Category.WRONG, Category.TIMEOUT, Category.UNKNOWN, Category.ERROR)

@@ -8,10 +8,12 @@ chain, puzzle by puzzle: :func:`chain_breaks` says where they do (a bug, never a
 """
 from __future__ import annotations
 
+import itertools
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from models import Model, Puzzle, verify
 
@@ -93,7 +95,7 @@ def chain_breaks(result: SetResult) -> list[str]:
     breaks = []
     for chain in CHAINS:
         present = [level for level in chain if level in result.outcomes]
-        for weaker, stronger in zip(present, present[1:]):
+        for weaker, stronger in itertools.pairwise(present):
             for index, (w, s) in enumerate(zip(result.outcomes[weaker], result.outcomes[stronger])):
                 if s.fixed < w.fixed or (w.settled and not s.settled):
                     breaks.append(f"{result.name} puzzle {index + 1}: {stronger} fixed {s.fixed} cells, "
@@ -101,7 +103,7 @@ def chain_breaks(result: SetResult) -> list[str]:
     return breaks
 
 
-def as_json(results: Sequence[SetResult]) -> dict:
+def as_json(results: Sequence[SetResult]) -> dict[str, Any]:
     """The per-puzzle outcomes, for the bench script's figure and for checking by hand."""
     return {"study": "consistency", "levels": LEVELS, "chains": CHAINS,
             "sets": [{"name": r.name, "puzzles": len(next(iter(r.outcomes.values()), [])),

@@ -175,7 +175,7 @@ class ResultsDatabase:
                     pending: Sequence[bytes] = ()) -> None:
         """A judged (puzzle, repetition): its runs written (replacing earlier judgements of
         the same tasks) and its ``pending`` outcomes removed, in one transaction."""
-        names = ("task", "raw_solutions") + RUN_COLUMNS
+        names = ("task", "raw_solutions", *RUN_COLUMNS)
         sql = (f"INSERT INTO runs ({', '.join(f'{chr(34)}{c}{chr(34)}' for c in names)}) "
                f"VALUES ({', '.join('?' * len(names))}) ON CONFLICT(task) DO UPDATE SET "
                + ", ".join(f'"{c}" = excluded."{c}"' for c in names[1:] if c != "sweep"))
@@ -485,8 +485,8 @@ class DatabaseStore:
         self.database.add_pending([(key, outcome)])
         self.pending.add(key)
 
-    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
-               runs: Sequence[Run], disagreement: object) -> None:
+    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],  # noqa: ARG002 - the Recorder's
+               runs: Sequence[Run], disagreement: object) -> None:  # noqa: ARG002 - signature; the database keeps runs
         entries = [(task_key(t), t, o, r) for t, o, r in zip(tasks, outcomes, runs)]
         written = [key for key, *_ in entries if key in self.pending]
         self.database.save_judged(self.sweep, entries, written)

@@ -69,7 +69,7 @@ class Store(Protocol):
         """One outcome, before its (puzzle, repetition) is judged."""
 
     def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
-               runs: Sequence[Run], disagreement: Disagreement | None) -> None:
+               runs: Sequence[Run], disagreement: Disagreement | None) -> None:  # Recorder's signature
         """One (puzzle, repetition) judged: its tasks, outcomes and runs, in configuration
         order; serial numbers the (puzzle, repetition) pairs in reading order."""
 
@@ -81,14 +81,14 @@ class MemoryStore:
         self._runs: list[tuple[int, Run]] = []
         self._disagreements: list[tuple[int, Disagreement]] = []
 
-    def recorded(self, tasks: Sequence[Task]) -> dict[int, tuple[bool, Outcome]]:
-        return {}
+    def recorded(self, tasks: Sequence[Task]) -> dict[int, tuple[bool, Outcome]]:  # noqa: ARG002 - a Recorder's
+        return {}  # kept in memory only: nothing recorded before
 
     def arrived(self, task: Task, outcome: Outcome) -> None:
         pass
 
-    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],
-               runs: Sequence[Run], disagreement: Disagreement | None) -> None:
+    def judged(self, serial: int, tasks: Sequence[Task], outcomes: Sequence[Outcome],  # noqa: ARG002 - a
+               runs: Sequence[Run], disagreement: Disagreement | None) -> None:  # Recorder's signature
         self._runs += [(serial, run) for run in runs]
         if disagreement is not None:
             self._disagreements.append((serial, disagreement))

@@ -18,8 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..tasks import JSON, RUN_FIELDS, Kind, RunField
-from .judge import Category
+from ..tasks import JSON, RUN_FIELDS, Category, Kind, RunField
 from .records import record
 from .report import puzzle_set, summarize
 from .summary_table import ALL, cell, header

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...result import COUNTERS
+from ..tasks import Category
 from .aggregate import reduce_puzzle, upper_median
-from .judge import Category
 from .records import record
 from .report import puzzle_set
 

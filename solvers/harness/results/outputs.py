@@ -28,7 +28,7 @@ import shutil
 import stat
 import tempfile
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 
@@ -156,10 +156,8 @@ def _replacing(target: str) -> Iterator[str]:
         os.chmod(temporary, mode)
         os.replace(temporary, target)
     except BaseException:
-        try:
+        with suppress(OSError):
             os.unlink(temporary)
-        except OSError:
-            pass
         raise
 
 
@@ -179,9 +177,8 @@ def _appending(descriptor: str) -> Iterator[str]:
 
 def write_atomic(path: str, text: str) -> None:
     """Write ``text`` (UTF-8) to what ``path`` names, through ``atomic_path``."""
-    with atomic_path(path) as temporary:
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            if not writes_in_place(temporary):
-                os.fsync(handle.fileno())
+    with atomic_path(path) as temporary, open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        if not writes_in_place(temporary):
+            os.fsync(handle.fileno())

@@ -74,8 +74,8 @@ def pairs_between(old: dict[str, Any], new: dict[str, Any], *,
     sets = {(r["file"], r["index"]): puzzle_set({**r, **record(r)}) for r in old["runs"]}
     before, after = _times(old, limit, basis), _times(new, limit, basis)
     if labels is not None:
-        before = {k[:2] + (f"{labels[1]} vs {labels[0]}",): v for k, v in before.items() if k[2] == labels[0]}
-        after = {k[:2] + (f"{labels[1]} vs {labels[0]}",): v for k, v in after.items() if k[2] == labels[1]}
+        before = {(*k[:2], f"{labels[1]} vs {labels[0]}"): v for k, v in before.items() if k[2] == labels[0]}
+        after = {(*k[:2], f"{labels[1]} vs {labels[0]}"): v for k, v in after.items() if k[2] == labels[1]}
         for label, side in zip(labels, (before, after)):
             if not side:
                 raise PairingError(f"no runs of configuration {label!r}")
@@ -274,4 +274,4 @@ def sign_test(wins: int, losses: int) -> float | None:
     if total == 0:
         return None
     tail = sum(math.comb(total, i) for i in range(min(wins, losses) + 1)) / 2 ** total
-    return min(1.0, 2 * tail)
+    return float(min(1.0, 2 * tail))

@@ -15,9 +15,10 @@ from tabulate import tabulate
 
 from ... import registry
 from ..engine.terminal import printable
+from ..tasks import Category
 from . import tables
 from .aggregate import interquartile_range, mean_interval, median, reduce_puzzle
-from .judge import Category, Disagreement, Run
+from .judge import Disagreement, Run
 from .records import bad_field, record, run_entry
 from .scores import document_limit
 from .tables import seconds
@@ -85,7 +86,7 @@ class GroupSummary:
         self.counts = dict.fromkeys([*_VERDICT_COLUMNS.values(), "unsat", "multiple", "unchecked",
                                      "runs", "puzzles"], 0)
         self.times, self.scores = array("d"), array("d")
-        self.values: dict[str, array] = {name: array("d") for name in ("cpu", "nodes", "conflicts")}
+        self.values: dict[str, array[float]] = {name: array("d") for name in ("cpu", "nodes", "conflicts")}
 
     def add_puzzle(self, records: Sequence[dict[str, Any]]) -> None:
         """Every run (repetition) of one configuration on one puzzle, as flat records."""
@@ -252,7 +253,7 @@ def load_document(path: str) -> dict[str, Any]:
     for number, run in enumerate(runs):
         if not isinstance(run, dict):
             raise ReportError(f"{path}: run {number} is not an object")
-        missing = [k for k in RUN_KEYS + ("size",) if k not in run]
+        missing = [k for k in (*RUN_KEYS, "size") if k not in run]
         if missing:
             raise ReportError(f"{path}: run {number} lacks {', '.join(missing)}")
         problem = _bad_field(run)

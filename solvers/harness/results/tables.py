@@ -86,8 +86,8 @@ def text_table(headers: Sequence[str], body: Sequence[Sequence[str]], left: Sequ
     if fmt == "latex":
         return latex(headers, body, left)
     if fmt == "markdown":
-        return tabulate(body, headers=list(headers), disable_numparse=True, tablefmt="github",
-                        colalign=["left" if x else "right" for x in left])
+        return str(tabulate(body, headers=list(headers), disable_numparse=True, tablefmt="github",
+                            colalign=["left" if x else "right" for x in left]))
     return aligned(headers, body, left)
 
 
