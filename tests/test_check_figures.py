@@ -26,14 +26,8 @@ def check(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=300)
 
 
-PENDING: dict[str, str] = {}
-"""Figures whose kept run is still to be re-made from committed code, and how."""
-
-
 def figure_cases() -> list:
-    return [pytest.param(figure, id=figure.name, marks=[pytest.mark.slow, *(
-                [pytest.mark.xfail(strict=True, reason=PENDING[figure.name])] if figure.name in PENDING else [])])
-            for figure in figures.FIGURES]
+    return [pytest.param(figure, id=figure.name, marks=pytest.mark.slow) for figure in figures.FIGURES]
 
 
 @pytest.mark.parametrize("figure", figure_cases())
