@@ -2,10 +2,14 @@
 ratings: the Spearman rank correlation over a file whose puzzles each follow a '# SE x.y'
 comment line (puzzles/exchange_diabolical_se60.txt), and the scores per SE rating.
 
-    python bench/rating_vs_se.py [FILE]
+    python bench/rating_vs_se.py [FILE] [--json OUT.json]
+
+--json keeps the pairs, the correlation and the provenance (bench/figures.py checks it).
 """
 from __future__ import annotations
 
+import argparse
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -15,6 +19,7 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.common import write_json
 from models import Model, parse_puzzle
 from solvers.human import rate
 
@@ -55,11 +60,19 @@ def spearman(xs: list[float], ys: list[float]) -> float:
 
 
 def main() -> None:
-    path = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "puzzles" / "exchange_diabolical_se60.txt"
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("file", nargs="?", type=Path, default=ROOT / "puzzles" / "exchange_diabolical_se60.txt")
+    parser.add_argument("--json", type=Path, default=None, help="keep the results with their provenance")
+    args = parser.parse_args()
+    path, load = args.file, [round(value, 2) for value in os.getloadavg()]
     pairs = rated_pairs(path)
     se, ours = [p[0] for p in pairs], [p[1] for p in pairs]
+    rho = spearman(se, ours)
     print(f"{path.name}: {len(pairs)} puzzles; Spearman rank correlation of our score with the SE "
-          f"rating: {spearman(se, ours):.2f}")
+          f"rating: {rho:.2f}")
+    if args.json is not None:
+        write_json(args.json, {"file": path.name, "spearman": rho,
+                               "pairs": [{"se": s, "score": o, "technique": t} for s, o, t in pairs]}, load)
     bands = sorted(set(se))
     rows = [[f"{band:.1f}", sum(s == band for s in se),
              f"{statistics.median(o for s, o in zip(se, ours) if s == band):.2f}",
