@@ -127,7 +127,7 @@ def check(figures: Sequence[Figure], *, rerun: bool, everything: bool, keep: boo
     made: dict[tuple[tuple[str, ...], ...], Path] = {}
     with tempfile.TemporaryDirectory(prefix="figures-") as folder:
         for number, figure in enumerate(figures):
-            problems = static_problems(figure)
+            problems: list[str] = []
             line = f"{figure.name}: {figure.page} shows {figure.shown!r} (interval {figure.low:g}-{figure.high:g})"
             if rerun and (figure.cheap or everything):
                 out = Path(folder) / str(number)
@@ -135,6 +135,7 @@ def check(figures: Sequence[Figure], *, rerun: bool, everything: bool, keep: boo
                 line += _remade(figure, out, made, problems, keep)
             elif rerun:
                 line += "; costly, not re-run (--all)"
+            problems[:0] = static_problems(figure)  # after a --keep, of the files it kept
             print(line)
             for problem in problems:
                 print(f"    {problem}")
