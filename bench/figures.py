@@ -335,9 +335,35 @@ def _rating_figures() -> tuple[Figure, ...]:
                    what="count-based: Spearman's rho of our scores against the 60 SE ratings (no clock in it)"),)
 
 
+def innies_total(counter: str, prefix: str) -> Callable[[Outputs], float]:
+    """A bench_innies counter summed over the puzzles whose label starts with ``prefix``."""
+    def read(outputs: Outputs) -> float:
+        return float(sum(row[counter] for row in decoded(outputs["innies.json"])["puzzles"]
+                         if row["puzzle"].startswith(prefix)))
+    return read
+
+
+def _innies_figures() -> tuple[Figure, ...]:
+    """docs/teaching.md: what innies and outies change on the cages-only killers."""
+    commands = (("python", "bench/bench_innies.py", "--json", "{out}/innies.json"),)
+    page, kept = "docs/teaching.md", ("bench/figures/innies.json",)
+    return (
+        Figure("innies-steps-before", page, "fell from 38,195 to 2,393", commands, kept,
+               innies_total("steps_before", "generated_killer_9x9"), 38195, 38195,
+               what="count: rate's steps on the five generated killers without innies and outies"),
+        Figure("innies-steps-after", page, "fell from 38,195 to 2,393", commands, kept,
+               innies_total("steps_after", "generated_killer_9x9"), 2393, 2393,
+               what="count: rate's steps on the five generated killers with them"),
+        Figure("innies-killer-3-guesses-after", page, "| generated_killer_9x9 3 | 2026 | 80 |", commands, kept,
+               innies_total("rate_guesses_after", "generated_killer_9x9 3"), 80, 80,
+               what="count: rate's guesses on the third generated killer with innies and outies"),
+    )
+
+
 FIGURES: tuple[Figure, ...] = (*_paired_figures(), *_encoding_figures(), *_tail_figures(), *_givens_figures(),
                                *_qwh_tail_figures(), *_qwh_phase_figures(), *_consistency_figures(),
-                               *_scaling_figures(), *_memory_figures(), *_rating_figures())
+                               *_scaling_figures(), *_memory_figures(), *_rating_figures(),
+                               *_innies_figures())
 """Every registered figure (bench/check_figures.py lists, checks and re-runs them)."""
 
 
