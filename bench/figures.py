@@ -80,11 +80,11 @@ def paired_ratio(run: str, pair: str) -> Callable[[Outputs], float]:
     return read
 
 
-def summary_value(run: str, configuration: str, column: str) -> Callable[[Outputs], float]:
-    """A column of a saved run's summary row for one configuration (its only set)."""
+def summary_value(run: str, configuration: str, column: str, digits: int = 1) -> Callable[[Outputs], float]:
+    """A column of a saved run's summary row for one configuration (its only set), to ``digits``."""
     def read(outputs: Outputs) -> float:
         rows = [row for row in decoded(outputs[run])["summary"] if row["configuration"] == configuration]
-        return round(float(rows[0][column]), 1)
+        return round(float(rows[0][column]), digits)
     return read
 
 
@@ -360,10 +360,23 @@ def _innies_figures() -> tuple[Figure, ...]:
     )
 
 
+def _band_kernel_figures() -> tuple[Figure, ...]:
+    """docs/backends.md: fast's 9x9 band kernel's guesses against the general kernel's
+    decisions on the forum's hardest, counting to two."""
+    commands = (("python", "compare.py", "run", "puzzles/forum_hardest_1106.txt", "--solvers",
+                 "fast,general=fast:kernel=general", "--max-solutions", "2", "--json", "{out}/band_kernel.json"),)
+    shown = "141 guesses a puzzle against 398 decisions"
+    return tuple(
+        Figure(f"band-kernel-{name}-nodes", "docs/backends.md", shown, commands, ("bench/figures/band_kernel.json",),
+               summary_value("band_kernel.json", name, "mean_nodes", 0), count, count,
+               what=f"count: {name}'s mean {kind} a puzzle (375 puzzles, counting to two)")
+        for name, count, kind in (("fast", 141, "guesses"), ("general", 398, "decisions")))
+
+
 FIGURES: tuple[Figure, ...] = (*_paired_figures(), *_encoding_figures(), *_tail_figures(), *_givens_figures(),
                                *_qwh_tail_figures(), *_qwh_phase_figures(), *_consistency_figures(),
                                *_scaling_figures(), *_memory_figures(), *_rating_figures(),
-                               *_innies_figures())
+                               *_innies_figures(), *_band_kernel_figures())
 """Every registered figure (bench/check_figures.py lists, checks and re-runs them)."""
 
 
