@@ -325,16 +325,6 @@ MEMORY = (("per configuration and grid size", "most", 1.0, 1.25, "within 1.25x")
           ("shared", "most", 5.0, 12.0, "read up to 9.4x there"))
 
 
-def _rating_figures() -> tuple[Figure, ...]:
-    """docs/teaching.md: how the human-style rating ranks puzzles against Sudoku Explainer's."""
-    commands = (("python", "bench/rating_vs_se.py", "--json", "{out}/rating_vs_se.json"),)
-    return (Figure("rating-se-spearman", "docs/teaching.md",
-                   "Spearman rank correlation of our score with the SE rating is **0.39**", commands,
-                   ("bench/figures/rating_vs_se.json",),
-                   lambda outputs: round(float(decoded(outputs["rating_vs_se.json"])["spearman"]), 2), 0.39, 0.39,
-                   what="count-based: Spearman's rho of our scores against the 60 SE ratings (no clock in it)"),)
-
-
 def innies_total(counter: str, prefix: str) -> Callable[[Outputs], float]:
     """A bench_innies counter summed over the puzzles whose label starts with ``prefix``."""
     def read(outputs: Outputs) -> float:
@@ -375,7 +365,7 @@ def _band_kernel_figures() -> tuple[Figure, ...]:
 
 FIGURES: tuple[Figure, ...] = (*_paired_figures(), *_encoding_figures(), *_tail_figures(), *_givens_figures(),
                                *_qwh_tail_figures(), *_qwh_phase_figures(), *_consistency_figures(),
-                               *_scaling_figures(), *_memory_figures(), *_rating_figures(),
+                               *_scaling_figures(), *_memory_figures(),
                                *_innies_figures(), *_band_kernel_figures())
 """Every registered figure (bench/check_figures.py lists, checks and re-runs them)."""
 

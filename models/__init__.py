@@ -19,6 +19,7 @@ from .errors import (
                      PuzzleError,
                      RegionError,
                      SizeError,
+                     UnreadablePuzzleError,
                      UnsupportedConstraintError,
                      ValueRangeError,
 )
@@ -34,6 +35,7 @@ from .formats import (
                      to_grid,
                      to_line,
                      to_pretty,
+                     to_record,
 )
 from .fpuzzles import read_document, read_link, to_fpuzzles, to_fpuzzles_json, to_fpuzzles_link
 from .geometry import Geometry, GeometryError, valid_size
@@ -42,11 +44,11 @@ from .puzzle import RULES, Cage, Grid, Puzzle, Source
 
 __all__ = [
     "BadCharacterError", "Batch", "Cage", "CellCountError", "ConstraintError", "DocumentError",
-    "Duplicate", "DuplicateGivenError", "RULES", "UnsupportedConstraintError", "read_document",
+    "Duplicate", "DuplicateGivenError", "RULES", "UnreadablePuzzleError", "UnsupportedConstraintError", "read_document",
     "read_link", "to_fpuzzles", "to_fpuzzles_json", "to_fpuzzles_link",
     "EncodingError", "Geometry", "LayoutError", "LineLengthError", "read_stream",
     "GeometryError", "Grid", "Group", "Model", "Puzzle", "PuzzleError", "RegionError",
     "SizeError", "Source", "ValueRangeError", "Verdict", "as_model", "check_duplicates", "count_puzzles",
     "find_duplicate", "grid_svg", "iter_puzzles", "parse_puzzle", "read_puzzles", "read_text", "to_grid", "to_line",
-    "to_pretty", "valid_size", "verify",
+    "to_pretty", "to_record", "valid_size", "verify",
 ]

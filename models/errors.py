@@ -85,3 +85,24 @@ class UnsupportedConstraintError(PuzzleError, kind="unsupported constraint"):
 
 class DocumentError(PuzzleError, kind="bad document"):
     """A structured document (f-puzzles JSON or link) that is malformed: says the key path and what."""
+
+
+class UnreadablePuzzleError(PuzzleError, kind="unreadable puzzle"):
+    """A puzzle whose reading failed in a way no other kind names (the reader's last net)."""
+
+
+MAX_REASON_CHARS = 300
+"""The longest text of a foreign exception kept in an UnreadablePuzzleError."""
+
+
+def as_puzzle_error(error: Exception) -> PuzzleError:
+    """Any exception raised while reading one puzzle, as that puzzle's PuzzleError: a
+    PuzzleError as it is, anything else (a geometry the model refuses, a MemoryError, a
+    RecursionError, a bug of the reader) named with its type, so one puzzle never ends a batch."""
+    if isinstance(error, PuzzleError):
+        return error
+    text = str(error)
+    if len(text) > MAX_REASON_CHARS:
+        text = text[:MAX_REASON_CHARS - 3] + "..."
+    return UnreadablePuzzleError(f"cannot be read: {type(error).__name__}: {text}" if text
+                                 else f"cannot be read: {type(error).__name__}")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .cellnames import cell_name, parse_cell_name
 from .errors import ConstraintError, PuzzleError, RegionError, SizeError
-from .geometry import MIN_LATIN, Geometry, valid_size
+from .geometry import MAX_SIZE, MIN_LATIN, Geometry, valid_size
 from .puzzle import RULES, Cage, Grid, Puzzle, Source
 from .symbols import SYMBOLS, symbol
 
@@ -73,6 +73,9 @@ class Fields:
     def geometry_for(self, n: int) -> Geometry:
         """The geometry of side n these fields ask for: a Latin square, or the usual boxes
         (a jigsaw of a side no boxes fit, such as 5, stands on the Latin square)."""
+        if n > MAX_SIZE:
+            raise SizeError(f"a {n}x{n} grid is larger than the model holds (sides up to "
+                            f"{MAX_SIZE}, Latin squares and jigsaws included)")
         if "latin" in self.kinds or (self.regions is not None and not valid_size(n)):
             if n < MIN_LATIN:
                 raise SizeError(f"a Latin square needs a side of at least {MIN_LATIN}, not {n}")

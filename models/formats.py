@@ -41,10 +41,11 @@ from .errors import (
     LayoutError,
     PuzzleError,
     SizeError,
+    as_puzzle_error,
 )
 from .fields import Fields, is_fields_line, write_fields
 from .fpuzzles import LINK_MARK, iter_documents, read_document, read_link
-from .geometry import MIN_LATIN, MIN_SIZE, valid_size
+from .geometry import MAX_SIZE, MIN_LATIN, MIN_SIZE, valid_size
 from .lines import BadLine, byte_reader, iter_lines
 from .model import Model, find_duplicate
 from .puzzle import Puzzle, Source
@@ -53,6 +54,9 @@ from .symbols import EMPTY, HEX_DIGITS, MAX_SYMBOL_SIZE, SYMBOLS, char_value, sy
 FORMATS = ("auto", "line", "grid", "fpuzzles")
 MAX_JSON_BYTES = 1 << 26
 """The largest f-puzzles JSON input read (it is parsed whole, unlike the line layouts)."""
+MAX_BLOCK_CHARS = 1 << 24
+"""Characters of grid rows with no blank line between them held at once: past it, a block
+ends at the next whole grid (or every MAX_SIZE rows of a width no grid has)."""
 MAX_BAD_IN_A_ROW = 10_000
 """Bad puzzles in a row, none good between, after which the rest of an input is not read."""
 _BARS = "|│┃║"
@@ -362,8 +366,9 @@ def _checked(parse: Callable[[], Puzzle], name: str, line: int, index: int) -> P
         puzzle = parse()
         check_duplicates(puzzle)
         return puzzle
-    except PuzzleError as error:
-        return error.located(file=name, line=error.line or line, index=index)
+    except Exception as error:  # noqa: BLE001 - whatever fails, it is this puzzle's error (issue 39)
+        located = as_puzzle_error(error)
+        return located.located(file=name, line=located.line or line, index=index)
 
 
 def _is_border(text: str) -> bool:
@@ -437,9 +442,11 @@ def _collect_block(lines: _Lines, start: int, fmt: str) -> tuple[list[Row], int]
     """The rows of consecutive grids: up to a blank line, or a row of another width that
     starts something new (a line puzzle, or a grid of another size after whole grids)."""
     rows: list[Row] = []
-    number, width = start, None
+    number, width, held = start, None, 0
     while (line := lines.get(number)) is not None:
         text = _text(line)
+        if width and not len(rows) % min(width, MAX_SIZE) and held > MAX_BLOCK_CHARS:
+            break  # a bound on what is held: the grids after these start a block of their own
         if not isinstance(line, BadLine):
             if not text or is_fields_line(text):
                 break
@@ -460,6 +467,7 @@ def _collect_block(lines: _Lines, start: int, fmt: str) -> tuple[list[Row], int]
                   and _looks_like_line(text, lines, number)):
                 break  # after whole 16x16 grids, a 16-cell line puzzle (4x4)
         rows.append((number + 1, line if isinstance(line, BadLine) else text))
+        held += len(text)
         number += 1
     return rows, number
 
@@ -520,8 +528,9 @@ def _grid(rows: list[Row], hex16: bool, name: str, index: int,
                              fields)
         check_duplicates(puzzle)
         return puzzle
-    except PuzzleError as error:
-        return error.located(file=name, line=error.line or rows[0][0], index=index)
+    except Exception as error:  # noqa: BLE001 - whatever fails, it is this grid's error (issue 39)
+        located = as_puzzle_error(error)
+        return located.located(file=name, line=located.line or rows[0][0], index=index)
 
 
 def _row_tokens(text: str) -> list[str]:
@@ -599,6 +608,14 @@ def to_line(puzzle: Puzzle, *, hex16: bool = False) -> str:
     else:  # symbol(v) for every cell, by table: this runs once per judged run
         text = "".join(map(_LINE_SYMBOLS.__getitem__, puzzle.givens))
     return " ".join([text, *write_fields(puzzle)])
+
+
+def to_record(puzzle: Puzzle) -> str:
+    """The puzzle on one line for a record or a table: its line format up to 35x35; beyond
+    the symbols, its cells as integers separated by spaces (0 empty), then its fields."""
+    if puzzle.n <= MAX_SYMBOL_SIZE:
+        return to_line(puzzle)
+    return " ".join([*map(str, puzzle.givens), *write_fields(puzzle)])
 
 
 def to_grid(puzzle: Puzzle, *, numbers: bool | None = None, hex16: bool = False) -> str:

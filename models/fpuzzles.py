@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .cellnames import cell_name, parse_cell_name
-from .errors import DocumentError, PuzzleError, UnsupportedConstraintError
+from .errors import DocumentError, PuzzleError, UnsupportedConstraintError, as_puzzle_error
 from .geometry import MAX_SIZE, MIN_LATIN, Geometry, valid_size
 from .puzzle import Cage, Puzzle, Source
 
@@ -220,7 +220,8 @@ def to_fpuzzles_link(puzzle: Puzzle) -> str:
 def _located(doc: Any, source: Source, prefix: str) -> Puzzle | PuzzleError:
     try:
         return read_document(doc, source)
-    except PuzzleError as error:
+    except Exception as caught:  # noqa: BLE001 - whatever fails, it is this document's error (issue 39)
+        error = as_puzzle_error(caught)
         if prefix:
             error.what = f"document {prefix}: {error.what}"
         return error.located(file=source.file, line=source.line, index=source.index)
@@ -232,8 +233,8 @@ def _link_line(text: str, source: Source) -> Puzzle | PuzzleError:
             raise DocumentError(f"expected an f-puzzles document ('{{...}}') or link ('{LINK_MARK}...'), "
                                 f"found {text[:40]!r}")
         return read_link(text, source)
-    except PuzzleError as error:
-        return error.located(file=source.file, line=source.line, index=source.index)
+    except Exception as caught:  # noqa: BLE001 - whatever fails, it is this link's error (issue 39)
+        return as_puzzle_error(caught).located(file=source.file, line=source.line, index=source.index)
 
 
 def _skip_space(text: str, position: int) -> int:
@@ -262,8 +263,12 @@ def _shown(value: Any) -> str:
 
 
 def _kind(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false",
+    """What a JSON value is, in words ("an empty list" where emptiness is what is wrong)."""
+    kind = {dict: "an object", list: "a list", str: "a string", bool: "true/false",
             type(None): "null"}.get(type(value), "a number")
+    if isinstance(value, (dict, list, str)) and not value:
+        return kind.replace("a ", "an empty ", 1).replace("an object", "an empty object")
+    return kind
 
 
 def _size(doc: dict[str, Any]) -> int:

@@ -28,7 +28,7 @@ lemma 1 (line 1): 1 0 does not follow by unit propagation
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 CHECK_EVERY = 256
@@ -60,7 +60,11 @@ def parse_proof(lines: Iterable[str]) -> list[tuple[bool, tuple[int, ...], int]]
     >>> parse_proof(["1 -2 0", "d 1 -2 0", "c note", "0"])
     [(False, (1, -2), 1), (True, (1, -2), 2), (False, (), 4)]
     """
-    steps = []
+    return list(iter_proof(lines))
+
+
+def iter_proof(lines: Iterable[str]) -> Iterator[tuple[bool, tuple[int, ...], int]]:
+    """``parse_proof`` lazily, one line at a time, so a proof is never held whole."""
     for number, line in enumerate(lines, start=1):
         text = line.strip()
         if not text or text.startswith("c"):
@@ -70,11 +74,16 @@ def parse_proof(lines: Iterable[str]) -> list[tuple[bool, tuple[int, ...], int]]
         try:
             literals = [int(token) for token in tokens]
         except ValueError:
-            raise ProofFormatError(f"proof line {number}: {text!r} is not a clause of integers") from None
+            raise ProofFormatError(f"proof line {number}: {_shown(text)} is not a clause of integers") \
+                from None
         if not literals or literals[-1] != 0 or 0 in literals[:-1]:
-            raise ProofFormatError(f"proof line {number}: {text!r} must end with one 0")
-        steps.append((deletion, tuple(literals[:-1]), number))
-    return steps
+            raise ProofFormatError(f"proof line {number}: {_shown(text)} must end with one 0")
+        yield deletion, tuple(literals[:-1]), number
+
+
+def _shown(text: str) -> str:
+    """A proof line in a message, cut to a readable length."""
+    return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
 class _Database:
@@ -82,6 +91,8 @@ class _Database:
     whole database fixes (the top level), kept up to date as clauses come and go."""
 
     def __init__(self, top: int) -> None:
+        self.top = top  # variables 1..top are indexed directly; larger ones are renumbered
+        self.fresh: dict[int, int] = {}  # a variable beyond top -> its index past top
         self.clauses: list[list[int]] = []
         self.alive: list[bool] = []
         self.by_key: dict[tuple[int, ...], list[int]] = {}
@@ -91,6 +102,21 @@ class _Database:
         self.reasons: set[int] = set()  # clauses that forced a top-level assignment
         self.refuted = False  # unit propagation alone reached a conflict
         self.kept = 0  # deletions ignored because the clause is a top-level reason
+
+    def dense(self, clause: tuple[int, ...]) -> tuple[int, ...]:
+        """The clause with each variable beyond ``top`` renumbered past it, in order of first
+        use, so a lemma naming variable 10**12 costs one slot, not 10**12."""
+        return tuple(self._index(literal) for literal in clause)
+
+    def _index(self, literal: int) -> int:
+        variable = abs(literal)
+        if variable <= self.top:
+            return literal
+        index = self.fresh.get(variable)
+        if index is None:
+            self.value.append(0)
+            index = self.fresh[variable] = len(self.value) - 1
+        return index if literal > 0 else -index
 
     def _true(self, literal: int) -> int:
         return self.value[literal] if literal > 0 else -self.value[-literal]
@@ -203,36 +229,73 @@ def check_rup(formula: Iterable[Sequence[int]], proof: Iterable[str], *,
     """Check a DRUP proof that ``formula`` (clauses of nonzero ints) has no model.
 
     ``deadline`` is a ``time.monotonic()`` value after which the check stops unfinished
-    (``timed_out``). A malformed proof line raises ProofFormatError.
+    (``timed_out``); the clock is read every CHECK_EVERY steps of any kind (formula clauses
+    loaded, proof lines read, deletions, lemmas), so no part of the check outlives it. The
+    proof is read one line at a time, and a variable the formula does not have costs one
+    slot however large its number. A malformed proof line raises ProofFormatError.
     """
     clauses = [tuple(clause) for clause in formula]
-    steps = parse_proof(proof)
     top = max((abs(lit) for clause in clauses for lit in clause), default=0)
-    top = max([top] + [abs(lit) for _, clause, _ in steps for lit in clause])
-    database = _Database(top)
-    for clause in clauses:
+    database, clock = _Database(top), _Clock(deadline)
+    for loaded, clause in enumerate(clauses):
+        if not loaded % CHECK_EVERY and clock.passed():
+            return clock.verdict("while loading the formula", 0)
         database.add(clause)
     lemmas = 0
-    for deletion, clause, line in steps:
+    top = database.top
+    for deletion, clause, line in iter_proof(clock.lines(proof)):
+        if clause and (max(clause) > top or -min(clause) > top):
+            clause = database.dense(clause)
         if deletion:
             database.delete(clause)
             continue
         lemmas += 1
-        if deadline is not None and lemmas % CHECK_EVERY == 1 and time.monotonic() > deadline:
-            return ProofVerdict(False, f"stopped at lemma {lemmas}: the time for checking ran out",
-                                lemmas, timed_out=True)
         if any(-literal in clause for literal in clause):
             database.add(clause)  # a tautology follows from anything
             continue
         if not database.refutes(clause):
-            shown = " ".join(map(str, (*clause, 0)))
+            shown = " ".join(map(str, (*clause_named(clause, database), 0)))
             return ProofVerdict(False, f"lemma {lemmas} (line {line}): {shown} does not follow "
                                        "by unit propagation", lemmas)
         if not clause:
             return ProofVerdict(True, f"{lemmas} lemmas checked, the last the empty clause", lemmas)
         database.add(clause)
+    if clock.stopped:
+        return clock.verdict("reading the proof", lemmas)
     if database.refutes(()):
         return ProofVerdict(True, f"{lemmas} lemmas checked; the empty clause follows by unit "
                                   "propagation", lemmas)
     return ProofVerdict(False, f"after {lemmas} lemmas the empty clause does not follow by unit "
                                "propagation", lemmas)
+
+
+def clause_named(clause: tuple[int, ...], database: _Database) -> tuple[int, ...]:
+    """A clause with renumbered variables given their own numbers back, for a message."""
+    if not database.fresh:
+        return clause
+    named = {index: variable for variable, index in database.fresh.items()}
+    return tuple(lit if abs(lit) <= database.top else named[abs(lit)] * (1 if lit > 0 else -1)
+                 for lit in clause)
+
+
+class _Clock:
+    """The deadline (None: none), looked at every CHECK_EVERY steps."""
+
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline = deadline
+        self.stopped = False  # the proof's lines were cut short by the deadline
+
+    def passed(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+    def lines(self, lines: Iterable[str]) -> Iterator[str]:
+        """The proof's lines (comments and deletions too) until the deadline passes."""
+        for count, line in enumerate(lines):
+            if not count % CHECK_EVERY and self.passed():
+                self.stopped = True
+                return
+            yield line
+
+    def verdict(self, where: str, lemmas: int) -> ProofVerdict:
+        return ProofVerdict(False, f"stopped {where} after {lemmas} lemmas: the time for "
+                                   "checking ran out", lemmas, timed_out=True)

@@ -10,8 +10,11 @@ MAX_SYMBOL_SIZE = len(SYMBOLS)
 
 
 def symbol(value: int) -> str:
-    """The character for a value (1 -> '1', 10 -> 'A'); '.' for empty."""
-    return SYMBOLS[value - 1] if value else "."
+    """The character for a value (1 -> '1', 10 -> 'A'); '.' for empty; a value past the
+    symbols (36 to 64) is its number."""
+    if not value:
+        return "."
+    return SYMBOLS[value - 1] if 0 < value <= MAX_SYMBOL_SIZE else str(value)
 
 
 def expected(n: int, hex16: bool = False) -> str:

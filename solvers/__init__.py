@@ -3,6 +3,7 @@
 registry.py   names every backend; Backend.solve, the one validated entry every caller uses
 options.py    what a backend declares as data: options (typed), counters, constraint kinds, needs
 result.py     Result, Status, Stats: what every backend returns, in one vocabulary
+jsonbounds.py JSON read within bounds (nesting, number size) and written so that it reads back
 backends/     one module per method (its declaration and solve; a heavy one's method in _NAME.py)
 encodings/    what several backends or exports share: CNF numbering and clauses, DIMACS, domains
 generate/     puzzle generation and its command

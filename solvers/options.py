@@ -19,13 +19,14 @@ solvers.options.OptionError: option 'node_limit' cannot be '-1'; valid: a whole 
 from __future__ import annotations
 
 import importlib.util
-import json
 import math
 import os
 import shutil
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from . import jsonbounds
 
 Kind = Literal["int", "float", "bool", "choice", "text", "path", "program", "json"]
 """int and float (within low..high), bool (true/false), choice (one of choices), text (any),
@@ -38,6 +39,10 @@ CONSTRAINT_KINDS = {"all-different": "groups of cells whose digits differ (rows,
 """The constraint kinds of the model a backend may support (models.Model.groups and .cages)."""
 
 TRUE_WORDS, FALSE_WORDS = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+WHOLE_LIMIT = 2 ** 63 - 1
+"""The largest magnitude of an int or float option: a run's options are saved in its record."""
+MAX_JSON_DEPTH = 32
+"""How deep a json option may nest (it is saved inside a run's record, whose JSON is bounded)."""
 
 
 class OptionError(ValueError):
@@ -102,7 +107,7 @@ class Option:
                     raise self._error(text)
                 return word.lower() in TRUE_WORDS
             if self.kind == "json":
-                return self.check(json.loads(word))
+                return self.check(jsonbounds.loads(word, max_depth=MAX_JSON_DEPTH))
         except ValueError:  # json.JSONDecodeError and OptionError too: the text is shown
             raise self._error(text) from None
         if self.kind == "choice":
@@ -133,7 +138,7 @@ class Option:
             if value not in self.choices or isinstance(value, bool) != isinstance(self.choices[0], bool):
                 raise self._error(value)
         elif self.kind == "json":
-            if not isinstance(value, dict):
+            if not isinstance(value, dict) or jsonbounds.out_of_bounds(value, MAX_JSON_DEPTH):
                 raise self._error(value)
         elif not isinstance(value, str) or not value:
             raise self._error(value)
@@ -144,7 +149,9 @@ class Option:
         return value
 
     def _within(self, value: float) -> bool:
-        return ((self.low is None or value >= self.low)
+        """Within low..high, and within a 64-bit whole number (what records and databases hold)."""
+        return (-WHOLE_LIMIT <= value <= WHOLE_LIMIT
+                and (self.low is None or value >= self.low)
                 and (self.high is None or value <= self.high))
 
     def _error(self, value: Any, found: str | None = None) -> OptionError:

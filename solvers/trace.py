@@ -11,7 +11,8 @@ start          n, box_rows, box_cols, givens (list), diagonals, regions (list
                cages ([cells, total or null] each), rules, extra_regions (optional)
 place          cell, value, rule ('naked single', 'hidden single'), group
                (hidden single: the group where the value had one place);
-               explanation (optional): the step's own sentence (the human solver's)
+               explanation (optional): the step's own sentence (the human solver's);
+               links (optional): a chain's links, as for eliminate
 eliminate      value, cells (list), rule ('locked candidates'), group (where
                the value is locked), other (the group it is removed from);
                killer cages: rule 'cage combinations' (other: the cage too) or
@@ -19,7 +20,9 @@ eliminate      value, cells (list), rule ('locked candidates'), group (where
                combinations (the digit sets the cage can still make) and removed
                (the [cell, value] pairs taken out; value is the first one's);
                the human solver (solvers/human): rule is its technique ('naked
-               pair', 'X-wing', ...), removed as above, explanation its sentence
+               pair', 'X-wing', ...), removed as above, explanation its sentence, and
+               for a chain links (optional): [cells, digit, cells, digit, strong] each,
+               a link between two nodes (a digit in one cell or a few), strong or weak
 decide         cell, value, alternatives (list of [cell, value] still to try
                here), rule ('first empty cell', 'fewest candidates', 'two
                places', 'fewest rows'), group (two places: the group; fewest
@@ -47,8 +50,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from models import Cage, Geometry, Model, Puzzle, grid_svg
+from models.geometry import MAX_SIZE
 from models.lines import BadLine, iter_lines
-from models.symbols import MAX_SYMBOL_SIZE, symbol
+from models.symbols import symbol
 
 Event = dict[str, Any]
 
@@ -143,6 +147,12 @@ def _pairs(value: Any) -> bool:
     return isinstance(value, list) and all(_integers(x) and len(x) == 2 for x in value)
 
 
+def _links(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(k, list) and len(k) == 5 and _integers(k[0]) and _integer(k[1]) and _integers(k[2])
+        and _integer(k[3]) and type(k[4]) is bool and k[0] and k[2] for k in value)
+
+
 def _cages(value: Any) -> bool:
     return isinstance(value, list) and all(
         isinstance(c, list) and len(c) == 2 and _integers(c[0]) and (c[1] is None or _integer(c[1]))
@@ -163,6 +173,7 @@ FIELD_TYPES: dict[str, tuple[str, Any]] = {
     "forced": ("true or false", lambda v: type(v) is bool),
     "alternatives": ("a list of [cell, value] pairs", _pairs),
     "removed": ("a list of [cell, value] pairs", _pairs),
+    "links": ("a list of [cells, digit, cells, digit, strong] links", _links),
     "combinations": ("a list of lists of integers", lambda v: isinstance(v, list) and all(map(_integers, v))),
     "cages": ("a list of [cells, total] pairs", _cages),
     "extra_regions": ("a list of lists of integers", lambda v: isinstance(v, list) and all(map(_integers, v))),
@@ -198,6 +209,9 @@ def check_in_grid(event: Event, n: int, where: str) -> None:
     for key in ("alternatives", "removed"):
         cells += [cell for cell, _ in event.get(key, [])]
         values += [value for _, value in event.get(key, [])]
+    for tail, digit, head, to_digit, _ in event.get("links", []):
+        cells += [*tail, *head]
+        values += [digit, to_digit]
     if any(not 0 <= cell < n * n for cell in cells):
         raise TraceError(f"{where}: {event['kind']} event names a cell outside the {n}x{n} grid "
                          f"(cells are 0..{n * n - 1})")
@@ -254,9 +268,9 @@ def _start_side(event: Event, where: str) -> int:
     if event["kind"] != "start":
         raise TraceError(f"{where}: a trace starts with a 'start' event (the puzzle)")
     n = event["n"]
-    if event["box_rows"] * event["box_cols"] != n or not 1 <= n <= MAX_SYMBOL_SIZE:
+    if event["box_rows"] * event["box_cols"] != n or not 1 <= n <= MAX_SIZE:
         raise TraceError(f"{where}: the start event's n {n} is not box_rows x box_cols "
-                         f"({event['box_rows']} x {event['box_cols']}) of a grid up to {MAX_SYMBOL_SIZE}")
+                         f"({event['box_rows']} x {event['box_cols']}) of a grid up to {MAX_SIZE}")
     puzzle_of(event, where)
     return int(n)
 

@@ -45,6 +45,14 @@ def test_fpuzzles_number_too_long_to_convert_is_a_located_error_and_reading_goes
     assert not isinstance(second, PuzzleError) and second.n == 4
 
 
+@pytest.mark.parametrize("key", ["killercage", "cage", "extraregion"])
+def test_an_empty_cell_list_says_it_is_empty_not_that_a_list_is_no_list(key: str) -> None:
+    doc = json.dumps({"size": 4, "grid": EMPTY_ROWS, key: [{"cells": []}]})
+    (error,) = iter_documents(doc, "t.json")
+    assert isinstance(error, DocumentError)
+    assert f"{key}[0].cells: expected a list of cell names such as 'R1C1', found an empty list" in str(error)
+
+
 @pytest.mark.parametrize("name", ["R١C1", "R1C²", "r١c١"])
 def test_cell_name_with_digits_other_than_0_to_9_is_a_located_error(name: str) -> None:
     (error,) = iter_documents(cage_doc(3, (name, "R1C2")), "t.json")

@@ -154,6 +154,9 @@ CASES: dict[tuple[str, str], Case] = {
     ("generate", "--measure-limit"): case(["generate", "--size", "6"], ["--measure-limit", "1"]),
     ("generate", "--max-mrv-nodes"): case(["generate", "--size", "6"], ["--max-mrv-nodes", "1"]),
     ("generate", "--output"): case(["generate", "--size", "4"], ["--output", "{OUT}/g.txt"]),
+    # seed 2's first 6x6 region map gives no grid: a tiny bound gives up there, exit 1
+    ("generate", "--grid-timeout"): case(["generate", "--size", "6", "--variant", "jigsaw", "--seed", "2"],
+                                         ["--grid-timeout", "0.001"]),
     # study, ladder
     ("study", "--levels"): case(["study", "consistency", P4], ["--levels", "naked"]),
     ("study", "--first"): case(["study", "consistency", P4, "--levels", "naked"], ["--first", "1"]),
@@ -173,6 +176,7 @@ CASES: dict[tuple[str, str], Case] = {
     ("explain", "--hex"): case(["explain", HEX], ["--hex"]),
     ("explain", "--max-steps"): case(["explain", P4], ["--max-steps", "1"]),
     ("explain", "--trace"): case(["explain", P4], ["--trace", "{OUT}/t.jsonl"]),
+    ("explain", "--uniqueness"): case(["explain", P4], ["--uniqueness", "off"]),
     ("rate", "--json"): case(["rate", P4], ["--json", "{OUT}/r.json"]),
     ("rate", "--each"): case(["rate", P4], ["--each"]),
     ("rate", "--sample"): case(["rate", P4], ["--sample", "1"]),
@@ -181,6 +185,7 @@ CASES: dict[tuple[str, str], Case] = {
     ("rate", "--timeout"): case(["rate", HARD], ["--timeout", "0.001"]),
     ("rate", "--format"): case(["rate", P4], ["--format", "latex"]),
     ("rate", "--input-format"): case(["rate", P4], ["--input-format", "grid"]),
+    ("rate", "--uniqueness"): case(["rate", P4, "--json", "{OUT}/r.json"], ["--uniqueness", "assume"]),
     ("rate", "--hex"): case(["rate", HEX, "--json", "{OUT}/r.json"], ["--hex"]),
     ("render", "--puzzle"): case(["render", P4, "-o", "{OUT}/r.svg"], ["--puzzle", "2"]),
     ("render", "--solver"): case(["render", P4, "-o", "{OUT}/r.svg"], ["--solver", "dlx"]),
@@ -188,6 +193,8 @@ CASES: dict[tuple[str, str], Case] = {
                                   ["--timeout", "0.01"]),
     ("render", "--input-format"): case(["render", P4, "-o", "{OUT}/r.svg"], ["--input-format", "grid"]),
     ("render", "--hex"): case(["render", HEX, "--solver", "mrv:node_limit=20", "-o", "{OUT}/r.svg"], ["--hex"]),
+    ("render", "--step"): case(["render", P4, "-o", "{OUT}/r.svg"], ["--step", "1"]),
+    ("render", "--uniqueness"): case(["render", P4, "--solver", "human", "-o", "{OUT}/r.svg"], ["--uniqueness", "off"]),
     ("render", "--output"): case(["render", P4, "-o", "{OUT}/r.svg"], ["--output", "{OUT}/r2.svg"]),
     ("replay", "--output"): case(["replay", "{TRACE}", "-o", "{OUT}/a.html"], ["--output", "{OUT}/b.html"]),
     ("replay", "--max-steps"): case(["replay", "{TRACE}", "-o", "{OUT}/a.html"], ["--max-steps", "1"]),
@@ -198,6 +205,7 @@ CASES: dict[tuple[str, str], Case] = {
     ("tree", "--input-format"): case(TREE, ["--input-format", "grid"]),
     ("tree", "--hex"): case(["tree", HEX, "--solver", "mrv:node_limit=20", "-o", "{OUT}/t.svg"], ["--hex"]),
     ("tree", "--output"): case(TREE, ["--output", "{OUT}/t2.svg"]),
+    ("tree", "--uniqueness"): case(["tree", P4, "--solver", "human", "-o", "{OUT}/t.svg"], ["--uniqueness", "off"]),
     ("tree", "--max-nodes"): case(TREE, ["--max-nodes", "3"]),
 }
 QUICK = {"report", "generate", "export", "decode", "study"}

@@ -82,3 +82,47 @@ def test_a_passed_deadline_stops_the_check() -> None:
 def test_a_malformed_proof_line_is_an_error_naming_the_line(line: str) -> None:
     with pytest.raises(ProofFormatError, match="proof line 2"):
         parse_proof(["1 0", line])
+
+
+@pytest.mark.parametrize("variable", [10 ** 12, 2 ** 63, 10 ** 40])
+def test_a_lemma_naming_a_huge_variable_is_checked_in_small_memory(variable: int) -> None:
+    import tracemalloc
+    proof = [f"{variable} 1 2 0", "1 2 0", "1 0", "2 0", "0"]  # the first lemma is weaker, still RUP
+    tracemalloc.start()
+    try:
+        verdict = check_rup(ALL_EIGHT, proof)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert verdict.ok and verdict.lemmas == 5
+    assert peak < 1 << 20  # one slot for the fresh variable, not an array up to its number
+
+
+def test_a_lemma_on_a_fresh_variable_alone_is_rejected_naming_it() -> None:
+    verdict = check_rup(ALL_EIGHT, [f"{10 ** 12} 0", "0"])
+    assert not verdict.ok and f"{10 ** 12} 0 does not follow" in verdict.reason
+
+
+@pytest.mark.parametrize("kind", ["deletions", "comments", "lemmas"])
+def test_three_million_proof_lines_stop_at_the_deadline_unread(kind: str) -> None:
+    read = 0
+    line = {"deletions": "d 1 2 3 0", "comments": "c x", "lemmas": "1 2 3 0"}[kind]
+
+    def lines():  # counts what the checker took: it must stop long before the end
+        nonlocal read
+        for _ in range(3_000_000):
+            read += 1
+            yield line
+    verdict = check_rup(ALL_EIGHT, lines(), deadline=time.monotonic() + 0.05)
+    assert verdict.timed_out and not verdict.ok
+    assert read < 3_000_000
+
+
+def test_a_deadline_passed_while_loading_the_formula_reads_no_proof_line() -> None:
+    read = []
+
+    def proof():
+        read.append("0")
+        yield "0"
+    verdict = check_rup(ALL_EIGHT * 1000, proof(), deadline=time.monotonic() - 1)
+    assert verdict.timed_out and "loading the formula" in verdict.reason and not read

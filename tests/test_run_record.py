@@ -131,8 +131,11 @@ def test_the_database_column_has_the_fields_type(column: str, three_runs: Path) 
 def test_report_where_clauses_above_zero_selects_through_the_command_line(three_runs: Path, tmp_path: Path,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "selected.json"
-    assert cli.main(["report", "--db", str(three_runs), "--where", "clauses>99", "--json", str(out)]) == 0
-    assert {run["file"] for run in json.loads(out.read_text())["runs"]} == {"b.txt", "c.txt"}
+    assert cli.main(["report", "--db", str(three_runs), "--where", "clauses>99", "--json", str(out)]) == 2
+    assert "not alike, so no table sums them" in capsys.readouterr().err  # b and c: limits 9.5 and 100.25 s
+    assert cli.main(["report", "--db", str(three_runs), "--where", "clauses>99", "--where", "limit_s<50",
+                     "--json", str(out)]) == 0
+    assert {run["file"] for run in json.loads(out.read_text())["runs"]} == {"b.txt"}
     assert cli.main(["report", "--db", str(three_runs), "--where", "clauses>many"]) == 2
     assert "--where: clauses is a number, not 'many'" in capsys.readouterr().err
 

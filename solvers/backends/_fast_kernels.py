@@ -37,6 +37,11 @@ from numba import njit, types
 from numba.core import event
 from numba.extending import intrinsic
 
+from . import _fast_cache
+
+CACHE = _fast_cache.use_private_cache()
+"""Where numba caches the kernels: chosen before any is declared (_fast_cache.py)."""
+
 MAX_SHARES = 62
 """Shares of other groups a group may have for locked candidates to find them by bitmask
 (more: one look at each)."""
@@ -589,10 +594,11 @@ def compile_kernels(what: str, kernels: Iterable[tuple[Any, Any]], *, wait: bool
     with compile_lock(what, wait=wait) as held:
         if not held:
             return False
-        with event.install_listener("numba:compile", announce):
-            for kernel, signature in todo:
-                kernel.compile(signature)
-                kernel.disable_compile()
+        with _fast_cache.compiling(CACHE):  # verify, compile, seal; another compile's new files spared
+            with event.install_listener("numba:compile", announce):
+                for kernel, signature in todo:
+                    kernel.compile(signature)
+                    kernel.disable_compile()
     if announce.began is not None:  # a line of its own: parallel workers may both compile
         print(f"compiling {what} took {time.perf_counter() - announce.began:.1f} s",
               file=sys.stderr, flush=True)

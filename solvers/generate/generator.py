@@ -33,7 +33,9 @@ True
 from __future__ import annotations
 
 import random
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from models import Geometry, Grid, Model, Puzzle, to_line, verify
@@ -51,6 +53,16 @@ MEASURE_NODE_LIMIT = 50_000  # mrv decisions allowed when measuring difficulty
 
 class GenerationError(RuntimeError):
     """A request that could not be met (for instance a number of givens never reached)."""
+
+
+@dataclass(frozen=True)
+class GridSearch:
+    """The bound on finding one complete grid, and who hears of each region map that gave
+    none (a jigsaw draws region maps until one can be filled): ``seconds`` (None: only
+    REGION_ATTEMPTS maps), ``on_miss(maps tried, seconds so far)``."""
+
+    seconds: float | None = None
+    on_miss: Callable[[int, float], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -171,20 +183,34 @@ def random_solution(template: Puzzle, rng: random.Random,
     return None
 
 
-def random_full_grid(size: int, rng: random.Random, variant: str = "standard") -> Puzzle:
-    """A complete random grid as a Puzzle with every cell given (jigsaw: with random regions)."""
+def random_full_grid(size: int, rng: random.Random, variant: str = "standard",
+                     search: GridSearch | None = None) -> Puzzle:
+    """A complete random grid as a Puzzle with every cell given (jigsaw: with random regions);
+    GenerationError when none is found within ``search``'s bound."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    search = search or GridSearch()
     geometry = Geometry.for_size(size)
     empty = (0,) * geometry.cells
-    for _ in range(REGION_ATTEMPTS if variant == "jigsaw" else 1):
+    started = time.monotonic()
+    tried = 0
+    for tried in range(1, (REGION_ATTEMPTS if variant == "jigsaw" else 1) + 1):
         regions = random_regions(size, rng) if variant == "jigsaw" else None
         template = Puzzle(geometry, empty, diagonals=variant == "x", regions=regions)
         solution = random_solution(template, rng, restarts=3 if variant == "jigsaw" else 20)
         if solution is not None:
             return template.with_givens(solution)
+        spent = time.monotonic() - started
+        if search.seconds is None or spent <= search.seconds:
+            if search.on_miss is not None:
+                search.on_miss(tried, spent)
+            continue
+        raise GenerationError(
+            f"found no complete {geometry.label()} {variant} grid in {search.seconds:g} s "
+            f"({tried} region map{'s' if tried > 1 else ''} tried); the random search seldom "
+            "fills a jigsaw above 12x12 in that time: try a smaller --size, or more --grid-timeout")
     raise GenerationError(f"found no complete {geometry.label()} {variant} grid "
-                          f"(tried {REGION_ATTEMPTS if variant == 'jigsaw' else 1} region maps)")
+                          f"(tried {tried} region maps)")
 
 
 # ---------------------------------------------------------------- removing clues
@@ -322,7 +348,7 @@ def check_request(size: int, givens: int | None, symmetric: bool, variant: str) 
 def generate(size: int, *, seed: int | str = 0, givens: int | None = None,
              symmetric: bool = False, variant: str = "standard", tries: int = 1,
              measure_limit: int | None = MEASURE_NODE_LIMIT,
-             max_mrv_nodes: int | None = None) -> Generated:
+             max_mrv_nodes: int | None = None, search: GridSearch | None = None) -> Generated:
     """One puzzle with a unique solution: locally minimal, or with exactly ``givens`` givens.
 
     ``tries`` puzzles are made and the hardest kept (most mrv decisions, then not
@@ -332,6 +358,7 @@ def generate(size: int, *, seed: int | str = 0, givens: int | None = None,
     decisions) confirms it independently and measures the difficulty. With
     ``max_mrv_nodes``, puzzles that mrv cannot settle within that many decisions are
     replaced by fresh ones (up to TARGET_ATTEMPTS), for sets every method should finish.
+    ``search`` bounds the search for each complete grid (random_full_grid).
     """
     check_request(size, givens, symmetric, variant)
     if tries < 1:
@@ -350,7 +377,7 @@ def generate(size: int, *, seed: int | str = 0, givens: int | None = None,
                 f"only {len(made)} of {tries} {size}x{size} {variant} puzzles in {attempts} attempts "
                 f"were settled by mrv within {max_mrv_nodes} decisions")
         attempts += 1
-        full = random_full_grid(size, rng, variant)
+        full = random_full_grid(size, rng, variant, search)
         puzzle, minimal = remove_clues(full, rng, target=givens, symmetric=symmetric)
         fewest = puzzle.num_givens if fewest is None else min(fewest, puzzle.num_givens)
         if givens is not None and puzzle.num_givens != givens:

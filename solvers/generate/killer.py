@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from models import Cage, Grid, Puzzle, verify
 
 from .. import registry
-from .generator import GenerationError, random_full_grid
+from .generator import GenerationError, GridSearch, random_full_grid
 
 KILLER_VARIANTS = ("standard", "x", "jigsaw")
 """The grids under the cages."""
@@ -73,8 +73,9 @@ def default_max_cage(n: int) -> int:
 
 def generate_killer(size: int, *, seed: int | str = 0, variant: str = "standard", givens: bool = False,
                     max_cage: int | None = None, unique: Uniqueness | None = None,
-                    confirm: Uniqueness | None = None) -> Killer:
-    """One killer puzzle with a unique solution (see the module docstring for the recipes)."""
+                    confirm: Uniqueness | None = None, search: GridSearch | None = None) -> Killer:
+    """One killer puzzle with a unique solution (see the module docstring for the recipes);
+    ``search`` bounds the search for its complete grid."""
     if variant not in KILLER_VARIANTS:
         raise ValueError(f"unknown killer variant {variant!r}; choose one of {', '.join(KILLER_VARIANTS)}")
     largest = default_max_cage(size) if max_cage is None else max_cage
@@ -82,7 +83,7 @@ def generate_killer(size: int, *, seed: int | str = 0, variant: str = "standard"
         raise ValueError(f"the largest cage has 2 to {size} cells (its digits differ), not {largest}")
     rng = random.Random(f"killer/{variant}/{size}/{seed}")
     unique = unique or proved_unique("mrv")
-    full = random_full_grid(size, rng, variant)
+    full = random_full_grid(size, rng, variant, search)
     solution = full.givens
     if givens:
         cages = grow_cages(solution, size, rng, largest)

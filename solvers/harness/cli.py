@@ -35,7 +35,7 @@ from .engine.stopping import (
     reopen_closed_streams,
     stop_on_signals,
 )
-from .engine.terminal import printable
+from .engine.terminal import escaped_stdout, escaped_warnings, printable
 from .results.database import DatabaseError
 from .results.outputs import OutputWriteError
 from .results.report import ReportError
@@ -78,7 +78,8 @@ def _main(argv: Sequence[str] | None) -> int:
             args, unknown = parser.parse_known_args(args_list)
             if unknown:
                 raise UsageError(unknown_arguments(parser, args.command, unknown))
-            status = args.handler(args)
+            with escaped_stdout(), escaped_warnings():  # text from files never drives the terminal
+                status = args.handler(args)
         return exit_status_for() if status == EXIT_INTERRUPTED or received else status
     except (UsageError, ConfigurationError, PluginError, ReportError, DatabaseError,
             ExecutorError, OutputWriteError) as error:
@@ -95,6 +96,10 @@ def _main(argv: Sequence[str] | None) -> int:
                   file=sys.stderr)
             return EXIT_BROKEN_PIPE
         return EXIT_OK
+    except MemoryError:  # the machine's (or a ulimit's) limit, not a bug: say so
+        print("compare.py: error: out of memory: the input is too large for the memory this "
+              "process may use (more memory, or a smaller input, a lighter encoding)", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as error:  # noqa: BLE001 - a bug of ours: one line, the traceback on request
         if debug:
             traceback.print_exc()

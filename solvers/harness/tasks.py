@@ -11,6 +11,7 @@ Configuration into a backend, in the worker that runs it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -211,6 +212,8 @@ MAX_SECONDS = 1e9
 """No run takes 30 years: a time past this is a forgery or a broken clock."""
 MAX_MEGABYTES = 1e12
 """Peak memory above an exabyte is no measurement."""
+SHAPE = "[0-9]{1,2}x[0-9]{1,2}"
+"""A grid's size or box shape as text: rows x columns, such as 9x9 or 2x3."""
 TIME_STATS = ("wall_time", "encode_time", "solve_time")
 """The stats that are seconds (result.Stats); the rest of the vocabulary is COUNTERS."""
 OWN_TIME = ("encode_time", "solve_time")
@@ -281,6 +284,8 @@ class RunField:
     among: tuple[str, ...] = ()
     places: frozenset[str] = RECORD
     identity: bool = False
+    pattern: str = ""
+    """For a text: a regular expression the whole value must match ('' for any text)."""
 
     @property
     def numeric(self) -> bool:
@@ -303,7 +308,8 @@ class RunField:
         ('a number from 0 to 1e+09', 'one of solved, un')
         """
         if self.kind is Kind.TEXT:
-            what = "one of " + ", ".join(self.among) if self.among else "text"
+            what = ("one of " + ", ".join(self.among) if self.among
+                    else f"text matching {self.pattern}" if self.pattern else "text")
         elif self.kind in (Kind.WHOLE, Kind.NUMBER):
             what = f"a {self.kind.value} from {self.low:g} to {self.high:.3g}"
         elif self.kind is Kind.STATS:
@@ -326,7 +332,8 @@ def _stats_fit(value: Any) -> bool:
 
 
 _FITS: dict[Kind, Callable[[RunField, Any], bool]] = {
-    Kind.TEXT: lambda f, v: type(v) is str and (not f.among or v in f.among),
+    Kind.TEXT: lambda f, v: (type(v) is str and (not f.among or v in f.among)
+                             and (not f.pattern or re.fullmatch(f.pattern, v) is not None)),
     Kind.WHOLE: lambda f, v: type(v) is int and f.low <= v <= f.high,
     Kind.NUMBER: lambda f, v: _in_range(v, f.low, f.high),
     Kind.FLAG: lambda _f, v: v is True or v is False or (type(v) is int and v in (0, 1)),
@@ -350,7 +357,7 @@ RUN_FIELDS: tuple[RunField, ...] = (
              "the command line's puzzle K is index K-1)", identity=True),
     RunField("line", Kind.WHOLE, "the file line the puzzle starts on", null=True, identity=True),
     RunField("n", Kind.WHOLE, "the grid's side (9 for 9x9)", "cells", low=1, identity=True),
-    RunField("box", Kind.TEXT, "the box shape, rows x columns", null=True, identity=True),
+    RunField("box", Kind.TEXT, "the box shape, rows x columns", null=True, identity=True, pattern=SHAPE),
     RunField("variant", Kind.TEXT, "the puzzle's variant (standard, x, jigsaw, killer, latin, ...)",
              null=True, identity=True),
     RunField("configuration", Kind.TEXT, "the configuration's label", identity=True),
@@ -386,7 +393,7 @@ RUN_FIELDS: tuple[RunField, ...] = (
     RunField("seed", Kind.WHOLE, "the solver seed from the options (--seeds; empty without one)",
              null=True, places=frozenset({CSV, JSON}), identity=True),
     RunField("puzzle", Kind.TEXT, "the puzzle in line format", places=_KEPT),
-    RunField("size", Kind.TEXT, "the grid's size, e.g. 9x9", places=_KEPT),
+    RunField("size", Kind.TEXT, "the grid's size, e.g. 9x9", places=_KEPT, pattern=SHAPE),
     RunField("solver", Kind.TEXT, "the configuration's label (as older files name it)", places=_KEPT),
     RunField("solutions", Kind.GRIDS, "the solutions returned, in line format", places=_KEPT),
     RunField("complete", Kind.FLAG, "whether the backend exhausted its search (so its solutions are all "

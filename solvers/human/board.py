@@ -28,17 +28,34 @@ class Contradiction(Exception):  # a state of the board, as the readable mrv nam
 
 
 @dataclass(frozen=True)
+class Link:
+    """One link of a chain, as a picture draws it: between two nodes (a node is a digit in one
+    cell, or in a few cells of one box and line: a grouped node). Strong: at least one of the
+    two holds the digit (drawn solid); weak: not both do (dashed)."""
+
+    cells: tuple[int, ...]
+    digit: int
+    to_cells: tuple[int, ...]
+    to_digit: int
+    strong: bool
+
+
+@dataclass(frozen=True)
 class Step:
     """One deduction: the technique, the sentence that explains it, and what it does.
 
     ``placements`` and ``eliminations`` are (cell, digit) pairs; ``group`` names the house
-    or group the step is about (empty when it has none)."""
+    or group the step is about (empty when it has none); ``weight`` is the step's difficulty
+    when it depends on the step (a chain's length; 0: the technique's weight in scale.BASE);
+    ``links`` the chain a picture draws (empty for a step without one)."""
 
     technique: str
     text: str
     placements: tuple[tuple[int, int], ...] = ()
     eliminations: tuple[tuple[int, int], ...] = ()
     group: str = ""
+    weight: float = 0.0
+    links: tuple[Link, ...] = ()
 
 
 class Layout:
@@ -58,6 +75,17 @@ class Layout:
         self.peers: tuple[frozenset[int], ...] = tuple(frozenset(p) for p in model.peers)
         self.cages = model.cages
         self.cage_names = {g.cells: g.name for g in model.groups if g.name.startswith("cage ")}
+        self.boxes = tuple(cells for name, cells in self.houses if name.startswith(("box ", "region ")))
+        self.single_houses = (tuple(h for h in self.houses if h[1] in self.boxes)
+                              + tuple(h for h in self.houses if h[1] not in self.boxes))
+        """The houses, boxes and regions first: where SE looks for hidden singles first."""
+        self.cell_houses: tuple[tuple[int, ...], ...] = tuple(
+            tuple(h for h, (_, cells) in enumerate(self.houses) if cell in cells)
+            for cell in range(model.num_cells))
+        self.peer_mask: tuple[int, ...] = tuple(sum(1 << p for p in peers) for peers in self.peers)
+        names = {name.split()[0] for name, _ in self.groups}
+        self.standard = names <= {"row", "column", "box"} and len(self.groups) == len(self.houses)
+        """Rows, columns and boxes only (no variant groups, no cages): the pattern BUG+1 assumes."""
 
     def name(self, cell: int) -> str:
         """'r4c2': the models' cell name, in the lower case the explanations use."""

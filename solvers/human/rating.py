@@ -1,10 +1,13 @@
-"""A puzzle's difficulty from a human-style solve: the hardest technique needed and a score.
+"""A puzzle's difficulty from a human-style solve: the hardest technique needed and a score,
+on Sudoku Explainer's scale (scale.py).
 
-The score is the weight (solver.WEIGHTS) of the hardest technique the puzzle needs when it
-can be solved without guessing. A puzzle that needs a guess scores the guess weight, 7.0,
-plus log2 of the number of guesses the complete search makes (every branch explored, so the
-count does not depend on which branch happens to hold the solution): 2 guesses score 8.0,
-16 guesses 11.0. docs/teaching.md gives the whole scale.
+As SE does, the score is the weight of the heaviest step of a solve that always takes the
+easiest step there is (a chain weighs its kind's base plus its length bonus). A puzzle that
+needs a guess, past every forcing net, scores the guess weight, 10.0, plus log2 of the number
+of guesses its complete search makes (every branch explored, so the count does not depend on
+which branch happens to hold the solution; under a guess every technique but the nets is
+used): 2 guesses score 11.0, 16 guesses 14.0.
+docs/teaching.md gives the whole scale.
 """
 from __future__ import annotations
 
@@ -31,22 +34,24 @@ class Rating:
     stopped: str = ""
 
 
-def score_of(techniques: list[str], guesses: int) -> tuple[str, float]:
-    """(the hardest technique, the score) for the techniques used and the guesses made."""
+def score_of(peak: dict[str, float], guesses: int) -> tuple[str, float]:
+    """(the hardest technique, the score) for the heaviest step of each technique used and
+    the guesses made."""
     if guesses:
         return "guess", round(WEIGHTS["guess"] + math.log2(guesses), 2)
-    if not techniques:
+    if not peak:
         return "none", 0.0
-    hardest = max(techniques, key=lambda t: WEIGHTS[t])
-    return hardest, WEIGHTS[hardest]
+    hardest = max(peak, key=lambda t: (peak[t], WEIGHTS[t]))
+    return hardest, peak[hardest]
 
 
 def rate(model: Model, *, max_guesses: int | None = 10_000, time_limit: float | None = None,
-         techniques: tuple[Technique, ...] = TECHNIQUES) -> Rating:
+         techniques: tuple[Technique, ...] = TECHNIQUES, unique: bool = False) -> Rating:
     """Rate one puzzle: solve it completely (up to two solutions) and score what it needed
-    (with ``techniques``: all of them unless a study leaves some out)."""
+    (with ``techniques``: all of them unless a study leaves some out; ``unique``: the puzzle
+    is known to have one solution, so the uniqueness techniques may be used)."""
     done = solve(model, max_solutions=2, max_guesses=max_guesses, time_limit=time_limit,
-                 record=False, techniques=techniques)
-    technique, score = score_of(list(done.uses), done.guesses)
+                 record=False, techniques=techniques, unique=unique)
+    technique, score = score_of(done.peak, done.guesses)
     return Rating(technique, score, done.guesses, dict(done.uses), len(done.solutions),
                   done.complete or len(done.solutions) >= 2, done.stopped)

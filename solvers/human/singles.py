@@ -18,9 +18,10 @@ def naked_single(board: Board) -> Step | None:
 
 
 def hidden_single(board: Board) -> Step | None:
-    """The first digit with one place left in a house (a group of n cells)."""
+    """The first digit with one place left in a house (a group of n cells): boxes and regions
+    first (SE weighs a hidden single there 1.2, in a row, column or diagonal 1.5)."""
     layout = board.layout
-    for name, cells in layout.houses:
+    for name, cells in layout.single_houses:
         once = twice = 0  # digits seen in at least one / at least two empty cells
         for cell in cells:
             mask = board.cand[cell]
@@ -32,5 +33,6 @@ def hidden_single(board: Board) -> Step | None:
             cell = board.places(cells, digit)[0]
             return Step("hidden single",
                         f"hidden single: {symbol(digit)} can go only in {layout.name(cell)} "
-                        f"within {name}", placements=((cell, digit),), group=name)
+                        f"within {name}", placements=((cell, digit),), group=name,
+                        weight=1.2 if cells in layout.boxes else 1.5)
     return None

@@ -3,7 +3,8 @@
 
 Each step becomes a 'place' or an 'eliminate' event whose rule is the technique and whose
 ``explanation`` is the step's sentence; eliminations also list every (cell, digit) they
-remove under ``removed``. A guess is a 'decide' event (rule 'fewest candidates').
+remove under ``removed``, and a chain its links under ``links`` (for the pictures: each
+[cells, digit, cells, digit, strong]). A guess is a 'decide' event (rule 'fewest candidates').
 """
 from __future__ import annotations
 
@@ -20,11 +21,12 @@ NAME = "human"
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          node_limit: int | None = None, trace: Trace | None = None) -> Result:
-    """Solve like a person (guesses count as nodes, limited by node_limit) and record the trace."""
+          node_limit: int | None = None, trace: Trace | None = None, unique: bool = False) -> Result:
+    """Solve like a person (guesses count as nodes, limited by node_limit) and record the trace;
+    ``unique``: the puzzle is known to have one solution (uniqueness techniques allowed)."""
     start = time.perf_counter()
     done = human_solve(model, max_solutions=max_solutions, max_guesses=node_limit,
-                       time_limit=time_limit)
+                       time_limit=time_limit, unique=unique)
     if trace is not None:
         trace.start(model, NAME)
         solved = 0
@@ -51,14 +53,16 @@ def _kind_and_fields(event: Event, solved: int) -> tuple[str, int, dict[str, obj
     depth = event.depth
     if event.kind == "step" and event.step is not None:
         step = event.step
+        links = {"links": [[list(k.cells), k.digit, list(k.to_cells), k.to_digit, k.strong]
+                           for k in step.links]} if step.links else {}
         if step.placements:
             cell, digit = step.placements[0]
             return "place", depth, {"cell": cell, "value": digit, "rule": step.technique,
-                                    "group": step.group, "explanation": step.text}
+                                    "group": step.group, "explanation": step.text, **links}
         removed = [list(pair) for pair in step.eliminations]
         return "eliminate", depth, {"value": removed[0][1], "cells": sorted({c for c, _ in removed}),
                                     "rule": step.technique, "group": step.group, "other": "",
-                                    "removed": removed, "explanation": step.text}
+                                    "removed": removed, "explanation": step.text, **links}
     if event.kind == "guess":
         return "decide", depth, {"cell": event.cell, "value": event.digit, "rule": "fewest candidates",
                                  "alternatives": [[event.cell, d] for d in event.others],

@@ -21,5 +21,6 @@ summary:   what a sweep prints and saves when it ends (run, and run --db)
 batch:     run --batch and solve --batch: whole files through a backend's batch entry
 sweep_db:  a sweep written run by run to a results database
 tracing:   one puzzle solved by a readable backend while its trace is recorded
+uniqueness: whether a puzzle is known to have one solution (--uniqueness), for the human solver
 study:     the classic studies as one table each (Simonis's consistency levels)
 """

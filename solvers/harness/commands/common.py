@@ -25,7 +25,7 @@ from ..results.outputs import OutputError
 from ..results.outputs import check_output_paths as check_paths
 from ..results.summary_table import COLUMNS, parse_columns
 from ..results.tables import TABLE_FORMATS
-from ..tasks import Category, Outcome, Task
+from ..tasks import MAX_COUNT, Category, Outcome, Task
 from .progress import Progress
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -50,6 +50,10 @@ MAX_SECONDS = 1e7
 clocks' arithmetic overflow on larger numbers (--cpu-limit 1e308 failed every run)."""
 MAX_MEGABYTES = 1e9
 """The largest --memory-limit (a petabyte): RLIMIT_AS is a 64-bit count of bytes."""
+MAX_JOBS = 1024
+"""The most worker processes --jobs starts (each is a process: more is no faster on any machine)."""
+MAX_PAR = 1e6
+"""The largest PAR-K factor: an unsolved run counts K x the limit, which must stay a number."""
 FIFO_NOTICE_S = 2.0
 """Seconds a FIFO may stay silent before the user is told the run waits for it."""
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -194,9 +198,40 @@ def megabytes(text: str) -> float:
 
 
 def positive_int(text: str) -> int:
-    value = int(text)
+    """A whole number from 1 to MAX_COUNT (what a 64-bit count, and the results database, holds)."""
+    value = whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+def whole_number(text: str) -> int:
+    """A whole number, negative or not, of at most 64 bits (from -MAX_COUNT to MAX_COUNT)."""
+    try:
+        value = int(text.strip()) if len(text) <= 40 else None
+    except ValueError:
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text[:40]!r}")
+    if abs(value) > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_COUNT:,} (a 64-bit whole number), "
+                                         f"not {text}")
+    return value
+
+
+def worker_count(text: str) -> int:
+    """A number of worker processes: 1 to MAX_JOBS."""
+    value = positive_int(text)
+    if value > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_JOBS:,} worker processes, not {text}")
+    return value
+
+
+def par_factor(text: str) -> float:
+    """A PAR-K factor: a positive number up to MAX_PAR."""
+    value = positive_float(text)
+    if value > MAX_PAR:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_PAR:g}, not {text}")
     return value
 
 

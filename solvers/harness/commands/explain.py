@@ -11,7 +11,7 @@ from ...trace import Event, numbered, write_jsonl
 from ..engine.terminal import printable
 from ..results.outputs import atomic_path
 from .common import EXIT_OK, Subcommands, UsageError, check_output_paths, positive_int
-from .tracing import chosen_puzzle, one_puzzle_options, traced_solve
+from .tracing import chosen_puzzle, one_puzzle_options, solver_named, traced_solve
 
 
 def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
@@ -19,8 +19,10 @@ def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
         "explain", help="explain one solve step by step, in words",
         description="Solve one puzzle and print every step. The default, the human-style solver, "
                     "uses the techniques people teach (singles, locked candidates, subsets, fish, "
-                    "wings, simple colouring, cage combinations) and guesses only when none "
-                    "applies; each step is one sentence naming its technique, cells and digits. "
+                    "wings, uniqueness, chains, almost locked sets, cage combinations, then "
+                    "forcing chains and nets), the easiest first as Sudoku Explainer does, and "
+                    "guesses only when none applies; each step is one sentence naming its "
+                    "technique, cells and digits. "
                     "The readable mrv, backtrack or dlx show their own search instead: each "
                     "placement with its rule, each decision with its depth and alternatives, each "
                     "contradiction and backtrack.")
@@ -38,14 +40,14 @@ def run(args: argparse.Namespace) -> int:
     if args.trace and args.trace != "-":
         check_output_paths({"--trace": args.trace}, [args.path])
     puzzle = chosen_puzzle(args, "explain")
-    result, trace = traced_solve(puzzle, args.solver, args.timeout, "explain")
+    result, trace = traced_solve(puzzle, args.solver, args.timeout, args.uniqueness, "explain")
     if args.trace:
         _write_trace(args.trace, trace.events)
         if args.trace == "-":
             return EXIT_OK
     n = puzzle.n
     print(f"{puzzle.source}: {puzzle.geometry.label()} {puzzle.variant}, {puzzle.num_givens} givens; "
-          f"solver {trace.events[0]['solver']}")
+          f"solver {solver_named(trace.events[0])}")
     print(to_pretty(puzzle))
     steps = len(trace.events) - 1
     for line in numbered(trace.events, n, args.max_steps):

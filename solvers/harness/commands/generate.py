@@ -26,14 +26,18 @@ from ...generate.generator import (
     MEASURE_NODE_LIMIT,
     VARIANTS,
     GenerationError,
+    GridSearch,
     check_request,
     generate,
 )
 from ...generate.killer import KILLER_VARIANTS, generate_killer
 from ...generate.qwh import qwh
 from ..results.outputs import atomic_path
-from .common import Subcommands
+from .common import Subcommands, seconds, whole_number
 from .progress import Progress
+
+GRID_SECONDS = 60.0
+"""How long finding one complete grid may take by default (--grid-timeout)."""
 
 KILLERS = tuple("killer" if v == "standard" else f"{v}-killer" for v in KILLER_VARIANTS)
 ALL_VARIANTS = (*VARIANTS, *KILLERS, "latin")
@@ -57,12 +61,12 @@ def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
 
 
 def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", type=int, default=9,
+    parser.add_argument("--size", type=whole_number, default=9,
                         help="side n: 4, 6, 9, 12, 16, 25, ... (default 9); latin: any from 2")
-    parser.add_argument("--count", type=int, default=1, help="how many puzzles (default 1)")
+    parser.add_argument("--count", type=whole_number, default=1, help="how many puzzles (default 1)")
     parser.add_argument("--seed", default="0",
                         help="seed; puzzle i uses '<seed>/<i>', so runs are reproducible (default 0)")
-    parser.add_argument("--givens", type=int, default=None,
+    parser.add_argument("--givens", type=whole_number, default=None,
                         help="stop at exactly this many givens (default: locally minimal)")
     parser.add_argument("--symmetric", action="store_true",
                         help="remove clues in pairs symmetric about the centre")
@@ -74,19 +78,23 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--killer-givens", action="store_true",
                         help="killer: cages plus a few givens (givens removed while unique) "
                              "instead of cages only")
-    parser.add_argument("--max-cage", type=int, default=None, metavar="K",
+    parser.add_argument("--max-cage", type=whole_number, default=None, metavar="K",
                         help="killer: the largest cage in cells (default 5, less below 6x6)")
     parser.add_argument("--format", dest="out_format", choices=OUTPUT_FORMATS, default="line",
                         help="line (default: one puzzle a line, difficulty as a comment), grid, or "
                              "fpuzzles (one f-puzzles JSON document a line)")
-    parser.add_argument("--tries", type=int, default=1,
+    parser.add_argument("--tries", type=whole_number, default=1,
                         help="make K puzzles per output puzzle and keep the hardest (most mrv nodes)")
-    parser.add_argument("--measure-limit", type=int, default=MEASURE_NODE_LIMIT,
+    parser.add_argument("--measure-limit", type=whole_number, default=MEASURE_NODE_LIMIT,
                         help=f"mrv decisions allowed when measuring difficulty (default {MEASURE_NODE_LIMIT}); "
                              "beyond it the comment says mrv_nodes>LIMIT")
-    parser.add_argument("--max-mrv-nodes", type=int, default=None,
+    parser.add_argument("--max-mrv-nodes", type=whole_number, default=None,
                         help="replace puzzles that mrv cannot settle (count to two) within this many "
                              "decisions, for sets every method should finish")
+    parser.add_argument("--grid-timeout", type=seconds, default=GRID_SECONDS, metavar="SECONDS",
+                        help="give up when no complete grid is found in this long (a jigsaw draws "
+                             "region maps until one can be filled; each that cannot is said on "
+                             f"stderr; default {GRID_SECONDS:g})")
     parser.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
 
 
@@ -191,8 +199,18 @@ def _header(args: argparse.Namespace) -> str:
             f"# seed {args.seed}: puzzle i is generated from seed '{args.seed}/i'; {what}\n" + after)
 
 
+def _grid_search(args: argparse.Namespace, number: int) -> GridSearch:
+    """The bound on finding puzzle ``number``'s complete grid, each region map that gives
+    none said on stderr (a large jigsaw takes many)."""
+    def missed(tried: int, spent: float) -> None:
+        print(f"generate: puzzle {number}: region map {tried} gave no complete grid; trying another "
+              f"({spent:.0f} s of --grid-timeout {args.grid_timeout:g} s)", file=sys.stderr, flush=True)
+    return GridSearch(args.grid_timeout, missed)
+
+
 def _made(args: argparse.Namespace, seed: str, limit: int | None) -> tuple[Puzzle, str]:
     """One puzzle of the requested kind and the comment written after it."""
+    search = _grid_search(args, int(seed.rsplit("/", 1)[1]) + 1)
     if args.variant == "latin":
         instance = qwh(args.size, args.holes, seed=seed)
         holes = args.size ** 2 - instance.puzzle.num_givens
@@ -200,11 +218,11 @@ def _made(args: argparse.Namespace, seed: str, limit: int | None) -> tuple[Puzzl
     if args.variant in KILLERS:
         base = "standard" if args.variant == "killer" else args.variant.removesuffix("-killer")
         killer = generate_killer(args.size, seed=seed, variant=base, givens=args.killer_givens,
-                                 max_cage=args.max_cage)
+                                 max_cage=args.max_cage, search=search)
         return killer.puzzle, killer.comment()
     made = generate(args.size, seed=seed, givens=args.givens, symmetric=args.symmetric,
                     variant=args.variant, tries=args.tries, measure_limit=limit,
-                    max_mrv_nodes=args.max_mrv_nodes)
+                    max_mrv_nodes=args.max_mrv_nodes, search=search)
     minimal = " minimal=yes" if made.minimal else ""
     return made.puzzle, made.difficulty.comment() + minimal
 

@@ -11,11 +11,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from models import Model, Puzzle, to_line
+from models import Model, Puzzle, to_record
 
 from ...human import WEIGHTS, Rating, rate
 from ..results.outputs import write_atomic
 from ..results.tables import TEXT_FORMATS, text_table
+from . import uniqueness
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -28,6 +29,7 @@ from .common import (
     read_inputs,
     seconds,
     shown,
+    whole_number,
 )
 from .progress import Progress
 
@@ -38,17 +40,19 @@ def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "rate", help="rate each puzzle's difficulty by the techniques a person needs",
         description="Solve each puzzle with the human-style solver (the techniques of 'explain', "
-                    "easiest first, guessing only when none applies) and rate it: the hardest "
-                    "technique needed and a score (that technique's weight; a puzzle that needs "
-                    "guesses scores 7 + log2 of the guesses its complete search makes). Prints "
-                    "how many puzzles need each technique and the scores' quartiles.")
+                    "easiest first, guessing only when none applies) and rate it on Sudoku "
+                    "Explainer's scale: the hardest technique needed and a score (the weight of "
+                    "the heaviest step, a chain's growing with its length; a puzzle that needs "
+                    "guesses scores 10 + log2 of the guesses its complete search makes). Prints "
+                    "how many puzzles need each technique and the scores' quartiles; progress "
+                    "goes to standard error.")
     parser.add_argument("path", metavar="FILE", help="a puzzle file, or '-' for standard input")
     parser.add_argument("--json", metavar="OUT", help="write one record per puzzle (and the summary) as JSON")
     parser.add_argument("--each", action="store_true", help="also print one row per puzzle")
     parser.add_argument("--sample", type=positive_int, default=None, metavar="K",
                         help="rate K puzzles drawn at random (with --seed) instead of all, kept in "
                              "file order")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=whole_number, default=0, metavar="S",
                         help="the random seed of --sample (default: 0)")
     parser.add_argument("--max-guesses", type=positive_int, default=DEFAULT_MAX_GUESSES, metavar="N",
                         help=f"give up on a puzzle after N guesses (default: {DEFAULT_MAX_GUESSES:,}); "
@@ -57,6 +61,7 @@ def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
                         help="give up on a puzzle after this long (default: 60)")
     parser.add_argument("--format", choices=TEXT_FORMATS, default="text",
                         help="text (default), Markdown tables or LaTeX tabulars (booktabs)")
+    uniqueness.add_option(parser)
     input_options(parser)
     return parser
 
@@ -75,8 +80,10 @@ def run(args: argparse.Namespace) -> int:
     records = []
     with Progress(len(chosen), what="rating", unit="puzzle") as progress:
         for position, puzzle in chosen:
-            records.append(_record(puzzle, position, rate(Model.from_puzzle(puzzle), max_guesses=args.max_guesses,
-                                                          time_limit=args.timeout)))
+            known = uniqueness.known(puzzle, args.uniqueness)
+            rating = rate(Model.from_puzzle(puzzle), max_guesses=args.max_guesses, time_limit=args.timeout,
+                          unique=known.unique)
+            records.append(_record(puzzle, position, rating) | {"uniqueness": known.why})
             progress.advance()
     rated = [r for r in records if r["complete"]]
     style = args.format
@@ -92,9 +99,9 @@ def run(args: argparse.Namespace) -> int:
                          [False, True, False, False, False], style))
         print()
     summary = _summary(rated)
-    print(text_table(["hardest technique", "weight", "puzzles"],
-                     [[t, f"{WEIGHTS[t]:.1f}" if t in WEIGHTS else "-", str(n)]
-                      for t, n in summary["techniques"].items()], [True, False, False], style))
+    print(text_table(["hardest technique", "puzzles", "scores"],
+                     [[t, str(n), _scores(rated, t)] for t, n in summary["techniques"].items()],
+                     [True, False, False], style))
     if summary["score"]:
         score = summary["score"]
         print()
@@ -114,15 +121,23 @@ def run(args: argparse.Namespace) -> int:
 def _record(puzzle: Puzzle, position: int, rating: Rating) -> dict[str, Any]:
     """One puzzle's JSON record: where it is, what it needed, its score."""
     return {"position": position, "file": puzzle.source.file, "line": puzzle.source.line,
-            "puzzle": to_line(puzzle), "technique": rating.technique, "score": rating.score,
+            "puzzle": to_record(puzzle), "technique": rating.technique, "score": rating.score,
             "guesses": rating.guesses, "uses": rating.uses, "solutions": rating.solutions,
             "complete": rating.complete, **({"stopped": rating.stopped} if rating.stopped else {})}
 
 
+def _scores(records: list[dict[str, Any]], technique: str) -> str:
+    """The scores of the puzzles whose hardest technique this is: '5.5' or '5.5-7.2' (a chain's
+    weight grows with its length)."""
+    scores = sorted(r["score"] for r in records if r["technique"] == technique)
+    return f"{scores[0]:.2f}" if scores[0] == scores[-1] else f"{scores[0]:.2f}-{scores[-1]:.2f}"
+
+
 def _summary(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """Puzzles per hardest technique (easiest first) and the scores' five-number summary."""
+    """Puzzles per hardest technique (by their lightest score) and the scores' five-number summary."""
     counts = Counter(r["technique"] for r in records)
-    order = sorted(counts, key=lambda t: WEIGHTS.get(t, 0.0))
+    lightest = {t: min(r["score"] for r in records if r["technique"] == t) for t in counts}
+    order = sorted(counts, key=lambda t: (lightest[t], WEIGHTS.get(t, 0.0)))
     scores = sorted(r["score"] for r in records)
     if not scores:
         return {"techniques": {}, "score": {}}

@@ -24,7 +24,7 @@ import sys
 import textwrap
 from typing import Any
 
-from ..results import db_views, paired, paired_table, records, report, scores, views
+from ..results import db_views, paired, paired_table, records, report, saved, scores, views
 from ..results.database import open_database
 from ..results.merge import MergeError, merged_document
 from ..results.outputs import write_atomic
@@ -36,9 +36,9 @@ from .common import (
     UsageError,
     check_output_paths,
     note_defaults,
+    par_factor,
     percent,
     picture_options,
-    positive_float,
     refuse_unused,
     table_options,
 )
@@ -63,7 +63,7 @@ def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     rep.add_argument("--json", metavar="OUT.json", help="with --db: save the selected runs as a "
                                                          "saved-run JSON document")
     table_options(rep)
-    rep.add_argument("--par", type=positive_float, default=2.0, metavar="K",
+    rep.add_argument("--par", type=par_factor, default=2.0, metavar="K",
                      help="PAR-K: unsolved runs count K x the limit (default: 2)")
     rep.add_argument("--scores", action="store_true", help="PAR-K, solved and the virtual best solver")
     rep.add_argument("--per-puzzle", action="store_true", help="one row per puzzle (see --pivot)")
@@ -172,7 +172,7 @@ def report_database(args: argparse.Namespace) -> int:
         print(f"compare.py: no runs in {args.db}" + (" match --where" if args.where else ""),
               file=sys.stderr)
     if args.json:
-        write_atomic(args.json, json.dumps(document, indent=1) + "\n")
+        write_atomic(args.json, saved.document_text(document))
     if args.html:
         return _html(args, [document], [args.db])
     if whole:

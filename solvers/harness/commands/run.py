@@ -21,6 +21,7 @@ from ..results.provenance import load_average
 from ..tasks import Configuration, Experiment, Outputs
 from .common import (
     DEFAULT_PUZZLES,
+    EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     Subcommands,
@@ -30,12 +31,14 @@ from .common import (
     find_inputs,
     input_options,
     iter_inputs,
+    par_factor,
     picture_options,
-    positive_float,
     positive_int,
     shown,
     solving_options,
     table_options,
+    whole_number,
+    worker_count,
 )
 from .progress import Progress, count_runs
 from .summary import environment, legend, print_summary, saves, show_and_save
@@ -58,7 +61,7 @@ def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
                      help="solve each file with the configurations' batch entries (fast), in "
                           "compiled calls in this process: throughput; every solution still "
                           "checked, claims of uniqueness unchecked (docs/experiments.md)")
-    run.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
+    run.add_argument("--jobs", "-j", type=worker_count, default=None, metavar="N",
                      help="worker processes in parallel (default: the number of cores; with "
                           "Dask: per Dask worker, default that machine's cores)")
     executor_options(run)
@@ -68,7 +71,7 @@ def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
                      help="only the first N puzzles of each file (bad ones counted, as --puzzle counts)")
     run.add_argument("--sample", type=positive_int, default=None, metavar="K",
                      help="K puzzles of each file drawn at random with --sample-seed, run in file order")
-    run.add_argument("--sample-seed", type=int, default=None, metavar="S",
+    run.add_argument("--sample-seed", type=whole_number, default=None, metavar="S",
                      help="the random seed of --sample (default: 0; recorded with the run)")
     table_options(run)
     run.add_argument("--json", metavar="OUT.json", help="save the whole run as JSON")
@@ -87,10 +90,10 @@ def experiment_options(parser: argparse.ArgumentParser) -> None:
                         help="run each (puzzle, configuration) K times with solver seeds 0..K-1 "
                              "(each backend's seed option; recorded per run): run-time "
                              "distributions over seeds (Gomes et al.)")
-    parser.add_argument("--seed", type=int, default=None, metavar="N",
+    parser.add_argument("--seed", type=whole_number, default=None, metavar="N",
                         help="shuffle the order of the runs with this seed, within blocks of about "
                              "10,000 runs (default: fixed order)")
-    parser.add_argument("--par", type=positive_float, default=2.0, metavar="K",
+    parser.add_argument("--par", type=par_factor, default=2.0, metavar="K",
                         help="PAR-K score: unsolved runs count K x the limit (default: 2)")
     parser.add_argument("--exclude-warmup", action="store_true",
                         help="leave out of the tables each configuration's first run in a fresh "
@@ -238,8 +241,8 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
     count = len({(r.file, r.index) for r in results.runs})
     rows = report.summarize(results.runs, unique=experiment.max_solutions >= 2, limit=experiment.time_limit,
                             par=experiment.par, exclude_warmup=experiment.exclude_warmup)
-    status = (EXIT_USAGE if tally.failed else EXIT_INTERRUPTED if results.partial
-              else exit_status(results.runs, bad))
+    status = (EXIT_INTERNAL if tally.crashed else EXIT_USAGE if tally.failed
+              else EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad))
     where = executor.describe()
     return show_and_save(
         status, bad,

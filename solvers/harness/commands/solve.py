@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from models import Puzzle, PuzzleError, to_grid, to_line, to_pretty
+from models.symbols import MAX_SYMBOL_SIZE
 
 from ...result import Status
 from ..engine.configs import choose_one as one_solver
@@ -21,6 +22,7 @@ from .common import (
     EXIT_USAGE,
     EXIT_WRONG,
     Subcommands,
+    UsageError,
     input_options,
     read_inputs,
     run_with_progress,
@@ -74,10 +76,20 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_USAGE if bad or not puzzles else EXIT_OK
 
 
+def _check_line_sizes(puzzles: list[Puzzle]) -> None:
+    """UsageError (exit 2) for a puzzle too large for --format line."""
+    too_big = next((p for p in puzzles if p.n > MAX_SYMBOL_SIZE), None)
+    if too_big is not None:
+        raise UsageError(f"{too_big.source}: a {too_big.n}x{too_big.n} solution has no line format "
+                         f"(symbols go up to {MAX_SYMBOL_SIZE}x{MAX_SYMBOL_SIZE}); use --format grid")
+
+
 def _one_by_one(args: argparse.Namespace, solver: Configuration, paths: list[str],
                 max_solutions: int) -> tuple[list[tuple[Puzzle, Run, Outcome]], list[PuzzleError]]:
     """Each puzzle run in a worker under the limits, judged as ``run`` judges it."""
     puzzles, bad = read_inputs(paths, args.fmt, args.hex)
+    if args.format == "line":  # before anything is solved
+        _check_line_sizes(puzzles)
     tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit,
                   cpu_limit=args.cpu_limit)
              for puzzle in puzzles]
@@ -92,12 +104,16 @@ def _one_by_one(args: argparse.Namespace, solver: Configuration, paths: list[str
 
 def _in_batch(args: argparse.Namespace, solver: Configuration, paths: list[str],
               max_solutions: int) -> tuple[list[tuple[Puzzle, Run, Outcome]], list[PuzzleError]]:
-    """--batch: every file through the configuration's batch entry (commands/batch.py)."""
+    """--batch: every file through the configuration's batch entry (commands/batch.py); a
+    size --format line cannot show is refused after the batch (its files are read inside it)."""
     from .batch import solved_in_batch  # noqa: PLC0415 - numpy and the batch path, only for --batch
 
-    return solved_in_batch(solver, paths, args.fmt, args.hex, max_solutions=max_solutions,
-                           time_limit=args.timeout, memory_limit=args.memory_limit,
-                           cpu_limit=args.cpu_limit)
+    solved, bad = solved_in_batch(solver, paths, args.fmt, args.hex, max_solutions=max_solutions,
+                                  time_limit=args.timeout, memory_limit=args.memory_limit,
+                                  cpu_limit=args.cpu_limit)
+    if args.format == "line":
+        _check_line_sizes([puzzle for puzzle, _, _ in solved])
+    return solved, bad
 
 
 def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int,

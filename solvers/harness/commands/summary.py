@@ -13,7 +13,7 @@ from models import PuzzleError
 from ..engine.runner import default_jobs, grace_for
 from ..engine.stopping import quiet_stdout
 from ..engine.terminal import printable
-from ..results import claims, records, report, summary_table, tables
+from ..results import claims, records, report, saved, summary_table, tables
 from ..results.experiment import Results
 from ..results.judge import Disagreement, Run
 from ..results.outputs import OutputWriteError, write_atomic
@@ -116,7 +116,7 @@ def saves(experiment: Experiment, outputs: Outputs, results: Results, where: str
             results.runs, results.disagreements, options=run_options(experiment, where),
             partial=results.partial, environment=provenance,
             input_errors=[error_record(e) for e in bad])
-        write_atomic(path, json.dumps(document, indent=1) + "\n")
+        write_atomic(path, saved.document_text(document))
         print(f"compare.py: runs saved to {path}", file=sys.stderr)
 
     def save_csv(path: str) -> None:

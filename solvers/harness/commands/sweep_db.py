@@ -8,26 +8,27 @@ its puzzle files, configurations, limit, solutions asked for and repetitions (wi
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
 from models import Puzzle, PuzzleError
 
 from ..engine.executors import Executor
-from ..results import db_views, records
+from ..results import db_views, records, resume, saved
 from ..results.database import DatabaseStore, ResultsDatabase, open_database
 from ..results.experiment import Tally, say_partial, stream_experiment
 from ..results.outputs import atomic_path, write_atomic
 from ..results.provenance import load_average
 from ..tasks import Experiment, Outputs
 from .common import (
+    EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
     EXIT_WRONG,
     UsageError,
     error_record,
+    find_inputs,
 )
 from .progress import Progress
 from .summary import bound_writes, draw_cactus, environment, print_summary, run_options, show_and_save
@@ -40,7 +41,9 @@ def database_options(parser: argparse.ArgumentParser) -> None:
                              "(created if missing; runs are then not kept in memory)")
     parser.add_argument("--resume", action="store_true",
                         help="with --db: skip the tasks the database already holds (same puzzle, "
-                             "configuration, repetition, limit), run the rest")
+                             "configuration, repetition, limits), run the rest; refused when the "
+                             "limits, --unique, a configuration, a plugin file or an input file "
+                             "changed since")
 
 
 def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterator[Puzzle],
@@ -54,19 +57,23 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
         if held and not outputs.resume:
             raise UsageError(f"{outputs.db} already holds {held} runs: add --resume to continue that "
                              "sweep, or name a new file")
+        identity = resume.sweep_identity(experiment, find_inputs(experiment.paths))
+        refused = resume.refusal(database.sweeps(), identity, outputs.db) if held else ""
+        if refused:
+            raise UsageError(refused)
         files: set[str] = set()
         where = executor.describe()
         load_started = load_average()
-        sweep = database.start_sweep(run_options(experiment, where),
+        sweep = database.start_sweep({**run_options(experiment, where), "identity": identity},
                                      environment(experiment, load_started, ended=False))
+        store = DatabaseStore(database, sweep, resume=outputs.resume)
         with progress:
             tally = stream_experiment(_noting_files(puzzles, files), experiment, executor=executor,
-                                      store=DatabaseStore(database, sweep, resume=outputs.resume),
-                                      progress=progress, on_skip=progress.shrink)
+                                      store=store, progress=progress, on_skip=progress.shrink)
         database.finish_sweep(sweep, partial=tally.partial,
                               provenance=environment(experiment, load_started,
                                                      calibration=tally.calibration))
-        _say_done(outputs, tally)
+        _say_done(outputs, tally, store.taken)
         selection = _selection(experiment, files)
         rows = db_views.summary_rows(database, selection, unique=experiment.max_solutions >= 2,
                                      limit=experiment.time_limit, par=experiment.par,
@@ -74,7 +81,8 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
         legend = (f"\n{sum(r['runs'] for r in rows)} runs in {outputs.db} for these puzzle files, "
                   f"configurations, limit and repetitions; ran on {where}.")
         wrong = any(r["wrong"] for r in rows)
-        status = (EXIT_USAGE if tally.failed else EXIT_INTERRUPTED if tally.partial else EXIT_WRONG if wrong
+        status = (EXIT_INTERNAL if tally.crashed else EXIT_USAGE if tally.failed
+                  else EXIT_INTERRUPTED if tally.partial else EXIT_WRONG if wrong
                   else EXIT_USAGE if bad else EXIT_OK)
         return show_and_save(
             status, bad,
@@ -92,10 +100,15 @@ def _noting_files(puzzles: Iterator[Puzzle], files: set[str]) -> Iterator[Puzzle
         yield puzzle
 
 
-def _say_done(outputs: Outputs, tally: Tally) -> None:
+def _say_done(outputs: Outputs, tally: Tally, taken: int) -> None:
+    """How many runs this sweep wrote: those another sweep of the same file wrote first (two
+    --resume at once) are not counted, so the counts of two writers add up to the rows."""
     say_partial(tally)
     skipped = f"; {tally.skipped} recorded before, skipped" if outputs.resume else ""
-    print(f"compare.py: {tally.finished} runs written to {outputs.db}{skipped}", file=sys.stderr)
+    also = (f"; {taken} more finished here but another sweep running at the same time had written "
+            "them first (its runs kept)") if taken else ""
+    print(f"compare.py: {tally.finished - taken} runs written to {outputs.db}{also}{skipped}",
+          file=sys.stderr)
 
 
 def _selection(experiment: Experiment, files: set[str]) -> db_views.Selection:
@@ -114,7 +127,7 @@ def _exports(experiment: Experiment, outputs: Outputs, database: ResultsDatabase
     def save_json(path: str) -> None:
         document = db_views.document(database, selection, par=experiment.par)
         document["input_errors"] = [error_record(e) for e in bad]
-        write_atomic(path, json.dumps(document, indent=1) + "\n")
+        write_atomic(path, saved.document_text(document))
         print(f"compare.py: runs saved to {path}", file=sys.stderr)
 
     def save_csv(path: str) -> None:

@@ -10,8 +10,9 @@ from models import Model, Puzzle
 
 from ... import registry
 from ...result import Result, Status
-from ...trace import Trace
+from ...trace import Event, Trace
 from ..engine.configs import ConfigurationError, parse_one
+from . import uniqueness
 from .common import UsageError, find_inputs, input_options, pick_puzzle, puzzle_option, seconds
 from .progress import SolveWatch
 
@@ -21,6 +22,9 @@ records its steps as trace events."""
 # A trace holds a few events per decision; without a budget, plain backtracking on a hard
 # puzzle would fill the memory with them before the time limit. node_limit=... overrides.
 DEFAULT_NODE_LIMIT = 100_000
+DEFAULT_TIMEOUT = 30.0
+"""Seconds of wall clock before a traced solve stops (a shared machine stretches the human
+solver's 2 s of CPU on a hard puzzle several times over)."""
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -72,23 +76,36 @@ class WatchedTrace(Trace):
 
 
 def traced_solve(puzzle: Puzzle, spec: str, time_limit: float | None,
-                 what: str = "solving") -> tuple[Result, Trace]:
-    """Solve with the readable twin of the backend named in spec; the result and its trace
-    (a solve that runs long says how far it got on stderr, as ``what``)."""
+                 unique_how: str = "prove", what: str = "solving") -> tuple[Result, Trace]:
+    """Solve with the readable twin of the backend named in spec; the result and its trace.
+    The human solver's uniqueness techniques are used when the puzzle is known to have one
+    solution (``unique_how``: uniqueness.CHOICES); the start event says how it was known. A
+    solve that runs long says how far it got on stderr, as ``what``."""
     name, options = parse_spec(spec)
     options.setdefault("node_limit", DEFAULT_NODE_LIMIT)
+    known = None
+    if name == "human":
+        known = uniqueness.known(puzzle, unique_how)
+        options["unique"] = known.unique
     module = importlib.import_module("solvers.human.traced" if name == "human"
                                      else registry.get(name).declaration.traces or "")
     trace = WatchedTrace(SolveWatch(what, time_limit, options["node_limit"]))
     result = module.solve(Model.from_puzzle(puzzle), time_limit=time_limit, trace=trace, **options)
+    if known is not None and trace.events:
+        trace.events[0]["uniqueness"] = known.why
     if result.status is Status.UNSUPPORTED:  # the method cannot state this puzzle: nothing to show
         raise UsageError(f"--solver {name} cannot solve this puzzle: {result.message}; "
                          f"choose human, mrv or backtrack")
     return result, trace
 
 
+def solver_named(start: Event) -> str:
+    """The solver a trace's start event names, with how uniqueness was known (human)."""
+    return str(start["solver"]) + (f" ({start['uniqueness']})" if "uniqueness" in start else "")
+
+
 def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str,
-                       default: str = "mrv") -> None:
+                       default: str | None = "mrv") -> None:
     """PATH, --puzzle, --solver, --timeout and the input options, shared by explain and render."""
     parser.add_argument("path", nargs="?", default="-", metavar="PATH",
                         help="a puzzle file, or '-' for standard input (the default)")
@@ -96,8 +113,10 @@ def one_puzzle_options(parser: argparse.ArgumentParser, solver_help: str,
     parser.add_argument("--solver", default=default, metavar="CONFIG",
                         help=f"{solver_help}; the search stops after {DEFAULT_NODE_LIMIT:,} "
                              "nodes (human: guesses) unless the configuration sets node_limit")
-    parser.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
-                        help="stop the search after this long (default: 10)")
+    parser.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"stop the search after this long (default: {DEFAULT_TIMEOUT:g}; the human "
+                             "solver's forcing nets take a few seconds on the hardest puzzles)")
+    uniqueness.add_option(parser)
     input_options(parser)
 
 

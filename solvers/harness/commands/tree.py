@@ -15,7 +15,7 @@ from ..pictures.search_tree import search_counts
 from ..pictures.tree_svg import search_tree
 from ..results.outputs import write_atomic
 from .common import EXIT_OK, Subcommands, UsageError, check_output_paths, positive_int
-from .tracing import TRACED, chosen_puzzle, one_puzzle_options, traced_solve
+from .tracing import TRACED, chosen_puzzle, one_puzzle_options, solver_named, traced_solve
 
 FORMATS = ("svg", "html")
 DEFAULT_BUDGET = 300
@@ -66,9 +66,9 @@ def run(args: argparse.Namespace) -> int:
 def _solved(args: argparse.Namespace) -> tuple[list[Event], str]:
     """The events of solving PATH's puzzle with --solver, and a title saying how it ended."""
     puzzle = _puzzle(args)
-    result, trace = traced_solve(puzzle, args.solver, args.timeout, "tree")
+    result, trace = traced_solve(puzzle, args.solver, args.timeout, args.uniqueness, "tree")
     status = result.status.value + (f" ({result.message})" if result.message else "")
-    return trace.events, f"{puzzle.source}: {trace.events[0]['solver']}, {status}"
+    return trace.events, f"{puzzle.source}: {solver_named(trace.events[0])}, {status}"
 
 
 def _saved_trace(args: argparse.Namespace) -> tuple[list[Event], str]:

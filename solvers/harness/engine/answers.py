@@ -41,6 +41,10 @@ STAMPED = tuple(name for name in Outcome.__dataclass_fields__ if name not in (
 each checked against its field's definition (``load_s`` is never stored)."""
 MAX_HOST = 255
 """Characters a stored outcome's host name may have."""
+MAX_KEPT_CELLS = 1_000_000
+"""Cells of grids the harness keeps from one answer (12,345 grids of a 9x9, 1,600 of a 25x25):
+what a run's record, the judge and a saved file hold of it. An answer with more keeps its
+first grids up to this, says so in its message, and no longer claims they are all there are."""
 
 
 class AnswerError(ValueError):
@@ -138,8 +142,9 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
     if termination not in (STORED_TERMINATIONS if stored else TERMINATIONS) or (
             termination == "memory" and status != Status.MEMORY_OUT):
         raise AnswerError(f"termination {shown(termination)} is not one a worker may report")
-    outcome = Outcome(status, [tuple(s) for s in solutions], complete, stats, message[:MESSAGE_CHARS],
-                      time_s, cpu_s, warmup, peak_mb, termination)
+    kept, complete, message = (([tuple(s) for s in solutions], complete, message[:MESSAGE_CHARS]) if stored
+                               else kept_solutions(solutions, cells, complete, message[:MESSAGE_CHARS]))
+    outcome = Outcome(status, kept, complete, stats, message, time_s, cpu_s, warmup, peak_mb, termination)
     if stored:
         for name in STAMPED:  # one an older compare.py did not stamp reads as the field's default
             value = data.get(name, Outcome.__dataclass_fields__[name].default)
@@ -147,6 +152,21 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
                 raise AnswerError(f"{name} = {shown(value)} is not {RUN_FIELD[name].expected()}")
             setattr(outcome, name, value if value is not None or name != "host" else "")
     return outcome
+
+
+def kept_solutions(solutions: list[list[int]], cells: int, complete: bool,
+                   message: str) -> tuple[list[tuple[int, ...]], bool, str]:
+    """The grids kept of an answer (at most MAX_KEPT_CELLS cells of them, at least one grid),
+    whether the answer still claims they are all, and its message: when grids are dropped,
+    the claim goes (a claim about grids the harness does not hold cannot be judged) and the
+    message says how many were returned and kept."""
+    room = max(1, MAX_KEPT_CELLS // max(1, cells))
+    if len(solutions) <= room:
+        return [tuple(s) for s in solutions], complete, message
+    note = (f"[the backend returned {len(solutions):,} grids: the first {room:,} are kept and judged "
+            f"(at most {MAX_KEPT_CELLS:,} cells of grids per run)"
+            + ("; its claim that they are all is not judged]" if complete else "]"))
+    return [tuple(s) for s in solutions[:room]], False, f"{note} {message}".strip()[:MESSAGE_CHARS]
 
 
 def outcome_from(data: Any, max_solutions: int, cells: int) -> Outcome:

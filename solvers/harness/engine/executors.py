@@ -57,7 +57,11 @@ def executor_options(parser: Any) -> None:
                              "from the runs so far)")
 
 
+MAX_CHUNK = 1 << 20
+"""The most tasks sent to a Dask worker at once (they are held in memory on both sides)."""
+
+
 def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise ArgumentTypeError(f"must be a whole number of at least 1, not {text}")
+    if not text.isdigit() or not 1 <= int(text) <= MAX_CHUNK:
+        raise ArgumentTypeError(f"must be a whole number of at least 1 and at most {MAX_CHUNK:,}, not {text[:40]}")
     return int(text)

@@ -13,8 +13,10 @@ worker processes of its own (runner.py), never in the process that prints result
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import sys
 from dataclasses import dataclass
@@ -66,6 +68,46 @@ def parse_spec(text: str) -> PluginSpec:
         stem = Path(target).stem if target.endswith(".py") else target.rsplit(".", 1)[-1]
         name = stem if function == "solve" else function
     return PluginSpec(name, target, function, text)
+
+
+def plugin_digest(text: str) -> str | None:
+    """The SHA-256 of a plugin's source file (its .py file, or its module's file found without
+    importing it); None when there is no file to read. A run's identity includes it, so a
+    changed plugin is never taken for the one that ran before (--resume). Files the plugin
+    imports are not included. The file is read once while it stays unchanged (same path,
+    size and modification time)."""
+    try:
+        spec = parse_spec(text)
+        path = Path(spec.target) if spec.is_file else _module_file(spec.target)
+        if path is None or not path.is_file():
+            return None
+        facts = path.resolve().stat()
+        return _file_digest(str(path.resolve()), facts.st_size, facts.st_mtime_ns)
+    except (OSError, PluginError, ValueError, ImportError):
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _file_digest(path: str, size: int, mtime_ns: int) -> str:  # noqa: ARG001 - size and mtime key the cache
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _module_file(name: str) -> Path | None:
+    """Where module ``a.b.c`` would be loaded from, found without importing a, a.b or a.b.c."""
+    locations: list[str] | None = None
+    found = None
+    parts = name.split(".")
+    for depth in range(1, len(parts) + 1):
+        found = importlib.machinery.PathFinder.find_spec(".".join(parts[:depth]), locations)
+        if found is None:
+            return None
+        locations = list(found.submodule_search_locations or [])
+    origin = found.origin if found is not None else None
+    return Path(origin) if origin else None
 
 
 def load_function(spec: PluginSpec) -> SolveFunction:

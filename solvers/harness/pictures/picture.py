@@ -78,8 +78,8 @@ def draw_board(board: Board, path: str, title: str = "") -> None:
             axes.text(col + 0.5, row + 0.53, symbol(value), ha="center", va="center",
                       fontsize=font, fontweight="bold" if how == "given" else "normal",
                       color="#000000" if how == "given" else "#1f3a93")
-    _outline_regions(axes, _region_of(board), n)
-    _outline_cages(axes, board, font)
+    outline_regions(axes, region_of(board), n)
+    outline_cages(axes, board, font)
     handles: list[Any] = [
         Patch(facecolor=fill[how], edgecolor="#666666",
               label=f"{LABELS.get(how, how)}: {count} cell{'' if count == 1 else 's'}")
@@ -117,7 +117,7 @@ def _diagonal_cells(board: Board) -> set[int]:
     return {i * n + i for i in range(n)} | {i * n + n - 1 - i for i in range(n)}
 
 
-def _region_of(board: Board) -> list[int]:
+def region_of(board: Board) -> list[int]:
     """Per cell, its box or jigsaw region: the thick outlines."""
     puzzle = board.model.puzzle
     if puzzle.regions is not None:
@@ -130,7 +130,7 @@ CAGE_INSET = 0.09
 """How far inside its cells a cage's dashed outline runs, as a fraction of a cell."""
 
 
-def _outline_cages(axes: Any, board: Board, font: float) -> None:
+def outline_cages(axes: Any, board: Board, font: float) -> None:
     """Killer cages as setters draw them: a dashed line just inside the cage's border, and its
     total small in the top-left corner of its first cell."""
     n = board.model.n
@@ -156,7 +156,7 @@ def _outline_cages(axes: Any, board: Board, font: float) -> None:
                       bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.4})
 
 
-def _outline_regions(axes: Any, region: list[int], n: int) -> None:
+def outline_regions(axes: Any, region: list[int], n: int) -> None:
     """A thick line wherever two neighbouring cells lie in different regions, and around all."""
     thick = {"color": "#000000", "linewidth": 2.2, "solid_capstyle": "projecting"}
     for row in range(n):

@@ -9,6 +9,11 @@ and base64-encoded into the page, which unpacks it with the browser's Decompress
 and applies the changes forward or undoes them, drawing only the step it stops at; so a
 trace of 200,000 events makes a page of about a megabyte (bench/README.md has the figures).
 
+A step of the human solver that carries a chain (its trace event's ``links``) shows it over
+the grid while the page stands on that step: strong links solid, weak links dashed, each an
+arrow between the candidates it joins, and the candidates the step eliminates struck out in
+red (on the steps after, they are gone like any other).
+
 Open ``page.html#steps=N`` to start N steps in, ``#steps=N&back=M`` to then go M steps back,
 ``#play`` to start playing and ``#speed=S`` to play S steps a second (one of SPEEDS).
 """
@@ -51,8 +56,8 @@ def page_data(events: list[Event], max_steps: int | None = None) -> dict[str, An
 
     first_values, first_hows = board.values[:], [how(h) for h in board.how]
     steps: dict[str, list[int]] = {key: [] for key in (
-        "kind", "depth", "cells", "out", "back", "named",
-        "count_cells", "count_out", "count_back", "count_named")}
+        "kind", "depth", "cells", "out", "back", "named", "links",
+        "count_cells", "count_out", "count_back", "count_named", "count_links")}
     texts = []
     for number, (event, change) in enumerate(changes(board, events[1:])):
         if max_steps is not None and number >= max_steps:
@@ -63,7 +68,8 @@ def page_data(events: list[Event], max_steps: int | None = None) -> dict[str, An
                             for x in (c, ov, how(oh), nv, how(nh))],
                   "out": [x for pair in change.ruled_out for x in pair],
                   "back": [x for pair in change.brought_back for x in pair],
-                  "named": list(named_cells(event, model))}
+                  "named": list(named_cells(event, model)),
+                  "links": flat_links(event)}
         for key, numbers in fields.items():
             steps[key].extend(numbers)
             steps[f"count_{key}"].append(len(numbers))
@@ -77,6 +83,15 @@ def page_data(events: list[Event], max_steps: int | None = None) -> dict[str, An
             "values": first_values, "how": first_hows, "hows": list(hows), "kinds": list(kinds),
             "solver": events[0]["solver"], "total": len(events) - 1,
             "steps": steps, "texts": "\n".join(texts)}
+
+
+def flat_links(event: Event) -> list[int]:
+    """A step's chain as numbers: per link, its first node's cell count, cells and digit, the
+    second node's the same, then 1 (strong) or 0 (weak)."""
+    flat: list[int] = []
+    for tail, digit, head, to_digit, strong in event.get("links", []):
+        flat += [len(tail), *tail, digit, len(head), *head, to_digit, int(strong)]
+    return flat
 
 
 def packed(data: dict[str, Any]) -> str:
@@ -131,6 +146,12 @@ td.named { box-shadow: inset 0 0 0 4px #b2182b;
 td.empty { color: #666; }
 .cands { display: grid; font-size: var(--small); line-height: 1.05; }
 .cands span.out { color: transparent; }
+.cands span.gone { color: #c0392b; font-weight: bold; text-decoration: line-through; text-decoration-thickness: 2px; }
+.cands span.node { background: #fff3b0; border-radius: 50%; font-weight: bold; color: #000; }
+#board { position: relative; display: inline-block; }
+#chain { position: absolute; left: 0; top: 0; pointer-events: none; overflow: visible; }
+#chain path.strong { stroke: #0072b2; stroke-width: 2.5; fill: none; }
+#chain path.weak { stroke: #e69f00; stroke-width: 2; stroke-dasharray: 6 4; fill: none; }
 td.bt { border-top: 3px solid #000; } td.bl { border-left: 3px solid #000; }
 .cage { position: absolute; pointer-events: none; border: 0 dashed #333; }
 .ctotal { position: absolute; top: 1px; left: 2px; font-size: var(--tiny); line-height: 1;
@@ -156,8 +177,9 @@ td.bt { border-top: 3px solid #000; } td.bl { border-left: 3px solid #000; }
 <p><label for="position">step</label> <input type="range" id="position" min="0" max="0" value="0" step="1"></p>
 <div id="status" data-step="0">unpacking the trace&hellip;</div>
 <p id="sentence" role="status" aria-live="polite" aria-atomic="true"></p>
-<table class="grid" id="grid" aria-label="the grid, with each empty cell's candidates" aria-describedby="sentence"></table>
-<p class="legend" aria-hidden="true"><span style="font-weight:bold">given</span><span style="background:#b9e3f7">naked single</span><span style="background:#c8ecd4">hidden single</span><span style="background:#d9d2f0">consistency</span><span style="background:#ffd9a8">decision</span><span style="background:#f3c7de">forced (one option)</span><span style="outline:3px solid #0072b2">changed by this step</span><span style="box-shadow: inset 0 0 0 3px #b2182b">named by the contradiction</span> small digits: candidates</p>
+<div id="board"><table class="grid" id="grid" aria-label="the grid, with each empty cell's candidates" aria-describedby="sentence"></table>
+<svg id="chain" aria-hidden="true"><defs><marker id="arrow-strong" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#0072b2"/></marker><marker id="arrow-weak" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#e69f00"/></marker></defs></svg></div>
+<p class="legend" aria-hidden="true"><span style="font-weight:bold">given</span><span style="background:#b9e3f7">naked single</span><span style="background:#c8ecd4">hidden single</span><span style="background:#d9d2f0">consistency</span><span style="background:#ffd9a8">decision</span><span style="background:#f3c7de">forced (one option)</span><span style="outline:3px solid #0072b2">changed by this step</span><span style="box-shadow: inset 0 0 0 3px #b2182b">named by the contradiction</span> small digits: candidates; a chain: <span style="border-bottom:3px solid #0072b2">strong link</span><span style="border-bottom:3px dashed #e69f00">weak link</span><span style="color:#c0392b;text-decoration:line-through">eliminated</span></p>
 <p class="hint">Keys: left and right arrows step, space plays or pauses, Home and End jump to the start and the end.</p>
 <div id="log" role="region" aria-label="the last steps" tabindex="0"></div>
 <script id="data" type="application/octet-stream">__DATA__</script>
@@ -178,7 +200,7 @@ const texts = D.texts ? D.texts.split("\\n") : [];
 const S = D.steps, total = S.kind.length;
 // per field, where each step's numbers start in its flat list (one more entry: the end)
 const at = {};
-for (const key of ["cells", "out", "back", "named"]) {
+for (const key of ["cells", "out", "back", "named", "links"]) {
   const starts = new Int32Array(total + 1), counts = S["count_" + key];
   for (let i = 0; i < total; i++) starts[i + 1] = starts[i] + counts[i];
   at[key] = starts;
@@ -242,8 +264,48 @@ function changedBy(i) {
   return set;
 }
 function name(cell) { return "r" + (Math.floor(cell / n) + 1) + "c" + (cell % n + 1); }
+function chainOf(i) {  // step i's links: [[cells, digit], [cells, digit], strong]
+  const flat = part("links", i), links = [];
+  let k = 0;
+  while (k < flat.length) {
+    const a = flat.slice(k + 1, k + 1 + flat[k]); k += 1 + flat[k];
+    const da = flat[k++];
+    const b = flat.slice(k + 1, k + 1 + flat[k]); k += 1 + flat[k];
+    const db = flat[k++];
+    links.push([[a, da], [b, db], flat[k++] === 1]);
+  }
+  return links;
+}
+function drawChain(links) {
+  const svg = document.getElementById("chain"), board = document.getElementById("board").getBoundingClientRect();
+  for (const old of svg.querySelectorAll("path.strong, path.weak")) old.remove();
+  svg.setAttribute("width", board.width); svg.setAttribute("height", board.height);
+  function centre([cellsOf, digit]) {
+    let x = 0, y = 0;
+    for (const cell of cellsOf) {
+      const spans = cells[cell].querySelectorAll(".cands span");  // a cell this step filled has none
+      const r = (spans.length ? spans[digit - 1] : cells[cell]).getBoundingClientRect();
+      x += r.left + r.width / 2 - board.left; y += r.top + r.height / 2 - board.top;
+    }
+    return [x / cellsOf.length, y / cellsOf.length];
+  }
+  for (const [a, b, strong] of links) {
+    const [x1, y1] = centre(a), [x2, y2] = centre(b), len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const sx = x1 + (x2 - x1) * 6 / len, sy = y1 + (y2 - y1) * 6 / len, ex = x2 - (x2 - x1) * 8 / len, ey = y2 - (y2 - y1) * 8 / len;
+    const mx = (sx + ex) / 2 - (ey - sy) * 0.15, my = (sy + ey) / 2 + (ex - sx) * 0.15;  // a gentle bow
+    const path = document.createElementNS(svg.namespaceURI, "path");  // the inline svg's own namespace
+    path.setAttribute("d", `M${sx},${sy} Q${mx},${my} ${ex},${ey}`);
+    path.setAttribute("class", strong ? "strong" : "weak");
+    path.setAttribute("marker-end", strong ? "url(#arrow-strong)" : "url(#arrow-weak)");
+    svg.appendChild(path);
+  }
+}
 function draw() {
   const changed = step ? changedBy(step - 1) : new Set(), named = new Set(step ? part("named", step - 1) : []);
+  const links = step ? chainOf(step - 1) : [], gone = new Set(), nodes = new Set();
+  if (step) { const o = part("out", step - 1); for (let k = 0; k < o.length; k += 2) gone.add(o[k] * (n + 1) + o[k + 1]); }
+  for (const [a, b] of links) for (const [cellsOf, digit] of [a, b]) for (const cell of cellsOf) nodes.add(cell * (n + 1) + digit);
+  const showGone = links.length > 0;
   const wide = Math.ceil(Math.sqrt(n));
   for (let cell = 0; cell < n * n; cell++) {
     const td = cells[cell];
@@ -262,9 +324,10 @@ function draw() {
       box.setAttribute("aria-hidden", "true");
       box.style.gridTemplateColumns = "repeat(" + wide + ", 1fr)";
       candidates(cell).forEach((ok, i) => {
-        const s = document.createElement("span");
+        const s = document.createElement("span"), key = cell * (n + 1) + i + 1;
         s.textContent = D.symbols[i];
-        if (!ok) s.className = "out"; else left.push(D.symbols[i]);
+        if (!ok) s.className = showGone && gone.has(key) ? "gone" : "out"; else left.push(D.symbols[i]);
+        if (ok && nodes.has(key)) s.className = "node";
         box.appendChild(s);
       });
       td.replaceChildren(box);
@@ -274,6 +337,7 @@ function draw() {
     td.setAttribute("aria-label", label);
     for (const mark of cageMarks[cell]) td.appendChild(mark);
   }
+  drawChain(links);
   const status = document.getElementById("status");
   status.dataset.step = step;
   const cut = total < D.total ? " (the page holds the first " + total.toLocaleString("en") + " of " + D.total.toLocaleString("en") + ")" : "";

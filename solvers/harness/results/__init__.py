@@ -5,7 +5,9 @@ aggregate:   the one aggregation basis: each puzzle's repetitions, then the puzz
 claims:      the judge's reference method: claims of no, one or k solutions re-derived, proofs checked
 experiment:  puzzles x configurations x repetitions, run by an executor and judged
 records:     the one per-run record of the JSON and the CSV
+csv_cells:   CSV cells a spreadsheet would run as formulas, neutralised
 report:      summary rows, the saved JSON document, the change between two saved runs
+saved:       a saved JSON document read back bounded and checked, and written so it reads back
 summary_table: the summary table: its columns (fitted to the terminal), headers, key, formats
 tables:      any table as aligned text, Markdown, LaTeX (booktabs), CSV or JSON
 paired_table: the paired report as printed, the drift check's lines, the --fail-if-slower gate
@@ -18,6 +20,7 @@ views:       the per-puzzle pivot table, and rows as table, Markdown, CSV or JSO
 database:    the SQLite results database, written run by run
 db_checks:   what each value read from a results database must be
 db_views:    tables and documents from a results database
+resume:      what a sweep's runs mean, and the refusal of a --resume that would change it
 provenance:  versions, git commit, machine and settings saved with every run
 outputs:     output paths checked before a run, files written whole
 consistency_study: Simonis's study: puzzles each consistency level settles with no search

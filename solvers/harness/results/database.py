@@ -37,8 +37,10 @@ from models.symbols import SYMBOLS
 
 from ...result import COUNTERS, Status
 from ..engine.answers import MAX_INTEGER, AnswerError, check_answer
+from ..engine.plugins import plugin_digest
 from ..tasks import DATABASE, Kind, Outcome, Task, fields_in
 from .db_checks import RAW_SOLUTIONS, RUN_CHECKS, SWEEP_CHECKS, bad_value, decoded
+from .experiment import SweepStopped
 from .judge import Run, _puzzle_text
 from .records import record
 
@@ -71,14 +73,28 @@ class DatabaseError(ValueError):
     newer version; the message names the file."""
 
 
+class ResumeRefused(DatabaseError, SweepStopped):
+    """A resumed sweep meeting a recorded run of the same puzzle, configuration, repetition
+    and limits whose key differs (its puzzle read from standard input changed): the sweep
+    stops there rather than mix the two."""
+
+
 def task_key(task: Task) -> bytes:
-    """The identity of a task: puzzle, configuration, repetition, limit, solutions asked for."""
+    """The identity of a task: everything that changes what its run means. The puzzle (file,
+    index, its text with its variant), the configuration (label, backend, options, plugin and
+    the plugin file's SHA-256), repetition, limit, solutions asked for (2 under --unique), and
+    the CPU and memory limits when set (only then, so the keys of runs without them never
+    change)."""
     ref, source = task.solver, task.puzzle.source
     identity = [source.file, source.index, _puzzle_text(task.puzzle),
                 [ref.name, ref.backend, ref.plugin, list(ref.options)], task.repeat,
                 float(task.time_limit), task.max_solutions]
-    if task.cpu_limit is not None:  # only then, so the keys of runs without one never change
+    if task.cpu_limit is not None:
         identity.append(["cpu_limit", float(task.cpu_limit)])
+    if task.memory_limit is not None:
+        identity.append(["memory_limit", float(task.memory_limit)])
+    if ref.plugin is not None:
+        identity.append(["plugin_sha256", plugin_digest(ref.plugin)])
     text = json.dumps(identity, default=repr, separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
@@ -172,20 +188,44 @@ class ResultsDatabase:
                                         [(key, outcome_text(o)) for key, o in items])
 
     def save_judged(self, sweep: int, entries: Sequence[tuple[bytes, Task, Outcome, Run]],
-                    pending: Sequence[bytes] = ()) -> None:
+                    pending: Sequence[bytes] = (), ran: Iterable[bytes] = ()) -> int:
         """A judged (puzzle, repetition): its runs written (replacing earlier judgements of
-        the same tasks) and its ``pending`` outcomes removed, in one transaction."""
+        the same tasks) and its ``pending`` outcomes removed, in one transaction under the
+        write lock. A task this sweep ran (``ran``) that another sweep has written meanwhile
+        with a run of its own keeps that sweep's run (this sweep's run, left pending and
+        judged by the other, is this sweep's still); returns how many were kept so (none
+        without a second writer)."""
         names = ("task", "raw_solutions", *RUN_COLUMNS)
         sql = (f"INSERT INTO runs ({', '.join(f'{chr(34)}{c}{chr(34)}' for c in names)}) "
                f"VALUES ({', '.join('?' * len(names))}) ON CONFLICT(task) DO UPDATE SET "
                + ", ".join(f'"{c}" = excluded."{c}"' for c in names[1:] if c != "sweep"))
-        rows = [(key, raw_solutions(outcome, run), *_row_values(sweep, task, run))
-                for key, task, outcome, run in entries]
-        with self.guarded(), self.connection:
+        ran = set(ran)
+        with self.guarded(), _write_locked(self.connection):
+            mine = {key: (outcome.worker, outcome.sequence, outcome.time_s)
+                    for key, _, outcome, _ in entries if key in ran}
+            taken = {key for key, *measured in self.connection.execute(
+                f"SELECT task, worker, sequence, time_s FROM runs WHERE task IN ({', '.join('?' * len(mine))})",
+                list(mine)) if tuple(measured) != mine[key]} if mine else set()  # the same run: ours,
+            rows = [(key, raw_solutions(outcome, run), *_row_values(sweep, task, run))  # judged by another
+                    for key, task, outcome, run in entries if key not in taken]
             self.connection.executemany(sql, rows)
             if pending:
                 self.connection.executemany("DELETE FROM pending WHERE task = ?",
                                             [(key,) for key in pending])
+        return len(taken)
+
+    def slot_keys(self, task: Task, labels: Sequence[str]) -> dict[str, bytes]:
+        """The keys of judged runs recorded for this task's puzzle (file and index),
+        repetition, limit and solutions asked for, by configuration label (of ``labels``)."""
+        source = task.puzzle.source
+        marks = ", ".join("?" * len(labels))
+        with self.guarded():
+            rows = self.connection.execute(
+                f'SELECT configuration, task FROM runs WHERE file = ? AND "index" = ? AND repeat = ? '
+                f"AND limit_s = ? AND max_solutions = ? AND configuration IN ({marks})",
+                [source.file, source.index, task.repeat, float(task.time_limit), task.max_solutions,
+                 *labels]).fetchall()
+        return {label: key for label, key in rows}
 
     # ------------------------------------------------------------ reading
 
@@ -471,6 +511,9 @@ class DatabaseStore:
     def __init__(self, database: ResultsDatabase, sweep: int, *, resume: bool):
         self.database, self.sweep, self.resume = database, sweep, resume
         self.pending: set[bytes] = set()  # keys in the pending table, of groups still open
+        self.known: set[bytes] = set()  # keys recorded before this sweep ran them (--resume)
+        self.taken = 0
+        """Runs of this sweep not written because another sweep wrote the same task first."""
 
     def recorded(self, tasks: Sequence[Task]) -> dict[int, tuple[bool, Outcome]]:
         if not self.resume:
@@ -478,7 +521,25 @@ class DatabaseStore:
         keys = [task_key(task) for task in tasks]
         found = self.database.recorded(keys)
         self.pending.update(key for key in keys if key in found and not found[key][0])
+        self.known.update(found)
+        self._refuse_unlike(tasks, keys, found)
         return {position: found[key] for position, key in enumerate(keys) if key in found}
+
+    def _refuse_unlike(self, tasks: Sequence[Task], keys: Sequence[bytes], found: dict[bytes, Any]) -> None:
+        """ResumeRefused when a task not recorded has a recorded run in its place (same puzzle
+        file and index, configuration, repetition, limit, solutions) under another key."""
+        missing = [(task, key) for task, key in zip(tasks, keys) if key not in found]
+        if not missing:
+            return
+        recorded = self.database.slot_keys(missing[0][0], [task.solver.name for task, _ in missing])
+        for task, key in missing:
+            if recorded.get(task.solver.name, key) != key:
+                source = task.puzzle.source
+                raise ResumeRefused(
+                    f"{self.database.path}: --resume would mix unlike runs: {source.file} puzzle "
+                    f"{source.index + 1}, configuration {task.solver.name!r}, repetition {task.repeat} "
+                    "is recorded for another puzzle text, plugin file or limit than this sweep's "
+                    "(did the input change?); give a new --db file")
 
     def arrived(self, task: Task, outcome: Outcome) -> None:
         key = task_key(task)
@@ -489,5 +550,6 @@ class DatabaseStore:
                runs: Sequence[Run], disagreement: object) -> None:  # noqa: ARG002 - signature; the database keeps runs
         entries = [(task_key(t), t, o, r) for t, o, r in zip(tasks, outcomes, runs)]
         written = [key for key, *_ in entries if key in self.pending]
-        self.database.save_judged(self.sweep, entries, written)
+        ran = [key for key, *_ in entries if key not in self.known]
+        self.taken += self.database.save_judged(self.sweep, entries, written, ran)
         self.pending.difference_update(written)

@@ -44,12 +44,19 @@ def bad_value(checks: Mapping[str, Check], row: Mapping[str, Any]) -> str | None
     return None
 
 
+MAX_JSON_CHARS = 1 << 26
+"""The longest JSON text of one column read (a run's grids are at most a few megabytes:
+engine.answers.MAX_KEPT_CELLS)."""
+
+
 def decoded(text_value: Any, column: str) -> tuple[Any, str | None]:
     """A JSON column's value decoded, or (None, what is wrong with it)."""
     if text_value is None:
         return None, None
     if not isinstance(text_value, str):
         return None, f"{column} is {shown(text_value)}, not JSON text"
+    if len(text_value) > MAX_JSON_CHARS:
+        return None, f"{column} is {len(text_value):,} characters of text, more than any run holds"
     try:
         return json.loads(text_value), None
     except (ValueError, RecursionError):

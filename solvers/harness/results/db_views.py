@@ -161,6 +161,25 @@ def limits(database: ResultsDatabase, selection: Selection) -> list[float]:
     return found
 
 
+def refuse_unlike(database: ResultsDatabase, selection: Selection, found: Sequence[float]) -> None:
+    """DatabaseError when the selected runs were made under several time limits, or asked
+    for several numbers of solutions (a database written before --resume refused such a
+    change): unlike runs are never summed in one table; --where picks one kind."""
+    sql = "SELECT DISTINCT max_solutions FROM runs" + (f" WHERE {selection.sql}" if selection.sql else "")
+    with database.guarded():
+        asked = sorted(row[0] for row in database.connection.execute(sql, selection.params)
+                       if isinstance(row[0], int))
+    if len(found) > 1:
+        shown = ", ".join(f"{value:g} s" for value in sorted(found))
+        raise DatabaseError(f"{database.path}: the selected runs were made under {len(found)} time "
+                            f"limits ({shown}): they are not alike, so no table sums them; pick one "
+                            f"with --where limit_s={sorted(found)[0]:g}")
+    if len(asked) > 1:
+        raise DatabaseError(f"{database.path}: the selected runs asked for {len(asked)} numbers of "
+                            f"solutions ({', '.join(map(str, asked))}; 2 is --unique): they are not "
+                            f"alike, so no table sums them; pick one with --where max_solutions={asked[0]}")
+
+
 HOW_IT_RAN = ("jobs", "executor", "ran_on", "kill_after_s", "par", "exclude_warmup", "chunk_size")
 """Sweep options that say how a sweep ran, not which tasks it holds: a --resume may change them."""
 
@@ -191,6 +210,7 @@ def document(database: ResultsDatabase, selection: Selection, *, par: float = 2.
     sweeps = database.sweeps()
     latest = sweeps[-1] if sweeps else {"provenance": {}, "options": {}}
     found = limits(database, selection)
+    refuse_unlike(database, selection, found)
     limit = found[0] if len(found) == 1 else None
     options = {**latest["options"], "par": par}
     unique = bool(options.get("unique"))

@@ -36,6 +36,11 @@ SHUFFLE_BLOCK = 10_000
 """With a seed, tasks are shuffled within blocks of about this many (whole puzzles)."""
 
 
+class SweepStopped(Exception):
+    """A store that cannot go on (a resume that would mix unlike runs): the sweep stops, the
+    runs that finished are judged and kept, and the message says why (exit 2)."""
+
+
 @dataclass
 class Results:
     """What an experiment kept in memory: judged runs, disagreements, whether it was cut short."""
@@ -54,7 +59,11 @@ class Tally:
     skipped: int = 0
     partial: bool = False
     failed: str | None = None
-    """Why the executor stopped the sweep (an ExecutorError's message), None if it did not."""
+    """Why the sweep stopped early (an ExecutorError's message; running out of memory), None if
+    it did not."""
+    crashed: str | None = None
+    """A bug of ours that stopped the sweep (its type and message), None if none did: the runs
+    that finished are kept all the same."""
     calibration: dict[str, Any] = field(default_factory=dict)
     """The probe at the start and end of the sweep (engine/calibration.py)."""
 
@@ -177,7 +186,7 @@ class _Experiment:
             self.store.arrived(group.tasks[position], outcome)
         else:  # the last of its group: judged and stored at once
             del self.groups[serial]
-            self._judge(group)
+            self._judge_or_keep(group)
         if self.progress is not None:
             self.progress(number, outcome)
 
@@ -185,8 +194,30 @@ class _Experiment:
         """Judge the groups cut short with what they have."""
         for group in self.groups.values():
             if group.outcomes:
-                self._judge(group)
+                self._judge_or_keep(group)
         self.groups.clear()
+
+    def _judge_or_keep(self, group: _Group) -> None:
+        """Judge a group; if judging fails (out of memory, a bug of ours), its outcomes go to
+        the store unjudged (a database keeps them for --resume to judge) and the sweep is told
+        why, so one group never costs the others their runs."""
+        try:
+            self._judge(group)
+        except Exception as error:  # noqa: BLE001 - whatever it is, the other groups' runs are kept
+            for position, outcome in group.outcomes.items():
+                self.store.arrived(group.tasks[position], outcome)
+            self.tally.partial = True
+            self.note_crash(error)
+
+    def note_crash(self, error: Exception) -> None:
+        """Record what stopped the sweep (the first cause only): running out of memory is the
+        machine's limit (``failed``), anything else a bug of ours (``crashed``)."""
+        if self.tally.failed or self.tally.crashed:
+            return
+        if isinstance(error, MemoryError):
+            self.tally.failed = "out of memory: the sweep needs more than this process may use"
+        else:
+            self.tally.crashed = f"{type(error).__name__}: {error}"
 
     def _judge(self, group: _Group) -> None:
         positions = sorted(group.outcomes)
@@ -253,10 +284,15 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
         executor.run(bookkeeping.tasks(groups, experiment.seed), bookkeeping.arrived)
     except KeyboardInterrupt:
         bookkeeping.tally.partial = True
-    except ExecutorError as error:
+    except (ExecutorError, SweepStopped) as error:
         if not bookkeeping.tally.finished:
             raise
         bookkeeping.tally.partial, bookkeeping.tally.failed = True, str(error)
+    except Exception as error:
+        if not bookkeeping.tally.finished:
+            raise
+        bookkeeping.tally.partial = True
+        bookkeeping.note_crash(error)
     bookkeeping.finish()
     if start is not None:
         bookkeeping.tally.calibration = calibration(start, None if bookkeeping.tally.partial else probe())
@@ -265,8 +301,9 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
 
 def say_partial(tally: Tally) -> None:
     """Tell the user an interrupted (or stopped) run kept only what finished."""
-    if tally.failed:
-        print(f"compare.py: error: {tally.failed}\ncompare.py: stopped: {tally.finished} of the "
+    if tally.crashed or tally.failed:
+        what = f"internal error: {tally.crashed}" if tally.crashed else f"error: {tally.failed}"
+        print(f"compare.py: {what}\ncompare.py: stopped: {tally.finished} of the "
               f"{tally.dispatched} runs started finished; keeping those (marked \"partial\": true; "
               "with --db, --resume runs the rest)", file=sys.stderr)
     elif tally.partial:

@@ -11,7 +11,6 @@ with what their older fields say (``n`` and ``box`` from ``size``, ``configurati
 """
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Iterable
@@ -19,6 +18,7 @@ from typing import Any
 
 from ...result import COUNTERS
 from ..tasks import CSV, DATABASE, JSON, RUN_FIELD, RUN_FIELDS, RunField, backend_seconds, fields_in
+from . import csv_cells
 from .judge import Run
 
 CSV_COLUMNS = tuple(f.name for f in fields_in(CSV))
@@ -82,7 +82,7 @@ def run_entry(run: Run) -> dict[str, Any]:
 def csv_text(runs: Iterable[Run | dict[str, Any]]) -> str:
     """The per-run CSV: a header of CSV_COLUMNS and one line per run."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_cells.writer(out)
     writer.writerow(CSV_COLUMNS)
     for run in runs:
         flat = record(run)

@@ -16,7 +16,7 @@ from tabulate import tabulate
 from ... import registry
 from ..engine.terminal import printable
 from ..tasks import Category
-from . import tables
+from . import saved, tables
 from .aggregate import interquartile_range, mean_interval, median, reduce_puzzle
 from .judge import Disagreement, Run
 from .records import bad_field, record, run_entry
@@ -238,18 +238,21 @@ def build_document(runs: Sequence[Run], disagreements: Sequence[Disagreement], *
 
 def load_document(path: str) -> dict[str, Any]:
     """A saved run document; ReportError says what is wrong with the file."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
+    try:  # bounded in bytes, nesting and numbers, and every part a report reads checked (saved.py)
+        document = saved.read_json(path)
     except OSError as error:
         raise ReportError(f"{path}: cannot read: {error.strerror or error}") from error
-    except json.JSONDecodeError as error:
-        raise ReportError(f"{path}, line {error.lineno}: not JSON: {error.msg}") from error
+    except saved.SavedFileError as error:
+        raise ReportError(f"{path}: {error}") from error
     if not isinstance(document, dict) or document.get("kind") != DOCUMENT_KIND:
         raise ReportError(f"{path}: not a saved compare.py run (no \"kind\": \"{DOCUMENT_KIND}\")")
-    runs = document.get("runs", [])
+    runs = document.get("runs")
     if not isinstance(runs, list):
-        raise ReportError(f"{path}: \"runs\" is not a list")
+        raise ReportError(f"{path}: \"runs\" is {'missing' if runs is None else 'not a list'}: "
+                          "a saved run holds a list of runs")
+    problem = saved.document_problem(document)
+    if problem:
+        raise ReportError(f"{path}: {problem}")
     for number, run in enumerate(runs):
         if not isinstance(run, dict):
             raise ReportError(f"{path}: run {number} is not an object")
@@ -259,6 +262,9 @@ def load_document(path: str) -> dict[str, Any]:
         problem = _bad_field(run)
         if problem:
             raise ReportError(f"{path}: run {number}: {problem}")
+    problem = saved.unlike_runs(runs)
+    if problem:
+        raise ReportError(f"{path}: {problem}")
     return document
 
 

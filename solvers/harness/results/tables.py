@@ -8,7 +8,6 @@ that fit a width, the required ones first and then the rest in order of priority
 """
 from __future__ import annotations
 
-import csv
 import io
 import json
 import os
@@ -17,6 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from tabulate import tabulate
+
+from . import csv_cells
 
 TABLE_FORMATS = ("table", "markdown", "csv", "json", "latex")
 TEXT_FORMATS = ("text", "markdown", "latex")
@@ -187,9 +188,10 @@ def seconds(value: float) -> str:
 
 
 def csv_text(keys: Sequence[str], rows: Sequence[dict[str, Any]], headers: Sequence[str] | None = None) -> str:
-    """Rows as CSV: a header line, then one line per row (None as an empty cell)."""
+    """Rows as CSV: a header line, then one line per row (None as an empty cell; a text a
+    spreadsheet would run as a formula neutralised: csv_cells)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_cells.writer(out)
     writer.writerow(list(headers or keys))
     writer.writerows([["" if row.get(k) is None else row.get(k) for k in keys] for row in rows])
     return out.getvalue().rstrip("\n")
