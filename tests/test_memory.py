@@ -98,6 +98,8 @@ def test_each_peak_agrees_with_a_fresh_interpreter_running_the_same_solve(
         pytest.skip(f"{backend_name} is not available here: {registry.get(backend_name).unavailable()}")
     run = every_backend[backend_name]
     assert run["category"] == "correct", run
+    if backend_name == "fast":  # a first fresh interpreter fills numba's cache, as the worker's prepare did
+        outside_peak(backend_name, NINE, 0)  # (a compile's memory is no part of the solve's peak)
     outside = outside_peak(backend_name, NINE, 0)
     assert 0.8 * outside <= run["peak_memory_mb"] <= 1.25 * outside, (run["peak_memory_mb"], outside)
 
