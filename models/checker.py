@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from functools import lru_cache
+from operator import itemgetter, mul, sub
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:  # only for the type hints
     from .model import Model
@@ -54,19 +56,25 @@ def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
     def where(cell: int) -> str:
         return f"row {cell // n + 1}, column {cell % n + 1}"
 
-    in_range = [isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= n for v in solution]
-    for cell, value in enumerate(solution):
+    # every value a plain int in 1..n (the usual answer): then one comparison a given, one set
+    # a group; anything else is looked at value by value below
+    plain = set(map(type, solution)) == {int} and min(solution) >= 1 and max(solution) <= n
+    in_range = [True] * (n * n) if plain else \
+        [isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= n for v in solution]
+    kept = plain and not any(map(mul, puzzle.givens, map(sub, solution, puzzle.givens)))  # g * (v - g)
+    for cell, (given, value) in enumerate(() if kept else zip(puzzle.givens, solution)):
         if not in_range[cell]:
             empty = type(value) is int and value == 0
             what = "empty cell (0)" if empty else f"value {value!r} out of range 1-{n}"
             problems.append(f"{what} at {where(cell)}")
-        given = puzzle.givens[cell]
         if given and value != given:
             problems.append(f"given {given} changed to {value!r} at {where(cell)}")
     # Its own duplicate scan, not models.find_duplicate: see the module docstring.
     rules = set(getattr(puzzle, "rules", ()))
-    for name, cells in _groups(n, box_rows, box_cols, puzzle.diagonals, puzzle.regions, rules,
-                               getattr(puzzle, "extra_regions", ())):
+    for name, cells, pick in _groups_of(n, box_rows, box_cols, puzzle.diagonals, _hashable(puzzle.regions),
+                                        frozenset(rules), _hashable(getattr(puzzle, "extra_regions", ()))):
+        if plain and (pick is None or len(set(pick(solution))) == len(cells)):
+            continue  # all different
         seen: dict[int, int] = {}
         for cell in cells:
             value = solution[cell]
@@ -129,6 +137,23 @@ def _pair(name: str, first: int, second: int, n: int) -> str:
         return f"rows {first // n + 1} and {second // n + 1}"
     return (f"row {first // n + 1}, column {first % n + 1} "
             f"and row {second // n + 1}, column {second % n + 1}")
+
+
+@lru_cache(maxsize=64)
+def _groups_of(n: int, box_rows: int, box_cols: int, diagonals: bool, regions: tuple[int, ...] | None,
+               rules: frozenset[str], extra_regions: tuple[tuple[int, ...], ...]
+               ) -> tuple[tuple[str, tuple[int, ...], Callable[[Sequence[int]], tuple[int, ...]] | None], ...]:
+    """_groups, worked out once per layout (verify runs once per answer; a layout is a value),
+    each with a getter of its values (None for a group of one cell)."""
+    return tuple((name, tuple(cells), itemgetter(*cells) if len(cells) > 1 else None) for name, cells in
+                 _groups(n, box_rows, box_cols, diagonals, regions, set(rules), extra_regions))
+
+
+def _hashable(cells: Sequence[Any] | None) -> Any:
+    """A region map or a list of extra regions as tuples (None stays None)."""
+    if cells is None:
+        return None
+    return tuple(tuple(item) if isinstance(item, (list, tuple)) else item for item in cells)
 
 
 def _groups(n: int, box_rows: int, box_cols: int, diagonals: bool, regions: Sequence[int] | None,

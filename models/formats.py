@@ -49,7 +49,7 @@ from .geometry import MAX_SIZE, MIN_LATIN, MIN_SIZE, valid_size
 from .lines import BadLine, byte_reader, iter_lines
 from .model import Model, find_duplicate
 from .puzzle import Puzzle, Source
-from .symbols import EMPTY, HEX_DIGITS, MAX_SYMBOL_SIZE, SYMBOLS, char_value, symbol, token_value
+from .symbols import EMPTY, HEX_DIGITS, MAX_SYMBOL_SIZE, SYMBOLS, char_value, line_values, symbol, token_value
 
 FORMATS = ("auto", "line", "grid", "fpuzzles")
 MAX_JSON_BYTES = 1 << 26
@@ -416,7 +416,12 @@ def _parse_line(text: str, hex16: bool, source: Source, header: tuple[int, str] 
     n = _side_for_cells(len(cells), fields)
     geometry = fields.geometry_for(n)
     hex16 = hex16 and n == 16
-    givens = tuple(char_value(ch, n, hex16, i // n + 1, i % n + 1) for i, ch in enumerate(cells))
+    try:  # good symbols: one lookup a cell; a bad one is found and located below
+        givens = tuple(map(line_values(n).__getitem__, cells)) if not hex16 else None
+    except KeyError:
+        givens = None
+    if givens is None:
+        givens = tuple(char_value(ch, n, hex16, i // n + 1, i % n + 1) for i, ch in enumerate(cells))
     return fields.puzzle(geometry, givens, source)
 
 

@@ -71,8 +71,10 @@ class Puzzle:
         n = self.geometry.n
         if len(self.givens) != self.geometry.cells:
             raise ValueError(f"{len(self.givens)} givens for a {self.geometry.label()} grid")
-        bad = next((i for i, v in enumerate(self.givens)
-                    if not isinstance(v, int) or not 0 <= v <= n), None)
+        givens = self.givens  # plain ints in 0..n (the usual case) checked in C, else one by one
+        plain = set(map(type, givens)) <= {int, bool} and min(givens) >= 0 and max(givens) <= n
+        bad = None if plain else next((i for i, v in enumerate(givens)
+                                       if not isinstance(v, int) or not 0 <= v <= n), None)
         if bad is not None:
             raise ValueError(f"given {self.givens[bad]!r} at row {bad // n + 1}, column {bad % n + 1} "
                              f"is not 0 (empty) or 1-{n}")

@@ -1,6 +1,8 @@
 """Cell symbols: values 1-9 then A-Z; '.', '0' or '-' for an empty cell."""
 from __future__ import annotations
 
+from functools import cache
+
 from .errors import BadCharacterError, ValueRangeError
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -26,6 +28,13 @@ def expected(n: int, hex16: bool = False) -> str:
     last = SYMBOLS[n - 1]
     return f"1-{last}, or '.', '0' or '-' for empty" if n <= 9 else \
         f"1-9 then A-{last}, or '.', '0' or '-' for empty"
+
+
+@cache
+def line_values(n: int) -> dict[str, int]:
+    """Every character char_value takes for an n x n grid (not hex16), and its value: one
+    lookup per cell for a line of good symbols (char_value then says where a bad one is)."""
+    return {**dict.fromkeys(EMPTY, 0), **{SYMBOLS[v - 1]: v for v in range(1, min(n, MAX_SYMBOL_SIZE) + 1)}}
 
 
 def char_value(char: str, n: int, hex16: bool, row: int, column: int) -> int:

@@ -246,6 +246,11 @@ class Declaration:
     missing: Callable[[dict[str, Any]], str | None] | None = None
     """Why the backend cannot run here with these (resolved) options, e.g. no program on
     PATH when none is named, or None."""
+    family: str | Callable[[dict[str, Any]], str] = ""
+    """Its method family: runs of one family share their method (a compiled twin, a readable
+    twin, one CNF formula), so their agreement is no independent evidence and the judge
+    never lets one confirm another's claim. A name, or a function of the resolved options
+    (the CNF backends: the encoding); "" puts the backend in a family of its own."""
     notes: str = ""
     """What else a reader of the backend table should know, in a few words (the README's
     notes column)."""
@@ -262,6 +267,11 @@ class Declaration:
         unknown = set(self.constraints) - set(CONSTRAINT_KINDS)
         if unknown:
             raise ValueError(f"unknown constraint kinds {sorted(unknown)}; valid: {list(CONSTRAINT_KINDS)}")
+
+    def family_of(self, options: Mapping[str, Any]) -> str:
+        """The method family of a run with these (resolved) options; "" when the backend
+        declares none (its own family, named by the caller)."""
+        return self.family(dict(options)) if callable(self.family) else self.family
 
     @property
     def by_name(self) -> dict[str, Option]:

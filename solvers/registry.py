@@ -23,8 +23,9 @@ from typing import Any
 
 from models import Model, Puzzle, as_model
 
+from .encodings.symmetry import relabelled
 from .options import Declaration, Option, OptionError
-from .result import COUNTERS, Result, Solve, Stats, unsupported
+from .result import COUNT_ALL, COUNTERS, SAMPLE, Result, Solve, Stats, unsupported
 
 SolveFunction = Solve
 """A backend's solve function: the contract (result.Solve)."""
@@ -139,6 +140,14 @@ class Backend:
         """Whether the backend's package (or program) is there; imports nothing heavy."""
         return self.unavailable() is None
 
+    def family(self, options: dict[str, Any] | None = None) -> str:
+        """The method family of its runs with these options (``Declaration.family``): the
+        judge lets a claim be confirmed only by another family's answer. A plugin's is ""
+        (untrusted: it confirms nothing); a backend that declares none is its own family."""
+        if self.function is not None:
+            return ""
+        return self.declaration.family_of(self.check_options(options or {})) or self.name
+
     @property
     def package(self) -> str | None:
         return self.declaration.package
@@ -210,6 +219,44 @@ class Backend:
                     raise
                 raise unavailable from error
         if isinstance(result, Result) and isinstance(result.stats, Stats):  # a plugin may return anything
+            result.stats.wall_time = time.perf_counter() - start
+            result.puzzle = result.puzzle or model.puzzle
+        return result
+
+    def count(self, puzzle_or_model: Puzzle | Model, *, time_limit: float | None = None,
+              sample: int = SAMPLE, **options: Any) -> Result:
+        """Count every solution without keeping them: the Result's ``count``, its solutions a
+        sample of at most ``sample`` (complete: the count is all there are). The module's
+        ``count`` (same options as its solve) does it, on the puzzle with its first group fixed
+        when relabelling the digits keeps it (encodings/symmetry.py); a plugin is asked for every solution
+        (max_solutions=COUNT_ALL) and its distinct grids are counted; a backend with no
+        ``count`` says UNSUPPORTED."""
+        check_limits(sample, time_limit)
+        resolved = self.check_options(options)
+        function = self.load(resolved)
+        model = as_model(puzzle_or_model)
+        start = time.perf_counter()
+        missing = self._unsupported(model)
+        counter = getattr(self._module(), "count", None) if self.function is None else None
+        if missing:
+            result = unsupported(self.declaration.unsupported or f"backend {self.name!r} does not "
+                                 f"support {missing} constraints")
+        elif self.function is None and counter is None:
+            result = unsupported(f"backend {self.name!r} cannot count (no count mode)")
+        elif counter is not None:
+            reduced = relabelled(model)
+            result = counter(model if reduced is None else reduced.model, time_limit=time_limit,
+                             sample=sample, **resolved)
+            if reduced is not None and isinstance(result, Result) and isinstance(result.count, int):
+                result.count *= reduced.factor
+                result.message = (f"{result.message}; " if result.message else "") + (
+                    f"counted with the first group fixed to 1..{model.n}, x {reduced.factor:,} relabellings")
+        else:
+            result = function(model, max_solutions=COUNT_ALL, time_limit=time_limit, **resolved)
+            if isinstance(result, Result) and isinstance(result.solutions, list):
+                distinct = list(dict.fromkeys(map(tuple, result.solutions)))
+                result.count, result.solutions = len(distinct), distinct[:sample]
+        if isinstance(result, Result) and isinstance(result.stats, Stats):
             result.stats.wall_time = time.perf_counter() - start
             result.puzzle = result.puzzle or model.puzzle
         return result

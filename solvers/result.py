@@ -1,7 +1,8 @@
 """What every backend returns: a status, solutions, whether the search was complete, and stats."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from enum import StrEnum
 from html import escape
 from typing import Protocol
@@ -70,8 +71,8 @@ class Stats:
     constraints: int | None = None
 
     def as_dict(self) -> dict[str, float | int]:
-        """The times and counters that were measured."""
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        """The times and counters that were measured (plain numbers: no deep copy needed)."""
+        return {k: v for k, v in vars(self).items() if v is not None}
 
 
 @dataclass
@@ -88,6 +89,9 @@ class Result:
     message: str = ""
     puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
     """The puzzle solved, when known (``Backend.solve`` sets it): to draw the answer."""
+    count: int | None = None
+    """Count mode (``Backend.count``): every solution the search found, of which ``solutions``
+    holds the first ones (a sample); None when solving."""
 
     @property
     def solution(self) -> Grid | None:
@@ -166,3 +170,59 @@ def finish(solutions: list[Grid], complete: bool, stats: Stats, *, limit_hit: bo
     if budget_hit or not complete:
         return Result(Status.UNKNOWN, [], False, stats, message or "gave up before an answer")
     return Result(Status.UNSAT, [], True, stats, message)
+
+
+COUNT_ALL = 2 ** 62
+"""``max_solutions`` meaning every solution: what a counting search is asked for."""
+SAMPLE = 16
+"""Solutions a count keeps (and the harness verifies) by default."""
+
+
+class Counted(list):  # type: ignore[type-arg]  # a list of grids, as the searches build theirs
+    """The solutions a counting search finds: the first ``keep`` kept (the sample), every one
+    counted (``total``), so memory is the search's, not the count's. A search that appends to
+    a list of solutions and stops at ``max_solutions`` counts by being given one of these and
+    COUNT_ALL.
+
+    >>> found = Counted(keep=2)
+    >>> for grid in [(1,), (2,), (3,)]:
+    ...     found.append(grid)
+    >>> found, found.total
+    ([(1,), (2,)], 3)
+    """
+
+    def __init__(self, keep: int = SAMPLE) -> None:
+        super().__init__()
+        self.keep, self.total = keep, 0
+
+    def append(self, grid: Grid) -> None:  # the sample only
+        self.total += 1
+        if len(self) < self.keep:
+            super().append(grid)
+
+    def extend(self, grids: Iterable[Grid]) -> None:
+        for grid in grids:
+            self.append(grid)
+
+    def __iadd__(self, grids: Iterable[Grid]) -> Counted:  # type: ignore[override, misc]  # list's returns list
+        self.extend(grids)
+        return self
+
+
+def counted(found: Counted, complete: bool, stats: Stats, *, limit_hit: bool, budget_hit: bool = False,
+            message: str = "") -> Result:
+    """The Result of a counting search (finish's rules): its sample as the solutions, and
+    ``count`` every solution found (all there are when complete)."""
+    result = finish(list(found), complete, stats, limit_hit=limit_hit, budget_hit=budget_hit, message=message)
+    result.count = found.total
+    return result
+
+
+def with_count(result: Result, found: Counted) -> Result:
+    """A counting search's Result (finish made it from ``found``): its sample as a plain list,
+    ``count`` every solution found."""
+    answered = result.status not in (Status.UNSUPPORTED, Status.ERROR, Status.MEMORY_OUT)
+    # a shortcut that never searched (propagation alone) gives its solutions, not found's
+    total = found.total if found.total or not result.solutions else len(result.solutions)
+    result.solutions, result.count = list(result.solutions), total if answered else None
+    return result

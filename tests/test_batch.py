@@ -122,14 +122,22 @@ def test_fast_alone_has_a_batch_entry_and_refuses_options_it_has_no_batch_kernel
         registry.get("fast").solve_batch(model, np.zeros((1, 81), np.uint8), seed=3)
 
 
-def test_a_batch_answers_every_puzzle_verified_with_unchecked_claims() -> None:
+def test_a_batch_answers_every_puzzle_verified_its_asked_claims_unchecked_never_solved() -> None:
     _, answer = _answer("top95.txt")
-    (judged,) = judge_batch([answer], 2)
+    (judged,) = judge_batch([answer], 2)  # asked for two: "unique" is the answer, and unchecked
     assert answer.verified.all() and not answer.error
-    assert all(CATEGORIES[c] == Category.CORRECT for c in judged.category) and judged.unchecked.all()
+    assert all(CATEGORIES[c] == Category.UNCHECKED for c in judged.category) and judged.unchecked.all()
     run = runs_of(judged, [3])[0]
-    assert run.proof == "unchecked" and run.claim == "unique solution" and run.index == 3
+    assert (run.proof, run.category, run.claim, run.index) == ("unchecked", "unchecked", "unique solution", 3)
     assert verify(load("top95.txt")[3], tuple(int(ch) for ch in run.solutions[0])).ok
+
+
+def test_a_batch_asked_for_one_solution_records_its_claims_as_not_asked() -> None:
+    _, answer = _answer("top95.txt")
+    (judged,) = judge_batch([answer], 1)  # judged as asked for one: "unique" was not asked
+    assert all(CATEGORIES[c] == Category.CORRECT for c in judged.category) and not judged.unchecked.any()
+    run = runs_of(judged, [3])[0]
+    assert (run.proof, run.category) == ("not asked", "correct")
 
 
 def test_a_wrong_solution_from_the_batch_entry_is_judged_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -146,7 +154,7 @@ def test_a_wrong_solution_from_the_batch_entry_is_judged_wrong(monkeypatch: pyte
     _, answer = _answer("hardest.txt")
     (judged,) = judge_batch([answer], 2)
     assert CATEGORIES[judged.category[1]] == Category.WRONG and "duplicate" in answer.problems[1]
-    assert (judged.category == CATEGORIES.index(Category.CORRECT)).sum() == len(judged) - 1
+    assert (judged.category == CATEGORIES.index(Category.UNCHECKED)).sum() == len(judged) - 1
 
 
 @pytest.mark.parametrize("broken", ["shape", "count", "value"])
@@ -221,15 +229,15 @@ def test_run_batch_tabulates_every_puzzle_and_says_what_it_did_not_check(tmp_pat
     out = tmp_path / "runs.json"
     ran = compare("run", "puzzles/default.txt", "--solvers", "fast,general=fast:kernel=general",
                   "--batch", "--unique", "--json", str(out), "--format", "markdown")
-    assert ran.returncode == 0, ran.stderr
-    assert "unchecked claims" in ran.stdout and "--batch: each file solved by the batch entry" in ran.stderr
+    assert ran.returncode == 1, ran.stderr  # claims asked (--unique) and unchecked: never a silent 0
+    assert "unchecked" in ran.stdout and "--batch: each file solved by the batch entry" in ran.stderr
     assert "default.txt 9x9" in ran.stdout and "default.txt 16x16" in ran.stdout
     assert "runs read, solved, checked and judged" in ran.stderr
     document = json.loads(out.read_text())
     assert len(document["runs"]) == 2 * 16 and document["options"]["batch"] is True
     assert {r["proof"] for r in document["runs"]} == {"unchecked"}
     shown = compare("report", str(out))
-    assert shown.returncode == 0 and "default.txt 16x16" in shown.stdout
+    assert shown.returncode == 1 and "default.txt 16x16" in shown.stdout
 
 
 @pytest.mark.slow
@@ -237,10 +245,10 @@ def test_solve_batch_prints_what_solve_prints() -> None:
     one = compare("solve", "puzzles/hardest.txt", "--solver", "fast", "--format", "line", "--unique")
     many = compare("solve", "puzzles/hardest.txt", "--solver", "fast", "--format", "line", "--unique",
                    "--batch")
-    assert one.returncode == many.returncode == 0, many.stderr
+    assert (one.returncode, many.returncode) == (0, 1), many.stderr  # proved alone; unchecked in a batch
     grids = [[line for line in out.stdout.splitlines() if not line.startswith("#")] for out in (one, many)]
     assert grids[0] == grids[1] and len([g for g in grids[1] if g]) == 11
-    assert "the judge could not check it" in many.stdout
+    assert many.stdout.count("UNCHECKED answer from fast") == 11 and "--batch re-derives no claim" in many.stdout
 
 
 @pytest.mark.parametrize("arguments, said", [

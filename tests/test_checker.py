@@ -157,7 +157,7 @@ def test_checker_shares_no_code_with_the_model_or_solvers() -> None:
             runtime.add("." * node.level + (node.module or ""))
         elif isinstance(node, ast.Import):
             runtime |= {alias.name for alias in node.names}
-    assert runtime <= {"__future__", "collections.abc", "dataclasses", "typing"}, runtime
+    assert runtime <= {"__future__", "collections.abc", "dataclasses", "functools", "operator", "typing"}, runtime
 
 
 # ---------------------------------------------------------------- properties

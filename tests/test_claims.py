@@ -58,11 +58,10 @@ def liar(tmp_path: Path, name: str, puzzle: str, *args: str, company: str = "") 
 @pytest.mark.slow
 @pytest.mark.parametrize("name, puzzle, args, words", [
     ("false_unsat", UNIQUE, (), "claims no solution, but the reference method found"),
-    ("false_unique", TWO_SOLUTIONS, (), "claims a unique solution, but the reference method found"),
     ("false_unique", TWO_SOLUTIONS, ("--unique",), "claims a unique solution, but the reference method"),
     ("duplicate_solution", UNIQUE, ("--unique",), "same solution more than once"),
     ("false_count", TWO_SOLUTIONS, ("--max-solutions", "5"), "claims a unique solution, but the reference"),
-], ids=["false_unsat", "false_unique", "false_unique-unique", "duplicate", "false_count"])
+], ids=["false_unsat", "false_unique-unique", "duplicate", "false_count"])
 def test_a_lying_plugin_alone_is_wrong_and_exits_1(tmp_path: Path, name: str, puzzle: str,
                                                    args: tuple[str, ...], words: str) -> None:
     status, runs = liar(tmp_path, name, puzzle, *args)
@@ -73,9 +72,9 @@ def test_a_lying_plugin_alone_is_wrong_and_exits_1(tmp_path: Path, name: str, pu
 @pytest.mark.slow
 @pytest.mark.parametrize("name, puzzle, company, args", [
     ("false_unsat", UNIQUE, "mrv", ()),
-    ("false_unique", TWO_SOLUTIONS, "mrv", ()),          # mrv's one solution confirms nothing
+    ("false_unique", TWO_SOLUTIONS, "mrv", ("--unique",)),  # mrv's two solutions refute it
     ("false_unique", TWO_SOLUTIONS, "reference", ("--unique",)),
-], ids=["false_unsat-mrv", "false_unique-mrv", "false_unique-reference-unique"])
+], ids=["false_unsat-mrv", "false_unique-mrv-unique", "false_unique-reference-unique"])
 def test_a_lying_plugin_in_company_is_wrong_and_the_honest_one_correct(
         tmp_path: Path, name: str, puzzle: str, company: str, args: tuple[str, ...]) -> None:
     status, runs = liar(tmp_path, name, puzzle, *args, company=company)
@@ -86,9 +85,17 @@ def test_a_lying_plugin_in_company_is_wrong_and_the_honest_one_correct(
 
 @pytest.mark.slow
 def test_an_honest_unique_claim_alone_is_proved_and_exits_0(tmp_path: Path) -> None:
-    status, runs = liar(tmp_path, "false_unique", UNIQUE)  # on a unique puzzle it tells the truth
+    status, runs = liar(tmp_path, "false_unique", UNIQUE, "--unique")  # on a unique puzzle it tells the truth
     assert status == 0
     assert runs["false_unique"]["category"] == "correct" and runs["false_unique"]["proof"] == "proved"
+
+
+@pytest.mark.slow
+def test_a_false_unique_claim_nobody_asked_for_is_recorded_not_checked(tmp_path: Path) -> None:
+    status, runs = liar(tmp_path, "false_unique", TWO_SOLUTIONS)  # asked for one solution, it gave one
+    assert status == 0
+    run = runs["false_unique"]
+    assert (run["claim"], run["category"], run["proof"]) == ("unique solution", "correct", "not asked")
 
 
 @pytest.mark.slow
@@ -131,7 +138,7 @@ def test_the_judge_counts_and_proves_the_125_solutions() -> None:
     puzzle = list(read_puzzles(MANY))[MANY_125]
     result = registry.solve("fast", puzzle, max_solutions=200)
     outcome = Outcome(result.status, list(result.solutions), result.complete)
-    (run,), _ = judge(puzzle, [("fast", outcome)], max_solutions=200, backends={"fast": "fast"})
+    (run,), _ = judge(puzzle, [("fast", outcome)], max_solutions=200, families={"fast": "mrv"})
     assert (run.category, run.verified_solutions, run.proof) == ("correct", 125, "proved")
 
 
@@ -201,3 +208,15 @@ def test_a_version_2_results_database_gains_the_proof_columns_on_open(tmp_path: 
     columns = {row[1] for row in reopened.connection.execute("PRAGMA table_info(runs)")}
     reopened.connection.close()
     assert {"proof", "verified_solutions"} <= columns
+
+
+@pytest.mark.slow
+def test_fast_and_mrv_alone_on_unsat_puzzles_are_proved_never_confirmed_by_each_other(tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    files = [str(ROOT / "puzzles" / name) for name in ("special_9x9_unsolvable.txt", "small_unsat.txt")]
+    done = compare("run", *files, "--solvers", "fast,mrv", "--json", str(out))
+    assert done.returncode == 0, done.stdout[-2000:]
+    runs = json.loads(out.read_text())["runs"]
+    unsat = [r for r in runs if r["status"] == "unsat"]
+    assert len(unsat) >= 8 and {(r["category"], r["proof"]) for r in unsat} == {("correct", "proved")}
+    assert all("also claimed by" in r["reason"] for r in unsat)  # the other's agreement, noted, proves nothing

@@ -178,7 +178,7 @@ def test_true_unsat_claim_beside_a_plugin_is_correct_and_proved(tmp_path: Path) 
     runs = {r["solver"]: r for r in json.loads(out.read_text())["runs"]}
     assert runs["reference"]["status"] == runs["false_unsat"]["status"] == "unsat"
     assert runs["false_unsat"]["category"] == "correct"
-    assert "confirmed by reference" in runs["false_unsat"]["reason"]
+    assert "also claimed by reference" in runs["false_unsat"]["reason"]
     # but a plugin's agreement proves nothing: the judge's reference method proved it
     assert runs["false_unsat"]["proof"] == runs["reference"]["proof"] == "proved"
     assert "DRUP proof checked" in runs["false_unsat"]["reason"]

@@ -104,6 +104,45 @@ def test_stopped_or_bypassed_clocks_cannot_make_a_late_run_correct(tmp_path: Pat
     assert calm["time_s"] >= 0.4 and "the harness measured" in calm["message"], calm  # a sleep's floor, not a speed
 
 
+@pytest.mark.slow
+def test_a_plugin_that_keeps_the_judge_busy_cannot_forge_its_clock(tmp_path: Path) -> None:
+    # on the 4x4 the plugin sleeps 4 s and forges an answer frame of 1.9 s (limit 2 s); its false
+    # "no solution" on the empty 25x25 meanwhile keeps the judge busy for seconds
+    puzzles = tmp_path / "two.txt"
+    puzzles.write_text(PUZZLES.splitlines()[0] + "\n" + "." * 625 + "\n", encoding="utf-8")
+    saved = tmp_path / "runs.json"
+    done = compare("run", str(puzzles), "--solvers", "busy_judge", *plugins("busy_judge"), "--timeout", "2",
+                   "--jobs", "2", "--json", str(saved))
+    assert done.returncode == 1, done.stderr[-2000:]  # the false claim fails the run
+    small, large = sorted(json.loads(saved.read_text())["runs"], key=lambda run: run["n"])
+    assert (small["category"], small["time_s"]) == ("timeout", 2.0), small
+    assert large["category"] in ("wrong", "unchecked"), large
+
+
+@pytest.mark.slow
+def test_a_lone_false_no_solution_on_a_large_satisfiable_puzzle_is_never_counted_correct(tmp_path: Path) -> None:
+    empty = tmp_path / "empty49.txt"  # 7x7 boxes: grid format, one row a line
+    empty.write_text("\n".join(" ".join(["."] * 49) for _ in range(49)) + "\n", encoding="utf-8")
+    saved = tmp_path / "runs.json"
+    done = compare("run", str(empty), "--solvers", "busy_judge", *plugins("busy_judge"), "--judge-budget", "2",
+                   "--json", str(saved), "--format", "csv")
+    assert done.returncode == 1, done.stderr[-2000:]
+    (run,) = json.loads(saved.read_text())["runs"]
+    assert (run["claim"], run["category"], run["proof"]) == ("no solution", "unchecked", "unchecked"), run
+    assert "budget of 2 s" in run["reason"]
+    row = next(line for line in done.stdout.splitlines() if "busy_judge" in line)
+    header = done.stdout.splitlines()[0].split(",")
+    counts = dict(zip(header, row.split(",")))
+    assert (counts["solved"], counts["unchecked"]) == ("0", "1")
+
+
+@pytest.mark.parametrize("option, value", [("--judge-budget", "0"), ("--judge-budget", "soon"),
+                                           ("--judge-memory", "-5")])
+def test_a_bad_judge_budget_or_memory_is_a_usage_error(option: str, value: str) -> None:
+    done = compare("solve", "--solver", "mrv", option, value, stdin=PUZZLES)
+    assert done.returncode == 2 and option in done.stderr
+
+
 def test_a_stored_outcome_with_a_count_sqlite_cannot_hold_is_an_error_run() -> None:
     text = json.dumps({"status": "solved", "solutions": [], "complete": False, "message": "",
                        "stats": {"nodes": 2 ** 64 - 1}, "time_s": 0.1, "cpu_s": 0.1, "warmup": False,

@@ -4,6 +4,8 @@ from __future__ import annotations
 import pytest
 
 from models import Cage, Puzzle, parse_puzzle
+from models.proofs import ProofVerdict
+from solvers import registry
 from solvers.encodings.cnf import EncodingError
 from solvers.harness.results import claims
 from solvers.harness.results.claims import ClaimChecker
@@ -27,13 +29,13 @@ def solved(*grids: tuple[int, ...], complete: bool = False) -> Outcome:
     return Outcome("solved", list(grids), complete)
 
 
-def categories(puzzle, **outcomes: Outcome) -> dict[str, tuple[str, str]]:
-    runs, _ = judge(puzzle, list(outcomes.items()))
+def categories(puzzle, max_solutions: int = 1, **outcomes: Outcome) -> dict[str, tuple[str, str]]:
+    runs, _ = judge(puzzle, list(outcomes.items()), max_solutions=max_solutions)
     return {run.solver: (run.category, run.reason) for run in runs}
 
 
-def test_the_known_solution_is_correct_and_unique_claims_agree() -> None:
-    result = categories(PUZZLE, a=solved(SOLUTION, complete=True), b=solved(SOLUTION, complete=True))
+def test_the_known_solution_is_correct_and_asked_unique_claims_agree() -> None:
+    result = categories(PUZZLE, 2, a=solved(SOLUTION, complete=True), b=solved(SOLUTION, complete=True))
     assert result["a"] == ("correct", "verified; unique (confirmed by b)")
 
 
@@ -62,6 +64,19 @@ def test_unconfirmed_unsat_claim_on_a_solvable_puzzle_is_refuted_by_the_referenc
     assert "4312123421433421" in reason  # the counterexample, the puzzle's solution
 
 
+def test_a_unique_claim_nobody_asked_for_is_recorded_and_not_checked() -> None:
+    checker = ClaimChecker()
+    runs, _ = judge(TWO, [("fast", solved(TWO_SOLUTIONS[0], complete=True))], checker=checker)
+    assert (runs[0].category, runs[0].proof, runs[0].claim) == ("correct", "not asked", "unique solution")
+    assert "not asked for (not checked)" in runs[0].reason
+    assert checker.checks == 0  # asked for one solution, it gave one: its "complete" is not re-derived
+
+
+def test_a_claim_nobody_asked_for_that_another_run_refutes_is_still_wrong() -> None:
+    result = categories(TWO, liar=solved(TWO_SOLUTIONS[0], complete=True), other=solved(TWO_SOLUTIONS[1]))
+    assert result["liar"] == ("wrong", "claims a unique solution, but other found a different verified solution")
+
+
 def test_unique_claim_against_two_verified_solutions_is_wrong() -> None:
     runs, disagreement = judge(EMPTY, [("many", solved(OTHER, ANOTHER)),
                                        ("claims_unique", solved(OTHER, complete=True))])
@@ -88,8 +103,8 @@ def test_a_run_over_its_memory_limit_is_memory_out_not_error() -> None:
     assert result["good"][0] == "correct"
 
 
-def proofs(puzzle, max_solutions: int = 1, backends=None, checker=None, **outcomes: Outcome) -> dict:
-    runs, _ = judge(puzzle, list(outcomes.items()), max_solutions=max_solutions, backends=backends,
+def proofs(puzzle, max_solutions: int = 1, families=None, checker=None, **outcomes: Outcome) -> dict:
+    runs, _ = judge(puzzle, list(outcomes.items()), max_solutions=max_solutions, families=families,
                     checker=checker)
     return {run.solver: (run.category, run.proof, run.reason) for run in runs}
 
@@ -100,7 +115,7 @@ def test_the_two_solutions_of_the_test_puzzle_are_its_solutions() -> None:
 
 
 def test_a_true_unique_claim_alone_is_proved_by_a_checked_proof() -> None:
-    category, proof, reason = proofs(PUZZLE, alone=solved(SOLUTION, complete=True))["alone"]
+    category, proof, reason = proofs(PUZZLE, 2, alone=solved(SOLUTION, complete=True))["alone"]
     assert (category, proof) == ("correct", "proved")
     assert "DRUP proof checked" in reason
 
@@ -111,7 +126,7 @@ def test_a_true_unsat_claim_alone_is_proved() -> None:
 
 
 def test_a_false_unique_claim_alone_is_wrong_with_the_counterexample() -> None:
-    category, proof, reason = proofs(TWO, liar=solved(TWO_SOLUTIONS[0], complete=True))["liar"]
+    category, proof, reason = proofs(TWO, 2, liar=solved(TWO_SOLUTIONS[0], complete=True))["liar"]
     assert category == "wrong" and proof == ""
     assert "claims a unique solution, but the reference method found another verified solution" in reason
     assert "1234341221434321" in reason  # the other solution
@@ -124,26 +139,44 @@ def test_an_exact_count_claim_is_proved_and_a_short_count_refuted() -> None:
     assert result["short"][0] == "wrong"
 
 
-def test_agreeing_registered_backends_confirm_each_other() -> None:
-    result = proofs(PUZZLE, backends={"a": "mrv", "b": "sat"}, a=solved(SOLUTION, complete=True),
+def test_agreeing_method_families_confirm_each_other() -> None:
+    result = proofs(PUZZLE, 2, families={"a": "mrv", "b": "cnf-simplified"}, a=solved(SOLUTION, complete=True),
                     b=solved(SOLUTION, complete=True))
     assert result["a"] == ("correct", "confirmed", "verified; unique (confirmed by b)")
 
 
-@pytest.mark.parametrize("backends", [{"a": "mrv", "b": "mrv"}, {"a": "mrv", "b": ""}, {"a": "", "b": ""}],
-                         ids=["same-backend", "one-plugin", "two-plugins"])
-def test_agreement_of_a_plugin_or_the_same_backend_confirms_nothing(backends: dict) -> None:
+@pytest.mark.parametrize("families", [{"a": "mrv", "b": "mrv"}, {"a": "mrv", "b": ""}, {"a": "", "b": ""}],
+                         ids=["same-family", "one-plugin", "two-plugins"])
+def test_agreement_of_a_plugin_or_the_same_family_confirms_nothing(families: dict) -> None:
     checker = ClaimChecker()
-    result = proofs(TWO, backends=backends, checker=checker, a=solved(TWO_SOLUTIONS[0], complete=True),
+    result = proofs(TWO, 2, families=families, checker=checker, a=solved(TWO_SOLUTIONS[0], complete=True),
                     b=solved(TWO_SOLUTIONS[0], complete=True))
     assert result["a"][0] == "wrong" and result["b"][0] == "wrong"
     assert checker.checks == 1  # one re-derivation for both claims
 
 
+@pytest.mark.parametrize("backend, twin", [("fast", "mrv"), ("mrv", "mrv:impl=readable"),
+                                           ("sat", "pysat:encoding=simplified"),
+                                           ("dlx", "dlx:impl=readable"), ("backtrack", "backtrack:impl=readable")])
+def test_a_backend_and_its_twin_are_one_family(backend: str, twin: str) -> None:
+    name, *options = twin.split(":")
+    assert registry.get(backend).family() == registry.get(name).family(dict(o.split("=") for o in options))
+
+
+def test_cnf_backends_on_different_encodings_are_different_families() -> None:
+    assert registry.get("sat").family({"encoding": "minimal"}) != registry.get("pysat").family({"encoding": "extended"})
+
+
+def test_fast_and_mrv_alone_on_an_unsat_puzzle_are_proved_not_confirmed_by_each_other() -> None:
+    result = proofs(UNSAT, families={"fast": "mrv", "mrv": "mrv"}, fast=Outcome("unsat", complete=True),
+                    mrv=Outcome("unsat", complete=True))
+    assert result["fast"][:2] == ("correct", "proved") and result["mrv"][:2] == ("correct", "proved")
+
+
 def test_a_claim_is_checked_once_per_puzzle_and_solutions() -> None:
     checker = ClaimChecker()
     for _ in range(3):  # e.g. three repetitions
-        assert proofs(PUZZLE, checker=checker, a=solved(SOLUTION, complete=True))["a"][1] == "proved"
+        assert proofs(PUZZLE, 2, checker=checker, a=solved(SOLUTION, complete=True))["a"][1] == "proved"
     assert checker.checks == 1
 
 
@@ -151,16 +184,30 @@ def test_a_claim_the_reference_cannot_state_is_unchecked_and_says_why(monkeypatc
     def cannot(*_args: object) -> None:
         raise EncodingError("no clauses for this constraint")
     monkeypatch.setattr(claims, "encode", cannot)
-    category, proof, reason = proofs(PUZZLE, alone=solved(SOLUTION, complete=True))["alone"]
-    assert (category, proof) == ("correct", "unchecked")
+    category, proof, reason = proofs(PUZZLE, 2, alone=solved(SOLUTION, complete=True))["alone"]
+    assert (category, proof) == ("unchecked", "unchecked")
     assert "cannot state this puzzle: no clauses for this constraint" in reason
 
 
-def test_a_check_out_of_budget_is_not_proved_and_says_so() -> None:
+def test_a_check_out_of_budget_is_unchecked_and_says_so() -> None:
     checker = ClaimChecker(budget_s=1e-6)
-    category, proof, reason = proofs(PUZZLE, checker=checker, alone=solved(SOLUTION, complete=True))["alone"]
-    assert category == "correct" and proof in ("confirmed", "unchecked")  # which depends on the clock
+    category, proof, reason = proofs(PUZZLE, 2, checker=checker, alone=solved(SOLUTION, complete=True))["alone"]
+    assert (category, proof) == ("unchecked", "unchecked")
     assert "budget of 1e-06 s" in reason
+
+
+def test_a_proof_that_does_not_check_leaves_the_claim_unchecked(monkeypatch) -> None:
+    monkeypatch.setattr(claims, "check_rup", lambda *_a, **_k: ProofVerdict(False, "lemma 1 does not follow", 1))
+    category, proof, reason = proofs(UNSAT, alone=Outcome("unsat", complete=True))["alone"]
+    assert (category, proof) == ("unchecked", "unchecked")
+    assert "its proof did not check: lemma 1 does not follow" in reason
+
+
+def test_an_unchecked_run_is_never_counted_solved() -> None:
+    runs, _ = judge(PUZZLE, [("alone", solved(SOLUTION, complete=True))], max_solutions=2,
+                    checker=ClaimChecker(budget_s=1e-6))
+    (row,) = summarize(runs, unique=True, limit=10.0)
+    assert (row["solved"], row["unchecked"]) == (0, 1)
 
 
 @pytest.mark.parametrize("message, category", [("node limit reached", "unknown"),
@@ -187,7 +234,7 @@ def test_an_unsupported_run_is_its_own_category_and_no_disagreement() -> None:
         ("good", solved(SOLUTION, complete=True))])
     assert next((r.category, r.reason) for r in runs) == (
         "unsupported", "exact cover cannot express a killer cage's total")
-    assert (runs[1].category, runs[1].proof) == ("correct", "proved")
+    assert (runs[1].category, runs[1].proof) == ("correct", "not asked")
     assert disagreement is None
 
 
@@ -209,4 +256,4 @@ def test_the_summary_counts_unsupported_runs_apart_from_failures() -> None:
 ], ids=["cage-decides", "cage-allows-both"])
 def test_a_killer_claim_is_checked_with_its_cage_totals(cage: Cage, category: str, proof: str) -> None:
     killer = Puzzle(TWO.geometry, TWO.givens, cages=(cage,))
-    assert proofs(killer, alone=solved(TWO_SOLUTIONS[0], complete=True))["alone"][:2] == (category, proof)
+    assert proofs(killer, 2, alone=solved(TWO_SOLUTIONS[0], complete=True))["alone"][:2] == (category, proof)

@@ -174,15 +174,17 @@ def _boolean(model: Model, domains: list[tuple[int, ...]]) -> Encoding:
 class _Collector(cp_model.CpSolverSolutionCallback):
     """Keeps each solution's grid and stops the search at the limit."""
 
-    def __init__(self, decode: Decoder, limit: int) -> None:
+    def __init__(self, decode: Decoder, limit: int, grids: list[Grid]) -> None:
         super().__init__()
         self.decode, self.limit = decode, limit
-        self.grids: list[Grid] = []
+        self.grids = grids  # a Counted list keeps a sample and counts
+        self.found = 0
         self.stopped = False
 
     def on_solution_callback(self) -> None:
         self.grids.append(self.decode(self.value))
-        if len(self.grids) >= self.limit:
+        self.found += 1
+        if self.found >= self.limit:
             self.stopped = True
             self.stop_search()
 
@@ -204,8 +206,9 @@ def configured_solver(*, workers: int = DEFAULT_WORKERS, seed: int = DEFAULT_SEE
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           encoding: str = ENCODINGS[0], workers: int = DEFAULT_WORKERS, seed: int = DEFAULT_SEED,
-          parameters: dict[str, Any] | None = None) -> Result:
-    """Solve with CP-SAT; up to max_solutions grids, stopping at time_limit seconds."""
+          parameters: dict[str, Any] | None = None, found: list[Grid] | None = None) -> Result:
+    """Solve with CP-SAT; up to max_solutions grids (appended to ``found`` when given: a
+    Counted list counts them), stopping at time_limit seconds."""
     start = time.perf_counter()
     domains, refuted = reduced_or_refuted(model)
     if refuted is not None:
@@ -222,7 +225,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if max_solutions > 1:
         settings.enumerate_all_solutions = True
         settings.num_workers = 1  # CP-SAT enumerates with a single worker only
-        collector = _Collector(built.decode, max_solutions)
+        collector = _Collector(built.decode, max_solutions, [] if found is None else found)
 
     begin = time.perf_counter()
     cp_status = solver.solve(built.cp, collector)

@@ -180,8 +180,10 @@ def encode(model: Model, encoding: str = ENCODINGS[0], solver: str = "backtracki
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          encoding: str = ENCODINGS[0], solver: str = "backtracking") -> Result:
-    """Solve with python-constraint; time_limit is only checked between solutions (see above)."""
+          encoding: str = ENCODINGS[0], solver: str = "backtracking",
+          found: list[Grid] | None = None) -> Result:
+    """Solve with python-constraint; time_limit is only checked between solutions (see above).
+    The solutions are appended to ``found`` when given (a Counted list counts them)."""
     start = time.perf_counter()
     domains, refuted = reduced_or_refuted(model)
     if refuted is not None:
@@ -194,11 +196,11 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if not built.empty_cells:  # every cell given and consistent: the library would report no solution
         stats.solve_time = time.perf_counter() - begin
         return finish([model.givens], True, stats, limit_hit=False)
-    grids: list[Grid] = []
+    grids: list[Grid] = [] if found is None else found
     exhausted, late = True, False
-    for assignment in built.problem.getSolutionIter():
+    for counted, assignment in enumerate(built.problem.getSolutionIter(), start=1):
         grids.append(_grid(model, assignment))
-        if len(grids) >= max_solutions:
+        if counted >= max_solutions:
             exhausted = False
             break
         if time_limit is not None and time.perf_counter() - start > time_limit:

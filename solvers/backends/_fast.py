@@ -657,6 +657,74 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
                   message=message)
 
 
+COUNT_ROWS = 4096
+"""Solutions a counting search writes per kernel call (a buffer reused: memory stays the
+search's however many there are)."""
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = 16,
+          inference: str = "locked", branching: str = "mrv", node_limit: int | None = None,
+          learning: str = "none") -> Result:
+    """Count every solution with the depth-first kernel, keeping the first ``sample``: each
+    kernel call fills a reused buffer, which is counted and emptied (count mode)."""
+    if model.n > MAX_SIZE:
+        raise ValueError(f"fast handles grids up to {MAX_SIZE}x{MAX_SIZE}, not {model.n}x{model.n}")
+    if learning == "conflicts":
+        return unsupported("fast counts with its depth-first search: learning='none'")
+    if "none" not in _PREPARED:
+        prepare()
+    start = time.perf_counter()
+    tables, key = _tables_for(model)
+    work = _work(*key)
+    state = np.zeros(_SLOTS, np.int64)
+    state[_LEVEL], state[_SIZE], state[_WDEG] = INFERENCES.index(inference), model.n, branching == "wdeg"
+    rows = max(sample, min(COUNT_ROWS, (1 << 22) // key[0]))
+    search = _DepthFirst(np.frombuffer(bytearray(model.givens), np.uint8), work,
+                         np.empty((rows, key[0]), np.uint8), state, tables)
+    try:
+        kept, total, code, limit_hit, budget_hit = _count_drive(
+            search, sample, None if time_limit is None else start + time_limit, node_limit)
+    finally:
+        _WORK[key] = work
+    final = state.tolist()
+    stats = Stats(nodes=final[_NODES], backtracks=final[_BACKTRACKS], restarts=final[_RESTARTS],
+                  propagations=final[_PROPAGATIONS], fixed_cells=final[_FIXED],
+                  solve_time=time.perf_counter() - start)
+    result = finish(kept, code in (EXHAUSTED, CONTRADICTION), stats, limit_hit=limit_hit,
+                    budget_hit=budget_hit, message="the givens contradict each other" if code == CONTRADICTION
+                    else stop_message(limit_hit, budget_hit))
+    result.count = total
+    return result
+
+
+def _count_drive(search: _DepthFirst, sample: int, deadline: float | None, node_limit: int | None
+                 ) -> tuple[list[tuple[int, ...]], int, int, bool, bool]:
+    """The kernel called until the space is exhausted (or the deadline, or the node budget),
+    each call's solutions counted and the first ``sample`` kept: (kept, total, last answer,
+    whether the clock stopped it, whether the budget did)."""
+    kept: list[tuple[int, ...]] = []
+    total, chunk, state = 0, FIRST_CHUNK, search.state
+    while True:
+        if deadline is not None and time.perf_counter() > deadline:
+            return kept, total, PAUSED, True, False
+        nodes = int(state[_NODES])
+        code = search.run(nodes + chunk if node_limit is None else min(nodes + chunk, node_limit))
+        chunk = min(4096, 2 * chunk)
+        found = int(state[_FOUND])
+        if found:
+            if len(kept) < sample:
+                kept += [tuple(row) for row in search.sols[:min(found, sample - len(kept))].tolist()]
+            total, state[_FOUND], search.restart_at = total + found, 0, None  # no restart once counting
+        if code in (EXHAUSTED, CONTRADICTION):
+            return kept, total, code, False, False
+        if code == FULL:
+            state[_BACKTRACKS] += 1  # leave the last solution to look for the next
+        elif node_limit is not None and int(state[_NODES]) >= node_limit:
+            return kept, total, code, False, True
+        else:
+            search.paused()
+
+
 class _DepthFirst:
     """The depth-first kernel as the chunked driver sees it (_fast_drive.Chunked).
 

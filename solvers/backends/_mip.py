@@ -175,8 +175,10 @@ def _cage_rows(model: Model, domains: list[tuple[int, ...]], index: dict[tuple[i
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          node_limit: int | None = None, presolve: bool = True, seed: int | None = None) -> Result:
-    """Solve the 0-1 model with HiGHS; count up to max_solutions with no-good cuts."""
+          node_limit: int | None = None, presolve: bool = True, seed: int | None = None,
+          found: list[Grid] | None = None) -> Result:
+    """Solve the 0-1 model with HiGHS; count up to max_solutions with no-good cuts (the
+    solutions appended to ``found`` when given: a Counted list counts them)."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     domains, refuted = reduced_or_refuted(model)
@@ -193,9 +195,10 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         stats.solve_time = 0.0
         return finish([model.givens], True, stats, limit_hit=False)
     begin = time.perf_counter()
-    solutions, status = _enumerate(model, built, max_solutions, deadline, node_limit, stats)
+    solutions, status, cuts = _enumerate(model, built, max_solutions, deadline, node_limit, stats,
+                                         [] if found is None else found)
     stats.solve_time = time.perf_counter() - begin
-    stats.constraints = built.rows + len(solutions) - (status is Status.SOLVED)
+    stats.constraints = built.rows + cuts
     if status is Status.ERROR:
         return Result(Status.ERROR, solutions, False, stats,
                       f"HiGHS: {built.highs.modelStatusToString(built.highs.getModelStatus())}")
@@ -204,19 +207,20 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
 
 
 def _enumerate(model: Model, built: Encoding, max_solutions: int, deadline: float | None,
-               node_limit: int | None, stats: Stats) -> tuple[list[Grid], Status]:
+               node_limit: int | None, stats: Stats, solutions: list[Grid]) -> tuple[list[Grid], Status, int]:
     """Solve, cut the solution off, solve again, until max_solutions or another status.
 
-    Returns the grids found and the status of the last solve: SOLVED when it stopped at
-    max_solutions, UNSAT when no further solution exists, else why it stopped.
+    Returns the grids found (appended to ``solutions``), the status of the last solve: SOLVED
+    when it stopped at max_solutions, UNSAT when no further solution exists, else why it
+    stopped; and the cuts added.
     """
     highs = built.highs
-    solutions: list[Grid] = []
-    while True:
+    found = 0
+    while True:  # each solution found so far has its cut
         if deadline is not None:
             left = deadline - time.perf_counter()
             if left <= 0:
-                return solutions, Status.TIMEOUT
+                return solutions, Status.TIMEOUT, found
             highs.setOptionValue("time_limit", left)
         if node_limit is not None:  # what is left of the budget; presolve needs no node
             highs.setOptionValue("mip_max_nodes", max(node_limit - (stats.nodes or 0), 0))
@@ -226,12 +230,13 @@ def _enumerate(model: Model, built: Encoding, max_solutions: int, deadline: floa
         stats.nodes += max(info.mip_node_count, 0)
         stats.lp_iterations += max(info.simplex_iteration_count, 0)
         if status is not Status.SOLVED:
-            return solutions, status
+            return solutions, status, found
         values = highs.getSolution().col_value[:len(built.columns)]  # the x; the z follow
         ones = [j for j, x in enumerate(values) if x > 0.5]
         solutions.append(_grid(model, built.columns, ones))
-        if len(solutions) >= max_solutions:
-            return solutions, Status.SOLVED
+        found += 1
+        if found >= max_solutions:
+            return solutions, Status.SOLVED, found - 1
         # The no-good cut: at most open_cells - 1 of this solution's ones again.
         highs.addRow(-highspy.kHighsInf, built.open_cells - 1, len(ones),
                      np.array(ones, dtype=np.int32), np.ones(len(ones)))

@@ -12,8 +12,12 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import select
 import signal
 import subprocess
+import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 GRACE = 1.0
@@ -39,6 +43,49 @@ def execute(command: list[str], timeout: float | None, *,
     return process.returncode, out, err
 
 
+def stream_lines(command: list[str], timeout: float | None, on_line: Callable[[str], None], *,
+                 death_signal: int = signal.SIGKILL, stderr_tail: int = 2000) -> tuple[int | None, str]:
+    """execute, but each line the program prints on stdout goes to ``on_line`` as it comes and
+    nothing of stdout is kept (memory bounded by the longest line, however much it prints):
+    (exit code, the last ``stderr_tail`` characters of stderr); the code is None when it was
+    killed at the timeout. stderr goes to a temporary file, so a chatty program never blocks."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, stdin=subprocess.DEVNULL,
+                                   preexec_fn=lambda: _own_group(death_signal))
+        assert process.stdout is not None
+        try:
+            code = _pump(process, process.stdout.fileno(), deadline, on_line)
+        except BaseException:
+            kill_tree(process)
+            raise
+        errors.seek(0, os.SEEK_END)
+        errors.seek(max(0, errors.tell() - stderr_tail))
+        return code, errors.read().decode(errors="replace")
+
+
+def _pump(process: subprocess.Popen[bytes], fd: int, deadline: float | None,
+          on_line: Callable[[str], None]) -> int | None:
+    """Hand each whole line read from ``fd`` on until it closes (then the exit code) or the
+    deadline passes (then the program is killed: None)."""
+    pending = b""
+    while True:
+        remaining = None if deadline is None else deadline - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            kill_tree(process)
+            return None
+        if not select.select([fd], [], [], remaining)[0]:
+            continue
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            if pending:
+                on_line(pending.decode(errors="replace"))
+            return process.wait()
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            on_line(line.decode(errors="replace"))
+
+
 def _own_group(death_signal: int) -> None:
     """In the child: lead a new process group, and get death_signal when the parent dies (Linux)."""
     os.setpgid(0, 0)
@@ -48,7 +95,7 @@ def _own_group(death_signal: int) -> None:
         pass
 
 
-def kill_tree(process: subprocess.Popen[str]) -> tuple[str, str]:
+def kill_tree(process: subprocess.Popen[str] | subprocess.Popen[bytes]) -> tuple[str, str]:
     """Kill the program, its process group and every process it started (their groups too),
     reap it, and return what it had printed."""
     _signal_group(process.pid, signal.SIGSTOP)  # its group forks nothing more meanwhile
@@ -62,7 +109,11 @@ def kill_tree(process: subprocess.Popen[str]) -> tuple[str, str]:
         _signal(pid, signal.SIGKILL)
     _signal_group(process.pid, signal.SIGKILL)
     out, err = process.communicate()
-    return out or "", err or ""
+    return _text(out), _text(err)
+
+
+def _text(printed: str | bytes | None) -> str:
+    return printed.decode(errors="replace") if isinstance(printed, bytes) else printed or ""
 
 
 def descendants(root: int) -> list[int]:

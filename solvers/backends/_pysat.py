@@ -266,8 +266,10 @@ def _engine_stats(solver: Solver) -> dict[str, int]:
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           engine: str | None = None, encoding: str = ENCODINGS[0], warm: bool = True,
-          conflict_limit: int | None = None, inference: str = "none") -> Result:
-    """Solve (or only propagate) with a python-sat engine; up to max_solutions grids."""
+          conflict_limit: int | None = None, inference: str = "none",
+          found: list[Grid] | None = None) -> Result:
+    """Solve (or only propagate) with a python-sat engine; up to max_solutions grids
+    (appended to ``found`` when given: a Counted list counts them, keeping a sample)."""
     if engine is None:
         engine = DEFAULT_ENGINE if inference == "none" else PROPAGATION_ENGINE
     engine = _engine(engine, inference)
@@ -285,7 +287,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
                   clauses=session.clauses)
     began = time.perf_counter()
     if inference == "none":
-        result = _search(session, ENGINES[engine], max_solutions, deadline, conflict_limit, stats)
+        result = _search(session, ENGINES[engine], max_solutions, deadline, conflict_limit, stats,
+                         [] if found is None else found)
     else:
         result = _infer(session, model, inference, deadline, stats)
     stats.solve_time = time.perf_counter() - began
@@ -311,12 +314,12 @@ def _engine(engine: str, inference: str) -> str:
 
 
 def _search(session: _Session, engine: Engine, max_solutions: int, deadline: float | None,
-            budget: int | None, stats: Stats) -> Result:
+            budget: int | None, stats: Stats, solutions: list[Grid]) -> Result:
     """CDCL search: solve, read the model back, block it and solve again for more."""
-    solutions: list[Grid] = []
     complete = limit_hit = budget_hit = False
     message = ""
-    while len(solutions) < max_solutions:
+    counted = 0  # solutions found (the list may keep only a sample)
+    while counted < max_solutions:
         answer = _solve_once(session, engine, deadline, budget)
         if answer is False:
             complete = True
@@ -327,9 +330,11 @@ def _search(session: _Session, engine: Engine, max_solutions: int, deadline: flo
             message = "time limit reached" if limit_hit else f"conflict limit of {budget} reached"
             break
         model = session.solver.get_model()
-        solutions.append(session.cnf.decode(lit for lit in model if lit > 0))
-        if len(solutions) < max_solutions:
-            session.block(solutions[-1])
+        grid = session.cnf.decode(lit for lit in model if lit > 0)
+        solutions.append(grid)
+        counted += 1
+        if counted < max_solutions:
+            session.block(grid)
     return finish(solutions, complete, stats, limit_hit=limit_hit, budget_hit=budget_hit,
                   message=message)
 

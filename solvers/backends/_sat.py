@@ -42,6 +42,7 @@ import pickle
 import select
 import signal
 import time
+from collections.abc import Callable
 from typing import BinaryIO, cast
 
 import pycosat
@@ -58,6 +59,9 @@ FIRST_SLICE = 100_000
 """Propagations in the first slice of a time-limited run (a top95 puzzle needs far fewer)."""
 GROWTH = 4
 """Each further slice may be this many times larger than the one before."""
+FRESH_SOLUTIONS = 8
+"""Solutions found by a fresh solver each (the first slice) before, with limit_by=process, one
+solver in a forked process lists the rest."""
 OUT_OF_TIME, OUT_OF_BUDGET = "out of time", "out of budget"
 
 
@@ -67,8 +71,9 @@ class SolverError(RuntimeError):
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           encoding: str = ENCODINGS[0], prop_limit: int | None = None,
-          limit_by: str = "process") -> Result:
-    """Solve with pycosat under the chosen encoding; up to max_solutions grids."""
+          limit_by: str = "process", found: list[Grid] | None = None) -> Result:
+    """Solve with pycosat under the chosen encoding; up to max_solutions grids (appended to
+    ``found`` when given: a Counted list counts them, keeping a sample)."""
     forking = (limit_by == "process" and time_limit is not None and prop_limit is None
                and hasattr(os, "fork"))
     start = time.perf_counter()
@@ -77,20 +82,25 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     stats = Stats(encode_time=time.perf_counter() - start, solve_time=0.0,
                   variables=cnf.num_vars, clauses=len(cnf.clauses))
     clauses: list[Clause] = cnf.clauses  # shared with the encoding cache: copied before adding
-    solutions: list[Grid] = []
+    solutions: list[Grid] = [] if found is None else found
     complete = limit_hit = budget_hit = False
     message = ""
-    while len(solutions) < max_solutions:
+    counted = 0  # solutions found (the list may keep only a sample)
+    while counted < max_solutions:
         began = time.perf_counter()
+        if deadline is not None and began > deadline:  # between solutions found by fresh solvers
+            limit_hit, message = True, f"time limit of {time_limit} s reached"
+            break
         if forking:
-            answer = _pycosat(clauses, cnf.num_vars, FIRST_SLICE)
+            # past a few solutions, one solver lists the rest (each fresh solver repeats the work)
+            answer = _pycosat(clauses, cnf.num_vars, FIRST_SLICE) if counted < FRESH_SOLUTIONS else "UNKNOWN"
             if answer == "UNKNOWN":
-                more, complete = _solve_in_process(clauses, cnf.num_vars,
-                                                   max_solutions - len(solutions),
-                                                   math.inf if deadline is None else deadline)
+                more, complete = _solve_in_process(clauses, cnf.num_vars, max_solutions - counted,
+                                                   math.inf if deadline is None else deadline,
+                                                   lambda model: solutions.append(cnf.decode(model)))
                 stats.solve_time = (stats.solve_time or 0.0) + time.perf_counter() - began
-                solutions += [cnf.decode(found) for found in more]
-                limit_hit = not complete and len(solutions) < max_solutions
+                counted += more
+                limit_hit = not complete and counted < max_solutions
                 message = f"time limit of {time_limit} s reached" if limit_hit else ""
                 break
         else:
@@ -104,11 +114,13 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             message = (f"time limit of {time_limit} s reached" if answer == OUT_OF_TIME
                        else f"propagation limit of {prop_limit} reached")
             break
-        solutions.append(cnf.decode(cast(list[int], answer)))  # neither UNSAT nor a limit: a model
-        if len(solutions) < max_solutions:
+        grid = cnf.decode(cast(list[int], answer))  # neither UNSAT nor a limit: a model
+        solutions.append(grid)
+        counted += 1
+        if counted < max_solutions:
             if clauses is cnf.clauses:
                 clauses = list(clauses)
-            clauses.append(cnf.blocking_clause(solutions[-1]))
+            clauses.append(cnf.blocking_clause(grid))
     return finish(solutions, complete, stats, limit_hit=limit_hit, budget_hit=budget_hit,
                   message=message)
 
@@ -138,20 +150,21 @@ def _solve_within(clauses: list[Clause], num_vars: int, deadline: float | None,
     return OUT_OF_TIME
 
 
-def _solve_in_process(clauses: list[Clause], num_vars: int, wanted: int, deadline: float
-                      ) -> tuple[list[list[int]], bool]:
-    """Up to `wanted` models from one PicoSAT in a forked process, stopped at the deadline;
-    the models and whether the process saw the end of the solutions."""
+def _solve_in_process(clauses: list[Clause], num_vars: int, wanted: int, deadline: float,
+                      take: Callable[[list[int]], None]) -> tuple[int, bool]:
+    """Up to `wanted` models from one PicoSAT in a forked process, stopped at the deadline,
+    each handed to ``take`` as it arrives; how many, and whether the process saw the end of
+    the solutions."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(read_end)
         _child(write_end, clauses, num_vars, wanted, deadline - time.perf_counter())
     os.close(write_end)
-    models: list[list[int]] = []
+    models = 0
     ended, buffer = False, b""
     try:
-        while not ended and len(models) < wanted:
+        while not ended and models < wanted:
             left = deadline - time.perf_counter()
             if left <= 0 or not select.select([read_end], [], [], left)[0]:
                 break
@@ -165,7 +178,8 @@ def _solve_in_process(clauses: list[Clause], num_vars: int, wanted: int, deadlin
                 if item is None:
                     ended = True
                 else:
-                    models.append(item)
+                    take(item)
+                    models += 1
     finally:
         os.close(read_end)
         with contextlib.suppress(ProcessLookupError):

@@ -29,7 +29,7 @@ from models import Grid, Model
 
 from ..encodings.asp import ATOM, ENCODINGS, program_text
 from ..options import Declaration, Option
-from ..result import Result, Stats, Status, finish
+from ..result import SAMPLE, Counted, Result, Stats, Status, finish, with_count
 
 CONFIGURATIONS = ("auto", "frumpy", "jumpy", "tweety", "handy", "crafty", "trendy", "many")
 """clingo's preset configurations (--configuration); auto is clingo's own default."""
@@ -62,15 +62,28 @@ class UnknownAnswerError(RuntimeError):
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           encoding: str = "basic", configuration: str = "auto") -> Result:
     """Ground and solve with clingo; up to max_solutions answer sets."""
+    return _solve(model, [], max_solutions, time_limit, encoding, configuration)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE, encoding: str = "basic",
+          configuration: str = "auto") -> Result:
+    """Count every answer set (count mode, --models=0), the first ``sample`` kept."""
+    found = Counted(sample)
+    return with_count(_solve(model, found, 0, time_limit, encoding, configuration), found)
+
+
+def _solve(model: Model, grids: list[Grid], models: int, time_limit: float | None, encoding: str,
+           configuration: str) -> Result:
+    """solve's work: up to ``models`` answer sets (0: all), appended to ``grids`` (a Counted
+    list when counting)."""
     import clingo  # noqa: PLC0415 - the solver library, loaded only to solve
 
     start = time.perf_counter()
-    control = clingo.Control([f"--models={max_solutions}", f"--configuration={configuration}"],
+    control = clingo.Control([f"--models={models}", f"--configuration={configuration}"],
                              logger=_quiet)
     control.add("base", [], program_text(model, encoding))
     control.ground([("base", [])])
     stats = Stats(encode_time=time.perf_counter() - start)
-    grids: list[Grid] = []
     on_model = _collector(model, grids)
     began = time.perf_counter()
     remaining = None if time_limit is None else max(0.0, time_limit - (began - start))

@@ -39,7 +39,7 @@ from ..encodings.cages import cage_clash
 from ..encodings.domains import clash_message
 from ..encodings.isomorph import solve_isomorph
 from ..options import Declaration, Option, Reach, node_limit, seed
-from ..result import Result, Stats, finish, stop_message
+from ..result import COUNT_ALL, SAMPLE, Counted, Result, Stats, finish, stop_message, with_count
 
 DECLARATION = Declaration(
     options=(
@@ -54,6 +54,7 @@ DECLARATION = Declaration(
         "backtracks": "values taken back",
     },
     constraints=frozenset({"all-different", "sum"}),
+    family="backtrack",  # its readable twin (impl=readable) walks the same tree
     notes="the baseline; a readable twin",
     reach=Reach(largest=9, hardness=0, budget={"node_limit": 1_000_000}),
     traces="solvers.backends.readable.backtrack",
@@ -67,10 +68,26 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     if seed is not None:
         return solve_isomorph(solve, model, seed, max_solutions=max_solutions,
                               time_limit=time_limit, node_limit=node_limit, impl=impl)
+    return _solve(model, [], max_solutions, time_limit, node_limit, impl)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE,
+          node_limit: int | None = None, impl: str = "fast", seed: int | None = None) -> Result:
+    """Count every solution in the textbook order (count mode), keeping the first ``sample``."""
+    if seed is not None:
+        return solve_isomorph(count, model, seed, time_limit=time_limit, sample=sample,
+                              node_limit=node_limit, impl=impl)
+    found = Counted(sample)
+    return with_count(_solve(model, found, COUNT_ALL, time_limit, node_limit, impl), found)
+
+
+def _solve(model: Model, found: list[tuple[int, ...]], max_solutions: int, time_limit: float | None,
+           node_limit: int | None, impl: str) -> Result:
+    """solve's work, each solution appended to ``found`` (a Counted list when counting)."""
     if impl == "readable":
         from .readable import backtrack as readable  # noqa: PLC0415 - the teaching twin
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
-                              node_limit=node_limit)
+                              node_limit=node_limit, found=found)
     start = time.perf_counter()
     stats = Stats(nodes=0, backtracks=0)
     # the textbook search never looks at givens again, so a clash there must be caught
@@ -80,7 +97,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         stats.solve_time = time.perf_counter() - start
         return finish([], True, stats, limit_hit=False, message=clash)
     deadline = None if time_limit is None else start + time_limit
-    solutions, limit_hit = _search(model, max_solutions, deadline, node_limit, stats)
+    solutions, limit_hit = _search(model, max_solutions, deadline, node_limit, stats, found)
     stats.solve_time = time.perf_counter() - start
     budget_hit = limit_hit and node_limit is not None and (stats.nodes or 0) >= node_limit
     message = stop_message(limit_hit, budget_hit)
@@ -89,9 +106,10 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
                   budget_hit=budget_hit, message=message)
 
 
-def _search(model: Model, max_solutions: int, deadline: float | None,
-            node_limit: int | None, stats: Stats) -> tuple[list[tuple[int, ...]], bool]:
-    """The textbook search as a loop; returns (solutions, whether a limit stopped it)."""
+def _search(model: Model, max_solutions: int, deadline: float | None, node_limit: int | None,
+            stats: Stats, solutions: list[tuple[int, ...]]) -> tuple[list[tuple[int, ...]], bool]:
+    """The textbook search as a loop; returns (solutions, appended to ``solutions``, and
+    whether a limit stopped it)."""
     grid = list(model.givens)
     used = [0] * len(model.groups)           # per group: bitmask of the values it holds
     for index, group in enumerate(model.groups):
@@ -101,7 +119,6 @@ def _search(model: Model, max_solutions: int, deadline: float | None,
     empties = [cell for cell, value in enumerate(grid) if not value]
     cell_groups = [model.cell_groups[cell] for cell in empties]
     placed = [0] * len(empties)               # the bit placed at each depth, 0 = none
-    solutions: list[tuple[int, ...]] = []
     if not empties:
         solutions.append(tuple(grid))
         stats.nodes, stats.backtracks = 1, 0

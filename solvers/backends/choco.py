@@ -25,7 +25,7 @@ from typing import Any
 from models import Grid, Model
 
 from ..options import Declaration, Option, OptionError, seed
-from ..result import Result, Stats, finish
+from ..result import COUNT_ALL, SAMPLE, Counted, Result, Stats, finish, with_count
 
 CONSISTENCIES = ("AC", "AC_REGIN", "AC_ZHANG", "BC", "DEFAULT")
 """Choco's all-different filtering algorithms, pychoco's default (AC) first."""
@@ -87,7 +87,39 @@ class UnknownSearchStateError(RuntimeError):
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           consistency: str = "AC", search: str = "default", seed: int | None = None) -> Result:
     """Solve with Choco; up to max_solutions grids, stopping at time_limit seconds."""
-    from pychoco import backend  # noqa: PLC0415 - likewise
+    solver, cells, stats = _built(model, consistency, search, seed)
+    remaining = None if time_limit is None else max(time_limit - (stats.encode_time or 0.0), 0.001)
+    began = time.perf_counter()
+    found = solver.find_all_solutions(solution_limit=max_solutions,
+                                      time_limit=None if remaining is None else f"{remaining:.3f}s")
+    stats.solve_time = time.perf_counter() - began
+    grids: list[Grid] = [tuple(answer.get_int_val(cell) for cell in cells) for answer in found]
+    _read_counters(solver, stats)
+    return translate(solver.get_search_state(), grids, max_solutions, stats)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE, consistency: str = "AC",
+          search: str = "default", seed: int | None = None) -> Result:
+    """Count every solution (count mode): Choco's search resumed solution after solution, each
+    counted, the first ``sample`` read and kept."""
+    solver, cells, stats = _built(model, consistency, search, seed)
+    if time_limit is not None:
+        solver.limit_time(f"{max(time_limit - (stats.encode_time or 0.0), 0.001):.3f}s")
+    found = Counted(sample)
+    began = time.perf_counter()
+    while solver.solve():
+        if len(found) < found.keep:
+            found.append(tuple(cell.get_value() for cell in cells))
+        else:
+            found.total += 1
+    stats.solve_time = time.perf_counter() - began
+    _read_counters(solver, stats)
+    return with_count(translate(solver.get_search_state(), list(found), COUNT_ALL, stats), found)
+
+
+def _built(model: Model, consistency: str, search: str, seed: int | None) -> tuple[Any, list[Any], Stats]:
+    """The model posted in Choco: its solver (search set), the cells' variables, and stats with
+    the encoding's time and size."""
     from pychoco.model import Model as ChocoModel  # noqa: PLC0415 - the solver library, loaded only to solve
 
     start = time.perf_counter()
@@ -99,20 +131,19 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         choco.sum([cells[c] for c in cage.cells], "=", cage.total or 0).post()  # Model.cages: totals only
     solver = choco.get_solver()
     _set_search(solver, search, seed, [cells[c] for c, given in enumerate(model.givens) if not given])
-    encoded = time.perf_counter() - start
-    stats = Stats(encode_time=encoded, variables=model.givens.count(0),
+    stats = Stats(encode_time=time.perf_counter() - start, variables=model.givens.count(0),
                   constraints=len(model.groups) + len(model.cages))
-    remaining = None if time_limit is None else max(time_limit - encoded, 0.001)
-    began = time.perf_counter()
-    found = solver.find_all_solutions(solution_limit=max_solutions,
-                                      time_limit=None if remaining is None else f"{remaining:.3f}s")
-    stats.solve_time = time.perf_counter() - began
-    grids: list[Grid] = [tuple(answer.get_int_val(cell) for cell in cells) for answer in found]
-    handle = solver._handle  # the native counters: see the module docstring
+    return solver, cells, stats
+
+
+def _read_counters(solver: Any, stats: Stats) -> None:
+    """Choco's counters, read from the native library (see the module docstring)."""
+    from pychoco import backend  # noqa: PLC0415 - the solver library, loaded only to solve
+
+    handle = solver._handle
     stats.nodes, stats.conflicts = _counter(backend.get_node_count, handle), _counter(backend.get_fail_count, handle)
     stats.backtracks = _counter(backend.get_backtrack_count, handle)
     stats.restarts = _counter(backend.get_restart_count, handle)
-    return translate(solver.get_search_state(), grids, max_solutions, stats)
 
 
 def _set_search(solver: Any, search: str, seed: int | None, open_cells: list[Any]) -> None:

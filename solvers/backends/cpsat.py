@@ -11,7 +11,7 @@ from typing import Any
 from models import Model
 
 from ..options import Declaration, Option
-from ..result import Result
+from ..result import COUNT_ALL, SAMPLE, Counted, Result, with_count
 
 ENCODINGS = ("boolean", "integer")
 """The two encodings; the option also takes ``auto`` (the default), which picks one per model."""
@@ -40,7 +40,7 @@ DECLARATION = Declaration(
         "constraints": "model constraints",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="ortools", imports="ortools",
+    package="ortools", imports="ortools", family="cp-sat",
     notes="`encoding=boolean` or `integer`",
 )
 
@@ -63,3 +63,16 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._cpsat import solve as search  # noqa: PLC0415 - loads OR-tools, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, encoding=encoding,
                   workers=workers, seed=seed, parameters=parameters)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE, encoding: str = "auto",
+          workers: int = DEFAULT_WORKERS, seed: int = DEFAULT_SEED,
+          parameters: dict[str, Any] | None = None) -> Result:
+    """Count every solution (count mode): CP-SAT enumerates them all (one worker), each
+    counted, the first ``sample`` kept."""
+    from ._cpsat import solve as search  # noqa: PLC0415 - loads OR-tools, only to count
+    found = Counted(sample)
+    return with_count(search(model, max_solutions=COUNT_ALL, time_limit=time_limit,
+                             encoding=encoding_for(model, encoding), workers=workers, seed=seed,
+                             parameters=parameters, found=found), found)
+

@@ -8,7 +8,7 @@ from __future__ import annotations
 from models import Model
 
 from ..options import Declaration, Option, Reach
-from ..result import Result
+from ..result import COUNT_ALL, SAMPLE, Counted, Result, with_count
 
 ENCODINGS = ("hidden", "alldiff")
 SOLVER_NAMES = ("backtracking", "recursive", "optimized")
@@ -26,6 +26,7 @@ DECLARATION = Declaration(
     },
     constraints=frozenset({"all-different", "sum"}),
     package="python-constraint2", imports="constraint", interruptible=False,
+    family="python-constraint",
     notes="the generic CSP library",
     reach=Reach(hardness=1),
 )
@@ -37,3 +38,14 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._csp import solve as search  # noqa: PLC0415 - loads python-constraint, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, encoding=encoding,
                   solver=solver)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE,
+          encoding: str = ENCODINGS[0], solver: str = SOLVER_NAMES[0]) -> Result:
+    """Count every solution (count mode): the library's solution iterator, each counted, the
+    first ``sample`` kept."""
+    from ._csp import solve as search  # noqa: PLC0415 - loads python-constraint, only to count
+    found = Counted(sample)
+    return with_count(search(model, max_solutions=COUNT_ALL, time_limit=time_limit, encoding=encoding,
+                             solver=solver, found=found), found)
+

@@ -41,10 +41,10 @@ from typing import Any, cast
 
 from models import Grid, Model
 
-from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, Clause, encode
+from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, Clause, encode, formula_family
 from ..encodings.dimacs import SATISFIABLE, UNSATISFIABLE, DimacsError, cnf_text, read_answer
 from ..options import Declaration, Option, Reach
-from ..result import Result, Stats, Status, finish
+from ..result import COUNT_ALL, SAMPLE, Counted, Result, Stats, Status, finish, with_count
 from ._process import execute
 
 __all__ = ["DECLARATION", "ENCODINGS", "PROFILES", "Profile", "found", "solve", "unavailable"]
@@ -123,7 +123,7 @@ DECLARATION = Declaration(
         "variables": "CNF variables of the exported encoding",
         "clauses": "CNF clauses of the exported encoding (blocking clauses not counted)",
     },
-    constraints=frozenset({"all-different", "sum"}),
+    constraints=frozenset({"all-different", "sum"}), family=formula_family,
     resolve=_chosen, facts=_facts, missing=lambda options: unavailable() if options["solver"] is None else None,
     notes="`apt-get install cadical`",
     program="a DIMACS SAT solver program (kissat, cadical, minisat, picosat, glucose on PATH, or solver=PATH)",
@@ -155,6 +155,20 @@ def unavailable() -> str | None:
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           solver: str | None = None, encoding: str = ENCODINGS[0]) -> Result:
     """Solve with an external DIMACS solver; more solutions by re-solving with blocking clauses."""
+    return _solve(model, [], max_solutions, time_limit, solver, encoding)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE, solver: str | None = None,
+          encoding: str = ENCODINGS[0]) -> Result:
+    """Count every solution (count mode): the solver run once per solution, each blocked in the
+    next (the clauses grow with the count), keeping the first ``sample`` grids."""
+    found = Counted(sample)
+    return with_count(_solve(model, found, COUNT_ALL, time_limit, solver, encoding), found)
+
+
+def _solve(model: Model, solutions: list[Grid], max_solutions: int, time_limit: float | None,
+           solver: str | None, encoding: str) -> Result:
+    """solve's work, each solution appended to ``solutions`` (a Counted list when counting)."""
     binary, profile = _resolve(solver)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -162,10 +176,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     stats = Stats(encode_time=time.perf_counter() - start, solve_time=0.0,
                   variables=cnf.num_vars, clauses=len(cnf.clauses))
     blocking: list[Clause] = []
-    solutions: list[Grid] = []
     complete = limit_hit = budget_hit = False
     with tempfile.TemporaryDirectory(prefix="sudoku-dimacs-") as folder:
-        while len(solutions) < max_solutions:
+        while len(blocking) < max_solutions:
             began = time.perf_counter()
             answer = _run(binary, profile, cnf_text(model, cnf, blocking), Path(folder), deadline, stats)
             stats.solve_time = (stats.solve_time or 0.0) + time.perf_counter() - began
@@ -178,8 +191,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
             if answer in (OUT_OF_TIME, GAVE_UP):
                 limit_hit, budget_hit = answer == OUT_OF_TIME, answer == GAVE_UP
                 break
-            solutions.append(cnf.decode(lit for lit in cast(list[int], answer) if lit > 0))  # a model
-            blocking.append(cnf.blocking_clause(solutions[-1]))
+            grid = cnf.decode(lit for lit in cast(list[int], answer) if lit > 0)  # a model
+            solutions.append(grid)
+            blocking.append(cnf.blocking_clause(grid))
     return finish(solutions, complete, stats, limit_hit=limit_hit, budget_hit=budget_hit,
                   message="time limit reached" if limit_hit else
                   "the solver gave up (UNKNOWN) before its limit" if budget_hit else "")

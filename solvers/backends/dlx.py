@@ -43,13 +43,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from models import Grid, Model
 
 from ..encodings.domains import clash_message
 from ..encodings.exact_cover import CAGES_UNSUPPORTED, CLOCK_EVERY, column_layout
 from ..options import Declaration, Option, node_limit
-from ..result import Result, Stats, Status, finish
+from ..result import COUNT_ALL, SAMPLE, Counted, Result, Stats, Status, finish, with_count
 from .readable import dlx as readable
 
 IMPLS = ("fast", "readable")
@@ -65,6 +66,7 @@ DECLARATION = Declaration(
         "updates": "dancing-links updates: a node unlinked from, or relinked into, its list",
     },
     unsupported=CAGES_UNSUPPORTED,  # a cage's total is no exact-cover column
+    family="exact-cover",  # with its readable twin (impl=readable)
     notes="best at listing many solutions; a readable twin",
     traces="solvers.backends.readable.dlx",
 )
@@ -138,9 +140,22 @@ def matrix(n: int, groups: tuple[tuple[int, ...], ...]) -> Matrix:
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           impl: str = "fast", node_limit: int | None = None) -> Result:
     """Solve as exact cover with dancing links; count up to max_solutions solutions."""
+    return _solve(model, [], max_solutions, time_limit, impl, node_limit)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE, impl: str = "fast",
+          node_limit: int | None = None) -> Result:
+    """Count every exact cover (count mode), keeping the first ``sample``."""
+    found = Counted(sample)
+    return with_count(_solve(model, found, COUNT_ALL, time_limit, impl, node_limit), found)
+
+
+def _solve(model: Model, found: list[Any], max_solutions: int, time_limit: float | None, impl: str,
+           node_limit: int | None) -> Result:
+    """solve's work, each solution appended to ``found`` (a Counted list when counting)."""
     if impl == "readable":
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
-                              node_limit=node_limit)
+                              node_limit=node_limit, found=found)
     start = time.perf_counter()
     clash = clash_message(model)
     if clash:
@@ -153,7 +168,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     stats = Stats(encode_time=time.perf_counter() - start)
     begin = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
-    rows, limit_hit, budget_hit, exhausted = links.search(max_solutions, deadline, node_limit)
+    rows, limit_hit, budget_hit, exhausted = links.search(max_solutions, deadline, node_limit, found)
     stats.solve_time = time.perf_counter() - begin
     stats.nodes, stats.updates = links.nodes, links.updates
     solutions = [_grid(model, links.row, chosen) for chosen in rows]
@@ -227,25 +242,26 @@ class _Links:
         for j in self.rightward[x]:
             self.cover(self.C[j])
 
-    def search(self, max_solutions: int, deadline: float | None, node_limit: int | None
-               ) -> tuple[list[list[int]], bool, bool, bool]:
-        """Algorithm X as a loop; the chosen nodes of each solution found, whether the
-        clock or the node budget stopped it, and whether the search space was exhausted."""
+    def search(self, max_solutions: int, deadline: float | None, node_limit: int | None,
+               solutions: list[list[int]]) -> tuple[list[list[int]], bool, bool, bool]:
+        """Algorithm X as a loop; the chosen nodes of each solution found (appended to
+        ``solutions``), whether the clock or the node budget stopped it, and whether the
+        search space was exhausted."""
         R, D, C, S = self.R, self.D, self.C, self.S
         rightward, leftward = self.rightward, self.leftward
         cover, uncover = self.cover, self.uncover
         clock = time.perf_counter
         budget = -1 if node_limit is None else node_limit
-        solutions: list[list[int]] = []
         chosen: list[int] = []  # the row (a node of it) tried at each level
-        nodes = 0
+        nodes = found = 0
         limit_hit = budget_hit = False
         x = -1  # -1: go down a level; otherwise the node whose row to try next at this level
         while True:
             if x < 0:
                 if R[0] == 0:  # every primary column covered: a solution
                     solutions.append(chosen[:])
-                    if len(solutions) >= max_solutions:
+                    found += 1
+                    if found >= max_solutions:
                         break
                     x = 0  # go back up
                 else:
@@ -282,6 +298,6 @@ class _Links:
                 uncover(C[j])
             x = D[x]
         self.nodes = nodes
-        stopped = limit_hit or budget_hit or len(solutions) >= max_solutions
+        stopped = limit_hit or budget_hit or found >= max_solutions
         exhausted = not chosen and not stopped
         return solutions, limit_hit, budget_hit, exhausted

@@ -42,7 +42,7 @@ from models import Grid, Model
 
 from ..encodings.minizinc import CELL, PROPAGATIONS, SEARCHES, model_text
 from ..options import Declaration, Option
-from ..result import Result, Stats, Status, finish
+from ..result import SAMPLE, Counted, Result, Stats, Status, finish, unsupported, with_count
 from ._minizinc_solvers import (
     INSTALL,
     MINIMUM_VERSION,
@@ -53,7 +53,7 @@ from ._minizinc_solvers import (
     installed,
     version_of,
 )
-from ._process import GRACE, execute
+from ._process import GRACE, execute, stream_lines
 
 STDERR_TAIL = 400
 """Characters of MiniZinc's stderr quoted in an ERROR."""
@@ -182,6 +182,41 @@ def solve_with(chosen: Configuration, *, max_solutions: int, time_limit: float |
     return translate(stream.status, grids, stats, limit_hit=limit_hit)
 
 
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE, solver: str | None = None,
+          propagation: str = "domain", search: str = "solver") -> Result:
+    """Count every solution (count mode): one run listing them all (``-a``), each solution
+    line read as it comes and counted, the first ``sample`` kept (memory: one line's)."""
+    chosen = find_configuration(solver) if solver is not None else default_configuration()
+    if chosen is None:
+        return Result(Status.ERROR, message=_missing({"solver": None}) or "no MiniZinc solver")
+    if "-a" not in chosen.flags:
+        return unsupported(f"MiniZinc's {chosen.id} cannot list every solution (-a): it cannot count")
+    found, stats = Counted(sample), Stats(encode_time=0.0, solve_time=0.0)
+    stream = Stream(grids=found)
+    command = [shutil.which(PROGRAM) or PROGRAM, "--solver", chosen.id, "--json-stream", "--output-mode",
+               "json", "--statistics", "-a"]
+    if time_limit is not None:
+        command += ["--time-limit", str(max(1, math.ceil(time_limit * 1000)))]
+    began = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="sudoku-minizinc-") as folder:
+        path = Path(folder) / "puzzle.mzn"
+        path.write_text(model_text(model, propagation, search))
+        code, err = stream_lines([*command, str(path)], None if time_limit is None else time_limit + GRACE,
+                                 lambda line: take_line(stream, line), death_signal=signal.SIGTERM,
+                                 stderr_tail=STDERR_TAIL)
+    elapsed = time.perf_counter() - began
+    _add_statistics(stats, stream, elapsed)
+    # no final status from a run with a time limit: MiniZinc stopped itself there (its clock starts later)
+    limit_hit = code is None or (time_limit is not None and (elapsed >= time_limit or stream.status is None))
+    if stream.errors:
+        return with_count(Result(Status.ERROR, list(found), False, stats, f"MiniZinc: {'; '.join(stream.errors)}"),
+                          found)
+    if code not in (0, None) and stream.status is None:
+        return Result(Status.ERROR, list(found), False, stats,
+                      f"minizinc exited with code {code}; stderr: {err.strip() or '(nothing on stderr)'}")
+    return with_count(translate(stream.status, found, stats, limit_hit=limit_hit), found)
+
+
 def _ruled_out(grid: Grid) -> str:
     """A constraint that rules out one grid already found."""
     return f"constraint exists(i in 1..n * n)({CELL}[i] != {list(grid)}[i]);\n"
@@ -215,26 +250,35 @@ def read_stream(text: str) -> Stream:
     by a kill is left out)."""
     stream = Stream()
     for line in text.splitlines():
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(message, dict):
-            continue
-        kind = message.get("type")
-        if kind == "solution":
-            grid = _grid(message)
-            if grid is None:
-                stream.errors.append(f"a solution without the {CELL} array: {line[:200]}")
-            else:
-                stream.grids.append(grid)
-        elif kind == "status":
-            stream.status = str(message.get("status"))
-        elif kind == "error":
-            stream.errors.append(f"{message.get('what', 'error')}: {message.get('message', '')}".strip())
-        elif kind == "statistics" and isinstance(message.get("statistics"), dict):
-            _merge(stream, message["statistics"])
+        take_line(stream, line)
     return stream
+
+
+def take_line(stream: Stream, line: str) -> None:
+    """Add what one line of MiniZinc's JSON stream says to ``stream`` (a line that is not a
+    JSON object is left out)."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return
+    if isinstance(message, dict):
+        _take_message(stream, message, line)
+
+
+def _take_message(stream: Stream, message: dict[str, Any], line: str) -> None:
+    kind = message.get("type")
+    if kind == "solution":
+        grid = _grid(message)
+        if grid is None:
+            stream.errors.append(f"a solution without the {CELL} array: {line[:200]}")
+        else:
+            stream.grids.append(grid)
+    elif kind == "status":
+        stream.status = str(message.get("status"))
+    elif kind == "error":
+        stream.errors.append(f"{message.get('what', 'error')}: {message.get('message', '')}".strip())
+    elif kind == "statistics" and isinstance(message.get("statistics"), dict):
+        _merge(stream, message["statistics"])
 
 
 def _grid(message: dict[str, Any]) -> Grid | None:

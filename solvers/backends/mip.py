@@ -8,7 +8,7 @@ from __future__ import annotations
 from models import Model
 
 from ..options import Declaration, Option, Reach, node_limit
-from ..result import Result
+from ..result import COUNT_ALL, SAMPLE, Counted, Result, with_count
 
 DECLARATION = Declaration(
     options=(
@@ -26,7 +26,7 @@ DECLARATION = Declaration(
                        "no-good cuts",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="highspy", imports="highspy",
+    package="highspy", imports="highspy", family="mip",
     notes="uniqueness by a no-good cut",
     reach=Reach(solutions=10),
 )
@@ -38,3 +38,14 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._mip import solve as search  # noqa: PLC0415 - loads highspy, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit,
                   node_limit=node_limit, presolve=presolve, seed=seed)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE, node_limit: int | None = None,
+          presolve: bool = True, seed: int | None = None) -> Result:
+    """Count every solution (count mode): solved again with a no-good cut per solution (the
+    cuts grow with the count), the first ``sample`` kept."""
+    from ._mip import solve as search  # noqa: PLC0415 - loads highspy, only to count
+    found = Counted(sample)
+    return with_count(search(model, max_solutions=COUNT_ALL, time_limit=time_limit, node_limit=node_limit,
+                             presolve=presolve, seed=seed, found=found), found)
+

@@ -46,13 +46,25 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-from models import Model
+from models import Grid, Model
 
 from ..encodings.cages import LEVELS_CAGES_UNSUPPORTED, combination_masks
 from ..encodings.isomorph import solve_isomorph
 from ..options import Declaration, Option, node_limit, seed
-from ..result import Result, Stats, finish, propagation_only, stop_message, unsupported
+from ..result import (
+    COUNT_ALL,
+    SAMPLE,
+    Counted,
+    Result,
+    Stats,
+    finish,
+    propagation_only,
+    stop_message,
+    unsupported,
+    with_count,
+)
 
 VALUE_ORDERS = ("ascending", "least-used")
 INFERENCES = ("locked", "singles")
@@ -87,6 +99,7 @@ DECLARATION = Declaration(
         "fixed_cells": "open cells the inference fixed before the first decision",
     },
     constraints=frozenset({"all-different", "sum"}),  # sums: not with the consistency levels
+    family="mrv",  # with its readable twin and fast, mrv compiled
     notes="the teaching ladder; a readable twin",
     traces="solvers.backends.readable.mrv",
 )
@@ -102,13 +115,36 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         return solve_isomorph(solve, model, seed, max_solutions=max_solutions,
                               time_limit=time_limit, inference=inference, value_order=value_order,
                               node_limit=node_limit, impl=impl, branching=branching, search=search)
+    return _solve(model, [], max_solutions, time_limit, inference=inference, value_order=value_order,
+                  node_limit=node_limit, impl=impl, branching=branching, search=search)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE,
+          inference: str = "locked", value_order: str = "ascending", node_limit: int | None = None,
+          impl: str = "fast", branching: str = "mrv", search: str = "depth-first",
+          seed: int | None = None) -> Result:
+    """Count every solution (count mode): the same search, its solutions counted, the first
+    ``sample`` kept."""
+    if seed is not None:
+        return solve_isomorph(count, model, seed, time_limit=time_limit, sample=sample, inference=inference,
+                              value_order=value_order, node_limit=node_limit, impl=impl,
+                              branching=branching, search=search)
+    found = Counted(sample)
+    return with_count(_solve(model, found, COUNT_ALL, time_limit, inference=inference, value_order=value_order,
+                             node_limit=node_limit, impl=impl, branching=branching, search=search), found)
+
+
+def _solve(model: Model, found: list[Grid], max_solutions: int, time_limit: float | None, *,
+           inference: str, value_order: str, node_limit: int | None, impl: str, branching: str,
+           search: str) -> Result:
+    """solve's work, its solutions appended to ``found`` (a Counted list when counting)."""
     if inference in LEVELS and model.cages:
         return unsupported(LEVELS_CAGES_UNSUPPORTED)
     if impl == "readable" or inference not in INFERENCES + LEVELS or branching != "mrv":
         from .readable import mrv as readable  # noqa: PLC0415 - the teaching twin
         return readable.solve(model, max_solutions=max_solutions, time_limit=time_limit,
                               inference=inference, branching=branching, value_order=value_order,
-                              node_limit=node_limit, search=search)
+                              node_limit=node_limit, search=search, found=found)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     propagator = Propagator(model, inference)
@@ -129,15 +165,15 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     def branch(state: list[int], failures: list[int]) -> list[tuple[int, int]]:
         return _branches(state, groups, failures, least_used)
 
-    found = propagator.search(cands, branch, max_solutions=max_solutions,
-                              node_limit=node_limit, deadline=deadline)
-    stats.nodes, stats.backtracks = found.nodes, found.backtracks
-    stats.propagations = forced + found.propagations
+    searched = propagator.search(cands, branch, max_solutions=max_solutions,
+                                 node_limit=node_limit, deadline=deadline, found=found)
+    stats.nodes, stats.backtracks = searched.nodes, searched.backtracks
+    stats.propagations = forced + searched.propagations
     stats.solve_time = time.perf_counter() - start
-    limit_hit = found.limit_hit
-    budget_hit = limit_hit and node_limit is not None and found.nodes >= node_limit
+    limit_hit = searched.limit_hit
+    budget_hit = limit_hit and node_limit is not None and searched.nodes >= node_limit
     message = stop_message(limit_hit, budget_hit)
-    return finish([grid_of(s) for s in found.solutions], found.exhausted, stats,
+    return finish([grid_of(s) for s in searched.solutions], searched.exhausted, stats,
                   limit_hit=limit_hit and not budget_hit, budget_hit=budget_hit, message=message)
 
 
@@ -338,7 +374,8 @@ class Propagator:
         return _propagate(cands, queue, dirty, rules) >= 0
 
     def search(self, cands: list[int], branch: Branch, *, max_solutions: int = 1,
-               node_limit: int | None = None, deadline: float | None = None) -> Search:
+               node_limit: int | None = None, deadline: float | None = None,
+               found: list[Any] | None = None) -> Search:
         """Depth-first search from propagated candidates, each decision followed by the rules.
 
         A decision sets one cell to one value on a copy of its parent's candidates; a
@@ -348,9 +385,11 @@ class Propagator:
         """
         failures = [0] * len(cands)  # per cell: its decisions refuted by propagation so far
         branches = branch(cands, failures)
+        kept: list[Any] = [] if found is None else found  # where the solutions go (a Counted counts)
         if not branches:
-            return Search([cands])
-        found = Search([], exhausted=False)
+            kept.append(cands)
+            return Search(kept)
+        searched = Search(kept, exhausted=False)
         # A frame: the state before branching and its untried (cell, value bit) decisions.
         stack = [(cands, branches)]
         nodes = backtracks = propagations = 0
@@ -366,7 +405,7 @@ class Propagator:
                 continue
             if nodes == limit or (deadline is not None and not nodes % _CLOCK_EVERY
                                   and perf_counter() > deadline):
-                found.limit_hit = True
+                searched.limit_hit = True
                 break
             nodes += 1
             child = state[:]
@@ -384,13 +423,13 @@ class Propagator:
             if branches:
                 stack.append((child, branches))
                 continue
-            found.solutions.append(child)
-            if len(found.solutions) >= max_solutions:
+            searched.solutions.append(child)
+            if len(searched.solutions) >= max_solutions:
                 break
             backtracks += 1  # leave this solution to look for another
-        found.nodes, found.backtracks, found.propagations = nodes, backtracks, propagations
-        found.exhausted = not stack
-        return found
+        searched.nodes, searched.backtracks, searched.propagations = nodes, backtracks, propagations
+        searched.exhausted = not stack
+        return searched
 
 
 def _consistency_of(inference: str, rules: _Rules) -> Callable[[list[int], int], int] | None:

@@ -9,10 +9,10 @@ from typing import Any
 
 from models import Model
 
-from ..encodings.cnf import DESCRIPTIONS
+from ..encodings.cnf import DESCRIPTIONS, formula_family
 from ..encodings.isomorph import solve_isomorph
 from ..options import Declaration, Option, seed
-from ..result import Result
+from ..result import COUNT_ALL, SAMPLE, Counted, Result, with_count
 
 ENCODINGS = ("extended", "efficient", "minimal", "simplified")
 """Encodings, the first the default: warm ``extended`` was the fastest on top95, the forum's
@@ -70,7 +70,7 @@ DECLARATION = Declaration(
                    "(blocking clauses not counted)",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="python-sat", imports="pysat", extra="pysat", resolve=_resolve,
+    package="python-sat", imports="pysat", extra="pysat", resolve=_resolve, family=formula_family,
     notes="warm and incremental; propagation-only modes",
 )
 
@@ -86,3 +86,19 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._pysat import solve as search  # noqa: PLC0415 - loads python-sat, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, engine=engine,
                   encoding=encoding, warm=warm, conflict_limit=conflict_limit, inference=inference)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE, engine: str | None = None,
+          encoding: str = ENCODINGS[0], warm: bool = True, conflict_limit: int | None = None,
+          inference: str = "none", seed: int | None = None) -> Result:
+    """Count every solution (count mode), a clause blocking each one found (they grow with the
+    count), keeping the first ``sample`` grids."""
+    if seed is not None:
+        return solve_isomorph(count, model, seed, time_limit=time_limit, sample=sample, engine=engine,
+                              encoding=encoding, warm=warm, conflict_limit=conflict_limit, inference=inference)
+    from ._pysat import solve as search  # noqa: PLC0415 - loads python-sat, only to count
+    found = Counted(sample)
+    return with_count(search(model, max_solutions=COUNT_ALL, time_limit=time_limit, engine=engine,
+                             encoding=encoding, warm=warm, conflict_limit=conflict_limit,
+                             inference=inference, found=found), found)
+

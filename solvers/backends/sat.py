@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from models import Model
 
-from ..encodings.cnf import DESCRIPTIONS, ENCODINGS
+from ..encodings.cnf import DESCRIPTIONS, ENCODINGS, formula_family
 from ..options import Declaration, Option
-from ..result import Result
+from ..result import COUNT_ALL, SAMPLE, Counted, Result, with_count
 
 LIMIT_BY = ("process", "slices")
 
@@ -30,7 +30,7 @@ DECLARATION = Declaration(
         "clauses": "CNF clauses (blocking clauses not counted)",
     },
     constraints=frozenset({"all-different", "sum"}),
-    package="pycosat", imports="pycosat",
+    package="pycosat", imports="pycosat", family=formula_family,
     notes="DIMACS export and decode",
 )
 
@@ -42,3 +42,14 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     from ._sat import solve as search  # noqa: PLC0415 - loads pycosat, only to solve
     return search(model, max_solutions=max_solutions, time_limit=time_limit, encoding=encoding,
                   prop_limit=prop_limit, limit_by=limit_by)
+
+
+def count(model: Model, *, time_limit: float | None = None, sample: int = SAMPLE,
+          encoding: str = ENCODINGS[0], prop_limit: int | None = None, limit_by: str = "process") -> Result:
+    """Count every solution (count mode), a clause blocking each one found, keeping the first
+    ``sample`` grids (the blocking clauses grow with the count: SAT counts by enumeration)."""
+    from ._sat import solve as search  # noqa: PLC0415 - loads pycosat, only to count
+    found = Counted(sample)
+    return with_count(search(model, max_solutions=COUNT_ALL, time_limit=time_limit, encoding=encoding,
+                             prop_limit=prop_limit, limit_by=limit_by, found=found), found)
+

@@ -52,6 +52,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import Any
 
 from models import Grid, Group, Model, find_duplicate
 
@@ -69,6 +70,19 @@ DESCRIPTIONS = {
     "simplified": "extended reduced by the givens (Kwon & Jain): decided variables and "
                   "satisfied clauses removed, the rest renumbered",
 }
+
+
+def formula_family(options: dict[str, Any]) -> str:
+    """The method family of a CNF backend's run (options.Declaration.family): its encoding.
+    The engines (PicoSAT, CaDiCaL, Glucose, an external program) decide one formula built
+    by this module, so a wrong formula fools each the same way: runs on one encoding are one
+    family whatever engine decides them, and confirm nothing for each other.
+
+    >>> formula_family({"encoding": "minimal", "engine": "cadical195"})
+    'cnf-minimal'
+    """
+    return f"cnf-{options['encoding']}"
+
 
 Clause = list[int]
 

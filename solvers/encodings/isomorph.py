@@ -13,6 +13,7 @@ grid); a variant grid (jigsaw, diagonals, extra groups) has only its values rela
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -86,8 +87,9 @@ def random_isomorph(model: Model, seed: int) -> Isomorph:
     return Isomorph(shuffled_model, tuple(value_of), tuple(cell_of))
 
 
-def solve_isomorph(solve: Solve, model: Model, seed: int, **options: Any) -> Result:
-    """``solve`` (a backend's solve function) on the seed's isomorph; solutions mapped back."""
+def solve_isomorph(solve: Solve | Callable[..., Result], model: Model, seed: int, **options: Any) -> Result:
+    """``solve`` (a backend's solve function, or its count) on the seed's isomorph; solutions
+    mapped back (a count is the same on every isomorph)."""
     isomorph = random_isomorph(model, seed)
     result = solve(isomorph.model, **options)
     result.solutions = [isomorph.back(grid) for grid in result.solutions]

@@ -76,6 +76,8 @@ class Task:
     """Which repetition of this (puzzle, configuration) this run is, from 0."""
     memory_limit: float | None = None
     cpu_limit: float | None = None
+    count: bool = False
+    """Count mode (--count): count every solution, sending back a sample of max_solutions."""
 
     @property
     def key(self) -> str:
@@ -119,9 +121,17 @@ class Outcome:
     host: str = ""
     worker: int | None = None
     sequence: int | None = None
+    count: int | None = None
+    """Count mode: the solutions the run counted (``solutions`` then holds a sample of them)."""
     load_s: float = 0.0
     """Seconds the worker spent loading and preparing the backend (fast's compile) just before
     this run, outside its clocks: progress leaves it out of the time left."""
+
+
+JUDGE_BUDGET_S = 10.0
+"""Seconds the judge may spend on one claim by default (encoding, solving, proof checking)."""
+JUDGE_MEMORY_MB = 2048.0
+"""Address space (MB) the judge's process may add for a check, by default."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +160,12 @@ class Experiment:
     chunk_size: int | None = None
     count: int | None = None
     """--max-solutions: count and enumerate up to this many solutions."""
+    counting: bool = False
+    """--count: each run counts every solution, sending back a sample of COUNT_SAMPLE."""
+    judge_budget: float = JUDGE_BUDGET_S
+    """--judge-budget: seconds the judge may spend on one claim (judge_process.py)."""
+    judge_memory: float = JUDGE_MEMORY_MB
+    """--judge-memory: MB the judge's process may add for a check."""
     first: int | None = None
     """--first N: only the first N puzzles of each file (bad ones counted, as --puzzle counts)."""
     sample: int | None = None
@@ -161,8 +177,12 @@ class Experiment:
     @property
     def max_solutions(self) -> int:
         """What each run is asked for: --max-solutions, at least two with --unique (to tell
-        a unique solution from several), else one."""
-        return solutions_asked(self.count, self.unique)
+        a unique solution from several), else one; with --count, the sample it sends back."""
+        return COUNT_SAMPLE if self.counting else solutions_asked(self.count, self.unique)
+
+
+COUNT_SAMPLE = 16
+"""Solutions a counting run sends back (and the judge verifies) of all it counted."""
 
 
 def solutions_asked(count: int | None, unique: bool) -> int:
@@ -196,6 +216,10 @@ class Category(StrEnum):
     """The harness's verdict on one run (like BenchExec's categories); results/judge.py decides it."""
 
     CORRECT = "correct"
+    UNCHECKED = "unchecked"
+    """An answer whose solutions verify but whose asked-for claim of completeness (no
+    solution, unique, a count) neither another method family confirmed nor the judge could
+    check in its budget: BenchExec's correct-unconfirmed, never counted solved."""
     WRONG = "wrong"
     TIMEOUT = "timeout"
     UNKNOWN = "unknown"
@@ -380,15 +404,19 @@ RUN_FIELDS: tuple[RunField, ...] = (
     RunField("warmup", Kind.FLAG, "its configuration's first run in a fresh worker (imports and caches cold)"),
     RunField("peak_memory_mb", Kind.NUMBER, "the run's own peak resident memory (empty when not measured)",
              "MB", null=True, high=MAX_MEGABYTES),
-    RunField("termination", Kind.TEXT, "which limit ended the run (empty when none did)", null=True,
-             among=("walltime", "cputime", "memory")),
+    RunField("termination", Kind.TEXT, "which limit ended the run (empty when none did; answer-size: "
+             "its answer was too large to send back)", null=True,
+             among=("walltime", "cputime", "memory", "answer-size")),
     RunField("host", Kind.TEXT, "the machine it ran on", null=True),
     RunField("worker", Kind.WHOLE, "the worker's process id", null=True),
     RunField("sequence", Kind.WHOLE, "the order the runs were started in, from 0", null=True),
-    RunField("proof", Kind.TEXT, "the judge's check of a claim of completeness: proved, confirmed or "
-             "unchecked (empty when the run claims none)", null=True),
+    RunField("proof", Kind.TEXT, "the judge's check of a claim of completeness: proved, confirmed (by "
+             "another method family), unchecked, or not asked (claimed, but not what the run was "
+             "asked: not checked); empty when the run claims none", null=True),
     RunField("verified_solutions", Kind.WHOLE, "the distinct solutions of the run the checker verified",
              null=True),
+    RunField("count", Kind.WHOLE, "count mode (--count): the solutions the run counted (its solutions "
+             "are a sample of them); empty otherwise", "solutions", null=True),
     *(RunField(name, Kind.WHOLE, meaning, "count", null=True) for name, meaning in COUNTERS.items()),
     RunField("seed", Kind.WHOLE, "the solver seed from the options (--seeds; empty without one)",
              null=True, places=frozenset({CSV, JSON}), identity=True),

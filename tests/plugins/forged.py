@@ -19,7 +19,7 @@ from typing import Any
 from reference import solve as reference_solve  # the plugin's folder is on sys.path
 
 from models import Model
-from solvers.result import Result
+from solvers.result import Result, Stats, Status
 
 
 def huge_stat(model: Model, **kwargs: object) -> Result:
@@ -119,16 +119,25 @@ def fake_clocks(model: Model, *, seconds: float = 2.6, **kwargs: object) -> Resu
     return answer
 
 
-def forged_fast(model: Model, *, seconds: float = 2.6, **kwargs: object) -> Result:
-    """Sleeps ``seconds``, then writes its own answer frame: the right solution, in 2e-05 s."""
+def forged_fast(model: Model, *, seconds: float = 2.6, claimed: float = 2e-05, **kwargs: object) -> Result:
+    """Sleeps ``seconds``, then writes its own answer frame: the right solution, in ``claimed`` s."""
     answer = reference_solve(model, **kwargs)
     time.sleep(float(seconds))
     outcome = {"status": "solved", "solutions": [list(s) for s in answer.solutions],
-               "complete": answer.complete, "stats": {"nodes": 1}, "message": "", "time_s": 2e-05,
+               "complete": answer.complete, "stats": {"nodes": 1}, "message": "", "time_s": claimed,
                "cpu_s": 1e-05, "cpu_children_s": 0.0, "children": False, "warmup": False}
     _send(json.dumps({"kind": "done", "task": _task_number(), "outcome": outcome}).encode())
     time.sleep(3600)
     return answer
+
+
+def busy_judge(model: Model, **kwargs: object) -> Result:
+    """On a grid of side 25 or more, a false "no solution" at once, which keeps the judge busy
+    for seconds; on a smaller grid, forged_fast: asleep 4 s, then its own frame saying 1.9 s
+    (a time a harness that read its answers only after judging could not rule out)."""
+    if model.n >= 25:
+        return Result(Status.UNSAT, [], True, Stats())
+    return forged_fast(model, seconds=4.0, claimed=1.9)
 
 
 def answers_then_exits(model: Model, **kwargs: object) -> Result:

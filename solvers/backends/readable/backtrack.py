@@ -95,8 +95,10 @@ class Backtracker:
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          node_limit: int | None = None, trace: Trace | None = None) -> Result:
-    """Search in the textbook order; count up to max_solutions solutions."""
+          node_limit: int | None = None, trace: Trace | None = None,
+          found: list[Grid] | None = None) -> Result:
+    """Search in the textbook order; count up to max_solutions solutions (appended to
+    ``found`` when given: a Counted list counts them)."""
     start = time.perf_counter()
     stats = Stats(nodes=0, backtracks=0)
     if trace is not None:
@@ -109,6 +111,8 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         return finish([], True, stats, limit_hit=False, message=clash)
     limits = Limits(max_solutions, start, time_limit, node_limit, CLOCK_EVERY)
     backtracker = Backtracker(model, limits, trace)
+    if found is not None:
+        backtracker.found = found
     exhausted = False
     with recursion_room(model.num_cells):
         try:

@@ -202,8 +202,10 @@ def column_cells(model: Model) -> list[tuple[int, ...]]:
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          node_limit: int | None = None, trace: Trace | None = None) -> Result:
-    """Solve as exact cover with node objects; the same answers and counters as dlx."""
+          node_limit: int | None = None, trace: Trace | None = None,
+          found: list[Grid] | None = None) -> Result:
+    """Solve as exact cover with node objects; the same answers and counters as dlx (the
+    solutions appended to ``found`` when given: a Counted list counts them)."""
     if model.cages:
         return unsupported(CAGES_UNSUPPORTED)
     start = time.perf_counter()
@@ -223,7 +225,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     stats = Stats(encode_time=time.perf_counter() - start)
     begin = time.perf_counter()
     limits = Limits(max_solutions, start, time_limit, node_limit, CLOCK_EVERY)
-    found: list[Grid] = []
+    found = [] if found is None else found
     exhausted = False
     with recursion_room(model.num_cells):
         try:

@@ -466,8 +466,9 @@ def overlaps(groups: list[tuple[int, ...]], whole: list[bool]
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
           inference: str = "locked", branching: str = "mrv", value_order: str = "ascending",
           node_limit: int | None = None, search: str = "depth-first",
-          trace: Trace | None = None) -> Result:
-    """Propagate the givens, then search; count up to max_solutions solutions."""
+          trace: Trace | None = None, found: list[Grid] | None = None) -> Result:
+    """Propagate the givens, then search; count up to max_solutions solutions (appended to
+    ``found`` when given: a Counted list counts them)."""
     for name, value, valid in (("inference", inference, INFERENCES + LEVELS),
                                ("branching", branching, BRANCHINGS),
                                ("value_order", value_order, VALUE_ORDERS),
@@ -501,7 +502,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
         stats.solve_time = time.perf_counter() - start
         return propagation_only(tuple(board.values), stats, inference)
     limits = Limits(max_solutions, start, time_limit, node_limit, CLOCK_EVERY)
-    found: list[Grid] = []
+    found = [] if found is None else found
     exhausted = False
     with recursion_room(model.num_cells):
         try:

@@ -31,7 +31,7 @@ from ..engine.batch import BatchAnswer, load_batch, run_batch, verify
 from ..engine.terminal import printable
 from ..results import records, report
 from ..results.batch_runs import CATEGORIES, JudgedBatch, judge_batch, outcome_of, runs_of, summary_rows
-from ..results.judge import Disagreement, Run
+from ..results.judge import FAILING, Disagreement, Run
 from ..results.outputs import write_atomic
 from ..results.provenance import load_average
 from ..tasks import Category, Configuration, Experiment, Outcome, Outputs
@@ -41,7 +41,8 @@ from .summary import bound_writes, draw_cactus, environment, print_summary, run_
 BATCH_NOTE = ("--batch: each file solved by the batch entry in compiled calls in this process; "
               "each run's time measured inside the call, the limit kept by the kernel per puzzle; "
               "every solution checked by models.verify_many; claims of no, one or exactly k "
-              "solutions are not re-derived (unchecked)")
+              "solutions are not re-derived: unchecked (never solved, exit status 1) where "
+              "asked, 'not asked' otherwise")
 
 
 def check_batch(configurations: Sequence[Configuration], *, seeds: int | None = None,
@@ -143,7 +144,8 @@ class BatchSweep:
         return sum(len(j) for j in self.judged)
 
     def wrong(self) -> bool:
-        return any((j.category == _index(Category.WRONG)).any() for j in self.judged)
+        """Whether any run fails the exit status (judge.FAILING: wrong, or an asked claim unchecked)."""
+        return any((j.category == _index(category)).any() for j in self.judged for category in FAILING)
 
     def rows(self, category: Category) -> list[Run]:
         """The runs of one category, as records (few: errors, wrong answers)."""

@@ -20,12 +20,14 @@ from models.formats import FORMATS
 from ..engine.runner import run_tasks
 from ..engine.terminal import printable
 from ..pictures.plot import PlotUnavailableError, check_plot_format, require_matplotlib
-from ..results.judge import Run
+from ..results.claims import BUDGET_S
+from ..results.judge import Run, fails
+from ..results.judge_process import MEMORY_MB
 from ..results.outputs import OutputError
 from ..results.outputs import check_output_paths as check_paths
 from ..results.summary_table import COLUMNS, parse_columns
 from ..results.tables import TABLE_FORMATS
-from ..tasks import MAX_COUNT, Category, Outcome, Task
+from ..tasks import COUNT_SAMPLE, MAX_COUNT, Outcome, Task
 from .progress import Progress
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -78,12 +80,34 @@ def solving_options(parser: argparse.ArgumentParser) -> None:
                         help="count and enumerate up to N solutions per run; a run that stops "
                              "with fewer without exhausting the search is judged unknown "
                              "(default: 1, or 2 with --unique)")
+    parser.add_argument("--count", action="store_true",
+                        help="count every solution without sending them back (each run records its "
+                             f"count and {COUNT_SAMPLE} of its grids, verified); the judge checks each "
+                             "count against another method family's or its own")
     parser.add_argument("--memory-limit", type=megabytes, default=None, metavar="MB",
                         help="address space a run may add to its worker (RLIMIT_AS); a run over "
                              "it is judged memory-out (default: no limit)")
     parser.add_argument("--plugin", action="append", default=[], metavar="SPEC",
                         help="add your own backend: path/to/file.py:function or module:function "
                              "(NAME=SPEC to name it); may be repeated")
+    parser.add_argument("--judge-budget", type=seconds, default=BUDGET_S, metavar="SECONDS",
+                        help="seconds the judge may spend on one claim no other method family "
+                             "confirms (encoding, solving, checking its proof), in a process of its "
+                             "own; a claim it cannot settle in time is unchecked, never solved "
+                             f"(default: {BUDGET_S:g})")
+    parser.add_argument("--judge-memory", type=megabytes, default=MEMORY_MB, metavar="MB",
+                        help="address space the judge's process may add for a check; a check over "
+                             f"it is unchecked (default: {MEMORY_MB:g})")
+
+
+def solutions_wanted(args: argparse.Namespace) -> None:
+    """UsageError when --count is given with --unique or --max-solutions (a count is every one)
+    or with --batch (a batch does not count)."""
+    if args.count and (args.unique or args.max_solutions is not None):
+        other = "--unique" if args.unique else "--max-solutions"
+        raise UsageError(f"--count counts every solution: leave out {other}")
+    if args.count and getattr(args, "batch", False):
+        raise UsageError("--count counts each puzzle in a worker: leave out --batch")
 
 
 def input_options(parser: argparse.ArgumentParser) -> None:
@@ -242,8 +266,9 @@ def run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
 
 
 def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError]) -> int:
-    """1 if any run is wrong (it outranks bad input), else 2 if a puzzle was bad, else 0."""
-    if any(run.category == Category.WRONG for run in runs):
+    """1 if any run is wrong, unchecked or had an answer too large to send back (judge.fails:
+    it outranks bad input), else 2 if a puzzle was bad, else 0."""
+    if any(fails(run.category, run.termination) for run in runs):
         return EXIT_WRONG
     return EXIT_USAGE if bad else EXIT_OK
 

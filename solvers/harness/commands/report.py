@@ -26,9 +26,10 @@ from typing import Any
 
 from ..results import db_views, paired, paired_table, records, report, saved, scores, views
 from ..results.database import open_database
+from ..results.judge import fails
 from ..results.merge import MergeError, merged_document
 from ..results.outputs import write_atomic
-from ..tasks import Category, Outputs
+from ..tasks import Outputs
 from .common import (
     EXIT_OK,
     EXIT_WRONG,
@@ -149,7 +150,7 @@ def _report(args: argparse.Namespace, document: dict[str, Any]) -> int:
         refuse_unused(args, ALWAYS | {"format", "columns", "explain_columns", "par", "merge"}, "the summary")
         _summary(document, runs, args)
     _write(args, document)
-    return EXIT_WRONG if any(r["category"] == Category.WRONG for r in runs) else EXIT_OK
+    return EXIT_WRONG if any(fails(r["category"], r.get("termination")) for r in runs) else EXIT_OK
 
 
 def report_database(args: argparse.Namespace) -> int:
@@ -179,7 +180,7 @@ def report_database(args: argparse.Namespace) -> int:
         return _report(args, document)
     refuse_unused(args, ALWAYS | {"format", "columns", "explain_columns", "par"}, "the summary")
     _summary(document, [], args, rows=document["summary"])
-    return EXIT_WRONG if any(row["wrong"] for row in document["summary"]) else EXIT_OK
+    return EXIT_WRONG if any(row["wrong"] or row.get("unchecked") for row in document["summary"]) else EXIT_OK
 
 
 def _summary(document: dict[str, Any], runs: list[dict[str, Any]], args: argparse.Namespace,
@@ -238,7 +239,8 @@ def _paired(args: argparse.Namespace, old: dict[str, Any], new: dict[str, Any] |
                 text += "\n\n" + textwrap.fill(_COMPARISON_FOOTNOTE, 100)
         print(text)
     if args.fail_if_slower is None:
-        return EXIT_WRONG if any(r["category"] == Category.WRONG for r in (new or old)["runs"]) else EXIT_OK
+        return EXIT_WRONG if any(fails(r["category"], r.get("termination")) for r in (new or old)["runs"]) \
+            else EXIT_OK
     failed, line = paired_table.gate_message(rows, args.fail_if_slower, speed["refused"])
     print(f"compare.py: {line}", file=sys.stderr)
     return EXIT_WRONG if failed else EXIT_OK
@@ -270,7 +272,8 @@ def _html(args: argparse.Namespace, documents: list[dict[str, Any]], paths: list
           f"written to {args.html}", file=sys.stderr)
     merged = merged_document(documents, paths) if len(documents) > 1 else documents[0]
     _write(args, merged)
-    return EXIT_WRONG if any(r["category"] == Category.WRONG for d in documents for r in d["runs"]) else EXIT_OK
+    return EXIT_WRONG if any(fails(r["category"], r.get("termination")) for d in documents for r in d["runs"]) \
+        else EXIT_OK
 
 
 def _write(args: argparse.Namespace, document: dict[str, Any]) -> None:

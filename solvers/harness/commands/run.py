@@ -35,6 +35,7 @@ from .common import (
     picture_options,
     positive_int,
     shown,
+    solutions_wanted,
     solving_options,
     table_options,
     whole_number,
@@ -112,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     # the output paths first: nothing (not a plugin's worker) starts for a run that cannot be saved
     check_output_paths({"--json": args.json, "--csv": args.csv, "--plot": args.plot,
                         "--db": args.db}, args.paths or [shown(DEFAULT_PUZZLES)])
+    solutions_wanted(args)
     plugins = load_plugins(args.plugin)
     configurations = tuple(resolve_solvers(args.solvers, plugins))
     if args.seeds:
@@ -125,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
         exclude_warmup=args.exclude_warmup,
         plugins=tuple(args.plugin), input_format=args.fmt, hex16=args.hex,
         executor=args.executor, jobs=args.jobs, chunk_size=args.chunk_size,
-        count=args.max_solutions, first=args.first, sample=args.sample,
+        count=args.max_solutions, counting=args.count, judge_budget=args.judge_budget,
+        judge_memory=args.judge_memory, first=args.first, sample=args.sample,
         sample_seed=args.sample_seed or 0, batch=args.batch)
     outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
                       title=args.title, db=args.db, resume=args.resume, columns=args.columns,

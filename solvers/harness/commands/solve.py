@@ -13,10 +13,10 @@ from ..engine.configs import load_plugins
 from ..engine.runner import default_jobs
 from ..engine.terminal import printable
 from ..results import tables
-from ..results.claims import ClaimChecker
-from ..results.experiment import backends_of
-from ..results.judge import Run, judge
-from ..tasks import Category, Configuration, Outcome, Task, solutions_asked
+from ..results.experiment import families_of
+from ..results.judge import Run, fails, judge
+from ..results.judge_process import JudgeProcess
+from ..tasks import COUNT_SAMPLE, Category, Configuration, Outcome, Task, solutions_asked
 from .common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -26,6 +26,7 @@ from .common import (
     input_options,
     read_inputs,
     run_with_progress,
+    solutions_wanted,
     solving_options,
 )
 
@@ -50,19 +51,20 @@ def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    solutions_wanted(args)
     plugins = load_plugins(args.plugin)
     solver = one_solver(args.solver, plugins)
     paths = args.paths or ["-"]
     if "-" in paths and sys.stdin.isatty():
         print("compare.py solve: reading puzzles from standard input (type or paste them, end with "
               "Ctrl-D; or give a file)", file=sys.stderr)
-    max_solutions = solutions_asked(args.max_solutions, args.unique)
+    max_solutions = COUNT_SAMPLE if args.count else solutions_asked(args.max_solutions, args.unique)
     solved, bad = (_in_batch(args, solver, paths, max_solutions) if args.batch
                    else _one_by_one(args, solver, paths, max_solutions))
     puzzles = [puzzle for puzzle, _, _ in solved]
     wrong = False
     for number, (puzzle, run, outcome) in enumerate(solved):
-        wrong |= run.category == Category.WRONG
+        wrong |= fails(run.category, run.termination)
         if number:
             print()
         print(_solve_text(puzzle, run, outcome, args.format, max_solutions,
@@ -91,14 +93,17 @@ def _one_by_one(args: argparse.Namespace, solver: Configuration, paths: list[str
     if args.format == "line":  # before anything is solved
         _check_line_sizes(puzzles)
     tasks = [Task(solver, puzzle, max_solutions, args.timeout, memory_limit=args.memory_limit,
-                  cpu_limit=args.cpu_limit)
+                  cpu_limit=args.cpu_limit, count=args.count)
              for puzzle in puzzles]
     outcomes = run_with_progress(tasks, default_jobs()) if tasks else []
-    solved, checker = [], ClaimChecker()
-    for puzzle, outcome in zip(puzzles, outcomes, strict=True):
-        (run,), _ = judge(puzzle, [(solver.name, outcome)], max_solutions=max_solutions,
-                          backends=backends_of([Task(solver, puzzle)]), checker=checker)
-        solved.append((puzzle, run, outcome))
+    solved, checker = [], JudgeProcess(args.judge_budget, args.judge_memory)  # the judge's own process
+    try:
+        for task, outcome in zip(tasks, outcomes, strict=True):
+            (run,), _ = judge(task.puzzle, [(solver.name, outcome)], max_solutions=max_solutions,
+                              families=families_of([task]), checker=checker)
+            solved.append((task.puzzle, run, outcome))
+    finally:
+        checker.close()
     return solved, bad
 
 
@@ -125,7 +130,7 @@ def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int
     head = f"{where}: {puzzle.geometry.label()}{variant}, {puzzle.num_givens} givens"
     verdict = _verdict(run, outcome, asked)
     grids: list[str] = []
-    if run.category == Category.CORRECT and outcome.solutions:
+    if run.category in (Category.CORRECT, Category.UNCHECKED) and outcome.solutions:  # verified grids
         show = {"pretty": to_pretty, "line": to_line, "grid": to_grid}[fmt]
         chosen = outcome.solutions if every else outcome.solutions[:1]
         grids = [show(puzzle.with_givens(tuple(solution))) for solution in chosen]
@@ -135,8 +140,8 @@ def _solve_text(puzzle: Puzzle, run: Run, outcome: Outcome, fmt: str, asked: int
 
 
 PROOF_WORDS = {"proved": "the judge proved it (reference method, checked proof)",
-               "confirmed": "the judge confirmed it (reference method, proof not checked)",
-               "unchecked": "the judge could not check it"}
+               "confirmed": "confirmed by another method (no proof checked)",
+               "not asked": "its claim of completeness was not asked for (not checked)"}
 
 
 def _verdict(run: Run, outcome: Outcome, asked: int) -> str:
@@ -145,9 +150,15 @@ def _verdict(run: Run, outcome: Outcome, asked: int) -> str:
     took = f"in {tables.seconds(run.time_s)} s" + (f", {counters}" if counters else "")
     if run.category == Category.WRONG:
         return f"WRONG answer from {run.solver} {took}: {printable(run.reason)}"
+    if run.category == Category.UNCHECKED:
+        return f"UNCHECKED answer from {run.solver} {took}: {printable(run.reason)}"
     if run.category != Category.CORRECT:
         return f"no answer from {run.solver}: {run.category}: {printable(run.reason)}"
     checked = f"; {PROOF_WORDS[run.proof]}" if run.proof in PROOF_WORDS else ""
+    if run.count is not None:
+        sample = f" ({run.verified_solutions} of them verified)" if run.verified_solutions else ""
+        return f"{run.count:,} solution{'' if run.count == 1 else 's'}{sample}: counted by {run.solver} {took}" \
+            + (f"; {printable(run.reason)}" if run.proof in PROOF_WORDS else "")
     if run.status == Status.UNSAT:
         return f"no solution: proved by {run.solver} {took}{checked}"
     text = f"solved by {run.solver} {took}"

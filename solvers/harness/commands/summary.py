@@ -88,8 +88,9 @@ def run_options(experiment: Experiment, where: str) -> dict[str, Any]:
             "memory_limit_mb": experiment.memory_limit, "cpu_limit_s": experiment.cpu_limit,
             "executor": experiment.executor, "ran_on": where,
             "unique": experiment.unique, "max_solutions": experiment.max_solutions,
+            "counting": experiment.counting,
             "claim_check": {"engine": claims.ENGINE, "encoding": claims.ENCODING,
-                            "budget_s": claims.BUDGET_S},
+                            "budget_s": experiment.judge_budget, "memory_mb": experiment.judge_memory},
             "repeat": experiment.repeat, "seeds": experiment.seeds, "seed": experiment.seed,
             "par": experiment.par,
             "first": experiment.first, "sample": experiment.sample,
@@ -151,5 +152,7 @@ def legend(count: int, experiment: Experiment, where: str) -> str:
             f"answer checked by models.verify; times are the harness's wall clock over each "
             f"backend call; limit {experiment.time_limit:g} s per run (a run past it is a "
             f"timeout, recorded at the limit); {where}{warm}."
-            f"\nA claim of no, one or exactly k solutions is proved by the judge (a CDCL "
-            f"re-derivation with a checked proof) unless another backend confirms it.")
+            f"\nA claim of no, one or exactly k solutions that the run was asked for is proved by the "
+            f"judge (a CDCL re-derivation with a checked proof; a count, by its own counter) unless "
+            f"a backend of another method family confirms it; one it cannot settle within "
+            f"{experiment.judge_budget:g} s is unchecked, never solved (exit status 1).")

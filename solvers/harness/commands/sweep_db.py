@@ -16,6 +16,7 @@ from models import Puzzle, PuzzleError
 from ..engine.executors import Executor
 from ..results import db_views, records, resume, saved
 from ..results.database import DatabaseStore, ResultsDatabase, open_database
+from ..results.db_views import Selection
 from ..results.experiment import Tally, say_partial, stream_experiment
 from ..results.outputs import atomic_path, write_atomic
 from ..results.provenance import load_average
@@ -80,7 +81,7 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
                                      exclude_warmup=experiment.exclude_warmup)
         legend = (f"\n{sum(r['runs'] for r in rows)} runs in {outputs.db} for these puzzle files, "
                   f"configurations, limit and repetitions; ran on {where}.")
-        wrong = any(r["wrong"] for r in rows)
+        wrong = any(r["wrong"] for r in rows) or _failing(database, selection)
         status = (EXIT_INTERNAL if tally.crashed else EXIT_USAGE if tally.failed
                   else EXIT_INTERRUPTED if tally.partial else EXIT_WRONG if wrong
                   else EXIT_USAGE if bad else EXIT_OK)
@@ -92,6 +93,13 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
             _exports(experiment, outputs, database, selection, bad))
     finally:
         database.close()
+
+
+def _failing(database: ResultsDatabase, selection: Selection) -> bool:
+    """Whether a selected run was unchecked or had an answer too large to send back
+    (judge.fails; the wrong ones the summary counts)."""
+    chosen = selection.and_("category = 'unchecked' OR termination = 'answer-size'")
+    return next(iter(database.runs(chosen.sql, chosen.params)), None) is not None
 
 
 def _noting_files(puzzles: Iterator[Puzzle], files: set[str]) -> Iterator[Puzzle]:

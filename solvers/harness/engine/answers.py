@@ -30,13 +30,13 @@ MAX_NAME = 64
 """Characters a stat's name may have."""
 MESSAGE_CHARS = 2000
 """The longest message kept from a worker."""
-TERMINATIONS = (None, "memory")
+TERMINATIONS = (None, "memory", "answer-size")
 """What a worker may say ended its run (the other limits are the harness's to judge)."""
 STORED_TERMINATIONS = (None, *RUN_FIELD["termination"].among)
 """What a stored outcome may say ended its run (the harness judged it before storing)."""
 STAMPED = tuple(name for name in Outcome.__dataclass_fields__ if name not in (
     "status", "solutions", "complete", "stats", "message", "time_s", "cpu_s", "warmup", "peak_memory_mb",
-    "termination", "load_s"))
+    "termination", "load_s", "count"))
 """What the harness stamps on an outcome (where and when it ran): kept in a stored one only,
 each checked against its field's definition (``load_s`` is never stored)."""
 MAX_HOST = 255
@@ -106,7 +106,8 @@ def checked_stats(value: Any) -> dict[str, int | float]:
     return stats
 
 
-def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = False) -> Outcome:
+def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = False,
+                 counting: bool = False) -> Outcome:
     """The answer as an Outcome when every field is what it should be; AnswerError naming the
     first that is not. ``cells`` is the grid's size (a solution holds at most 4 times that:
     the checker, not this, says whether it is a solution). ``stored``: an outcome the
@@ -126,8 +127,8 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
         raise AnswerError(f"{len(solutions) if isinstance(solutions, list) else 'no list of'} "
                           f"solutions, at most {max_solutions} asked for")
     for solution in solutions:
-        if not isinstance(solution, list) or len(solution) > 4 * cells or not all(
-                type(v) is int for v in solution):
+        if not isinstance(solution, list) or len(solution) > 4 * cells or not (
+                not solution or set(map(type, solution)) == {int}):
             raise AnswerError("a solution that is not a list of integers of the grid's size")
     stats = checked_stats(data.get("stats", {}))
     time_s = amount("time_s", data.get("time_s", 0.0), RUN_FIELD["time_s"].high)
@@ -140,11 +141,13 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
             raise AnswerError(f"{name} = {shown(value)} is not a {kind.__name__}")
     termination = data.get("termination")
     if termination not in (STORED_TERMINATIONS if stored else TERMINATIONS) or (
-            termination == "memory" and status != Status.MEMORY_OUT):
+            termination == "memory" and status != Status.MEMORY_OUT) or (
+            termination == "answer-size" and status != Status.ERROR):
         raise AnswerError(f"termination {shown(termination)} is not one a worker may report")
     kept, complete, message = (([tuple(s) for s in solutions], complete, message[:MESSAGE_CHARS]) if stored
                                else kept_solutions(solutions, cells, complete, message[:MESSAGE_CHARS]))
-    outcome = Outcome(status, kept, complete, stats, message, time_s, cpu_s, warmup, peak_mb, termination)
+    outcome = Outcome(status, kept, complete, stats, message, time_s, cpu_s, warmup, peak_mb, termination,
+                      count=_count_of(data, status, len(solutions), counting, stored))
     if stored:
         for name in STAMPED:  # one an older compare.py did not stamp reads as the field's default
             value = data.get(name, Outcome.__dataclass_fields__[name].default)
@@ -152,6 +155,23 @@ def check_answer(data: Any, max_solutions: int, cells: int, *, stored: bool = Fa
                 raise AnswerError(f"{name} = {shown(value)} is not {RUN_FIELD[name].expected()}")
             setattr(outcome, name, value if value is not None or name != "host" else "")
     return outcome
+
+
+def _count_of(data: dict[str, Any], status: Status, solutions: int, counting: bool, stored: bool) -> int | None:
+    """A counting run's count: a whole number no smaller than its sample (0 for "no
+    solution"), required when it counted and answered; None when it did not count (a stored
+    outcome may be either)."""
+    value = data.get("count")
+    if value is None:
+        if counting and status in (Status.SOLVED, Status.UNSAT):
+            raise AnswerError(f"no count from a counting run that answered {status.value}")
+        return None
+    if not (counting or stored):
+        raise AnswerError(f"count = {shown(value)} from a run that was not counting")
+    found = count("count", value)
+    if found < solutions or (status == Status.UNSAT and found):
+        raise AnswerError(f"count = {found} with {solutions} solutions and status {status.value}")
+    return found
 
 
 def kept_solutions(solutions: list[list[int]], cells: int, complete: bool,

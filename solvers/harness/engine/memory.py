@@ -12,6 +12,7 @@ why each configuration and grid side has workers of its own (tasks.Task.key).
 """
 from __future__ import annotations
 
+import os
 import resource
 
 KIB = 1024.0
@@ -29,11 +30,15 @@ def reset_peak(pid: int | str = "self") -> bool:
 
 def high_water_mb(pid: int | str = "self") -> float | None:
     """The process's resident high-water mark (VmHWM) in MB, or None where it cannot be read."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / KIB
+    try:  # bytes, one read, one search: read once per run
+        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
+        try:
+            data = os.read(fd, 65536)
+        finally:
+            os.close(fd)
+        start = data.find(b"\nVmHWM:")
+        if start >= 0:
+            return int(data[start + 7:data.index(b"\n", start + 1)].split()[0]) / KIB
     except (OSError, ValueError, IndexError):
         pass
     return None

@@ -39,6 +39,7 @@ import math
 import multiprocessing
 import os
 import secrets
+import select
 import signal
 import socket
 import time
@@ -209,6 +210,9 @@ class _Pool:
         self.requeued: list[int] = []
         """Tasks whose worker died before their run started, to be given to a fresh one."""
         self.retried: set[int] = set()
+        self.answered: list[tuple[int, Outcome, int, int | None, float, float]] = []
+        """Answers read and checked, to be recorded once the free workers have new tasks:
+        (task number, outcome, worker pid, sequence, the parent's least wall time, load s)."""
 
     def run(self, tasks: Iterable[Task], keep: bool = True) -> list[Outcome]:
         """Run the tasks, read only as workers fall free; live workers of an earlier run
@@ -217,13 +221,23 @@ class _Pool:
         self.source: Iterator[tuple[int, Task]] | None = enumerate(tasks)
         self.count = 0
         waiting: list[int] = []
-        while True:
-            waiting[:0], self.requeued = self.requeued, []
-            self._dispatch(waiting)
-            if not waiting and not self._busy():
-                break
-            self._wait()
+        try:
+            while True:
+                waiting[:0], self.requeued = self.requeued, []
+                self._dispatch(waiting)
+                self._hand_on()  # the answers just read, while the workers run their next tasks
+                if not waiting and not self._busy():
+                    break
+                self._wait()
+        finally:
+            self._hand_on()  # nothing read is lost, not even on Ctrl-C
         return [] if self.outcomes is None else [self.outcomes[number] for number in range(self.count)]
+
+    def _hand_on(self) -> None:
+        """Record the answers checked since the last call (judging and storing them is the
+        caller's heavier work, done here after the free workers were given new tasks)."""
+        while self.answered:
+            self._stamped(*self.answered.pop(0))
 
     def _busy(self) -> list[_Worker]:
         return [w for w in self.workers if w.task is not None]
@@ -311,7 +325,7 @@ class _Pool:
         worker.loading, worker.deadline = True, time.monotonic() + LOAD_LIMIT
         worker.load_began = time.monotonic()
         try:  # the puzzle goes along when the backend prepares for a kind of puzzle
-            worker.tasks.send(("load", solver, None if need is None else task.puzzle))
+            worker.tasks.send(("load", solver, None if need in (None, "count") else task.puzzle))
         except (OSError, ValueError):  # died while idle: its death is noticed in _wait
             pass
 
@@ -340,16 +354,16 @@ class _Pool:
         live = list(self.workers)
         busy = [w.deadline for w in live if w.task is not None]
         timeout = min(3600.0, max(0.0, min(busy) - time.monotonic())) if busy else None
-        handles = [w.results for w in live] + [w.process.sentinel for w in live]
+        handles = [w.results.fileno() for w in live] + [w.process.sentinel for w in live]
         called = time.monotonic()
-        waiting = wait(handles, 0)  # what arrived while this process was busy elsewhere
+        waiting = _ready(handles, 0)  # what arrived while this process was busy elsewhere
         if not waiting:
-            wait(handles, timeout)
+            _ready(handles, timeout)
         arrived = {}
         for each in live:  # read (and time) every answer before handling any
             arrived[id(each)] = read_available(each.results.fileno())
             now = time.monotonic()
-            each.arrival = (each.last_read, called) if each.results in waiting else (now, now)
+            each.arrival = (each.last_read, called) if each.results.fileno() in waiting else (now, now)
             each.last_read = now
             read_available(each.process.sentinel)  # whatever a backend wrote into it (else wait spins)
         for worker in live:
@@ -424,7 +438,7 @@ class _Pool:
                                                           max(0.0, now[1] - before[1]))
         seen = Seen(sent, worker.arrival, worker.started_at, worker.finished_at, worker.span)
         try:
-            outcome = check_answer(answer, task.max_solutions, task.puzzle.geometry.cells)
+            outcome = check_answer(answer, task.max_solutions, task.puzzle.geometry.cells, counting=task.count)
             seen = replace(seen, values=sum(map(len, outcome.solutions)))
             outcome = judged_times(outcome, seen, cpu, _children_seconds(answer), worker.clean)
         except AnswerError as problem:  # the harness's own readings stand
@@ -441,7 +455,8 @@ class _Pool:
         worker.retire = outcome.status == Status.MEMORY_OUT or (
             self.fresh_plugin_workers and worker.key.startswith("plugin:"))
         worker.task = None
-        self._record(number, outcome, worker, wall[0])
+        self.answered.append((number, outcome, worker.process.pid, worker.sequence, wall[0], worker.load_s))
+        worker.load_s = 0.0
 
     def _broken(self, worker: _Worker, problem: str) -> None:
         if worker.task is not None:
@@ -516,15 +531,33 @@ class _Pool:
     def _record(self, number: int, outcome: Outcome, worker: _Worker, wall: float | None = None) -> None:
         """Stamp the outcome (host, worker, sequence), judge it against the limits (``wall``:
         the parent's reading of the run's wall time, when it has one) and hand it on."""
-        task = self.tasks.pop(number)
-        outcome = enforce_limit(replace(outcome, host=self.host, worker=worker.process.pid,
-                                        sequence=worker.sequence, load_s=worker.load_s),
-                                task.time_limit, task.cpu_limit, wall)
+        self._stamped(number, outcome, worker.process.pid, worker.sequence, wall, worker.load_s)
         worker.load_s = 0.0
+
+    def _stamped(self, number: int, outcome: Outcome, pid: int, sequence: int | None,
+                 wall: float | None, load_s: float) -> None:
+        """_record with the worker's pid, the run's sequence number and the worker's load time
+        before it as they were."""
+        task = self.tasks.pop(number)
+        outcome.host, outcome.worker, outcome.sequence, outcome.load_s = self.host, pid, sequence, load_s
+        outcome = enforce_limit(outcome, task.time_limit, task.cpu_limit, wall)
         if self.outcomes is not None:
             self.outcomes[number] = outcome
         if self.on_outcome is not None:
             self.on_outcome(number, outcome)
+
+
+def _ready(fds: Sequence[int], timeout: float | None) -> set[int]:
+    """The descriptors readable (or closed) within ``timeout`` seconds (None: no limit): one
+    poll(2) call, without multiprocessing.connection.wait's selector built for each call."""
+    poller = select.poll()
+    for fd in fds:
+        poller.register(fd, select.POLLIN)
+    while True:
+        try:
+            return {fd for fd, _ in poller.poll(None if timeout is None else math.ceil(timeout * 1000))}
+        except InterruptedError:  # a signal handled meanwhile (Python retries; an older one may not)
+            continue
 
 
 def _join(process: Any, timeout: float) -> None:
@@ -575,6 +608,8 @@ def needs(task: Task) -> Any:
     depends on the puzzle's layout, never its givens: it is worked out once per layout."""
     if task.solver.plugin is not None or task.solver.backend_name not in registry.BACKENDS:
         return None
+    if task.count:  # a count: the backend prepared for every kind of puzzle (fast: its general kernel too)
+        return "count"
     puzzle = task.puzzle
     key = (task.solver, puzzle.geometry, puzzle.diagonals, puzzle.regions, puzzle.rules,
            puzzle.extra_regions, puzzle.cages)

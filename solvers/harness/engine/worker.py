@@ -37,7 +37,7 @@ from .channel import write_frame
 from .memory import PeakMemory
 from .plugins import load_backend
 from .sandbox import isolate, limit_memory, reap_children
-from .timing import MEMORY, Clocks, collector_paused, cpu_limited
+from .timing import ANSWER_SIZE, MEMORY, Clocks, collector_paused, cpu_limited
 
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "std::bad_alloc", "out of memory", "Cannot allocate memory")
 
@@ -59,6 +59,7 @@ def worker_main(tasks: Connection, results: Connection, output: Connection, pare
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     fd = results.fileno()
     backends: dict[Any, Backend] = {}
+    warm: set[Any] = set()  # the configurations that have run here
     while True:
         try:
             message = tasks.recv()
@@ -89,9 +90,15 @@ def worker_main(tasks: Connection, results: Connection, output: Connection, pare
             write_frame(fd, {"kind": "done", "task": number, "outcome": {
                 "status": "error", "time_s": outcome.get("time_s", 0.0), "cpu_s": outcome.get("cpu_s"),
                 "cpu_children_s": outcome.get("cpu_children_s"), "children": outcome["children"],
-                "message": f"result could not be sent: {describe(error)}"}})
+                "termination": ANSWER_SIZE,
+                "message": f"the answer could not be sent back: {describe(error)} (--count counts "
+                           "without sending every grid)"}})
         if outcome["status"] == Status.MEMORY_OUT:
             return  # the heap may be in any state: the parent starts a new worker
+        if task.solver not in warm:  # what a backend builds on its first call (numba's
+            warm.add(task.solver)    # dispatch and type caches, tables) is frozen like its
+            gc.collect()             # imports: the collection before each later run then
+            gc.freeze()              # visits only what that run's predecessor left
 
 
 def _prepared(backends: dict[Any, Backend], solver: Any, puzzle: Any = None) -> str | None:
@@ -143,8 +150,12 @@ def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = 
             with cpu_limited(getattr(task, "cpu_limit", None)):
                 clocks.start()
                 try:
-                    result = backend.solve(model, max_solutions=task.max_solutions,
-                                           time_limit=task.time_limit, **options)
+                    if getattr(task, "count", False):
+                        result = backend.count(model, time_limit=task.time_limit, sample=task.max_solutions,
+                                               **options)
+                    else:
+                        result = backend.solve(model, max_solutions=task.max_solutions,
+                                               time_limit=task.time_limit, **options)
                 finally:
                     clocks.stop()
                     if finished is not None:
@@ -155,7 +166,7 @@ def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = 
             failure = error
         peak = memory.peak_mb()
     if failure is None:
-        outcome = plain_outcome(result, clocks.wall_s, task.max_solutions)
+        outcome = plain_outcome(result, clocks.wall_s, task.max_solutions, getattr(task, "count", False))
     else:
         status = Status.MEMORY_OUT if _is_memory(failure) and limit is not None else Status.ERROR
         outcome = {"status": str(status), "time_s": clocks.wall_s,
@@ -173,8 +184,9 @@ def _is_memory(error: BaseException) -> bool:
                                                  for word in MEMORY_WORDS)
 
 
-def plain_outcome(result: object, elapsed: float, max_solutions: int) -> dict[str, Any]:
-    """A backend's Result as JSON-able data; anything that is not a proper Result is an error."""
+def plain_outcome(result: object, elapsed: float, max_solutions: int, counting: bool = False) -> dict[str, Any]:
+    """A backend's Result as JSON-able data; anything that is not a proper Result is an error.
+    ``counting``: the Result of a count, whose ``count`` goes with it."""
     def error(message: str) -> dict[str, Any]:
         return {"status": "error", "time_s": elapsed, "message": message}
 
@@ -189,15 +201,21 @@ def plain_outcome(result: object, elapsed: float, max_solutions: int) -> dict[st
     if count > max_solutions:
         return error(f"backend returned {count} solutions, more than the {max_solutions} asked for")
     try:
-        solutions = [[operator.index(value) for value in solution] for solution in result.solutions]
+        solutions = [list(solution) if type(solution) in (tuple, list) and set(map(type, solution)) <= {int}
+                     else [operator.index(value) for value in solution] for solution in result.solutions]
         stats = result.stats.as_dict() if isinstance(result.stats, Stats) else dict(result.stats)
         stats = {str(k): _number(v) for k, v in stats.items()}
         message = str(result.message or "")[:2000]
     except Exception as error_:  # noqa: BLE001 - malformed solutions or stats
         return error(f"backend returned a malformed Result: {describe(error_)}")
     stats["wall_time"] = elapsed
-    return {"status": str(result.status), "solutions": solutions, "complete": bool(result.complete),
-            "stats": stats, "message": message, "time_s": elapsed}
+    answer = {"status": str(result.status), "solutions": solutions, "complete": bool(result.complete),
+              "stats": stats, "message": message, "time_s": elapsed}
+    if counting and result.count is not None:
+        if isinstance(result.count, bool) or not isinstance(result.count, int):
+            return error(f"backend returned a count that is not a whole number: {result.count!r}"[:200])
+        answer["count"] = result.count
+    return answer
 
 
 def _number(value: Any) -> int | float:

@@ -3,6 +3,8 @@
 judge:       verifies every answer and sorts each run into a category
 aggregate:   the one aggregation basis: each puzzle's repetitions, then the puzzles
 claims:      the judge's reference method: claims of no, one or k solutions re-derived, proofs checked
+recount:     the judge's own counter: a count claim re-derived by a search of its own
+judge_process: the reference's checks in a killable process of their own, under a budget
 experiment:  puzzles x configurations x repetitions, run by an executor and judged
 records:     the one per-run record of the JSON and the CSV
 csv_cells:   CSV cells a spreadsheet would run as formulas, neutralised

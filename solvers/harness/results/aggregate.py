@@ -6,8 +6,8 @@ with only those is ``unsupported``, with no time or score):
 
 - verdict: ``wrong`` if any repetition was wrong; else ``solved`` when a strict majority
   (more than R/2) gave a correct answer (a verified solution, or a correct unsat claim);
-  else the most frequent other category (ties in the order timeout, memory-out, unknown,
-  error).
+  else the most frequent other category (ties in the order unchecked, timeout, memory-out,
+  unknown, error). An unchecked answer (a claim the judge could not settle) is never solved.
 - time: the *upper median* of the repetitions' times, a run without a correct answer
   counted at the limit; the upper median of R values is the (R//2 + 1)-th smallest, the
   median for odd R and the larger middle value for even R. So a puzzle's time is within
@@ -38,7 +38,7 @@ from ..tasks import Category
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
 LEVEL = 0.95
-_OTHER = (Category.TIMEOUT, Category.MEMORY_OUT, Category.UNKNOWN, Category.ERROR)
+_OTHER = (Category.UNCHECKED, Category.TIMEOUT, Category.MEMORY_OUT, Category.UNKNOWN, Category.ERROR)
 
 
 @dataclass(frozen=True)

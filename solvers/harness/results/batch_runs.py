@@ -8,10 +8,13 @@ The rules are judge.py's, over arrays, for one repetition of each configuration:
 - a solution the checker rejects, or the same solution twice: wrong;
 - a claim that the solutions given are all there are ("unique", "exactly k", "no
   solution") refuted by another configuration's verified solution of the same puzzle: wrong;
-- any other such claim is correct and **unchecked**: a batch re-derives no claim (the
-  judge's reference method costs tens of milliseconds a puzzle, the batch microseconds),
-  and no backend of another method family confirms it (only fast has a batch entry). The
-  summary's "unchecked claims" column counts them, and the lines under every table say so;
+- any other such claim the run was asked for (judge.py: "no solution", or fewer solutions
+  than asked) is **unchecked**, its own category, never solved: a batch re-derives no claim
+  (the judge's reference method costs tens of milliseconds a puzzle, the batch
+  microseconds), and no backend of another method family confirms it (only fast has a batch
+  entry). The summary's "unchecked" column counts them, and the lines under every table say
+  so. A claim nobody asked for (one solution asked, one given, the search complete) is
+  recorded as ``not asked``, the run correct;
 - fewer solutions than asked for without exhausting the search: timeout at the time
   limit, unknown at the node limit; the entry failing or answering malformed data: error.
 
@@ -40,8 +43,9 @@ from .claims import Proof
 from .judge import Run, grid_text
 from .report import node_meaning, puzzle_set
 
-CATEGORIES = (Category.CORRECT, Category.WRONG, Category.TIMEOUT, Category.UNKNOWN, Category.ERROR)
-_CORRECT, _WRONG, _TIMEOUT, _UNKNOWN, _ERROR = range(5)
+CATEGORIES = (Category.CORRECT, Category.WRONG, Category.TIMEOUT, Category.UNKNOWN, Category.ERROR,
+              Category.UNCHECKED)
+_CORRECT, _WRONG, _TIMEOUT, _UNKNOWN, _ERROR, _UNCHECKED = range(6)
 STATUSES = (Status.SOLVED, Status.UNSAT, Status.TIMEOUT, Status.UNKNOWN, Status.ERROR)
 _SOLVED, _UNSAT, _TIMED_OUT, _GAVE_UP, _FAILED = range(5)
 UNCHECKED_REASON = ("--batch re-derives no claim and no backend of another method family "
@@ -56,7 +60,9 @@ class JudgedBatch:
     answer: BatchAnswer
     status: np.ndarray     # int8[puzzles]
     category: np.ndarray   # int8[puzzles]
-    unchecked: np.ndarray  # bool[puzzles]: a correct claim of no, one or exactly k solutions
+    unchecked: np.ndarray  # bool[puzzles]: a claim of no, one or exactly k solutions it was asked
+    #                        for, unrefuted and unchecked (category unchecked)
+    unasked: np.ndarray    # bool[puzzles]: such a claim nobody asked for (recorded, not checked)
     refuted: np.ndarray    # bool[puzzles]: such a claim refuted by another configuration
     max_solutions: int
     repeat: int = 0
@@ -79,12 +85,14 @@ def judge_batch(answers: Sequence[BatchAnswer], max_solutions: int, repeat: int 
         for other in answers:
             if other is not answer:
                 refuted |= claims & _finds_another(other, answer)
+        asked = claims & (counts < max_solutions)  # "no solution", or fewer than asked for: all there are
         category = np.select(
-            [np.full(len(counts), failed), (counts > 0) & ~answer.verified, refuted,
+            [np.full(len(counts), failed), (counts > 0) & ~answer.verified, refuted, asked,
              claims | (counts >= max_solutions), timed_out],
-            [_ERROR, _WRONG, _WRONG, _CORRECT, _TIMEOUT], _UNKNOWN)
+            [_ERROR, _WRONG, _WRONG, _UNCHECKED, _CORRECT, _TIMEOUT], _UNKNOWN)
         judged.append(JudgedBatch(answer, status.astype(np.int8), category.astype(np.int8),
-                                  claims & (category == _CORRECT), refuted, max_solutions, repeat))
+                                  category == _UNCHECKED, claims & ~asked & (category == _CORRECT),
+                                  refuted, max_solutions, repeat))
     return judged
 
 
@@ -120,7 +128,6 @@ def _row(parts: Sequence[JudgedBatch], *, unique: bool, limit: float, par: float
     category = np.concatenate([p.category for p in parts])
     status = np.concatenate([p.status for p in parts])
     counts = np.concatenate([p.answer.counts for p in parts])
-    unchecked = np.concatenate([p.unchecked for p in parts])
     seconds = np.concatenate([p.answer.seconds for p in parts])
     nodes = np.concatenate([p.answer.nodes for p in parts])
     correct = category == _CORRECT
@@ -138,7 +145,7 @@ def _row(parts: Sequence[JudgedBatch], *, unique: bool, limit: float, par: float
         "timeouts": int((category == _TIMEOUT).sum()), "memory_outs": 0,
         "unknown": int((category == _UNKNOWN).sum()), "unsupported": 0,
         "errors": int((category == _ERROR).sum()), "wrong": int((category == _WRONG).sum()),
-        "unchecked": int(unchecked.sum()),
+        "unchecked": int((category == _UNCHECKED).sum()),
         "par": statistics.fmean(scores) if scores else None,
         "mean_s": statistics.fmean(times) if times else None, "mean_s_low": low, "mean_s_high": high,
         "median_s": median(times), "iqr_s": interquartile_range(times),
@@ -179,7 +186,8 @@ def runs_of(judged: JudgedBatch, rows: Sequence[int] | None = None) -> list[Run]
             options=dict(configuration.options), repeat=judged.repeat, order=0,
             termination="walltime" if timed_out else None,
             host=host, worker=worker, sequence=row,
-            proof=Proof.UNCHECKED.value if judged.unchecked[row] else "",
+            proof=Proof.UNCHECKED.value if judged.unchecked[row] else
+            Proof.NOT_ASKED.value if judged.unasked[row] else "",
             verified_solutions=count if answer.verified[row] and not answer.error else 0))
     return out
 
@@ -211,10 +219,12 @@ def _reason(judged: JudgedBatch, row: int, category: Category, count: int) -> st
         if judged.refuted[row]:
             return "claims all its solutions are there, but another configuration found a different verified solution"
         return "invalid solution: " + answer.problems.get(row, "")
+    said = {0: "no solution", 1: "a unique solution"}.get(count, f"exactly {count} solutions")
+    if category == Category.UNCHECKED:
+        return ("verified; " if count else "") + f"{said} claimed (unchecked: {UNCHECKED_REASON})"
     if category == Category.CORRECT:
-        if judged.unchecked[row]:
-            said = {0: "no solution", 1: "unique"}.get(count, f"exactly {count} solutions")
-            return ("verified; " if count else "") + f"{said} (unchecked: {UNCHECKED_REASON})"
+        if judged.unasked[row]:
+            return f"verified; its claim of {said} was not asked for (not checked)"
         return f"{count} distinct verified solutions" if count >= 2 else "verified"
     if category == Category.TIMEOUT and count == 0:
         return "no answer within the limit"

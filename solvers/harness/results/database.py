@@ -91,6 +91,8 @@ def task_key(task: Task) -> bytes:
                 float(task.time_limit), task.max_solutions]
     if task.cpu_limit is not None:
         identity.append(["cpu_limit", float(task.cpu_limit)])
+    if task.count:  # a count is another question than a solve
+        identity.append(["count", True])
     if task.memory_limit is not None:
         identity.append(["memory_limit", float(task.memory_limit)])
     if ref.plugin is not None:

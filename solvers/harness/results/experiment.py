@@ -26,11 +26,13 @@ from typing import Any, Protocol
 
 from models import Puzzle
 
+from ... import registry
 from ..engine.calibration import calibration, probe
 from ..engine.executors import Executor, ExecutorError
 from ..tasks import Configuration, Experiment, Outcome, Task
-from .claims import ClaimChecker
-from .judge import Disagreement, Run, judge
+from .claims import Check, ClaimCheck, Proof
+from .judge import Assessment, Disagreement, Run, assess
+from .judge_process import JudgeProcess
 
 SHUFFLE_BLOCK = 10_000
 """With a seed, tasks are shuffled within blocks of about this many (whole puzzles)."""
@@ -108,6 +110,33 @@ class MemoryStore:
                        [d for _, d in sorted(self._disagreements, key=lambda item: item[0])], partial)
 
 
+class Referee(Protocol):
+    """What settles the checks the answers cannot (judge_process.JudgeProcess; a
+    claims.ClaimChecker in this process would do, blocking the sweep meanwhile)."""
+
+    @property
+    def busy(self) -> bool:
+        """Whether a check asked for is still unanswered."""
+
+    def submit(self, check: Check) -> ClaimCheck | None:
+        """Ask for a check: its verdict at once when known, else None (it comes from ready)."""
+
+    def ready(self, timeout: float = 0.0) -> list[tuple[Check, ClaimCheck]]:
+        """The verdicts that came since the last call (waiting up to timeout for one)."""
+
+    def close(self) -> None:
+        """Stop settling."""
+
+
+@dataclass
+class _Awaiting:
+    """A group weighed, waiting for the referee's verdicts on its checks."""
+
+    group: _Group
+    assessment: Assessment
+    settled: dict[Check, ClaimCheck]
+
+
 @dataclass
 class _Group:
     """One (puzzle, repetition): its tasks in configuration order, the positions in the order
@@ -122,11 +151,11 @@ class _Group:
 
 def build_tasks(puzzle: Puzzle, solvers: Sequence[Configuration], *, max_solutions: int,
                 time_limit: float, repeat: int, memory_limit: float | None = None,
-                cpu_limit: float | None = None, seeded: bool = False) -> list[Task]:
+                cpu_limit: float | None = None, seeded: bool = False, count: bool = False) -> list[Task]:
     """The tasks of one (puzzle, repetition), one per configuration; ``seeded``: each backend
-    gets the repetition's number as its solver seed (``--seeds``)."""
+    gets the repetition's number as its solver seed (``--seeds``); ``count``: count mode."""
     return [Task(with_seed(solver, repeat) if seeded else solver, puzzle, max_solutions,
-                 time_limit, repeat, memory_limit, cpu_limit) for solver in solvers]
+                 time_limit, repeat, memory_limit, cpu_limit, count) for solver in solvers]
 
 
 def with_seed(solver: Configuration, seed: int) -> Configuration:
@@ -138,13 +167,16 @@ class _Experiment:
     """The bookkeeping of one run of stream_experiment."""
 
     def __init__(self, store: Store, progress: Callable[[int, Outcome], None] | None,
-                 on_skip: Callable[[int], None] | None = None):
+                 on_skip: Callable[[int], None] | None = None, referee: Referee | None = None):
         self.store, self.progress, self.on_skip = store, progress, on_skip
         self.groups: dict[int, _Group] = {}
         self.where: dict[int, tuple[int, int]] = {}  # dispatched number -> (group, position)
         self.tally = Tally()
         self.serials = itertools.count()
-        self.checker = ClaimChecker()  # one per sweep: each claim re-derived once
+        self.referee = referee or JudgeProcess()  # one per sweep: each claim re-derived once
+        self.awaiting: dict[int, _Awaiting] = {}  # groups whose checks the referee has not settled
+        self.by_check: dict[Check, list[int]] = {}  # an unsettled check -> the groups awaiting it
+        self.families: dict[str, str] = {}  # configuration label -> its method family
 
     def tasks(self, groups: Iterable[list[Task]], seed: int | None) -> Iterator[Task]:
         """The tasks to run, group after group, each group in its run order (shuffled within
@@ -184,30 +216,39 @@ class _Experiment:
         self.tally.finished += 1
         if group.waiting:
             self.store.arrived(group.tasks[position], outcome)
-        else:  # the last of its group: judged and stored at once
+        else:  # the last of its group: judged (or sent to the referee) at once
             del self.groups[serial]
-            self._judge_or_keep(group)
+            if not self._judge_or_keep(group):
+                self.store.arrived(group.tasks[position], outcome)  # kept while the referee works
+        self._collect(0.0)
         if self.progress is not None:
             self.progress(number, outcome)
 
-    def finish(self) -> None:
-        """Judge the groups cut short with what they have."""
+    def finish(self, wait: bool = True) -> None:
+        """Judge the groups cut short with what they have; then wait for the referee's
+        verdicts (``wait``), or leave the checks still unsettled unchecked (a sweep cut short)."""
         for group in self.groups.values():
             if group.outcomes:
                 self._judge_or_keep(group)
         self.groups.clear()
+        while wait and self.awaiting and self.referee.busy:
+            self._collect(1.0)
+        for check in list(self.by_check):
+            self._settled(check, ClaimCheck(Proof.UNCHECKED, "the sweep stopped before the judge settled it"))
 
-    def _judge_or_keep(self, group: _Group) -> None:
-        """Judge a group; if judging fails (out of memory, a bug of ours), its outcomes go to
-        the store unjudged (a database keeps them for --resume to judge) and the sweep is told
-        why, so one group never costs the others their runs."""
+    def _judge_or_keep(self, group: _Group) -> bool:
+        """Judge a group (_judge: False while the referee settles its checks); if judging fails
+        (out of memory, a bug of ours), its outcomes go to the store unjudged (a database keeps
+        them for --resume to judge) and the sweep is told why, so one group never costs the
+        others their runs."""
         try:
-            self._judge(group)
+            return self._judge(group)
         except Exception as error:  # noqa: BLE001 - whatever it is, the other groups' runs are kept
             for position, outcome in group.outcomes.items():
                 self.store.arrived(group.tasks[position], outcome)
             self.tally.partial = True
             self.note_crash(error)
+            return True
 
     def note_crash(self, error: Exception) -> None:
         """Record what stopped the sweep (the first cause only): running out of memory is the
@@ -219,13 +260,55 @@ class _Experiment:
         else:
             self.tally.crashed = f"{type(error).__name__}: {error}"
 
-    def _judge(self, group: _Group) -> None:
+    def _collect(self, timeout: float) -> None:
+        """Store every group whose last check the referee has settled (waiting up to ``timeout``
+        seconds for a verdict)."""
+        if self.awaiting:
+            for check, verdict in self.referee.ready(timeout):
+                self._settled(check, verdict)
+
+    def _settled(self, check: Check, verdict: ClaimCheck) -> None:
+        for serial in self.by_check.pop(check, ()):
+            awaiting = self.awaiting[serial]
+            awaiting.settled[check] = verdict
+            if len(awaiting.settled) == len(awaiting.assessment.checks):
+                del self.awaiting[serial]
+                self._store(awaiting.group, awaiting.assessment, awaiting.settled)
+
+    def _family(self, configuration: Configuration) -> str:
+        """A configuration's method family, worked out once per label (a seed changes none)."""
+        family = self.families.get(configuration.name)
+        if family is None:
+            family = self.families[configuration.name] = family_of(configuration)
+        return family
+
+    def _judge(self, group: _Group) -> bool:
+        """Weigh a group's answers; store its runs if the referee has nothing to settle (True),
+        else ask it and store them when its verdicts are in (False)."""
+        tasks = [group.tasks[p] for p in sorted(group.outcomes)]
+        outcomes = [group.outcomes[p] for p in sorted(group.outcomes)]
+        families = {t.solver.name: self._family(t.solver) for t in tasks}
+        assessment = assess(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)],
+                            max_solutions=tasks[0].max_solutions, families=families)
+        settled = {}
+        for check in assessment.checks:
+            verdict = self.referee.submit(check)
+            if verdict is not None:
+                settled[check] = verdict
+            else:
+                self.by_check.setdefault(check, []).append(group.serial)
+        if len(settled) == len(assessment.checks):
+            self._store(group, assessment, settled)
+            return True
+        self.awaiting[group.serial] = _Awaiting(group, assessment, settled)
+        return False
+
+    def _store(self, group: _Group, assessment: Assessment, settled: dict[Check, ClaimCheck]) -> None:
+        """A group's runs judged with the referee's verdicts, handed to the store."""
         positions = sorted(group.outcomes)
         tasks = [group.tasks[p] for p in positions]
         outcomes = [group.outcomes[p] for p in positions]
-        runs, disagreement = judge(tasks[0].puzzle, [(t.solver.name, o) for t, o in zip(tasks, outcomes)],
-                                   max_solutions=tasks[0].max_solutions, backends=backends_of(tasks),
-                                   checker=self.checker)
+        runs, disagreement = assessment.verdicts(settled)
         for run, task, position in zip(runs, tasks, positions):
             run.repeat, run.backend, run.options = task.repeat, task.solver.backend or task.solver.name, \
                 dict(task.solver.options)
@@ -233,9 +316,17 @@ class _Experiment:
         self.store.judged(group.serial, tasks, outcomes, runs, disagreement)
 
 
-def backends_of(tasks: Sequence[Task]) -> dict[str, str]:
-    """Each task's configuration label -> the registered backend it runs ("" for a plugin)."""
-    return {t.solver.name: "" if t.solver.plugin is not None else t.solver.backend_name for t in tasks}
+def families_of(tasks: Sequence[Task]) -> dict[str, str]:
+    """Each task's configuration label -> its method family (registry.Backend.family; "" for a
+    plugin, which confirms nothing)."""
+    return {t.solver.name: family_of(t.solver) for t in tasks}
+
+
+def family_of(configuration: Configuration) -> str:
+    """A configuration's method family ("" for a plugin)."""
+    if configuration.plugin is not None:
+        return ""
+    return registry.get(configuration.backend_name).family(configuration.options_dict)
 
 
 def rotated(count: int, serial: int) -> list[int]:
@@ -265,19 +356,20 @@ def _blocks(groups: Iterable[list[Task]], size: int) -> Iterator[list[list[Task]
 
 def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, executor: Executor,
                       store: Store, progress: Callable[[int, Outcome], None] | None = None,
-                      on_skip: Callable[[int], None] | None = None) -> Tally:
+                      on_skip: Callable[[int], None] | None = None, referee: Referee | None = None) -> Tally:
     """Run every (puzzle, repetition, configuration) of the experiment not yet in the store
     (in an order shuffled by its seed, if given, so that drifts in the machine's load spread
     over all configurations); on KeyboardInterrupt, or an ExecutorError after some runs finished,
     judge what finished and say so (Tally.partial, Tally.failed); an ExecutorError before any
     run finished is raised as it is. ``progress`` hears of each finished run, ``on_skip`` of
     the runs the store already holds."""
-    bookkeeping = _Experiment(store, progress, on_skip)
+    referee = referee or JudgeProcess(experiment.judge_budget, experiment.judge_memory)
+    bookkeeping = _Experiment(store, progress, on_skip, referee)
     start: dict[str, Any] | None = None
     groups = (build_tasks(puzzle, experiment.configurations, max_solutions=experiment.max_solutions,
                           time_limit=experiment.time_limit, repeat=number,
                           memory_limit=experiment.memory_limit, cpu_limit=experiment.cpu_limit,
-                          seeded=bool(experiment.seeds))
+                          seeded=bool(experiment.seeds), count=experiment.counting)
               for puzzle in puzzles for number in range(experiment.repeat))
     try:
         start = probe()  # inside: a Ctrl-C during the probe is an interrupted sweep like any other
@@ -293,7 +385,13 @@ def stream_experiment(puzzles: Iterable[Puzzle], experiment: Experiment, *, exec
             raise
         bookkeeping.tally.partial = True
         bookkeeping.note_crash(error)
-    bookkeeping.finish()
+    try:
+        bookkeeping.finish(wait=not bookkeeping.tally.partial)
+    except KeyboardInterrupt:  # while waiting for the judge: what it has not settled is unchecked
+        bookkeeping.tally.partial = True
+        bookkeeping.finish(wait=False)
+    finally:
+        bookkeeping.referee.close()
     if start is not None:
         bookkeeping.tally.calibration = calibration(start, None if bookkeeping.tally.partial else probe())
     return bookkeeping.tally

@@ -72,7 +72,7 @@ SUMMARY_KEYS = ("set", "file", "n", "configuration", "backend", "puzzles", "runs
                 "nodes_are", "mean_conflicts")
 _VERDICT_COLUMNS = {"solved": "solved", "timeout": "timeouts", "memory-out": "memory_outs",
                     "unknown": "unknown", "unsupported": "unsupported", "error": "errors",
-                    "wrong": "wrong"}
+                    "wrong": "wrong", "unchecked": "unchecked"}
 
 
 class GroupSummary:
@@ -83,8 +83,7 @@ class GroupSummary:
     def __init__(self, *, unique: bool = False, limit: float | None = None, par: float = 2.0):
         self.unique, self.limit, self.par = unique, limit, par
         self.first: dict[str, Any] | None = None
-        self.counts = dict.fromkeys([*_VERDICT_COLUMNS.values(), "unsat", "multiple", "unchecked",
-                                     "runs", "puzzles"], 0)
+        self.counts = dict.fromkeys([*_VERDICT_COLUMNS.values(), "unsat", "multiple", "runs", "puzzles"], 0)
         self.times, self.scores = array("d"), array("d")
         self.values: dict[str, array[float]] = {name: array("d") for name in ("cpu", "nodes", "conflicts")}
 
@@ -97,9 +96,6 @@ class GroupSummary:
         self.counts[_VERDICT_COLUMNS[outcome.verdict]] += 1
         self.counts["unsat"] += outcome.unsat
         self.counts["multiple"] += outcome.multiple
-        # a puzzle whose claim (unsat, unique, a count) the judge could not check
-        self.counts["unchecked"] += any(r["category"] == Category.CORRECT and r.get("proof") == "unchecked"
-                                        for r in records)
         if outcome.time_s is None:  # unsupported: it answered nothing to time or score
             return
         self.times.append(outcome.time_s)
@@ -303,7 +299,7 @@ def compare_rows(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any
         a, b = before.get(key), after.get(key)
         row: dict[str, Any] = {"set": key[0], "configuration": key[1]}
         for column in ("puzzles", "solved", "unsat", "timeouts", "memory_outs", "unknown",
-                       "unsupported", "errors", "wrong"):
+                       "unsupported", "errors", "wrong", "unchecked"):
             row[column] = f"{_get(a, column)} -> {_get(b, column)}"
         row["mean s old"] = a["mean_s"] if a else None
         row["mean s new"] = b["mean_s"] if b else None

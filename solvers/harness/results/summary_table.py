@@ -178,8 +178,9 @@ MEANINGS = {
                    "every time and score)",
     "errors": "unsolved puzzles whose repetitions mostly failed",
     "wrong": "puzzles with a wrong answer in any repetition (never counted solved)",
-    "unchecked": "puzzles with a correct answer whose claim (no, one or k solutions) the judge "
-                 "could not check",
+    "unchecked": "unsolved puzzles whose repetitions mostly claimed no, one, k or a count of "
+                 "solutions that no other method family confirmed and the judge could not check "
+                 "(never counted solved)",
     "par": "mean over puzzles of PAR-{k}: the puzzle's time when solved, {k} x limit otherwise",
     "mean_s": "mean over puzzles of the puzzle's time: the upper median of its repetitions' "
               "wall times over the backend's call, measured by the harness (the larger middle "
