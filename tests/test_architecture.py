@@ -11,7 +11,7 @@ import pytest
 from .conftest import ROOT
 
 PACKAGES = ("models", "solvers")
-HARNESS_LAYERS = ("tasks", "engine", "results", "pictures", "commands", "cli")
+HARNESS_LAYERS = ("tasks", "engine", "results", "pictures", "fuzz", "commands", "cli")
 """solvers.harness's layers, bottom to top: a module may import only its own layer or lower."""
 
 
@@ -153,7 +153,7 @@ def test_every_import_inside_a_function_says_why() -> None:
     assert silent == []
 
 
-@pytest.mark.parametrize("folder", ["commands", "engine", "results", "pictures"])
+@pytest.mark.parametrize("folder", ["commands", "engine", "results", "pictures", "fuzz"])
 def test_each_harness_package_map_names_exactly_its_modules(folder: str) -> None:
     package = ROOT / "solvers" / "harness" / folder
     doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text(encoding="utf-8"))) or ""

@@ -27,6 +27,8 @@ P6 = str(ROOT / "puzzles" / "small_6x6.txt")
 HARD = str(ROOT / "puzzles" / "hardest.txt")
 KILLER = str(ROOT / "puzzles" / "killer_teaching.txt")
 TIMED = str(ROOT / "tests" / "plugins" / "timed.py")
+RAISES = str(ROOT / "tests" / "plugins" / "fuzzbugs.py") + ":raises"
+"""A planted bug: raises on a 4x4 whose first cell is given (the small 4x4 file's fourth puzzle)."""
 RUN = ["run", P4, "--solvers", "mrv", "--jobs", "1"]
 
 
@@ -49,6 +51,8 @@ EXPORT = ["export", P4, "--solvers", "sat"]
 HEX = "{HEX}"
 """A 16x16 puzzle written in 0-based hex: --hex reads it as it is meant, without it 0 is an empty cell."""
 REPORT = ["report", "{RUN}"]
+FUZZ = ["fuzz", "--plugin", f"r={RAISES}", "--sizes", "4", "--seed", "1", "--jobs", "1", "--against", "none",
+        "--budget", "2", "--shrink-budget", "20"]
 TREE = ["tree", HARD, "--puzzle", "6", "--solver", "mrv", "-o", "{OUT}/t.svg"]  # 56 decisions
 CASES: dict[tuple[str, str], Case] = {
     # run: what it runs, its limits and its outputs
@@ -84,11 +88,19 @@ CASES: dict[tuple[str, str], Case] = {
     ("run", "--input-format"): case(["run", GRID, "--solvers", "mrv", "--jobs", "1"],
                                     ["--input-format", "line"]),
     ("run", "--hex"): case(["run", HEX, "--solvers", "mrv", "--jobs", "1"], ["--hex"]),
+    ("run", "--count"): case(RUN, ["--count"]),
+    ("run", "--judge-budget"): case([*RUN, "--unique"], ["--judge-budget", "0.000001"]),
+    ("run", "--judge-memory"): case([*RUN, "--unique"], ["--judge-memory", "0"], refused=True),
+    ("run", "--fail-on"): case(["run", P4, "--plugin", f"r={RAISES}", "--solvers", "r", "--jobs", "1"],
+                               ["--fail-on", "error"]),
     # solve
     ("solve", "--solvers"): case(SOLVE, ["--solvers", "dlx"]),
     ("solve", "--timeout"): case(["solve", "{HARD1}", "--solvers", "backtrack"], ["--timeout", "0.05"]),
     ("solve", "--cpu-limit"): case(["solve", "{HARD1}", "--solvers", "backtrack"], ["--cpu-limit", "0.05"]),
     ("solve", "--unique"): case(SOLVE, ["--unique"]),
+    ("solve", "--count"): case(SOLVE, ["--count"]),
+    ("solve", "--judge-budget"): case([*SOLVE, "--unique"], ["--judge-budget", "0.000001"]),
+    ("solve", "--judge-memory"): case([*SOLVE, "--unique"], ["--judge-memory", "0"], refused=True),
     ("solve", "--batch"): case(["solve", P4, "--solvers", "fast", "--unique"], ["--batch"]),
     ("solve", "--max-solutions"): case(SOLVE, ["--max-solutions", "2"]),
     ("solve", "--memory-limit"): case(["solve", "{P16}", "--solvers", "sat"], ["--memory-limit", "1"]),
@@ -168,6 +180,20 @@ CASES: dict[tuple[str, str], Case] = {
     ("ladder", "--format"): case(["ladder", P4], ["--format", "latex"]),
     ("ladder", "--input-format"): case(["ladder", P4], ["--input-format", "grid"]),
     ("ladder", "--hex"): case(["ladder", HEX, "--timeout", "0.2"], ["--hex"]),
+    # fuzz: a planted exception on 4x4, found on the first instances and shrunk at once
+    ("fuzz", "--solvers"): case(FUZZ, ["--solvers", "r,mrv"]),
+    ("fuzz", "--plugin"): case(FUZZ, ["--plugin", f"q={RAISES}", "--solvers", "q"]),
+    ("fuzz", "--against"): case(FUZZ, ["--against", "mrv"]),
+    ("fuzz", "--budget"): case(FUZZ, ["--budget", "0.001"]),
+    ("fuzz", "--seed"): case(FUZZ, ["--seed", "2"]),
+    ("fuzz", "--sizes"): case(FUZZ, ["--sizes", "4,6"]),
+    ("fuzz", "--variants"): case(FUZZ, ["--variants", "latin"]),
+    ("fuzz", "--modes"): case(FUZZ, ["--modes", "plain"]),
+    ("fuzz", "--timeout"): case(FUZZ, ["--timeout", "3"]),
+    ("fuzz", "--jobs"): case(FUZZ, ["--jobs", "0"], refused=True),
+    ("fuzz", "--out"): case(FUZZ, ["--out", "{OUT}"]),
+    ("fuzz", "--keep-going"): case(FUZZ, ["--keep-going"]),
+    ("fuzz", "--shrink-budget"): case(FUZZ, ["--shrink-budget", "0.001"]),
     # explain, rate, render, replay, tree
     ("explain", "--puzzle"): case(["explain", P4], ["--puzzle", "2"]),
     ("explain", "--solver"): case(["explain", P4], ["--solver", "mrv"]),

@@ -121,6 +121,23 @@ class CageCombinations(constraint.Constraint):
         return _place_hidden_singles(frozenset.intersection(*still) - placed, free, domains)  # every set needs them
 
 
+class ExactSum(constraint.ExactSumConstraint):
+    """The library's ExactSumConstraint, safe when a domain is empty before its search: its
+    preprocessing prunes a cage of one open cell to the values that make the total, then
+    takes the minimum of each domain, and python-constraint2 2.9.0 raises ValueError on an
+    empty one (found by compare.py fuzz). An empty domain means no solution; the library's
+    search then finds none."""
+
+    def preProcess(self, variables: Sequence[Variable], domains: Domains,  # the library's name
+                   constraints: list[tuple[constraint.Constraint, Sequence[Variable]]],
+                   vconstraints: dict[Variable, list[tuple[constraint.Constraint, Sequence[Variable]]]]) -> None:
+        try:
+            super().preProcess(variables, domains, constraints, vconstraints)
+        except ValueError:
+            if all(domains[variable] for variable in variables):
+                raise
+
+
 def _place_hidden_singles(needed: Iterable[int], free: Sequence[Variable], domains: Domains) -> bool:
     """Each value in ``needed`` must go to one of the ``free`` variables: False when one has
     no place left; where only one variable can take it, every other value is hidden there."""
@@ -171,7 +188,7 @@ def encode(model: Model, encoding: str = ENCODINGS[0], solver: str = "backtracki
         cells = [c for c in cage.cells if not givens[c]]
         if cells:  # a cage given whole was checked by domains.contradiction
             total = (cage.total or 0) - sum(givens[c] for c in cage.cells)
-            problem.addConstraint(constraint.ExactSumConstraint(total), cells)
+            problem.addConstraint(ExactSum(total), cells)
             given = frozenset(givens[c] for c in cage.cells if givens[c])
             sets = [digits - given for digits in open_combinations(model, cage)]
             problem.addConstraint(CageCombinations(sets), cells)

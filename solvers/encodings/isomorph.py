@@ -38,7 +38,7 @@ class Isomorph:
         return tuple(original)
 
 
-def _line_order(rng: random.Random, lines: int, per_band: int) -> list[int]:
+def line_order(rng: random.Random, lines: int, per_band: int) -> list[int]:
     """A random order of lines that keeps each band's lines together (bands shuffled too)."""
     bands = list(range(lines // per_band))
     rng.shuffle(bands)
@@ -73,8 +73,8 @@ def random_isomorph(model: Model, seed: int) -> Isomorph:
     cell_of = list(range(n * n))
     plain = _plain(model)
     if plain:
-        rows = _line_order(rng, n, geometry.box_rows)
-        cols = _line_order(rng, n, geometry.box_cols)
+        rows = line_order(rng, n, geometry.box_rows)
+        cols = line_order(rng, n, geometry.box_cols)
         cell_of = [rows[r] * n + cols[c] for r in range(n) for c in range(n)]
     givens = tuple(new_value[model.givens[cell_of[cell]]] for cell in range(n * n))
     new_cell = [0] * (n * n)

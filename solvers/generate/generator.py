@@ -130,7 +130,7 @@ def random_regions(n: int, rng: random.Random, swaps: int | None = None) -> Grid
             continue
         b = rng.choice(borders)
         regions[a], regions[b] = rb, ra
-        if _connected(regions, ra, n) and _connected(regions, rb, n):
+        if connected(regions, ra, n) and connected(regions, rb, n):
             done += 1
         else:
             regions[a], regions[b] = ra, rb
@@ -151,7 +151,8 @@ def _neighbours(cell: int, n: int) -> list[int]:
     return out
 
 
-def _connected(regions: list[int], region: int, n: int) -> bool:
+def connected(regions: list[int], region: int, n: int) -> bool:
+    """Whether the cells of one region of a region map touch edge to edge, all of them."""
     cells = [c for c, r in enumerate(regions) if r == region]
     seen = {cells[0]}
     todo = deque(seen)

@@ -2,6 +2,7 @@
 
 cli:       the command line: builds the parser and dispatches to one module per command
 commands:  one module per command; turns the arguments into an Experiment (tasks.py)
+fuzz:      generated instances, their mutants, metamorphic relations and the shrinker
 pictures:  plots, rendered grids, the replay page (matplotlib loaded only when asked for)
 results:   judging, records, tables, scores, paired statistics, the results database, provenance
 engine:    configurations, worker processes under limits enforced from outside, executors, plugins

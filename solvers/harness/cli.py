@@ -40,7 +40,7 @@ from .results.database import DatabaseError
 from .results.outputs import OutputWriteError
 from .results.report import ReportError
 
-COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate", "study",
+COMMANDS = ("run", "solve", "export", "decode", "list", "report", "plot", "generate", "study", "fuzz",
             "ladder", "explain", "rate", "render", "replay", "tree")  # the last six: for teaching
 DEFAULT_COMMAND = "run"
 OUTPUT_OPTIONS = ("json", "csv", "plot", "db", "output", "html")

@@ -206,6 +206,8 @@ class Outputs:
     title: str = ""
     db: str | None = None
     resume: bool = False
+    fail_on: tuple[str, ...] = ()
+    """Categories besides wrong that make the exit status 1 (--fail-on), e.g. error, timeout."""
     columns: tuple[str, ...] | None = None
     """The summary's columns by name (('all',) for every one); None: those that fit."""
     explain_columns: bool = False

@@ -9,6 +9,7 @@ report:    tables from saved runs (JSON or a results database)
 plot:      cactus, scatter and survival plots from saved runs
 study:     a classic CSP study as one table (Simonis's consistency levels)
 generate:  puzzles with a unique solution
+fuzz:      a solver's bugs hunted with generated puzzles, mutants and references, each shrunk
 ladder:    the teaching ladder: what each rung of inference buys
 explain:   one solve as numbered sentences
 rate:      each puzzle's difficulty by the human-style solver, and a table over the file

@@ -265,12 +265,31 @@ def run_with_progress(tasks: Sequence[Task], jobs: int) -> list[Outcome]:
         return run_tasks(tasks, jobs=jobs, on_outcome=progress)
 
 
-def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError]) -> int:
-    """1 if any run is wrong, unchecked or had an answer too large to send back (judge.fails:
-    it outranks bad input), else 2 if a puzzle was bad, else 0."""
-    if any(fails(run.category, run.termination) for run in runs):
+def exit_status(runs: Sequence[Run], bad: Sequence[PuzzleError], fail_on: Sequence[str] = ()) -> int:
+    """1 if any run is wrong, unchecked or had an answer too large to send back (judge.fails),
+    or is in a category of ``fail_on`` (--fail-on; either outranks bad input), else 2 if a
+    puzzle was bad, else 0."""
+    if any(fails(run.category, run.termination) or run.category in fail_on for run in runs):
         return EXIT_WRONG
     return EXIT_USAGE if bad else EXIT_OK
+
+
+FAILING = ("error", "timeout", "unknown", "memory-out")
+"""The categories --fail-on may name (a wrong run always fails)."""
+
+
+def fail_categories(text: str) -> tuple[str, ...]:
+    """--fail-on's value: categories from FAILING, comma-separated.
+
+    >>> fail_categories("error, timeout")
+    ('error', 'timeout')
+    """
+    chosen = tuple(word.strip() for word in text.split(","))
+    unknown = [word for word in chosen if word not in FAILING]
+    if unknown or not text.strip():
+        raise argparse.ArgumentTypeError(f"expected categories from {', '.join(FAILING)}, "
+                                         f"comma-separated, not {text!r}")
+    return tuple(dict.fromkeys(chosen))
 
 
 def read_inputs(paths: Sequence[str], fmt: str, hex16: bool) -> tuple[list[Puzzle], list[PuzzleError]]:

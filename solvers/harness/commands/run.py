@@ -24,10 +24,12 @@ from .common import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
+    FAILING,
     Subcommands,
     UsageError,
     check_output_paths,
     exit_status,
+    fail_categories,
     find_inputs,
     input_options,
     iter_inputs,
@@ -68,6 +70,10 @@ def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     executor_options(run)
     database_options(run)
     experiment_options(run)
+    run.add_argument("--fail-on", type=fail_categories, default=(), metavar="CATEGORIES",
+                     help="exit 1 also when a run ends in one of these categories, comma-separated "
+                          f"from {', '.join(FAILING)} (a wrong run always does), e.g. error,timeout: "
+                          "a backend that crashes or hangs then fails the command")
     run.add_argument("--first", type=positive_int, default=None, metavar="N",
                      help="only the first N puzzles of each file (bad ones counted, as --puzzle counts)")
     run.add_argument("--sample", type=positive_int, default=None, metavar="K",
@@ -131,8 +137,8 @@ def run(args: argparse.Namespace) -> int:
         judge_memory=args.judge_memory, first=args.first, sample=args.sample,
         sample_seed=args.sample_seed or 0, batch=args.batch)
     outputs = Outputs(format=args.format, json=args.json, csv=args.csv, plot=args.plot,
-                      title=args.title, db=args.db, resume=args.resume, columns=args.columns,
-                      explain_columns=args.explain_columns)
+                      title=args.title, db=args.db, resume=args.resume, fail_on=args.fail_on,
+                      columns=args.columns, explain_columns=args.explain_columns)
     return run_experiment(experiment, outputs)
 
 
@@ -245,7 +251,8 @@ def _sweep_in_memory(experiment: Experiment, outputs: Outputs, puzzles: Iterator
     rows = report.summarize(results.runs, unique=experiment.max_solutions >= 2, limit=experiment.time_limit,
                             par=experiment.par, exclude_warmup=experiment.exclude_warmup)
     status = (EXIT_INTERNAL if tally.crashed else EXIT_USAGE if tally.failed
-              else EXIT_INTERRUPTED if results.partial else exit_status(results.runs, bad))
+              else EXIT_INTERRUPTED if results.partial
+              else exit_status(results.runs, bad, outputs.fail_on))
     where = executor.describe()
     return show_and_save(
         status, bad,

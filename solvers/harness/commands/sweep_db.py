@@ -81,7 +81,8 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
                                      exclude_warmup=experiment.exclude_warmup)
         legend = (f"\n{sum(r['runs'] for r in rows)} runs in {outputs.db} for these puzzle files, "
                   f"configurations, limit and repetitions; ran on {where}.")
-        wrong = any(r["wrong"] for r in rows) or _failing(database, selection)
+        wrong = (any(r["wrong"] for r in rows) or _failing(database, selection)
+                 or _fails(database, selection, outputs.fail_on))
         status = (EXIT_INTERNAL if tally.crashed else EXIT_USAGE if tally.failed
                   else EXIT_INTERRUPTED if tally.partial else EXIT_WRONG if wrong
                   else EXIT_USAGE if bad else EXIT_OK)
@@ -93,6 +94,12 @@ def sweep_to_database(experiment: Experiment, outputs: Outputs, puzzles: Iterato
             _exports(experiment, outputs, database, selection, bad))
     finally:
         database.close()
+
+
+def _fails(database: ResultsDatabase, selection: Selection, fail_on: Sequence[str]) -> bool:
+    """Whether a run of the selection ended in a category of --fail-on."""
+    return bool(fail_on) and any(run["category"] in fail_on
+                                 for run in database.runs(selection.sql, selection.params))
 
 
 def _failing(database: ResultsDatabase, selection: Selection) -> bool:

@@ -113,10 +113,15 @@ def run_tasks(tasks: Iterable[Task], *, jobs: int | None = None,
 
 class WorkerPool:
     """run_tasks' workers kept alive between batches, so backends stay loaded (the
-    executors keep one per sweep, and one in each Dask worker); close() ends them."""
+    executors keep one per sweep, and one in each Dask worker); close() ends them. With
+    ``keep_idle`` an idle worker is replaced by one of another key only when no worker
+    of that key is alive: small batches that alternate between a few keys (a fuzz
+    campaign: a plugin and the built-in references) then never restart a worker."""
 
-    def __init__(self, jobs: int | None = None, *, fresh_plugin_workers: bool = False):
+    def __init__(self, jobs: int | None = None, *, fresh_plugin_workers: bool = False,
+                 keep_idle: bool = False):
         self._pool = _Pool(max(1, jobs or default_jobs()), None, fresh_plugin_workers)
+        self._pool.keep_idle = keep_idle
 
     def run(self, tasks: Iterable[Task], *, on_outcome: Callable[[int, Outcome], None] | None = None,
             keep: bool = True) -> list[Outcome]:
@@ -210,6 +215,9 @@ class _Pool:
         self.requeued: list[int] = []
         """Tasks whose worker died before their run started, to be given to a fresh one."""
         self.retried: set[int] = set()
+        self.keep_idle = False
+        """Asked by WorkerPool(keep_idle=True) (fuzz): idle workers of every key are kept anyway
+        (up to IDLE_WORKERS, the least recently used ended first), so it changes nothing here."""
         self.answered: list[tuple[int, Outcome, int, int | None, float, float]] = []
         """Answers read and checked, to be recorded once the free workers have new tasks:
         (task number, outcome, worker pid, sequence, the parent's least wall time, load s)."""

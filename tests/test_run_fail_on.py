@@ -1,0 +1,46 @@
+"""``run --fail-on``: errors, timeouts and runs that gave up can fail the exit status, as a fuzz
+finding's command needs; and the worker pool's keep_idle, which fuzz campaigns run on."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from solvers.harness.engine.runner import WorkerPool
+from solvers.harness.tasks import Configuration, Task
+
+from .conftest import ROOT, compare, load
+
+RAISER = ["--solvers", "raiser", "--plugin", "tests/plugins/planted.py:raiser"]
+
+
+@pytest.mark.parametrize(("args", "status"), [
+    pytest.param(["--fail-on", "error"], 1, id="error-fails"),
+    pytest.param([], 0, id="errors-pass-by-default", marks=pytest.mark.slow),
+    pytest.param(["--fail-on", "timeout,unknown"], 0, id="other-categories-pass", marks=pytest.mark.slow),
+    pytest.param(["--fail-on", "error", "--db", "{tmp}/runs.sqlite"], 1, id="error-fails-with-db",
+                 marks=pytest.mark.slow),
+])
+def test_a_run_that_errs_fails_the_exit_status_only_when_asked(tmp_path: Path, args: list[str], status: int) -> None:
+    done = compare("run", "puzzles/small_4x4.txt", *RAISER, *[a.format(tmp=tmp_path) for a in args])
+    assert done.returncode == status, done.stderr
+
+
+def test_fail_on_refuses_a_category_it_does_not_know() -> None:
+    done = compare("run", "puzzles/small_4x4.txt", "--solvers", "mrv", "--fail-on", "error,slow")
+    assert done.returncode == 2
+    assert "--fail-on: expected categories from error, timeout, unknown, memory-out" in done.stderr
+
+
+@pytest.mark.slow
+def test_keep_idle_workers_serve_alternating_keys_without_restarting() -> None:
+    plugin = Configuration("reference", plugin=str(ROOT / "tests/plugins/reference.py:solve"), backend="reference")
+    builtin = Configuration("mrv", backend="mrv")
+    puzzle = load("small_4x4.txt")[0]
+    pool = WorkerPool(2, keep_idle=True)
+    try:
+        workers = {outcome.worker for _ in range(5)
+                   for outcome in pool.run([Task(plugin, puzzle), Task(builtin, puzzle), Task(builtin, puzzle)])}
+    finally:
+        pool.close()
+    assert len(workers) == 2
