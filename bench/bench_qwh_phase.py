@@ -1,7 +1,7 @@
 """The quasigroup-with-holes phase transition (Achlioptas, Gomes, Kautz, Selman 2000).
 
     python bench/bench_qwh_phase.py [--order 25] [--start 0.30] [--stop 0.60] [--step 0.03]
-        [--count 4] [--solvers cpsat,pysat,fast=fast:branching=mrv] [--timeout 10]
+        [--count 4] [--solvers cpsat,pysat=pysat:warm=false,fast=fast:branching=mrv] [--timeout 10]
 
 Generates --count QWH instances of the order at every hole fraction of the sweep
 (compare.py generate --variant latin --holes F, seeded per fraction), runs every
@@ -43,7 +43,9 @@ def main() -> int:
     parser.add_argument("--step", type=float, default=0.03)
     parser.add_argument("--count", type=int, default=4, help="instances per hole fraction")
     parser.add_argument("--seed", type=int, default=1, help="the first fraction's generator seed")
-    parser.add_argument("--solvers", default="cpsat,pysat,fast=fast:branching=mrv")
+    parser.add_argument("--solvers", default="cpsat,pysat=pysat:warm=false,fast=fast:branching=mrv",
+                        help="the configurations; pysat with a fresh solver per instance, so that each "
+                             "count is the instance's own, whatever ran before it in its worker")
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "qwh_phase.json")
     parser.add_argument("--plot", type=Path, default=ROOT / "bench" / "qwh_phase.png")

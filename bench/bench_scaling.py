@@ -13,7 +13,7 @@ every run as JSON (timeouts and errors included), and plots time against size on
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import statistics
 import sys
 import time
@@ -27,6 +27,7 @@ from common import (
     configurations,
     executor,
     exit_status,
+    write_json,
 )
 
 from models import Puzzle, read_puzzles, verify
@@ -169,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         sets[size] = spread(batch.puzzles, args.per_size)
 
-    started = time.strftime("%Y-%m-%d %H:%M:%S")
+    started, load = time.strftime("%Y-%m-%d %H:%M:%S"), [round(value, 2) for value in os.getloadavg()]
     runs: list[Run] = []
     chosen = executor(args, 1)  # one run at a time: the times are the backends' alone
     try:
@@ -180,9 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# bench_scaling {started}; backends {', '.join(names)}; limit {args.time_limit:g} s; "
           + "; ".join(f"{s}x{s}: {len(p)} from {files[s]}" for s, p in sets.items()))
     print(tabulate(summarise(runs, args.time_limit), HEADERS, tablefmt=args.format, disable_numparse=True))
-    Path(args.json).write_text(json.dumps({
-        "started": started, "command": sys.argv, "time_limit": args.time_limit,
-        "sets": {s: files[s] for s in sets}, "runs": [asdict(r) for r in runs]}, indent=1))
+    write_json(Path(args.json), {"started": started, "time_limit": args.time_limit,
+                                 "sets": {s: files[s] for s in sets}, "runs": [asdict(r) for r in runs]}, load)
     plot(runs, args.time_limit, Path(args.plot))
     print(f"saved {args.json} and {args.plot}", file=sys.stderr)
     return exit_status(r.status for r in runs)

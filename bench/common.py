@@ -8,6 +8,7 @@ fresh interpreter, ``first_puzzles`` picks puzzle lines, ``plot_curves`` draws t
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -102,3 +103,22 @@ def executor(args: argparse.Namespace, jobs: int | None) -> Executor:
     except executors.ExecutorError as error:
         print(f"{Path(sys.argv[0]).name}: error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
+
+
+def provenance(started_load: list[float] | None = None) -> dict[str, object]:
+    """What a bench script's JSON must carry (solvers.harness.results.provenance.environment:
+    commit and a clean-tree flag, CPU model and flags, package versions and builds), the
+    command line that wrote it (from the checkout's root) and the machine's load average
+    when it started and now."""
+    from solvers.harness.results.provenance import environment, load_average  # noqa: PLC0415 - as in configurations()
+    try:
+        script = str(Path(sys.argv[0]).resolve().relative_to(ROOT))
+    except ValueError:
+        script = sys.argv[0]
+    return {**environment(), "command": ["python", script, *sys.argv[1:]],
+            "load": {"started": started_load, "ended": load_average()}}
+
+
+def write_json(path: Path, document: dict[str, object], started_load: list[float] | None = None) -> None:
+    """Write a bench script's results with their provenance (``provenance`` key first)."""
+    path.write_text(json.dumps({"provenance": provenance(started_load), **document}, indent=1) + "\n")

@@ -169,9 +169,14 @@ def test_provenance_is_saved_with_every_run(puzzles: str, tmp_path: Path) -> Non
     assert (document["limit_s"], document["repeat"], document["seed"]) == (3.0, 1, 7)
     assert document["python"]["version"] and document["machine"]["cpu"]
     assert "tabulate" in document["packages"] and document["partial"] is False
+    if Path("/proc/cpuinfo").exists():  # the CPU's flags say which instructions compiled code could use
+        assert " sse2 " in f" {document['machine']['cpu_flags']} "
+    build = document["builds"]["python-sat"]  # python-sat's build, not only its version
+    assert build is None or len(build["record_sha256"]) == 16
     if (ROOT / ".git").exists():
-        assert len(document["toolkit"]["git"]["commit"]) == 40
-        assert isinstance(document["toolkit"]["git"]["dirty"], bool)
+        git = document["toolkit"]["git"]
+        assert len(git["commit"]) == 40 and isinstance(git["dirty"], bool)
+        assert git["clean"] == (not git["dirty"] and not git["untracked"])
 
 
 @pytest.mark.slow

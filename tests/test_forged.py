@@ -88,12 +88,15 @@ def test_stopped_or_bypassed_clocks_cannot_make_a_late_run_correct(tmp_path: Pat
     puzzle = tmp_path / "one.txt"
     puzzle.write_text(PUZZLES.splitlines()[0] + "\n", encoding="utf-8")
     saved = tmp_path / "runs.json"
-    done = compare("run", str(puzzle), "--solvers", "mrv,fake_clocks,forged_fast,calm=fake_clocks:seconds=0.4",
-                   *plugins("fake_clocks", "forged_fast"), "--timeout", "2", "--jobs", "2",
+    done = compare("run", str(puzzle), "--solvers",
+                   "mrv,fake_clocks,forged_fast,forged_finish,calm=fake_clocks:seconds=0.4",
+                   *plugins("fake_clocks", "forged_fast", "forged_finish"), "--timeout", "2", "--jobs", "2",
                    "--json", str(saved))
     assert done.returncode == 0, done.stderr[-2000:]
     runs = {run["configuration"]: run for run in json.loads(saved.read_text())["runs"]}
-    for late in ("fake_clocks", "forged_fast"):  # 2.6 s asleep under a 2 s limit, clocks stopped
+    # 2.6 s asleep under a 2 s limit: clocks stopped, or an answer forged, or the work passed
+    # off as sending the answer after a false "finished" mark
+    for late in ("fake_clocks", "forged_fast", "forged_finish"):
         assert runs[late]["category"] == "timeout", runs[late]
         assert "past the limit of 2 s" in runs[late]["message"], runs[late]
     calm = runs["calm"]  # 0.4 s asleep: correct, at the harness's time

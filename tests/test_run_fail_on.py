@@ -43,4 +43,6 @@ def test_keep_idle_workers_serve_alternating_keys_without_restarting() -> None:
                    for outcome in pool.run([Task(plugin, puzzle), Task(builtin, puzzle), Task(builtin, puzzle)])}
     finally:
         pool.close()
-    assert len(workers) == 2
+    # never a worker per round (15 runs): the plugin's worker and at most one mrv worker per job
+    # (the pool keeps idle workers of every key; a second mrv run may start while the first runs)
+    assert 2 <= len(workers) <= 3

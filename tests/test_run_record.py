@@ -47,6 +47,8 @@ VALUES: dict[Kind, tuple[Any, Any, Any]] = {Kind.WHOLE: (9, 100, 1000), Kind.NUM
 FILES = ("a.txt", "b.txt", "c.txt")
 FROM_THE_SWEEP = ("sweep", "limit_s", "max_solutions")
 """Fields a run gets from the sweep that wrote it and its task, not from the judge's Run."""
+FROM_THE_STATS = ("backend_s", *COUNTERS)
+"""Fields a run's record takes from its stats (the backend's own time: its solve_time here)."""
 
 
 def synthetic_runs(path: Path) -> None:
@@ -57,9 +59,9 @@ def synthetic_runs(path: Path) -> None:
         value = {name: VALUES[RUN_FIELD[name].kind][number] for name in NUMERIC if name != db_views.PUZZLE}
         run = Run(file=file, index=0, line=1, puzzle="x", size="4x4", solver="cfg", status=Status.SOLVED,
                   solutions=[], complete=False, time_s=0.0, category=Category.CORRECT,
-                  stats={name: value[name] for name in COUNTERS})
+                  stats={**{name: value[name] for name in COUNTERS}, "solve_time": value["backend_s"]})
         for name in value:
-            if name not in COUNTERS and name not in FROM_THE_SWEEP:
+            if name not in FROM_THE_STATS and name not in FROM_THE_SWEEP:
                 setattr(run, name, value[name])
         task = Task(Configuration("cfg"), puzzle, max_solutions=value["max_solutions"],
                     time_limit=value["limit_s"], repeat=number)

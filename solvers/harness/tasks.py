@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -81,13 +81,21 @@ class Task:
 
     @property
     def key(self) -> str:
-        """Which workers may run this task: the built-in backends share; each plugin has its own.
-        Under a memory limit, which caps a worker for good once a backend is loaded, each
-        backend (and each limit) has workers of its own."""
-        base = "" if self.solver.plugin is None else f"plugin:{self.solver.plugin}"
-        if self.memory_limit is None:
-            return base
-        return f"{base or 'backend:' + self.solver.backend_name}|memory:{self.memory_limit:g}"
+        """Which workers may run this task: those of its configuration on grids of its side,
+        and no other, so that a run's peak memory is its own (what another backend, or this
+        one on a larger grid, loaded into a worker never counts: bench/bench_memory.py
+        measures it); a plugin's carry its spec, and under a memory limit, which caps a
+        worker for good, the limit. A solver seed is not part of it: ``--seeds`` repeats one
+        configuration under K seeds, as ``--repeat`` repeats it.
+
+        >>> from models import Geometry, Puzzle
+        >>> Task(Configuration("mrv", options=(("seed", 3),)), Puzzle(Geometry.for_size(4), (0,) * 16)).key
+        'mrv|n=4'
+        """
+        plugin = "" if self.solver.plugin is None else f"plugin:{self.solver.plugin}|"
+        unseeded = replace(self.solver, options=tuple(o for o in self.solver.options if o[0] != "seed"))
+        key = f"{plugin}{unseeded.text()}|n={self.puzzle.geometry.n}"
+        return key if self.memory_limit is None else f"{key}|memory:{self.memory_limit:g}"
 
 
 @dataclass
@@ -234,6 +242,36 @@ SHAPE = "[0-9]{1,2}x[0-9]{1,2}"
 """A grid's size or box shape as text: rows x columns, such as 9x9 or 2x3."""
 TIME_STATS = ("wall_time", "encode_time", "solve_time")
 """The stats that are seconds (result.Stats); the rest of the vocabulary is COUNTERS."""
+OWN_TIME = ("encode_time", "solve_time")
+"""The stats that make a backend's own time for its call (``backend_s``)."""
+OWN_SLACK = (1e-4, 1e-3)
+"""How far past the harness's time over the call a backend's own time may go (seconds, share):
+its clock read in a different order, rounded."""
+
+
+def backend_seconds(stats: Mapping[str, Any] | None, time_s: float | None = None, *,
+                    capped: bool = False) -> float | None:
+    """A backend's own time for its call, as it reported it: its encode_time plus solve_time
+    (either alone when it reports one); None when it reports neither, and, given the
+    harness's ``time_s`` over the call, when it claims longer than that (impossible: it was
+    measured inside the call). ``capped``: the run counts at the limit (a timeout), so its
+    own time is capped there as its CPU time is.
+
+    >>> backend_seconds({"encode_time": 0.1, "solve_time": 0.2}), backend_seconds({"nodes": 3})
+    (0.30000000000000004, None)
+    >>> backend_seconds({"solve_time": 0.5}, 0.4), backend_seconds({"solve_time": 12.0}, 10.0, capped=True)
+    (None, 10.0)
+    """
+    parts = [stats.get(name) for name in OWN_TIME] if stats else []
+    numbers = [float(part) for part in parts if isinstance(part, (int, float)) and not isinstance(part, bool)]
+    if not numbers or any(part < 0 for part in numbers):
+        return None
+    own = float(sum(numbers))
+    if time_s is None:
+        return own
+    if capped:
+        return min(own, time_s)
+    return own if own <= time_s * (1 + OWN_SLACK[1]) + OWN_SLACK[0] else None
 
 
 class Kind(StrEnum):
@@ -357,10 +395,14 @@ RUN_FIELDS: tuple[RunField, ...] = (
              "were dispatched, from 0 (empty in runs saved before it)", null=True),
     RunField("status", Kind.TEXT, "what the backend said", among=tuple(Status)),
     RunField("category", Kind.TEXT, "the judge's verdict", among=tuple(Category)),
-    RunField("time_s", Kind.NUMBER, "wall-clock time of the run, measured by the harness (a timeout "
-             "counts at the limit)", "s", high=MAX_SECONDS),
+    RunField("time_s", Kind.NUMBER, "wall-clock time of the backend's call, measured by the harness "
+             "(the hand-over and the sending back of solutions left out; a timeout counts at the "
+             "limit)", "s", high=MAX_SECONDS),
     RunField("cpu_s", Kind.NUMBER, "CPU time of the run's process and its children, capped at the "
              "limit (empty when not measured, never 0)", "s", null=True, high=MAX_SECONDS),
+    RunField("backend_s", Kind.NUMBER, "the backend's own time for the call as it reported it "
+             "(encode plus solve time; empty when it reports neither or claims longer than time_s, "
+             "which it cannot; capped at the limit as time_s is)", "s", null=True, high=MAX_SECONDS),
     RunField("warmup", Kind.FLAG, "its configuration's first run in a fresh worker (imports and caches cold)"),
     RunField("peak_memory_mb", Kind.NUMBER, "the run's own peak resident memory (empty when not measured)",
              "MB", null=True, high=MAX_MEGABYTES),

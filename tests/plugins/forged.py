@@ -149,3 +149,18 @@ def answers_then_exits(model: Model, **kwargs: object) -> Result:
                "cpu_s": 0.001, "warmup": False}
     _send(json.dumps({"kind": "done", "task": _task_number(), "outcome": outcome}).encode())
     os._exit(0)
+
+
+def forged_finish(model: Model, *, seconds: float = 2.6, **kwargs: object) -> Result:
+    """Writes a false ``finished`` mark at once (a call of 20 microseconds), then works for
+    ``seconds`` and writes its own answer frame: its work passed off as sending the answer."""
+    number, now = _task_number(), time.monotonic()
+    _send(json.dumps({"kind": "finished", "task": number, "span": [now, now + 2e-05]}).encode())
+    answer = reference_solve(model, **kwargs)
+    time.sleep(float(seconds))
+    outcome = {"status": "solved", "solutions": [list(s) for s in answer.solutions],
+               "complete": answer.complete, "stats": {"nodes": 1}, "message": "", "time_s": 2e-05,
+               "cpu_s": 1e-05, "cpu_children_s": 0.0, "children": False, "warmup": False}
+    _send(json.dumps({"kind": "done", "task": number, "outcome": outcome}).encode())
+    time.sleep(3600)
+    return answer

@@ -49,10 +49,30 @@ def sleeps_in_bursts(model: Model, *, seconds: float = 0.05, **kwargs: object) -
 KEPT: list[bytearray] = []
 
 
-def allocates(model: Model, *, megabytes: int = 200, **kwargs: object) -> Result:
-    """Touches ``megabytes`` of fresh memory (every page), frees it, then answers."""
+ALLOCATED: list[bool] = []
+
+
+def allocates(model: Model, *, megabytes: int = 200, first_only: bool = False, **kwargs: object) -> Result:
+    """Touches ``megabytes`` of fresh memory (every page), frees it, then answers; with
+    ``first_only`` only in its process's first run."""
+    if first_only and ALLOCATED:
+        return reference_solve(model, **kwargs)
+    ALLOCATED.append(True)
     block = bytearray(int(megabytes) * 1024 * 1024)
     for offset in range(0, len(block), 4096):
         block[offset] = 1
     del block
     return reference_solve(model, **kwargs)
+
+
+def ships(model: Model, *, copies: int = 1, seconds: float = 0.0, own: float | None = None,
+          max_solutions: int = 1, **kwargs: object) -> Result:
+    """Sleeps ``seconds``, then answers the reference solution ``copies`` times (at most the
+    solutions asked for: a big answer to send back), saying its own solve took ``own`` seconds
+    (default: the time it really took)."""
+    start = time.perf_counter()
+    time.sleep(float(seconds))
+    answer = reference_solve(model, max_solutions=1, **kwargs)
+    answer.solutions = answer.solutions * min(int(copies), max_solutions)
+    answer.stats.solve_time = time.perf_counter() - start if own is None else float(own)
+    return answer

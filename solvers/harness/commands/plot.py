@@ -46,8 +46,8 @@ def add_parser(subparsers: Subcommands) -> argparse.ArgumentParser:
     plot.add_argument("--y", metavar="CONFIG|FIELD", help="scatter: the configuration on the y "
                       "axis; curve: the run's measure (time_s, cpu_s, nodes, backtracks, ...)")
     plot.add_argument("--field", choices=FIELDS, default=None,
-                      help="cactus, scatter, survival: the measure, time_s (wall time, the default), "
-                           "cpu_s or a counter such as nodes")
+                      help="cactus, scatter, survival: the measure, time_s (the harness's wall time "
+                           "over the call, the default), cpu_s or a counter such as nodes")
     plot.add_argument("--title", default="", help="the plot's title")
     return note_defaults(plot)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from ..engine.terminal import printable
 from ..results import consistency_study
 from ..results.outputs import write_atomic
+from ..results.provenance import environment
 from ..results.tables import TEXT_FORMATS, text_table
 from .common import (
     EXIT_OK,
@@ -86,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
                    for name, puzzles in sets]
     print_table(results, args.levels, args.format)
     if args.json:
-        write_atomic(args.json, json.dumps(consistency_study.as_json(results), indent=1) + "\n")
+        document = {"provenance": environment(), **consistency_study.as_json(results)}
+        write_atomic(args.json, json.dumps(document, indent=1) + "\n")
     wrong = [f"{r.name}: {level} settled puzzle {i + 1} on a grid the checker rejects"
              for r in results for level in args.levels
              for i, o in enumerate(r.outcomes[level]) if o.wrong]

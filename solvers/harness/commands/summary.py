@@ -149,8 +149,9 @@ def legend(count: int, experiment: Experiment, where: str) -> str:
                f" x {experiment.repeat} repetitions" if experiment.repeat > 1 else "")
     warm = "; warm-up runs left out" if experiment.exclude_warmup else ""
     return (f"\n{count} puzzles x {len(experiment.configurations)} configurations{repeats}; every "
-            f"answer checked by models.verify; limit {experiment.time_limit:g} s per run (wall "
-            f"clock; a run past it is a timeout, recorded at the limit); {where}{warm}."
+            f"answer checked by models.verify; times are the harness's wall clock over each "
+            f"backend call; limit {experiment.time_limit:g} s per run (a run past it is a "
+            f"timeout, recorded at the limit); {where}{warm}."
             f"\nA claim of no, one or exactly k solutions that the run was asked for is proved by the "
             f"judge (a CDCL re-derivation with a checked proof; a count, by its own counter) unless "
             f"a backend of another method family confirms it; one it cannot settle within "

@@ -36,9 +36,9 @@ STORED_TERMINATIONS = (None, *RUN_FIELD["termination"].among)
 """What a stored outcome may say ended its run (the harness judged it before storing)."""
 STAMPED = tuple(name for name in Outcome.__dataclass_fields__ if name not in (
     "status", "solutions", "complete", "stats", "message", "time_s", "cpu_s", "warmup", "peak_memory_mb",
-    "termination", "count"))
+    "termination", "load_s", "count"))
 """What the harness stamps on an outcome (where and when it ran): kept in a stored one only,
-each checked against its field's definition."""
+each checked against its field's definition (``load_s`` is never stored)."""
 MAX_HOST = 255
 """Characters a stored outcome's host name may have."""
 MAX_KEPT_CELLS = 1_000_000

@@ -51,7 +51,8 @@ class LocalExecutor:
             raise
 
     def describe(self) -> str:
-        return f"{self.jobs} worker process{'es' if self.jobs > 1 else ''} on this machine"
+        return (f"{self.jobs} run{'s' if self.jobs > 1 else ''} at a time on this machine, in worker "
+                "processes of each configuration and grid side")
 
     def close(self) -> None:
         self.pool.close()

@@ -6,6 +6,9 @@ before a run and reads it just after, so a run that allocates 200 MB shows 200 M
 the next run in the same worker does not. Where the reset is refused, the fallback is the
 lifetime peak (ru_maxrss), used only when the run raised it (else None: not measured).
 Children the run waited for count through their own peak (RUSAGE_CHILDREN), when it rose.
+The reset only lowers the mark to what the process holds: what an earlier run left
+resident (a library it imported, a cache for a larger grid) would still count, which is
+why each configuration and grid side has workers of its own (tasks.Task.key).
 """
 from __future__ import annotations
 

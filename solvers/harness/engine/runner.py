@@ -4,10 +4,11 @@ Each worker is a fresh interpreter (the 'spawn' start method) in a session of it
 (sandbox.py), its stdout and stderr sent into a pipe the parent reads (output.py: shown on
 this process's stderr escaped, labelled and bounded). A worker first loads a configuration's backend
 (its own exchange, under LOAD_LIMIT: imports and a compile never count as a run); then
-each run is handed over, and the run's clock is the parent's own, from the hand-over to
-the answer's arrival: that clock decides whether a run was late, whatever the backend
-did to the clocks it can reach (timing.judged_times checks the worker's finer numbers
-against it and against /proc's count of the worker's CPU). The backend is given the limit
+each run is handed over, and the parent notes on its own clock when the worker's marks
+around the call (``started``, ``finished``) and its answer arrive: timing.judged_times
+checks the worker's stamps of the call against those and against /proc's count of the
+worker's CPU, and the parent's readings decide whether a run was late, whatever the
+backend did to the clocks it can reach. The backend is given the limit
 itself, and a worker still busy ``grace`` seconds after the limit is killed with its whole
 process group (children included), its task recorded as a timeout. A worker that dies
 gives an error for its task (memory-out under a memory limit). Either way the other
@@ -23,9 +24,13 @@ sequence number (the order this pool started its runs in).
 
 Trust: the answer comes back as JSON frames (channel.py) read without blocking and
 checked field by field (answers.py): a stalled frame runs into the limit, garbage or a
-malformed answer is an error for that run and the end of that worker. Plugins never
-share a worker with the built-in backends or with another plugin: workers are
-dedicated to one isolation key (``Task.key``).
+malformed answer is an error for that run and the end of that worker.
+
+Workers are dedicated to one key (``Task.key``): a configuration on grids of one side (and
+a memory limit), so that no two configurations share a worker (a plugin never shares one
+with the built-in backends or another plugin) and a run's peak memory is its own. At most
+``jobs`` run at once; idle workers wait for later runs of their key (IDLE_WORKERS at most),
+and tasks start in the order they come.
 """
 from __future__ import annotations
 
@@ -39,7 +44,7 @@ import signal
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -56,6 +61,8 @@ from .timing import (
     CPUTIME,
     MEMORY,
     WALLTIME,
+    Seen,
+    Window,
     enforce_limit,
     judged_times,
     proc_cpu_seconds,
@@ -67,8 +74,9 @@ LOAD_LIMIT = 300.0
 """Seconds a new worker may take to start and import a backend before it is given up. Generous
 because the first import of `fast` on a machine compiles its kernels: 13 s on a quiet 2-core
 machine, 132 s on the same machine at load average 8 (bench/README.md)."""
-LOOKAHEAD = 64
-"""Tasks read ahead, at most, while looking for one an idle worker (of its key) can take."""
+IDLE_WORKERS = 16
+"""Idle workers kept for later runs of their key, at most (each holds its backend loaded, some
+20 to 150 MB); past that the one used least recently is ended."""
 MESSAGE_CHARS = 2000
 """The longest message kept from a worker."""
 
@@ -165,6 +173,12 @@ class _Worker:
     """Whether the worker reset its memory high-water mark for the running task."""
     started: bool = False
     """Whether the worker said the running task's clocks are starting."""
+    started_at: Window | None = None
+    """Between which of the parent's looks the ``started`` mark arrived."""
+    finished_at: Window | None = None
+    """Between which of the parent's looks the ``finished`` mark arrived."""
+    span: tuple[float, float] | None = None
+    """The call's stamps the ``finished`` mark carried (time.monotonic)."""
     loaded: set[tuple[Configuration, Any]] = field(default_factory=set)
     """The configurations whose backends this worker has loaded, each with what it prepared
     for (registry.Backend.needs: fast's kernel for a kind of puzzle; None for the rest)."""
@@ -194,14 +208,16 @@ class _Pool:
         self.serial = 0
         self.sequence = 0
         self.host = socket.gethostname()
-        self.slots: list[_Worker | None] = [None] * jobs
+        self.workers: list[_Worker] = []
+        """Every live worker, the one used least recently first; at most ``jobs`` busy."""
         self.tasks: dict[int, Task] = {}  # read and not yet recorded, by number
         self.outcomes: dict[int, Outcome] | None = {}
         self.requeued: list[int] = []
         """Tasks whose worker died before their run started, to be given to a fresh one."""
         self.retried: set[int] = set()
         self.keep_idle = False
-        """Replace an idle worker of another key only for a key no live worker has."""
+        """Asked by WorkerPool(keep_idle=True) (fuzz): idle workers of every key are kept anyway
+        (up to IDLE_WORKERS, the least recently used ended first), so it changes nothing here."""
         self.answered: list[tuple[int, Outcome, int, int | None, float, float]] = []
         """Answers read and checked, to be recorded once the free workers have new tasks:
         (task number, outcome, worker pid, sequence, the parent's least wall time, load s)."""
@@ -232,7 +248,7 @@ class _Pool:
             self._stamped(*self.answered.pop(0))
 
     def _busy(self) -> list[_Worker]:
-        return [w for w in self.slots if w is not None and w.task is not None]
+        return [w for w in self.workers if w.task is not None]
 
     def _pull(self) -> int | None:
         """The number of the next task read from the source, or None when it is used up."""
@@ -244,66 +260,43 @@ class _Pool:
         self.tasks[number], self.count = task, number + 1
         return number
 
-    def _take(self, waiting: list[int], key: str) -> int | None:
-        """The first task of this key, waiting or read now (reading at most LOOKAHEAD
-        ahead: the others wait for a worker of their key)."""
-        match = next((n for n in waiting if self.tasks[n].key == key), None)
-        if match is not None:
-            waiting.remove(match)
-            return match
-        while len(waiting) < LOOKAHEAD and (number := self._pull()) is not None:
-            if self.tasks[number].key == key:
-                return number
-            waiting.append(number)
-        return None
-
     def _dispatch(self, waiting: list[int]) -> None:
-        """Give each idle worker the first task of its key; free or idle slots of other
-        keys go to the first waiting task no worker can take."""
-        for worker in self.slots:
-            if worker is not None and worker.task is None:
-                match = self._take(waiting, worker.key)
-                if match is not None:
-                    self._send(worker, match)
-        for index, worker in enumerate(self.slots):
-            if worker is None or worker.task is None:
-                if worker is not None and self.keep_idle:
-                    number = self._unserved(waiting)
-                    if number is None:
-                        continue
-                else:
-                    number = waiting.pop(0) if waiting else self._pull()
-                    if number is None:
-                        return
-                if worker is not None:
-                    self._end(worker)
-                spawned = self.slots[index] = self._spawn(self.tasks[number].key)
-                self._send(spawned, number)
+        """Start the next tasks in their order while fewer than ``jobs`` run, each on an idle
+        worker of its key (the one used last), else on a new one."""
+        while len(self._busy()) < self.jobs:
+            number = waiting.pop(0) if waiting else self._pull()
+            if number is None:
+                return
+            self._send(self._worker_for(self.tasks[number].key), number)
 
-    def _unserved(self, waiting: list[int]) -> int | None:
-        """The first task, waiting or read now (at most LOOKAHEAD ahead), whose key no live
-        worker has: the only kind an idle worker of another key is replaced for (keep_idle)."""
-        keys = {w.key for w in self.slots if w is not None}
-        match = next((n for n in waiting if self.tasks[n].key not in keys), None)
-        if match is not None:
-            waiting.remove(match)
-            return match
-        while len(waiting) < LOOKAHEAD and (number := self._pull()) is not None:
-            if self.tasks[number].key not in keys:
-                return number
-            waiting.append(number)
-        return None
+    def _worker_for(self, key: str) -> _Worker:
+        """An idle worker of this key, marked used last; else a new one, the least recently
+        used idle worker ended first when IDLE_WORKERS are kept already."""
+        idle = [w for w in self.workers if w.task is None]
+        match = next((w for w in reversed(idle) if w.key == key and not w.retire), None)
+        if match is None:
+            while len(idle) >= IDLE_WORKERS:
+                self._forget(idle.pop(0))
+            match = self._spawn(key)
+        else:
+            self.workers.remove(match)
+        self.workers.append(match)
+        return match
+
+    def _forget(self, worker: _Worker) -> None:
+        """End a worker and drop it from the pool."""
+        self._end(worker)
+        self.workers.remove(worker)
 
     def close(self) -> None:
-        for worker in self.slots:
-            if worker is not None and worker.task is None and worker.process.is_alive():
+        for worker in self.workers:
+            if worker.task is None and worker.process.is_alive():
                 with contextlib.suppress(OSError):
                     worker.tasks.send(None)
-        for worker in self.slots:
-            if worker is not None:
-                _join(worker.process, 1.0 if worker.task is None else 0.0)
-                self._end(worker)
-        self.slots = [None] * self.jobs
+        for worker in self.workers:
+            _join(worker.process, 1.0 if worker.task is None else 0.0)
+            self._end(worker)
+        self.workers = []
         kill_marked(self.token)  # any stray still marked as one of this pool's
 
     def _spawn(self, key: str) -> _Worker:
@@ -328,6 +321,7 @@ class _Pool:
         """Give the worker a task: load its backend first if the worker has not yet."""
         worker.task, worker.sent, worker.cpu_sent, worker.started = number, None, None, False
         worker.sequence, worker.peak_reset = self.sequence, False
+        worker.started_at = worker.finished_at = worker.span = None
         self.sequence += 1
         task = self.tasks[number]
         solver = task.solver
@@ -365,7 +359,7 @@ class _Pool:
             pass
 
     def _wait(self) -> None:
-        live = [w for w in self.slots if w is not None]
+        live = list(self.workers)
         busy = [w.deadline for w in live if w.task is not None]
         timeout = min(3600.0, max(0.0, min(busy) - time.monotonic())) if busy else None
         handles = [w.results.fileno() for w in live] + [w.process.sentinel for w in live]
@@ -380,13 +374,10 @@ class _Pool:
             each.arrival = (each.last_read, called) if each.results.fileno() in waiting else (now, now)
             each.last_read = now
             read_available(each.process.sentinel)  # whatever a backend wrote into it (else wait spins)
-        for index, worker in enumerate(self.slots):
-            if worker is None:
-                continue
+        for worker in live:
             problem = self._drain(worker, *arrived.get(id(worker), (b"", False)))
             if problem is not None:
                 self._broken(worker, problem)
-                self.slots[index] = None
             elif not worker.process.is_alive():
                 # it may have written its answer between the read above and its exit
                 problem = self._drain(worker, *read_available(worker.results.fileno()))
@@ -394,13 +385,13 @@ class _Pool:
                     self._died(worker)
                 else:
                     self._broken(worker, problem)
-                self.slots[index] = None
             elif worker.retire and worker.task is None:
                 self._end(worker)
-                self.slots[index] = None
             elif worker.task is not None and time.monotonic() >= worker.deadline:
                 self._overdue(worker)
-                self.slots[index] = None
+            else:
+                continue
+            self.workers.remove(worker)
 
     def _drain(self, worker: _Worker, data: bytes, closed: bool) -> str | None:
         """Handle what a worker sent; the reason the channel is broken, or None."""
@@ -437,6 +428,9 @@ class _Pool:
                                f"while running {worker.task!r}")
         elif kind == "started" and not worker.started:
             worker.started, worker.peak_reset = True, message.get("peak_reset") is True
+            worker.started_at = worker.arrival
+        elif kind == "finished" and worker.started and worker.finished_at is None:
+            worker.finished_at, worker.span = worker.arrival, _stamps(message.get("span"))
         elif kind == "done":
             self._done(worker, message.get("outcome"), task)
         else:
@@ -447,17 +441,20 @@ class _Pool:
         recorded."""
         number, sent = worker.task, worker.sent
         assert number is not None and sent is not None
-        wall = (max(0.0, worker.arrival[0] - sent), max(0.0, worker.arrival[1] - sent))
         now, before = proc_cpu_split(worker.process.pid), worker.cpu_sent
         cpu = None if now is None or before is None else (max(0.0, now[0] - before[0]),
                                                           max(0.0, now[1] - before[1]))
+        seen = Seen(sent, worker.arrival, worker.started_at, worker.finished_at, worker.span)
         try:
             outcome = check_answer(answer, task.max_solutions, task.puzzle.geometry.cells, counting=task.count)
-            outcome = judged_times(outcome, wall, cpu, _children_seconds(answer), worker.clean)
+            seen = replace(seen, values=sum(map(len, outcome.solutions)))
+            outcome = judged_times(outcome, seen, cpu, _children_seconds(answer), worker.clean)
         except AnswerError as problem:  # the harness's own readings stand
             outcome = Outcome(Status.ERROR, message=f"malformed answer from the worker: {problem}",
-                              time_s=min(wall[1], MAX_SECONDS), cpu_s=None if cpu is None else sum(cpu))
-        outcome.warmup = worker.warmup  # a fresh Outcome of this run's (check_answer made it)
+                              time_s=min(seen.call()[1], MAX_SECONDS),
+                              cpu_s=None if cpu is None else sum(cpu))
+        wall = seen.call()[:2]
+        outcome = replace(outcome, warmup=worker.warmup)
         children = not isinstance(answer, dict) or answer.get("children") is not False
         if worker.key.startswith("plugin:") or children:  # a plugin's worker may lie
             worker.clean = end_strays(worker.process.pid, quick=children) == 0
@@ -582,6 +579,15 @@ def _join(process: Any, timeout: float) -> None:
 
 def _elapsed(worker: _Worker) -> float:
     return 0.0 if worker.sent is None or worker.loading else time.monotonic() - worker.sent
+
+
+def _stamps(value: Any) -> tuple[float, float]:
+    """The call's stamps from a ``finished`` mark: two finite numbers, the first not after the
+    second; ChannelError otherwise (the worker's channel is then broken)."""
+    if isinstance(value, list) and len(value) == 2 and all(
+            type(stamp) in (int, float) and math.isfinite(stamp) for stamp in value) and value[0] <= value[1]:
+        return float(value[0]), float(value[1])
+    raise ChannelError(f"a finished mark with stamps {str(value)[:60]} that are not two times in order")
 
 
 def _children_seconds(answer: dict[str, Any]) -> float | None:

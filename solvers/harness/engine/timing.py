@@ -1,18 +1,28 @@
 """Timing rules, one place: what a run's wall and CPU time are, and what counts as a timeout.
 
-* Wall and CPU time are read in the worker over the same span, the backend's call and
-  nothing else: wall first and CPU second at the start, CPU first and wall second at the
-  end, so the CPU span lies inside the wall span (``Clocks``). CPU time is the worker's
-  own (all its threads) plus any child processes it waited for. No garbage collection
-  runs inside the span (``collector_paused``: bench/README.md measures why). The clocks
-  are read through references taken when this module is imported, before any backend
-  is: a backend that replaces ``time.perf_counter`` (or ``os.times``, ``getrusage``...)
-  does not move them.
-* The parent checks those numbers against its own (``judged_times``): its wall clock
-  from handing the task over to the answer's arrival, and the worker's CPU as /proc
-  counts it over the same span. The parent's wall clock decides whether a run was late;
-  the worker's (finer) numbers are recorded when they agree with the parent's within
-  ``WALL_SLACK`` / ``CPU_SLACK``, the parent's otherwise, with a note saying so.
+* One clock: a run's ``time_s`` is the harness's wall time over the backend's call and
+  nothing else (not the hand-over, not sending the solutions back). The worker stamps the
+  call's start and end on ``time.monotonic`` (on Linux CLOCK_MONOTONIC, the same clock in
+  the parent and every worker), wall first and CPU second at the start, CPU first and wall
+  second at the end, so the CPU span lies inside the wall span (``Clocks``). CPU time is
+  the worker's own (all its threads) plus any child processes it waited for. No garbage
+  collection runs inside the span (``collector_paused``: bench/README.md measures why).
+  The clocks are read through references taken when this module is imported, before any
+  backend is: a backend that replaces ``time.monotonic`` (or ``os.times``,
+  ``getrusage``...) in its own module does not move them.
+* The backend's own time (its ``encode_time`` plus ``solve_time``, as it reported them) is
+  a field of its own (``backend_s``, tasks.backend_seconds), never the run's time: it was
+  measured inside the call, so it cannot be longer than ``time_s``; a backend that says
+  otherwise has its number left out and the run's message says so.
+* The parent checks the worker's stamps against its own clock (``judged_times``): it knows
+  when it handed the task over and between which of its looks the worker's two marks
+  arrived (``started``, written just before the call; ``finished``, written just after it
+  with the stamps; the answer, with the solutions, comes after that and is not timed). The
+  stamps must lie inside what the parent saw: a worker claiming more than that is
+  impossible, and one claiming much less (beyond ``WALL_SLACK``) is not believed either;
+  its CPU time must agree with /proc's count within ``CPU_SLACK``. A run that fails a check
+  is recorded at the parent's own (longer) readings, with a note saying what the worker
+  claimed. The parent's clock decides whether a run was late.
 * A run killed from outside has the CPU its worker used as /proc read it just before the
   kill (``proc_cpu_seconds``, in clock ticks of 10 ms), or None where that cannot be read:
   never a made-up 0.0. ``cpu_s`` None means "not measured" everywhere.
@@ -35,10 +45,10 @@ import resource
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ...result import Status
-from ..tasks import Outcome
+from ..tasks import Outcome, backend_seconds
 
 LATE_STATUSES = (Status.SOLVED, Status.UNSAT, Status.UNKNOWN, Status.TIMEOUT)
 """Statuses turned into a timeout at the limit when the run took longer than its limit."""
@@ -53,13 +63,21 @@ CPU_LIMIT_SIGNALS = (signal.SIGPROF, signal.SIGXCPU)
 
 _TICK = os.sysconf("SC_CLK_TCK")
 """The clock ticks a second /proc counts CPU time in."""
-_wall_clock = time.perf_counter
+_wall_clock = time.monotonic
 _own_cpu = time.process_time
 _usage = resource.getrusage
 _CHILDREN = resource.RUSAGE_CHILDREN
 WALL_SLACK = (0.1, 0.1)
-"""How far below the parent's wall span a worker's wall time may be (seconds, share of the
-span): the hand-over and a busy parent's delay before it reads the answer."""
+"""How far below the least the parent saw of a call a worker's wall time may be (seconds,
+share): a mark written, then the worker paused by a loaded machine before its clock read."""
+STAMP_SLACK = 0.002
+"""How far outside what the parent saw a worker's stamps may lie (seconds): the two
+processes read one clock, so only the order of reading it and writing a mark."""
+SHIPPING = (0.5, 1e-5)
+"""The longest the answer may take after the ``finished`` mark (seconds, and seconds per
+value of its solutions: building and sending the frame); an answer later than that makes
+the parent's whole span from hand-over to answer the call's reading (a backend that wrote
+a false ``finished`` mark early does not hide its work as shipping)."""
 CPU_SLACK = (0.05, 0.1)
 """How far from /proc's count a worker's CPU time may be (seconds, share): two 10 ms
 ticks, and the CPU of taking the task and sending the answer."""
@@ -88,10 +106,12 @@ def cpu_clock_resolution(samples: int = 200) -> float:
 
 class Clocks:
     """Wall and CPU seconds over one span; the CPU span nested inside the wall span.
-    ``children_s`` is the part of ``cpu_s`` used by child processes the span waited for."""
+    ``children_s`` is the part of ``cpu_s`` used by child processes the span waited for;
+    ``span`` the wall stamps of its start and end (time.monotonic, the parent's clock too)."""
 
     def __init__(self) -> None:
         self.wall_s = self.cpu_s = self.children_s = 0.0
+        self.span = (0.0, 0.0)
         self._wall = self._own = self._children = 0.0
 
     def start(self) -> None:
@@ -100,7 +120,9 @@ class Clocks:
 
     def stop(self) -> None:
         own, children = _own_cpu(), children_cpu()
-        self.wall_s = _wall_clock() - self._wall
+        end = _wall_clock()
+        self.span = (self._wall, end)
+        self.wall_s = end - self._wall
         self.children_s = children - self._children
         self.cpu_s = own - self._own + self.children_s
 
@@ -164,45 +186,109 @@ def within(value: float, reference: float, slack: tuple[float, float]) -> bool:
     return value >= reference - slack[0] - slack[1] * reference
 
 
-def judged_times(outcome: Outcome, wall: tuple[float, float], cpu: tuple[float, float] | None,
+Window = tuple[float, float]
+"""Between which two of the parent's looks (time.monotonic) a message arrived: after the
+first, by the second."""
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What the parent saw of one run on its own clock: when it handed the task over
+    (``sent``), when the worker's ``started`` mark, its ``finished`` mark and its answer
+    arrived (None: no such mark came before the answer), the stamps of the call the
+    ``finished`` mark carried (``span``), and how many values the answer's solutions hold."""
+
+    sent: float
+    answered: Window
+    started: Window | None = None
+    finished: Window | None = None
+    span: tuple[float, float] | None = None
+    values: int = 0
+
+    @property
+    def shipping_believed(self) -> bool:
+        """Whether the answer came soon enough after the ``finished`` mark to be only the
+        solutions' sending (SHIPPING)."""
+        if self.finished is None:
+            return False
+        allowed = SHIPPING[0] + SHIPPING[1] * self.values
+        return self.answered[0] - self.finished[1] <= allowed
+
+    def call(self) -> tuple[float, float, float]:
+        """The least and the most the call can have taken by the parent's clock, and the
+        latest it can have ended: from the ``finished`` mark when it came (and the answer
+        soon after it), else from the answer, hand-over and shipping included."""
+        end = self.finished if self.shipping_believed and self.finished is not None else self.answered
+        began = self.started[1] if self.started is not None else self.sent
+        return max(0.0, end[0] - began), max(0.0, end[1] - self.sent), end[1]
+
+
+def judged_times(outcome: Outcome, seen: Seen, cpu: tuple[float, float] | None,
                  worker_children: float | None, children_clean: bool) -> Outcome:
     """The outcome with the times the record keeps, checked against the parent's readings:
-    ``wall`` from handing the task over to the answer's arrival (at least, at most: a
-    parent busy judging another run reads an answer late, and knows only between which
-    of its looks it came), ``cpu`` what /proc says the worker used meanwhile (its own,
-    its waited-for children's; None if unread).
+    ``seen`` (its clock), ``cpu`` what /proc says the worker used from the hand-over to the
+    answer (its own, its waited-for children's; None if unread).
 
-    The worker's times stand when they fit: wall inside the parent's span and not further
-    below its least value than WALL_SLACK; its own CPU within CPU_SLACK of /proc's, its children's not
-    above /proc's (nor below, when ``children_clean``: no strays of an earlier run were
-    reaped meanwhile). Otherwise both become the parent's readings and the message says
-    what the worker claimed.
+    The worker's times stand when they fit: its stamps inside what the parent saw (from the
+    hand-over to the ``finished`` mark's arrival: more is impossible), its wall time not
+    further below the least the parent saw than WALL_SLACK; its own CPU not above /proc's
+    count and not below it by more than CPU_SLACK and the wall time the answer took to come
+    after the ``finished`` mark; its children's not above /proc's (nor below, when
+    ``children_clean``: no strays of an earlier run were reaped meanwhile). Otherwise both
+    become the parent's readings (the most it saw) and the message says what the worker
+    claimed. A backend's own time longer than the call is noted too (tasks.backend_seconds
+    leaves it out of the record).
 
     >>> from solvers.harness.tasks import Outcome
-    >>> honest = judged_times(Outcome(Status.SOLVED, time_s=0.5, cpu_s=0.49), (0.52, 0.52), (0.5, 0.0), 0.0, True)
+    >>> seen = Seen(sent=0.0, started=(0.0, 0.25), finished=(0.75, 0.75), answered=(1.5, 1.5),
+    ...             span=(0.25, 0.75), values=25 * 161_280)
+    >>> honest = judged_times(Outcome(Status.SOLVED, time_s=0.5, cpu_s=0.49), seen, (1.4, 0.0), 0.0, True)
     >>> honest.time_s, honest.cpu_s, honest.message
     (0.5, 0.49, '')
-    >>> forged = judged_times(Outcome(Status.SOLVED, time_s=2e-05, cpu_s=1e-05), (2.6, 2.6), (0.01, 0.0), 0.0, True)
-    >>> forged.time_s, forged.cpu_s, forged.message
+    >>> forged = Seen(sent=0.0, answered=(2.6, 2.6), finished=(2.6, 2.6), span=(0.5, 0.50002))
+    >>> claimed = judged_times(Outcome(Status.SOLVED, time_s=2e-05, cpu_s=1e-05), forged, (0.01, 0.0), 0.0, True)
+    >>> claimed.time_s, claimed.cpu_s, claimed.message
     (2.6, 0.01, "the worker's clocks said 2e-05 s (CPU 1e-05 s); the harness measured 2.6 s (CPU 0.01 s)")
     """
-    least, most = wall
-    fits = outcome.time_s <= most + 0.001 and within(outcome.time_s, least, WALL_SLACK)
+    least, most, ended = seen.call()
+    claim, notes = outcome.time_s, []
+    if seen.span is not None:
+        start, end = seen.span
+        claim = end - start
+        if not seen.sent - STAMP_SLACK <= start <= end <= ended + STAMP_SLACK:
+            notes.append(f"impossible: the call's stamps lie outside the {most:.3g} s the harness saw")
+    fits = not notes and claim <= most + STAMP_SLACK and within(claim, least, WALL_SLACK)
     measured_cpu = None if cpu is None else cpu[0] + cpu[1]
     if cpu is not None and outcome.cpu_s is not None and worker_children is not None:
         own, children = outcome.cpu_s - worker_children, worker_children
-        fits = fits and within(own, cpu[0], CPU_SLACK) and within(cpu[0], own, CPU_SLACK)
+        shipping = max(0.0, seen.answered[1] - seen.finished[0]) if seen.shipping_believed and \
+            seen.finished is not None else 0.0
+        fits = fits and within(own + shipping, cpu[0], CPU_SLACK) and within(cpu[0], own, CPU_SLACK)
         fits = fits and within(cpu[1], children, CPU_SLACK)
         fits = fits and (not children_clean or within(children, cpu[1], CPU_SLACK))
     elif cpu is not None:
         fits = False  # a worker that measured no CPU, or would not say whose it was
     if fits:
-        return outcome
-    claimed = f"{outcome.time_s:.3g} s" + ("" if outcome.cpu_s is None else f" (CPU {outcome.cpu_s:.3g} s)")
+        judged = replace(outcome, time_s=claim) if seen.span is not None else outcome
+        return _own_time_noted(judged)
+    claimed = f"{claim:.3g} s" + ("" if outcome.cpu_s is None else f" (CPU {outcome.cpu_s:.3g} s)")
     found = f"{most:.3g} s" + ("" if measured_cpu is None else f" (CPU {measured_cpu:.3g} s)")
-    note = f"the worker's clocks said {claimed}; the harness measured {found}"
-    return replace(outcome, time_s=most, cpu_s=measured_cpu if cpu is not None else outcome.cpu_s,
-                   message=f"{outcome.message}; {note}" if outcome.message else note)
+    notes.append(f"the worker's clocks said {claimed}; the harness measured {found}")
+    note = "; ".join(notes)
+    return _own_time_noted(replace(
+        outcome, time_s=most, cpu_s=measured_cpu if cpu is not None else outcome.cpu_s,
+        message=f"{outcome.message}; {note}" if outcome.message else note))
+
+
+def _own_time_noted(outcome: Outcome) -> Outcome:
+    """The outcome, its message noting a backend's own time longer than the call (impossible:
+    it was measured inside the call; the record leaves it out)."""
+    own = backend_seconds(outcome.stats, None)
+    if own is None or backend_seconds(outcome.stats, outcome.time_s) is not None:
+        return outcome
+    note = (f"the backend's own clock said {own:.3g} s, longer than the {outcome.time_s:.3g} s "
+            "the harness measured around the call: not kept")
+    return replace(outcome, message=f"{outcome.message}; {note}" if outcome.message else note)
 
 
 def enforce_limit(outcome: Outcome, limit: float, cpu_limit: float | None = None,

@@ -12,7 +12,10 @@ to send: more solutions than asked for is an error for that run.
 
 Measuring (timing.py, memory.py): each backend's imports are frozen out of the garbage
 collector's reach once loaded (gc.freeze), and each run is timed with the collector paused,
-its wall and CPU clocks over the same span, its peak memory its own.
+its wall and CPU clocks over the same span, its peak memory its own. Around the call the
+worker writes two small marks, ``started`` just before it and ``finished`` just after it
+with the call's stamps, so the parent can check the stamps on its own clock before the
+answer (perhaps megabytes of solutions) is built and sent.
 """
 from __future__ import annotations
 
@@ -76,7 +79,10 @@ def worker_main(tasks: Connection, results: Connection, output: Connection, pare
         def started(peak_reset: bool, number: int = number) -> None:
             write_frame(fd, {"kind": "started", "task": number, "peak_reset": peak_reset})
 
-        outcome = solve(backends[task.solver], task, started, capped=limited)
+        def finished(span: tuple[float, float], number: int = number) -> None:
+            write_frame(fd, {"kind": "finished", "task": number, "span": list(span)})
+
+        outcome = solve(backends[task.solver], task, started, capped=limited, finished=finished)
         outcome["children"] = reap_children()
         try:
             write_frame(fd, {"kind": "done", "task": number, "outcome": outcome})
@@ -123,12 +129,13 @@ def _load_error(solver: Any) -> str | None:
 
 
 def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = None, *,
-          capped: bool = False) -> dict[str, Any]:
+          capped: bool = False, finished: Callable[[tuple[float, float]], None] | None = None
+          ) -> dict[str, Any]:
     """Run the backend on the task under its memory and CPU limits, the collector paused; its
     answer as plain data with the span's wall and CPU seconds and peak memory. ``started``
-    is told (with whether the peak could be reset) just before the clocks start. The
-    memory limit is set here unless ``capped`` (the parent set it). The backend is called
-    through its one validated entry, Backend.solve."""
+    is told (with whether the peak could be reset) just before the clocks start, ``finished``
+    the call's stamps just after they stop. The memory limit is set here unless ``capped``
+    (the parent set it). The backend is called through its one validated entry, Backend.solve."""
     model = as_model(task.puzzle)
     options = dict(task.solver.options)
     limit = getattr(task, "memory_limit", None)
@@ -151,6 +158,8 @@ def solve(backend: Backend, task: Any, started: Callable[[bool], None] | None = 
                                                time_limit=task.time_limit, **options)
                 finally:
                     clocks.stop()
+                    if finished is not None:
+                        finished(clocks.span)
         except BaseException as error:
             if isinstance(error, KeyboardInterrupt):
                 raise

@@ -20,11 +20,12 @@ from .report import puzzle_set
 
 FIELDS = ("time_s", "cpu_s", *COUNTERS)
 TIMES = ("time_s", "cpu_s")
-UNITS = {"time_s": "wall time (s)", "cpu_s": "CPU time (s)"}
+UNITS = {"time_s": "wall time over the call (s)", "cpu_s": "CPU time (s)",
+         "backend_s": "the backend's own time (s)"}
 
 
 def label(field: str) -> str:
-    """The axis label of a measure: 'wall time (s)', 'nodes'."""
+    """The axis label of a measure: 'wall time over the call (s)', 'nodes'."""
     return UNITS.get(field, field)
 
 

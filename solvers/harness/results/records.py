@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...result import COUNTERS
-from ..tasks import CSV, DATABASE, JSON, RUN_FIELD, RUN_FIELDS, RunField, fields_in
+from ..tasks import CSV, DATABASE, JSON, RUN_FIELD, RUN_FIELDS, RunField, backend_seconds, fields_in
 from . import csv_cells
 from .judge import Run
 
@@ -30,10 +30,10 @@ JSON_FIELDS = tuple(f.name for f in fields_in(JSON))
 EXTRA = tuple(name for name in JSON_FIELDS if CSV not in RUN_FIELD[name].places)
 """Kept in the JSON (and the database) after the record's fields: the grids, the raw stats
 and the judge's words."""
-_READ = tuple(name for name in CSV_COLUMNS if name not in COUNTERS and name != "seed")
+_READ = tuple(name for name in CSV_COLUMNS if name not in COUNTERS and name not in ("seed", "backend_s"))
 """The record's fields read from the run as they are (then read from older fields, or
-defaulted, where a run saved before them lacks them); the counters come from its stats and
-the seed from its options."""
+defaulted, where a run saved before them lacks them); the counters and the backend's own
+time come from its stats, the seed from its options."""
 
 
 def record(run: Run | dict[str, Any]) -> dict[str, Any]:
@@ -42,8 +42,8 @@ def record(run: Run | dict[str, Any]) -> dict[str, Any]:
 
     >>> r = record({"file": "a.txt", "index": 0, "line": 1, "size": "9x9", "solver": "mrv",
     ...             "status": "solved", "category": "correct", "time_s": 0.1, "stats": {"nodes": 3}})
-    >>> r["n"], r["box"], r["configuration"], r["backend"], r["nodes"], r["conflicts"]
-    (9, '3x3', 'mrv', 'mrv', 3, None)
+    >>> r["n"], r["box"], r["configuration"], r["backend"], r["nodes"], r["conflicts"], r["backend_s"]
+    (9, '3x3', 'mrv', 'mrv', 3, None, None)
     """
     data = run.as_dict() if isinstance(run, Run) else run
     stats, get = data.get("stats") or {}, data.get
@@ -59,8 +59,18 @@ def record(run: Run | dict[str, Any]) -> dict[str, Any]:
                 repeat=flat["repeat"] or 0, status=str(getattr(status, "value", status)),
                 category=str(getattr(category, "value", category)), warmup=bool(flat["warmup"]),
                 host=flat["host"] or None, proof=flat["proof"] or "",
-                seed=seed if RUN_FIELD["seed"].fits(seed) else None)
-    return flat
+                seed=seed if RUN_FIELD["seed"].fits(seed) else None,
+                backend_s=_own_time(stats, flat["time_s"], str(getattr(category, "value", category))))
+    return {name: flat[name] for name in CSV_COLUMNS}
+
+
+def _own_time(stats: dict[str, Any], time_s: Any, category: str) -> float | None:
+    """The backend's own time (tasks.backend_seconds) beside the harness's time over the call;
+    None where the run has no time the record could hold."""
+    if not RUN_FIELD["time_s"].fits(time_s):
+        return None
+    own = backend_seconds(stats, time_s, capped=category == "timeout")
+    return own if RUN_FIELD["backend_s"].fits(own) else None
 
 
 def run_entry(run: Run) -> dict[str, Any]:

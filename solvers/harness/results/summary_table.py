@@ -183,7 +183,8 @@ MEANINGS = {
                  "(never counted solved)",
     "par": "mean over puzzles of PAR-{k}: the puzzle's time when solved, {k} x limit otherwise",
     "mean_s": "mean over puzzles of the puzzle's time: the upper median of its repetitions' "
-              "wall times (the larger middle value of an even count), a run without a correct "
+              "wall times over the backend's call, measured by the harness (the larger middle "
+              "value of an even count), a run without a correct "
               "answer counted at the limit, so an unsolved puzzle counts at the limit",
     "mean_s_low": "percentile bootstrap 95% interval of that mean ({resamples} resamples of "
                   "the puzzles, seed {seed})",
