@@ -111,14 +111,14 @@ def test_a_judging_failure_keeps_every_other_finished_run(monkeypatch: pytest.Mo
                                                           raised: Exception, status: int, says: str,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     from solvers.harness.results import experiment
-    real, calls = experiment.judge, []
+    real, calls = experiment.assess, []
 
     def failing_once(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         if len(calls) == 2:  # the second puzzle's judging fails
             raise raised
         return real(*args, **kwargs)
-    monkeypatch.setattr(experiment, "judge", failing_once)
+    monkeypatch.setattr(experiment, "assess", failing_once)
     saved = tmp_path / "r.json"
     assert cli.main(["run", str(PUZZLES / "small_4x4.txt"), "--solvers", "mrv", "--jobs", "1",
                      "--json", str(saved)]) == status

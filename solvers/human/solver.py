@@ -166,64 +166,81 @@ def solve(model: Model, *, max_solutions: int = 1, max_guesses: int | None = Non
     result = Solve()
     if not unique:
         techniques = tuple(t for t in techniques if not t.unique)
-    under_guess = tuple(t for t in techniques if t.name not in NETS)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
         board = Board.start(model)
     except Contradiction as clash:
         result.events.append(Event("contradiction", 0, why=clash))
         return result
+    search = _Search(result, techniques, max_solutions, max_guesses, time_limit, record)
+    try:
+        search.down(board, 0)
+    except _Stop:
+        result.complete = False
+    return result
 
-    def note(event: Event) -> None:
-        if record:  # a rating needs only the counts
-            result.events.append(event)
 
-    def out_of_time() -> None:
-        if deadline is not None and time.monotonic() > deadline:
-            result.stopped = "time limit reached"
+class _Search:
+    """The steps, then a guess where none applies (every technique but the nets under a guess,
+    so a branch is followed to its end), recorded in ``result``."""
+
+    def __init__(self, result: Solve, techniques: tuple[Technique, ...], max_solutions: int,
+                 max_guesses: int | None, time_limit: float | None, record: bool) -> None:
+        self.result, self.techniques, self.record = result, techniques, record
+        self.under_guess = tuple(t for t in techniques if t.name not in NETS)
+        self.max_solutions, self.max_guesses = max_solutions, max_guesses
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+
+    def note(self, event: Event) -> None:
+        if self.record:  # a rating needs only the counts
+            self.result.events.append(event)
+
+    def out_of_time(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.result.stopped = "time limit reached"
             raise _Stop
 
-    def search(board: Board, depth: int) -> None:
-        out_of_time()
+    def deduce(self, board: Board, depth: int) -> bool:
+        """Steps until none applies (True: guess now), the grid is solved or a contradiction."""
+        result = self.result
         try:
             while True:
-                out_of_time()
+                self.out_of_time()
                 board.check()
                 if board.solved():
                     result.solutions.append(tuple(board.values))
-                    note(Event("solved", depth))
-                    if len(result.solutions) >= max_solutions:
+                    self.note(Event("solved", depth))
+                    if len(result.solutions) >= self.max_solutions:
                         raise _Stop
-                    return
-                step = next_step(board, techniques if depth == 0 else under_guess)
+                    return False
+                step = next_step(board, self.techniques if depth == 0 else self.under_guess)
                 if step is None:
-                    break
+                    return True
                 result.uses[step.technique] += 1
                 result.peak[step.technique] = max(result.peak.get(step.technique, 0.0), weight_of(step))
-                note(Event("step", depth, step=step))
+                self.note(Event("step", depth, step=step))
                 board.apply(step)
         except Contradiction as why:
-            note(Event("contradiction", depth, why=why))
+            self.note(Event("contradiction", depth, why=why))
+            return False
+
+    def down(self, board: Board, depth: int) -> None:
+        """Deduce, then guess on the cell with fewest candidates, each digit in turn."""
+        self.out_of_time()
+        if not self.deduce(board, depth):
             return
         cell = min((c for c, v in enumerate(board.values) if not v),
                    key=lambda c: board.cand[c].bit_count())
         options = digits(board.cand[cell])
         for number, digit in enumerate(options):
-            if max_guesses is not None and result.guesses >= max_guesses:
-                result.stopped = f"guess limit {max_guesses} reached"
+            if self.max_guesses is not None and self.result.guesses >= self.max_guesses:
+                self.result.stopped = f"guess limit {self.max_guesses} reached"
                 raise _Stop
-            result.guesses += 1
-            note(Event("guess", depth + 1, cell=cell, digit=digit, others=tuple(options[number + 1:])))
+            self.result.guesses += 1
+            self.note(Event("guess", depth + 1, cell=cell, digit=digit, others=tuple(options[number + 1:])))
             child = board.copy()
             child.place(cell, digit)
-            search(child, depth + 1)
-            note(Event("backtrack", depth + 1, cell=cell, digit=digit))
-
-    try:
-        search(board, 0)
-    except _Stop:
-        result.complete = False
-    return result
+            self.down(child, depth + 1)
+            self.note(Event("backtrack", depth + 1, cell=cell, digit=digit))
 
 
 def next_step(board: Board, techniques: tuple[Technique, ...] = TECHNIQUES) -> Step | None:
