@@ -173,14 +173,14 @@ COMMANDS: dict[str, Callable[[Path, Path], list[str]]] = {
     "export-line": lambda f, t: ["export", str(f), "--format", "line"],
     "export-grid": lambda f, t: ["export", str(f), "--format", "grid"],
     "export-dimacs": lambda f, t: ["export", str(f), "--puzzle", "1", "-o", str(t / "p.cnf")],
-    "rate": lambda f, t: ["rate", str(f), "--timeout", "2", "--json", str(t / "rate.json")],
-    "explain": lambda f, t: ["explain", str(f), "--timeout", "2", "--max-steps", "3"],
-    "tree": lambda f, t: ["tree", str(f), "--timeout", "2", "-o", str(t / "tree.svg")],
+    "rate": lambda f, t: ["rate", str(f), "--timeout", "0.3", "--json", str(t / "rate.json")],
+    "explain": lambda f, t: ["explain", str(f), "--timeout", "0.3", "--max-steps", "3"],
+    "tree": lambda f, t: ["tree", str(f), "--timeout", "0.3", "-o", str(t / "tree.svg")],
 }
 WORKERS: dict[str, Callable[[Path, Path], list[str]]] = {
     "run": lambda f, t: ["run", str(f), "--solvers", "mrv,dlx", "--timeout", "3", "--json", str(t / "r.json")],
     "solve": lambda f, t: ["solve", str(f), "--timeout", "3"],
-    "render": lambda f, t: ["render", str(f), "--timeout", "2", "-o", str(t / "r.svg")],
+    "render": lambda f, t: ["render", str(f), "--timeout", "0.3", "-o", str(t / "r.svg")],
     "study": lambda f, t: ["study", "consistency", str(f), "--first", "3"],
 }
 

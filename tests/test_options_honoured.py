@@ -16,6 +16,8 @@ from typing import Any
 import pycosat
 import pytest
 
+from models import Model, read_puzzles
+from solvers import registry
 from solvers.harness.cli import COMMANDS, build_parser, main
 from solvers.harness.engine import stopping
 
@@ -207,8 +209,8 @@ CASES: dict[tuple[str, str], Case] = {
     ("rate", "--each"): case(["rate", P4], ["--each"]),
     ("rate", "--sample"): case(["rate", P4], ["--sample", "1"]),
     ("rate", "--seed"): case(["rate", P6, "--sample", "1", "--each"], ["--seed", "4"]),
-    ("rate", "--max-guesses"): case(["rate", HARD], ["--max-guesses", "1"]),
-    ("rate", "--timeout"): case(["rate", HARD], ["--timeout", "0.001"]),
+    ("rate", "--max-guesses"): case(["rate", "{GUESS}"], ["--max-guesses", "1"]),
+    ("rate", "--timeout"): case(["rate", "{HARD1}"], ["--timeout", "0.001"]),
     ("rate", "--format"): case(["rate", P4], ["--format", "latex"]),
     ("rate", "--input-format"): case(["rate", P4], ["--input-format", "grid"]),
     ("rate", "--uniqueness"): case(["rate", P4, "--json", "{OUT}/r.json"], ["--uniqueness", "assume"]),
@@ -286,17 +288,19 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     answer = folder / "p.out"
     model = pycosat.solve(clauses)
     answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
-    hexed = folder / "hex16.txt"
-    first = next(line for line in (ROOT / "puzzles" / "generated_16x16.txt").read_text().splitlines()
-                 if line and not line.startswith("#")).split()[0]
-    symbols = "123456789ABCDEFG"
-    hexed.write_text("".join("." if c == "." else "0123456789ABCDEF"[symbols.index(c)] for c in first) + "\n")
+    hexed = folder / "hex16.txt"  # a 16x16 in 0-F, nearly solved: the human solver's chains stay cheap on it
+    first = read_puzzles(ROOT / "puzzles" / "generated_16x16.txt").puzzles[0]
+    (solution,) = registry.get("mrv").solve(Model.from_puzzle(first)).solutions
+    hexed.write_text("".join("." if cell % 23 == 0 else "0123456789ABCDEF"[value - 1]
+                             for cell, value in enumerate(solution)) + "\n")
     p16 = folder / "p16.txt"
     p16.write_text(next(line for line in (ROOT / "puzzles" / "generated_16x16.txt").read_text().splitlines()
                         if line and line[0] != "#") + "\n")
     hard1 = folder / "hard1.txt"
     hard1.write_text(next(line for line in Path(HARD).read_text().splitlines() if line and line[0] != "#") + "\n")
-    return {"{RUN}": saved_run(folder / "run.json"), "{HEX}": str(hexed), "{HARD1}": str(hard1),
+    guess = folder / "guess.txt"  # the forum's hardest #6: the human solver guesses on it
+    guess.write_text([line for line in Path(HARD).read_text().splitlines() if line and line[0] != "#"][5] + "\n")
+    return {"{RUN}": saved_run(folder / "run.json"), "{HEX}": str(hexed), "{HARD1}": str(hard1), "{GUESS}": str(guess),
             "{RUN2}": saved_run(folder / "run2.json", 2.0), "{P16}": str(p16),
             "{TRACE}": str(trace), "{CNF}": str(cnf), "{ANSWER}": str(answer)}
 
