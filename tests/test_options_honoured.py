@@ -201,7 +201,7 @@ CASES: dict[tuple[str, str], Case] = {
     ("explain", "--solver"): case(["explain", P4], ["--solver", "mrv"]),
     ("explain", "--timeout"): case(["explain", HARD, "--solver", "backtrack:node_limit=20000"], ["--timeout", "0.01"]),
     ("explain", "--input-format"): case(["explain", P4], ["--input-format", "grid"]),
-    ("explain", "--hex"): case(["explain", HEX], ["--hex"]),
+    ("explain", "--hex"): case(["explain", "{NEAR16}"], ["--hex"]),
     ("explain", "--max-steps"): case(["explain", P4], ["--max-steps", "1"]),
     ("explain", "--trace"): case(["explain", P4], ["--trace", "{OUT}/t.jsonl"]),
     ("explain", "--uniqueness"): case(["explain", P4], ["--uniqueness", "off"]),
@@ -214,7 +214,7 @@ CASES: dict[tuple[str, str], Case] = {
     ("rate", "--format"): case(["rate", P4], ["--format", "latex"]),
     ("rate", "--input-format"): case(["rate", P4], ["--input-format", "grid"]),
     ("rate", "--uniqueness"): case(["rate", P4, "--json", "{OUT}/r.json"], ["--uniqueness", "assume"]),
-    ("rate", "--hex"): case(["rate", HEX, "--json", "{OUT}/r.json"], ["--hex"]),
+    ("rate", "--hex"): case(["rate", "{NEAR16}", "--json", "{OUT}/r.json"], ["--hex"]),
     ("render", "--puzzle"): case(["render", P4, "-o", "{OUT}/r.svg"], ["--puzzle", "2"]),
     ("render", "--solver"): case(["render", P4, "-o", "{OUT}/r.svg"], ["--solver", "dlx"]),
     ("render", "--timeout"): case(["render", HARD, "--solver", "backtrack:node_limit=20000", "-o", "{OUT}/r.svg"],
@@ -288,11 +288,12 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     answer = folder / "p.out"
     model = pycosat.solve(clauses)
     answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
-    hexed = folder / "hex16.txt"  # a 16x16 in 0-F, nearly solved: the human solver's chains stay cheap on it
+    hexed, near = folder / "hex16.txt", folder / "near16.txt"  # a 16x16 in 0-F, and one nearly solved
     first = read_puzzles(ROOT / "puzzles" / "generated_16x16.txt").puzzles[0]
+    hexed.write_text("".join("0123456789ABCDEF"[value - 1] if value else "." for value in first.givens) + "\n")
     (solution,) = registry.get("mrv").solve(Model.from_puzzle(first)).solutions
-    hexed.write_text("".join("." if cell % 23 == 0 else "0123456789ABCDEF"[value - 1]
-                             for cell, value in enumerate(solution)) + "\n")
+    near.write_text("".join("." if cell % 23 == 0 else "0123456789ABCDEF"[value - 1]  # the human
+                            for cell, value in enumerate(solution)) + "\n")  # solver's chains are cheap on it
     p16 = folder / "p16.txt"
     p16.write_text(next(line for line in (ROOT / "puzzles" / "generated_16x16.txt").read_text().splitlines()
                         if line and line[0] != "#") + "\n")
@@ -300,7 +301,8 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     hard1.write_text(next(line for line in Path(HARD).read_text().splitlines() if line and line[0] != "#") + "\n")
     guess = folder / "guess.txt"  # the forum's hardest #6: the human solver guesses on it
     guess.write_text([line for line in Path(HARD).read_text().splitlines() if line and line[0] != "#"][5] + "\n")
-    return {"{RUN}": saved_run(folder / "run.json"), "{HEX}": str(hexed), "{HARD1}": str(hard1), "{GUESS}": str(guess),
+    return {"{RUN}": saved_run(folder / "run.json"), "{HEX}": str(hexed), "{NEAR16}": str(near),
+            "{HARD1}": str(hard1), "{GUESS}": str(guess),
             "{RUN2}": saved_run(folder / "run2.json", 2.0), "{P16}": str(p16),
             "{TRACE}": str(trace), "{CNF}": str(cnf), "{ANSWER}": str(answer)}
 

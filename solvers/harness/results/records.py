@@ -95,7 +95,7 @@ def bad_field(run: dict[str, Any]) -> str:
     stored field that is not what the definition says ('' when none is; ``seed`` is read from
     the options again); a field it lacks is left to the reader (older files lack the newer ones)."""
     for run_field in RUN_FIELDS:
-        if {JSON, DATABASE} <= run_field.places and run_field.name in run \
+        if JSON in run_field.places and run_field.name in run \
                 and not run_field.fits(run[run_field.name]):
             return f"{run_field.name} is {json.dumps(run[run_field.name], default=repr)[:40]}, " \
                    f"not {run_field.expected()}"
