@@ -15,7 +15,8 @@ import pytest
 
 from models import Puzzle, read_puzzles, verify
 from solvers import registry
-from solvers.generate.killer import Killer, generate_killer, neighbours
+from solvers.generate.generator import neighbours
+from solvers.generate.killer import Killer, generate_killer
 
 from .conftest import cli, compare
 from .test_qwh import all_latin_squares

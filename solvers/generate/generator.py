@@ -101,12 +101,14 @@ class Generated:
 
 # ---------------------------------------------------------------- complete grids
 
-def random_regions(n: int, rng: random.Random, swaps: int | None = None) -> Grid:
+def random_regions(n: int, rng: random.Random, swaps: int | None = None,
+                   may_trade: Callable[[int, int], bool] | None = None) -> Grid:
     """A random jigsaw region map: n connected regions of n cells, numbered 1..n.
 
     Starts from the boxes of the usual geometry and repeatedly trades a border cell of
     one region for a border cell of a neighbouring region, keeping a trade only when
-    both regions stay connected (so every region keeps n cells).
+    both regions stay connected (so every region keeps n cells); ``may_trade(a, b)``, if
+    given, must also allow the two cells (e.g. that they hold the same digit of a grid).
     """
     geometry = Geometry.for_size(n)
     regions = [0] * geometry.cells
@@ -119,13 +121,14 @@ def random_regions(n: int, rng: random.Random, swaps: int | None = None) -> Grid
         attempts += 1
         a = rng.randrange(geometry.cells)
         ra = regions[a]
-        others = sorted({regions[b] for b in _neighbours(a, n)} - {ra})
+        others = sorted({regions[b] for b in neighbours(a, n)} - {ra})
         if not others:
             continue
         rb = rng.choice(others)
         # a cell of region rb touching region ra somewhere other than at a
         borders = [b for b in range(geometry.cells) if regions[b] == rb
-                   and any(regions[c] == ra and c != a for c in _neighbours(b, n))]
+                   and (may_trade is None or may_trade(a, b))
+                   and any(regions[c] == ra and c != a for c in neighbours(b, n))]
         if not borders:
             continue
         b = rng.choice(borders)
@@ -137,18 +140,11 @@ def random_regions(n: int, rng: random.Random, swaps: int | None = None) -> Grid
     return tuple(regions)
 
 
-def _neighbours(cell: int, n: int) -> list[int]:
+def neighbours(cell: int, n: int) -> list[int]:
+    """The cells above, below, left and right of a cell of an n x n grid."""
     row, col = divmod(cell, n)
-    out = []
-    if row:
-        out.append(cell - n)
-    if row < n - 1:
-        out.append(cell + n)
-    if col:
-        out.append(cell - 1)
-    if col < n - 1:
-        out.append(cell + 1)
-    return out
+    return [r * n + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+            if 0 <= r < n and 0 <= c < n]
 
 
 def connected(regions: list[int], region: int, n: int) -> bool:
@@ -157,7 +153,7 @@ def connected(regions: list[int], region: int, n: int) -> bool:
     seen = {cells[0]}
     todo = deque(seen)
     while todo:
-        for b in _neighbours(todo.popleft(), n):
+        for b in neighbours(todo.popleft(), n):
             if b not in seen and regions[b] == region:
                 seen.add(b)
                 todo.append(b)

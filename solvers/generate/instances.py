@@ -31,8 +31,8 @@ from models import Cage, Geometry, Grid, Model, Puzzle, find_duplicate
 from models.geometry import valid_size
 
 from .. import registry
-from .generator import GenerationError, connected, random_solution
-from .killer import default_max_cage, grow_cages, neighbours
+from .generator import GenerationError, random_regions, random_solution
+from .killer import default_max_cage, grow_cages
 from .search import SinglesSearch
 
 FAMILIES = ("standard", "x", "jigsaw", "killer", "extra", "latin")
@@ -134,33 +134,8 @@ def regions_over(solution: Grid, n: int, rng: random.Random, swaps: int | None =
     """Random jigsaw regions that a complete standard grid satisfies: its boxes reshaped by
     trades of two cells holding the same digit between neighbouring regions (each region
     keeps one of each digit), a trade kept only when both regions stay connected."""
-    geometry = Geometry.for_size(n)
-    regions = [0] * geometry.cells
-    for number, box in enumerate(geometry.boxes, start=1):
-        for cell in box:
-            regions[cell] = number
-    wanted = swaps if swaps is not None else geometry.cells // 2
-    done = 0
-    for _ in range(50 * wanted):
-        if done == wanted:
-            break
-        a = rng.randrange(geometry.cells)
-        ra = regions[a]
-        others = sorted({regions[b] for b in neighbours(a, n)} - {ra})
-        if not others:
-            continue
-        rb = rng.choice(others)
-        partners = [b for b in range(geometry.cells) if regions[b] == rb and solution[b] == solution[a]
-                    and any(regions[c] == ra for c in neighbours(b, n) if c != a)]
-        if not partners:
-            continue
-        b = rng.choice(partners)
-        regions[a], regions[b] = rb, ra
-        if connected(regions, ra, n) and connected(regions, rb, n):
-            done += 1
-        else:
-            regions[a], regions[b] = ra, rb
-    return tuple(regions)
+    wanted = swaps if swaps is not None else n * n // 2
+    return random_regions(n, rng, wanted, may_trade=lambda a, b: solution[a] == solution[b])
 
 
 def _with_groups(full: Puzzle, solution: Grid, rng: random.Random, family: str) -> Puzzle:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from models import Cage, Grid, Puzzle, verify
 
 from .. import registry
-from .generator import GenerationError, GridSearch, random_full_grid
+from .generator import GenerationError, GridSearch, neighbours, random_full_grid
 
 KILLER_VARIANTS = ("standard", "x", "jigsaw")
 """The grids under the cages."""
@@ -95,13 +95,6 @@ def generate_killer(size: int, *, seed: int | str = 0, variant: str = "standard"
     if not (confirm or proved_unique("sat"))(puzzle):
         raise GenerationError("a second backend does not confirm the generated killer is unique")
     return Killer(puzzle, solution, checks)
-
-
-def neighbours(cell: int, n: int) -> list[int]:
-    """The cells left, right, above and below."""
-    row, col = divmod(cell, n)
-    return [r * n + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-            if 0 <= r < n and 0 <= c < n]
 
 
 def grow_cages(solution: Grid, n: int, rng: random.Random, largest: int) -> list[list[int]]:
