@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -56,6 +57,28 @@ def test_default_run_tabulates_every_available_backend() -> None:
         assert f" {name} " in table
     assert "default.txt 9x9" in table and "default.txt 16x16" in table
     assert "wrong" in table and "Disagreement" not in done.stdout
+
+
+# each package a backend imports, hidden from compare.py and its workers (sys.modules[name] =
+# None: find_spec answers None and an import fails), as on a machine with only some installed
+HIDDEN = ("ortools", "pycosat", "constraint", "highspy", "pysat", "numba", "clingo", "pychoco")
+
+
+@pytest.mark.slow  # four interpreters: 1.6 s of CPU
+def test_every_backend_run_without_some_packages_says_which_it_left_out_and_the_extra(
+        tmp_path: Path) -> None:
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n" + "".join(f"sys.modules[{name!r}] = None\n" for name in HIDDEN))
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "PATH": str(tmp_path)}  # no dimacs, no minizinc
+    done = compare("run", puzzle_file(tmp_path, SMALL_4X4), env=env)
+    assert done.returncode == 0, done.stderr
+    left = dict(line.strip().split(": ", 1) for line in done.stderr.splitlines() if line.startswith("  "))
+    assert set(left) == set(registry.names()) - {"backtrack", "mrv", "dlx"}, done.stderr
+    assert "sudoku-methods[pysat]" in left["pysat"] and "sudoku-methods[cp]" in left["asp"]
+    assert "pip install ortools" in left["cpsat"]
+    table = done.stdout.split("\n\n")[0]
+    assert all(f" {name} " in table for name in ("backtrack", "mrv", "dlx"))
+    assert not any(f" {name} " in table for name in left)
 
 
 @pytest.mark.slow

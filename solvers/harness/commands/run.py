@@ -6,12 +6,13 @@ import itertools
 import os
 import random
 import stat
+import sys
 from collections.abc import Iterator, Sequence
 
 from models import Puzzle, PuzzleError, count_puzzles
 
 from ... import registry
-from ..engine.configs import load_plugins
+from ..engine.configs import left_out, load_plugins
 from ..engine.configs import resolve as resolve_solvers
 from ..engine.executors import Executor, executor_options, make_executor
 from ..engine.runner import default_jobs
@@ -122,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
     solutions_wanted(args)
     plugins = load_plugins(args.plugin)
     configurations = tuple(resolve_solvers(args.solvers, plugins))
+    if args.solvers is None:
+        say_left_out()
     if args.seeds:
         check_seedable(configurations, args.repeat)
     experiment = Experiment(
@@ -140,6 +143,17 @@ def run(args: argparse.Namespace) -> int:
                       title=args.title, db=args.db, resume=args.resume, fail_on=args.fail_on,
                       columns=args.columns, explain_columns=args.explain_columns)
     return run_experiment(experiment, outputs)
+
+
+def say_left_out() -> None:
+    """On stderr, the backends a run of every available backend leaves out here and why
+    (before the runs: a newcomer sees at once what more to install)."""
+    missing = left_out()
+    if missing:
+        print(f"compare.py: {len(missing)} of {len(registry.BACKENDS)} backends left out, unavailable here:",
+              file=sys.stderr)
+        for name, reason in missing.items():
+            print(f"  {name}: {reason}", file=sys.stderr)
 
 
 def run_experiment(experiment: Experiment, outputs: Outputs) -> int:

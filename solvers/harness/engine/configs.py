@@ -167,6 +167,13 @@ def resolve(requested: str | None, plugins: dict[str, Configuration] | None = No
     return chosen
 
 
+def left_out() -> dict[str, str]:
+    """The registered backends a run of every available backend leaves out here, each with
+    why (its package or program missing, and how to install it; the extra that has it)."""
+    reasons = {name: backend.unavailable() for name, backend in registry.BACKENDS.items()}
+    return {name: reason for name, reason in reasons.items() if reason is not None}
+
+
 def choose_one(text: str | None, plugins: dict[str, Configuration] | None = None) -> Configuration:
     """One configuration: the given one, else the (first) plugin, else mrv."""
     plugins = plugins or {}
