@@ -3,6 +3,7 @@
 
     python bench/bench_first_run.py [--source PATH] [--runs 3] [--json OUT.json] [--keep]
     python bench/bench_first_run.py --packages [--source PATH]   # each package's install alone
+    python bench/bench_first_run.py --command "python3 -m venv .venv && ..."   # another command
 
 Each run clones ``--source`` (a git checkout, default this one: commit first) into a new
 temporary folder, reads the first command of that clone's README set-up section, and runs its
@@ -77,13 +78,14 @@ def timed_step(command: str, cwd: Path, env: dict[str, str]) -> dict[str, Any]:
             "stderr_tail": stderr.strip().splitlines()[-3:]}
 
 
-def one_run(source: Path, keep: bool) -> dict[str, Any]:
-    """A fresh clone, the README's first command step by step, then its last step again."""
+def one_run(source: Path, keep: bool, command: str | None = None) -> dict[str, Any]:
+    """A fresh clone, the README's first command (or this one) step by step, then its last
+    step again."""
     folder = Path(tempfile.mkdtemp(prefix="first_run_"))
     clone, cache = folder / "clone", folder / "cache"
     cache.mkdir()
     subprocess.run(["git", "clone", "-q", str(source), str(clone)], check=True)
-    command = readme_first_command(clone)
+    command = command or readme_first_command(clone)
     env = fresh_env(cache)
     steps: list[dict[str, Any]] = []
     for step in command.split("&&"):
@@ -140,16 +142,18 @@ def packages(source: Path) -> int:
             local = urllib.parse.unquote(url[len("file://"):]) if url.startswith("file://") else ""
             size = os.path.getsize(local) if os.path.isfile(local) else None
             spec = target if item.get("is_direct") else f"{name}=={item['metadata']['version']}"
-            started = time.perf_counter()
-            done = subprocess.run([*pip, "--no-deps", *(["-e"] if item.get("is_direct") else []), spec],
-                                  cwd=source, env=env, capture_output=True, text=True)
-            rows.append((time.perf_counter() - started, name, item["metadata"]["version"], size,
-                         "local" if local else "download", done.returncode))
-        for seconds, name, version, size, where, status in sorted(rows, reverse=True):
+            step = " ".join(shlex.quote(word) for word in
+                            [*pip, "--no-deps", *(["-e"] if item.get("is_direct") else []), spec])
+            done = timed_step(step, source, env)
+            rows.append((done["cpu_s"], done["wall_s"], name, item["metadata"]["version"], size,
+                         "local" if local else "download", done["status"]))
+        for cpu, wall, name, version, size, where, status in sorted(rows, reverse=True):
             shown = f"{size / 1e6:6.1f} MB" if size is not None else "       ?"
-            print(f"{seconds:7.1f} s  {shown}  {where:8}  {name} {version}" + ("" if status == 0 else "  FAILED"))
-        print(f"{sum(r[0] for r in rows):7.1f} s in all, {len(rows)} packages (load {os.getloadavg()[0]:.2f})")
-        return 1 if any(r[5] for r in rows) else 0
+            print(f"{cpu:6.1f} s CPU {wall:6.1f} s wall  {shown}  {where:8}  {name} {version}"
+                  + ("" if status == 0 else "  FAILED"))
+        print(f"{sum(r[0] for r in rows):6.1f} s CPU {sum(r[1] for r in rows):6.1f} s wall in all, "
+              f"{len(rows)} packages (load {os.getloadavg()[0]:.2f})")
+        return 1 if any(r[6] for r in rows) else 0
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -161,6 +165,8 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="save every run's steps as JSON")
     parser.add_argument("--keep", action="store_true", help="keep each clone (its folder is printed)")
     parser.add_argument("--packages", action="store_true", help="time each package's install alone")
+    parser.add_argument("--command", help="measure this command (steps joined by &&) instead of the README's "
+                                          "first: a lever tried before it goes into the README")
     args = parser.parse_args()
     if not (args.source / ".git").exists():
         parser.error(f"--source {args.source}: not a git checkout")
@@ -170,7 +176,7 @@ def main() -> int:
         return packages(args.source)
     runs = []
     for _ in range(args.runs):
-        runs.append(one_run(args.source, args.keep))
+        runs.append(one_run(args.source, args.keep, args.command))
         show(runs[-1])
     if args.json:
         args.json.write_text(json.dumps(runs, indent=1) + "\n")

@@ -37,6 +37,7 @@ from typing import Any
 from .cellnames import cell_name, parse_cell_name
 from .errors import DocumentError, PuzzleError, UnsupportedConstraintError, as_puzzle_error
 from .geometry import MAX_SIZE, MIN_LATIN, Geometry, valid_size
+from .lz_string import LZStringError, compress_to_base64, decompress_from_base64
 from .puzzle import Cage, Puzzle, Source
 
 LINK_MARK = "?load="
@@ -95,16 +96,14 @@ def read_document(doc: Any, source: Source | None = None) -> Puzzle:
 
 def decode_link(text: str) -> Any:
     """The parsed document of an f-puzzles link (or of its text after '?load=')."""
-    from lzstring import LZString  # noqa: PLC0415 - only links need the decoder
-
     packed = text.split(LINK_MARK, 1)[1] if LINK_MARK in text else text
     packed = urllib.parse.unquote(packed.split("&", 1)[0].strip())
     if not packed or len(packed) > MAX_LINK_CHARS:
         raise DocumentError(f"the link's text after {LINK_MARK!r} is empty or longer than "
                             f"{MAX_LINK_CHARS:,} characters")
     try:
-        unpacked = LZString().decompressFromBase64(packed)
-    except Exception:  # noqa: BLE001 - the decoder raises anything on garbage; all mean one thing
+        unpacked: str | None = decompress_from_base64(packed, limit=MAX_DOCUMENT_CHARS)
+    except LZStringError:
         unpacked = None
     if not unpacked or len(unpacked) > MAX_DOCUMENT_CHARS:
         raise DocumentError(f"the link's text after {LINK_MARK!r} is not lz-string base64 of a document")
@@ -210,9 +209,7 @@ def to_fpuzzles_json(puzzle: Puzzle, *, title: str = "", ruleset: str = "") -> s
 
 def to_fpuzzles_link(puzzle: Puzzle) -> str:
     """An f-puzzles link that opens the puzzle."""
-    from lzstring import LZString  # noqa: PLC0415 - only links need the encoder
-
-    return LINK_PREFIX + str(LZString().compressToBase64(to_fpuzzles_json(puzzle)))
+    return LINK_PREFIX + compress_to_base64(to_fpuzzles_json(puzzle))
 
 
 # ---------------------------------------------------------------- reading the parts
