@@ -40,6 +40,7 @@ from typing import Any
 from common import ROOT
 
 COMPILED = re.compile(r"compiling (.+?) took ([0-9.]+) s")
+BEGUN = re.compile(r"compiling (.+?) \(first use")
 
 
 def readme_first_command(checkout: Path) -> str:
@@ -60,22 +61,31 @@ def fresh_env(cache: Path) -> dict[str, str]:
 
 def timed_step(command: str, cwd: Path, env: dict[str, str]) -> dict[str, Any]:
     """Run one shell step; its wall and CPU seconds (the whole process tree), the load average
-    before and after, its exit status and its stderr."""
+    before and after, its exit status, the end of its stderr, and each kernel compile it shows:
+    seconds it took, and when (seconds into the step) it started and ended, so two compiles
+    at once (both cores) can be told from one after the other."""
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as err:
-        process = subprocess.Popen(["bash", "-c", command], cwd=cwd, env=env,
-                                   stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
-        wall = time.perf_counter() - started
-        err.seek(0)
-        stderr = err.read()
+    process = subprocess.Popen(["bash", "-c", command], cwd=cwd, env=env, text=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert process.stderr is not None
+    lines = [(time.perf_counter() - started, line.rstrip("\n")) for line in process.stderr]
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - started
+    spans: dict[str, list[float]] = {}
+    for at, line in lines:
+        begun, ended = BEGUN.search(line), COMPILED.search(line)
+        if begun:
+            spans[begun.group(1)] = [round(at, 1), round(at, 1)]
+        elif ended and ended.group(1) in spans:
+            spans[ended.group(1)][1] = round(at, 1)
     return {"step": command, "wall_s": round(wall, 1), "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
             "load_before": round(load_before, 2), "load_after": round(os.getloadavg()[0], 2),
             "status": process.returncode,
-            "compiled": {what: float(s) for what, s in COMPILED.findall(stderr)},
-            "stderr_tail": stderr.strip().splitlines()[-3:]}
+            "compiled": {ended.group(1): float(ended.group(2)) for _, line in lines
+                         if (ended := COMPILED.search(line))},
+            "compile_spans": spans, "stderr_tail": [line for _, line in lines[-3:]]}
 
 
 def one_run(source: Path, keep: bool, command: str | None = None) -> dict[str, Any]:
@@ -109,7 +119,8 @@ def one_run(source: Path, keep: bool, command: str | None = None) -> dict[str, A
 def show(run: dict[str, Any]) -> None:
     print(f"commit {run['commit']}: {run['total_wall_s']} s of wall, {run['total_cpu_s']} s of CPU in all")
     for s in run["steps"]:
-        compiled = ", ".join(f"{what} {t:.1f} s" for what, t in s["compiled"].items())
+        compiled = ", ".join(f"{what} {t:.1f} s" + (f" (from {span[0]} to {span[1]} s)" if (
+            span := s.get("compile_spans", {}).get(what)) else "") for what, t in s["compiled"].items())
         print(f"  {s['wall_s']:7.1f} s wall {s['cpu_s']:7.1f} s CPU  load {s['load_before']:5.2f}"
               f"->{s['load_after']:5.2f}  exit {s['status']}  {s['step'][:70]}"
               + (f"\n           compiled: {compiled}" if compiled else ""))
@@ -165,6 +176,8 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="save every run's steps as JSON")
     parser.add_argument("--keep", action="store_true", help="keep each clone (its folder is printed)")
     parser.add_argument("--packages", action="store_true", help="time each package's install alone")
+    parser.add_argument("--print-command", action="store_true",
+                        help="print the command it would measure (the README's first) and stop")
     parser.add_argument("--command", help="measure this command (steps joined by &&) instead of the README's "
                                           "first: a lever tried before it goes into the README")
     args = parser.parse_args()
@@ -172,6 +185,9 @@ def main() -> int:
         parser.error(f"--source {args.source}: not a git checkout")
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    if args.print_command:
+        print(args.command or readme_first_command(args.source))
+        return 0
     if args.packages:
         return packages(args.source)
     runs = []

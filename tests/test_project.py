@@ -5,6 +5,7 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -60,6 +61,14 @@ def test_ci_fails_when_the_tests_fail() -> None:
     assert re.search(r"^set -[a-z]*e[a-z]*", script, re.MULTILINE), ".ci/run must stop on the first failure"
     assert "pipefail" in script and "|| true" not in script
     assert os.access(ROOT / ".ci" / "run", os.X_OK)
+
+
+def test_the_first_run_bench_measures_the_readme_first_command_and_refuses_a_non_checkout(tmp_path: Path) -> None:
+    bench = [sys.executable, str(ROOT / "bench" / "bench_first_run.py")]
+    refused = subprocess.run([*bench, "--source", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "not a git checkout" in refused.stderr
+    shown = subprocess.run([*bench, "--print-command"], capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and shown.stdout.strip() == readme_commands()[0]
 
 
 def test_the_commands_ask_only_for_extras_that_exist() -> None:
