@@ -227,17 +227,18 @@ def test_puzzles_from_a_stream_are_gathered_by_layout() -> None:
 @pytest.mark.slow
 def test_run_batch_tabulates_every_puzzle_and_says_what_it_did_not_check(tmp_path: Path) -> None:
     out = tmp_path / "runs.json"
-    ran = compare("run", "puzzles/default.txt", "--solvers", "fast,general=fast:kernel=general",
-                  "--batch", "--unique", "--json", str(out), "--format", "markdown")
+    ran = compare("run", "puzzles/default.txt", "puzzles/16x16_forum_samples.txt", "--solvers",
+                  "fast,general=fast:kernel=general", "--batch", "--unique", "--json", str(out),
+                  "--format", "markdown")
     assert ran.returncode == 1, ran.stderr  # claims asked (--unique) and unchecked: never a silent 0
     assert "unchecked" in ran.stdout and "--batch: each file solved by the batch entry" in ran.stderr
-    assert "default.txt 9x9" in ran.stdout and "default.txt 16x16" in ran.stdout
+    assert "default.txt 9x9" in ran.stdout and "16x16_forum_samples.txt 16x16" in ran.stdout
     assert "runs read, solved, checked and judged" in ran.stderr
     document = json.loads(out.read_text())
-    assert len(document["runs"]) == 2 * 16 and document["options"]["batch"] is True
+    assert len(document["runs"]) == 2 * (13 + 2) and document["options"]["batch"] is True
     assert {r["proof"] for r in document["runs"]} == {"unchecked"}
     shown = compare("report", str(out))
-    assert shown.returncode == 1 and "default.txt 16x16" in shown.stdout
+    assert shown.returncode == 1 and "16x16_forum_samples.txt 16x16" in shown.stdout
 
 
 @pytest.mark.slow

@@ -55,7 +55,7 @@ def test_default_run_tabulates_every_available_backend() -> None:
     table = done.stdout.split("\n\n")[0]
     for name in available:
         assert f" {name} " in table
-    assert "default.txt 9x9" in table and "default.txt 16x16" in table
+    assert "default.txt 9x9" in table  # 9x9 only: a first run compiles fast's 9x9 kernel alone
     assert "wrong" in table and "Disagreement" not in done.stdout
 
 
@@ -89,13 +89,11 @@ def test_default_set_with_a_plugin_is_all_correct(tmp_path: Path) -> None:
     document = json.loads(out.read_text())
     default = read_puzzles(ROOT / "puzzles" / "default.txt")
     assert not default.errors
-    sizes = {p.n for p in default.puzzles}
-    assert sizes == {9, 16}
+    assert {p.n for p in default.puzzles} == {9}
     assert len(document["runs"]) == len(default.puzzles)
     assert {r["category"] for r in document["runs"]} == {"correct"}
     rows = {(row["set"], row["backend"]): row for row in document["summary"]}
-    assert rows[("default.txt 9x9", "reference")]["solved"] == sum(p.n == 9 for p in default.puzzles)
-    assert rows[("default.txt 16x16", "reference")]["solved"] == sum(p.n == 16 for p in default.puzzles)
+    assert rows[("default.txt 9x9", "reference")]["solved"] == len(default.puzzles)
 
 
 # ---------------------------------------------------------------- planted wrong backends

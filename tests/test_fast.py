@@ -239,6 +239,30 @@ def test_a_second_process_waits_for_a_compile_under_way_and_says_so(
     assert "compiling tiny lock: waited" in err
 
 
+@pytest.mark.slow
+def test_a_worker_waiting_for_the_9x9_kernel_compiles_no_other_meanwhile() -> None:
+    # a run of 9x9 puzzles never needs the general kernel: a second worker starting while the
+    # first compiles the 9x9 kernel waits for it, holding no core with a compile of its own
+    from solvers.backends._fast_kernels import compile_lock
+    code = ("import solvers.backends.fast as f\nfrom models import Model, read_puzzles\n"
+            "from solvers.backends import _fast as g, _fast_bands as b\n"
+            "p = read_puzzles('puzzles/top95.txt').puzzles[0]\n"
+            "f.prepare(model=Model.from_puzzle(p)); print(len(g._kernel.signatures), len(b._kernel.signatures))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # the same numba cache, so the same lock
+    with compile_lock("fast's 9x9 kernel"):
+        child = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT, text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            said = child.stderr.readline() if child.stderr else ""  # blocks until it says it waits
+        except BaseException:
+            child.kill()
+            child.communicate()
+            raise
+    out, err = child.communicate(timeout=300)
+    assert "waiting for another process" in said, said + err
+    assert out.split() == ["0", "1"], err  # the 9x9 kernel loaded, the general one untouched
+
+
 @pytest.mark.parametrize("branching", fast.BRANCHINGS)
 @pytest.mark.parametrize("inference", fast.INFERENCES)
 @pytest.mark.parametrize("name, index", [("small_4x4.txt", 0), ("top95.txt", 1), ("jigsaw.txt", 0)])

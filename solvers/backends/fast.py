@@ -136,25 +136,22 @@ def prepare(*, learning: str = "auto", kernel: str = "auto", batch: bool = False
     model the kernels the options choose on the usual grids (learning=auto's clause learning
     is then compiled by the first large grid's solve).
 
-    A process never idles while another compiles what it needs: it compiles first the
-    kernels nobody else is compiling (without a model: the others it needs; with one, under
-    kernel=auto: the other of the 9x9 and general kernels, which a run of mixed sizes, the
-    default one among them, needs next), then waits. So two workers starting together
-    compile two kernels at once, each once."""
+    With a model, only the kernel that model takes: a worker whose kernel another process is
+    compiling waits for it and compiles nothing else, for a run of one grid size (the default
+    one, 9x9) never needs the other kernel, whose compile would hold the worker (and a core)
+    three times as long (bench/README.md, "The README's first command on a fresh clone").
+    Without a model, a process compiles first the kernels nobody else is compiling, then
+    waits for the others."""
     if model is not None:
         searches = [search_for(model, kernel, inference, branching, learning)]
-        spare = [s for s in ("bands", "general") if kernel == "auto" and s not in searches]
     elif learning == "conflicts":
-        searches, spare = ["learning"], []
+        searches = ["learning"]
     else:
-        searches, spare = (["bands", "general"] if kernel == "auto" else [kernel]), []
+        searches = ["bands", "general"] if kernel == "auto" else [kernel]
     if batch:  # the batch entry: no learning kernel, and a cycle counter for each puzzle's time
         searches = [s for s in searches if s != "learning"]
         _method("batch").cycle_rate()
     waiting = [search for search in searches if not _prepare(search, batch, wait=False)]
-    if waiting:
-        for search in spare:
-            _prepare(search, batch, wait=False)
     for search in waiting:
         _prepare(search, batch, wait=True)
 
