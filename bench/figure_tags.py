@@ -1,7 +1,8 @@
 """Every number in a figures table says where it stands (issue 34, item 6).
 
-The pages that quote measurements (``PAGES``) mark each table of figures with a tag on the
-line just above it, and each row of a targets table with a tag of its own:
+The pages that quote measurements (``PAGES``: bench/README.md and docs/*.md) mark each table
+of figures with a tag on the line just above it, and each row of a targets table with a tag
+of its own:
 
 - ``[figures NAME, NAME]`` (or ``[figure NAME]``): the numbers are registered in
   bench/figures.py (each name is a figure shown on that page, re-made by check_figures.py);
@@ -25,7 +26,8 @@ from pathlib import Path
 from bench.figures import FIGURES
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ("bench/README.md", "docs/results.md", "docs/teaching.md", "docs/backends.md")
+PAGES = ("bench/README.md", *sorted(f"docs/{page.name}" for page in (ROOT / "docs").glob("*.md")))
+"""bench/README.md and every page of the manual (docs/*.md)."""
 TAG = re.compile(r"\[(figures?|historical|no figures)\b([^\]]*)\]")
 HISTORICAL = re.compile(r"\s+(\d{4}-\d\d-\d\d),\s+(\S+)")
 GENERATED = "<!-- generated:"

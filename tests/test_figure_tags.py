@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import bench.check_figures as check_figures
 import bench.figure_tags as figure_tags
 
 from .conftest import ROOT
@@ -82,7 +83,6 @@ def test_a_table_in_a_fenced_transcript_and_a_table_without_numbers_are_not_chec
 
 def test_check_figures_fails_on_an_untagged_table_and_names_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import bench.check_figures as check_figures  # noqa: PLC0415 - the script's module, only here
     (tmp_path / "page.md").write_text(TABLE, encoding="utf-8")
     monkeypatch.setattr(figure_tags, "ROOT", tmp_path)
     monkeypatch.setattr(figure_tags, "PAGES", ("page.md",))
