@@ -19,8 +19,10 @@ def test_every_number_in_a_figures_table_of_the_page_is_registered_or_marked_his
 
 
 def test_every_registered_figure_a_tag_names_is_one_its_page_shows() -> None:
-    tagged = {name.strip() for page in figure_tags.PAGES
-              for found in figure_tags.TAG.finditer((ROOT / page).read_text(encoding="utf-8"))
+    lines = [line for page in figure_tags.PAGES
+             for table in figure_tags.tables(page, (ROOT / page).read_text(encoding="utf-8"))
+             for line in (table.above, *(row for _, row in table.rows))]
+    tagged = {name.strip() for line in lines for found in figure_tags.TAG.finditer(line)
               if found.group(1).startswith("figure") for name in found.group(2).split(",")}
     assert tagged, "no page names a registered figure"
     assert tagged <= {figure.name for figure in figure_tags.FIGURES}
