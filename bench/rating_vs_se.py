@@ -109,7 +109,7 @@ def report(path: Path, rows: list[tuple[float, float, str, int, float]], upto: f
           f"({kept - guessed} of {kept} solved by reasoning alone, "
           f"{100 * (kept - guessed) / kept:.0f}%); CPU {found['cpu_s']:.1f} s in all, "
           f"median {found['median_cpu_s']:.2f} s, max {found['max_cpu_s']:.2f} s a puzzle")
-    if len(rows) > len(kept):
+    if len(rows) > kept:
         all_se, all_ours = [r[0] for r in rows], [r[1] for r in rows]
         print(f"  all {len(rows)}: Spearman {spearman(all_se, all_ours):.2f}, "
               f"{sum(1 for r in rows if r[3])} needed a guess")
