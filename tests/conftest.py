@@ -160,6 +160,9 @@ def backend(backend_name: str) -> registry.Backend:
 # fixture's cost goes to its first test.
 _COST_FILE = os.environ.get("TEST_COST_FILE")
 _HEADER = "cpu_s\twall_s\toutcome\ttest\n"
+_NESTED = "TEST_COST_RECORDING"
+"""Set by the recording session: a pytest that a test starts (inheriting the environment, and
+an xdist worker's name) records nothing, rather than unlink or fill this run's record."""
 
 
 def cpu_seconds() -> float:
@@ -176,10 +179,14 @@ def _cost_path() -> Path:
 if _COST_FILE:
     _OUTCOMES = pytest.StashKey[list[pytest.TestReport]]()
 
+    _RECORDING = pytest.StashKey[bool]()
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
         cpu, wall = cpu_seconds(), time.perf_counter()
         yield
+        if not item.config.stash.get(_RECORDING, False):
+            return
         reports = item.stash.get(_OUTCOMES, [])
         failed = [r for r in reports if r.failed]
         outcome = "failed" if failed else "skipped" if any(r.skipped for r in reports) else "passed"
@@ -195,11 +202,15 @@ if _COST_FILE:
         item.stash.setdefault(_OUTCOMES, []).append(outcome.get_result())
 
     def pytest_sessionstart(session: pytest.Session) -> None:
-        _cost_path().unlink(missing_ok=True)  # a fresh record for this run
+        nested = bool(os.environ.get(_NESTED)) and not hasattr(session.config, "workerinput")
+        session.config.stash[_RECORDING] = not nested
+        if not nested:
+            os.environ[_NESTED] = "1"
+            _cost_path().unlink(missing_ok=True)  # a fresh record for this run
 
     def pytest_sessionfinish(session: pytest.Session) -> None:
         path = _cost_path()
-        if not path.exists():  # xdist's controller runs no test
+        if not session.config.stash.get(_RECORDING, False) or not path.exists():  # xdist's controller runs no test
             return
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)[1:]
         lines.sort(key=lambda line: float(line.split("\t", 1)[0]), reverse=True)
