@@ -371,10 +371,12 @@ class _Pool:
 
     def _chunk(self, task: Task, worker: _Worker) -> list[int]:
         """The tasks to go with this one in its worker's chunk (chunks.py): the next ones of
-        its key and need that the worker has loaded, looked for among the next few; the
-        others stay waiting in their order."""
-        size, need = self.sizes.size(task.key), needs(task)
-        if size == 1 or (task.solver, need) not in worker.loaded:
+        its key whose configuration the worker has loaded for their need (a seed is a
+        configuration of its own), looked for among the next few; the others stay waiting
+        in their order."""
+        key = task.key
+        size = self.sizes.size(key)
+        if size == 1:
             return []
         taken: list[int] = []
         passed: list[int] = []
@@ -383,7 +385,7 @@ class _Pool:
             if number is None:
                 break
             other = self.tasks[number]
-            if other.key == task.key and needs(other) == need:
+            if other.key == key and (other.solver, needs(other)) in worker.loaded:
                 taken.append(number)
             else:
                 passed.append(number)
