@@ -2,17 +2,17 @@
 
 Each worker is a fresh interpreter (the 'spawn' start method) in a session of its own
 (sandbox.py), its stdout and stderr sent into a pipe the parent reads (output.py: shown on
-this process's stderr escaped, labelled and bounded). A worker first loads a configuration's backend
-(its own exchange, under LOAD_LIMIT: imports and a compile never count as a run); then
-each run is handed over, and the parent notes on its own clock when the worker's marks
-around the call (``started``, ``finished``) and its answer arrive: timing.judged_times
-checks the worker's stamps of the call against those and against /proc's count of the
-worker's CPU, and the parent's readings decide whether a run was late, whatever the
-backend did to the clocks it can reach. The backend is given the limit
-itself, and a worker still busy ``grace`` seconds after the limit is killed with its whole
-process group (children included), its task recorded as a timeout. A worker that dies
-gives an error for its task (memory-out under a memory limit). Either way the other
-tasks go on, and every outcome is kept in task order. When a run ends, whatever
+this process's stderr escaped, labelled and bounded). A worker first loads a configuration's
+backend (its own exchange, under LOAD_LIMIT: imports and a compile never count as a run);
+then each run is handed over (quick runs of one key several in a message: chunks.py), and
+the parent notes on its own clock when the worker's marks around the call (``started``,
+``finished``) and its answer arrive: timing.judged_times checks the worker's stamps of the
+call against those and against /proc's count of the worker's CPU, and the parent's readings
+decide whether a run was late, whatever the backend did to the clocks it can reach. The
+backend is given the limit itself, and a worker still busy ``grace`` seconds after the limit
+is killed with its whole process group (children included), its task recorded as a timeout.
+A worker that dies gives an error for its task (memory-out under a memory limit). Either way
+the other tasks go on, and every outcome is kept in task order. When a run ends, whatever
 processes it left behind are killed (sandbox.end_strays), not only when its worker is.
 
 Measured from outside: a killed run's CPU time and peak memory are read from /proc just
