@@ -88,13 +88,13 @@ class Tuning(NamedTuple):
     margin: float = 0.8
     """Focused mode restarts when the recent LBD times margin exceeds the mean."""
     bound: int = FIRST_LEARNT_BOUND
-    keep_lbd: int = 2
+    keep_lbd: int = 3
     """Learnt clauses of this LBD or less are never dropped."""
-    reduce_every: int = 0
+    reduce_every: int = 2000
     """0: reduce at a restart past the bound; else every reduce_every conflicts, then
     reduce_every + reduce_step more each time (Glucose's schedule)."""
     reduce_step: int = 300
-    dynamic_lbd: bool = False
+    dynamic_lbd: bool = True
     """Recompute the LBD of a learnt clause met in conflict analysis; keep it if lower."""
 
 
