@@ -21,7 +21,9 @@ fields, e.g. ``--tuning '{}' --tuning '{"decay": 0.9}'``: a lever compared in on
 ``--compile`` measures the CPU seconds of the first learning solve with an empty numba
 cache (import and compile of the learning kernels) for each tree.
 
-Exit status: 1 if any answer was wrong (a second solution or an unverified one), else 0.
+Exit status: 1 if any answer was wrong (a second solution or an unverified one), 2 for a
+bad option (a --tuning that is not a JSON object of Tuning's fields in range), 3 if a run
+failed, else 0.
 """
 from __future__ import annotations
 
@@ -123,6 +125,10 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--compile", action="store_true")
     args = parser.parse_args()
+    for tuning in args.tuning:
+        problem = _tuning_problem(tuning)
+        if problem:
+            parser.error(f"--tuning {tuning}: {problem}")
     trees = [("this", str(ROOT), t) for t in (args.tuning or [""])]
     if args.tuning:
         trees = [(f"this {t}", str(ROOT), t) for t in args.tuning]
@@ -138,7 +144,24 @@ def main() -> int:
     rows = _run_all(tasks, args.cpu_limit, args.jobs)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     summary([t[0] for t in trees], rows, runs)
-    return 1 if any(r.get("wrong") for r in rows.values()) else 0
+    if any(r.get("wrong") for r in rows.values()):
+        return 1
+    return 3 if any("error" in r for r in rows.values()) else 0
+
+
+def _tuning_problem(text: str) -> str | None:
+    """Why a --tuning value cannot be run (not a JSON object of Tuning's fields, or a value
+    out of range), or None."""
+    sys.path.insert(0, str(ROOT))
+    from solvers.backends import _fast_learning  # noqa: PLC0415  (this tree's, after the path)
+    try:
+        fields = json.loads(text)
+        if not isinstance(fields, dict) or not set(fields) <= set(_fast_learning.Tuning._fields):
+            return f"not a JSON object of the fields {', '.join(_fast_learning.Tuning._fields)}"
+        _fast_learning._states(_fast_learning.Tuning(**fields), 9, 729)
+    except (ValueError, TypeError) as error:
+        return str(error)
+    return None
 
 
 def _run_all(tasks: list[tuple[str, str, str, int, int]], limit: float, jobs: int

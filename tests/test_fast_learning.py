@@ -6,6 +6,9 @@ clause that cut off a solution would show as a missing one here.
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 pytest.importorskip("numba", reason="the fast backend needs numba: pip install numba")
@@ -15,7 +18,7 @@ from models.model import Group
 from solvers import Result, Status, registry
 from solvers.backends import _fast_learning, fast
 
-from .conftest import load
+from .conftest import ROOT, load
 
 pytestmark = pytest.mark.backends("fast")  # pytest --backend NAME leaves the module out for others
 
@@ -186,3 +189,19 @@ def test_a_harsh_lever_acts_many_times() -> None:
 def test_a_tuning_that_would_drop_blocking_clauses_is_refused() -> None:
     with pytest.raises(ValueError, match="keep_lbd"):
         tuned(load("top95.txt")[0], _fast_learning.Tuning(keep_lbd=-1), 2)
+
+
+def _frisch_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "bench_learning_frisch.py"), *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600, check=False)
+
+
+@pytest.mark.slow
+def test_the_frisch_bench_proves_an_easy_isomorph_with_its_conflicts_and_refuses_a_bad_tuning() -> None:
+    done = _frisch_bench("--puzzles", "16", "--seeds", "3", "--cpu-limit", "30",
+                         "--tuning", '{"keep_lbd": 2}')
+    assert done.returncode == 0, done.stderr
+    assert "#16 seed 3 this" in done.stdout and "proved True" in done.stdout
+    assert "proved 1 of 1" in done.stdout and "conflicts" in done.stdout
+    wrong = _frisch_bench("--puzzles", "16", "--tuning", '{"keep_lbd": -1}')
+    assert wrong.returncode == 2 and "keep_lbd" in wrong.stderr and "#16" not in wrong.stdout
