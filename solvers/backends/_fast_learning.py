@@ -19,9 +19,11 @@ watched literals (each watch with a blocker literal); the search jumps back to t
 clause's second-highest level. Branching is VSIDS over the variables, deciding
 ``cell=value``. Restarts alternate, as CaDiCaL's modes do, between Glucose's rule (the
 recent clauses' LBD above the mean: proofs) and the Luby sequence (finding a solution),
-for growing stretches of conflicts; at a restart, when more learnt clauses are kept
-than a bound that grows by a tenth each time, the worse half (by LBD, then length) is
-dropped, never a clause of LBD 2 or less. A solution is recorded and blocked by the
+for growing stretches of conflicts. Every 2,000 conflicts (300 more each time after,
+Glucose's schedule) the search restarts and drops the worse half of the learnt clauses
+(by LBD, then length), never a clause of LBD 3 or less; a learnt clause met in conflict
+analysis takes the number of levels it now spans when that is lower (Glucose's dynamic
+LBD). The levers are read at run time (Tuning). A solution is recorded and blocked by the
 clause of its decisions' negations (kept for good), so counting goes on to any
 ``max_solutions``; a conflict at level 0 ends the search (complete).
 
