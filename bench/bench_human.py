@@ -4,11 +4,14 @@
 inflate), and the counts that do not depend on the machine (steps, the hardest techniques).
 
     python bench/bench_human.py [--json OUT]
+
+--json keeps the figures with their provenance (bench/figures.py checks them).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -18,6 +21,11 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.common import write_json
+
 FILE = "puzzles/exchange_diabolical_sample320.txt"
 
 
@@ -39,6 +47,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
+    started = [round(value, 2) for value in os.getloadavg()]
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "rated.json"
         done, wall, cpu = run("rate", FILE, "--sample", "100", "--seed", "1", "--json", str(out))
@@ -61,7 +70,7 @@ def main() -> None:
         print(f"explain --puzzle {record['position']} ({record['technique']}, {record['score']:.1f}): "
               f"{wall:.2f} s wall, {cpu:.2f} s CPU")
     if args.json:
-        Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
+        write_json(Path(args.json), figures, started)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@
     python bench/check_figures.py --all           # re-run the costly ones too
     python bench/check_figures.py --only NAME ... [--keep]
 
-Every figure of bench/figures.py is checked: its page still shows it, its kept JSON files
+Without --only, the figures tables of the docs are checked first: every number in them names
+a registered figure or is marked historical (bench/figure_tags.py). Every figure of
+bench/figures.py is checked: its page still shows it, its kept JSON files
 are there and carry full provenance (the commit, a clean tree, the CPU's model name and
 flags, every package's version and build, python-sat's included), and they give a number in
 the figure's interval. Then each cheap figure (each figure, with --all or --only) is made
@@ -33,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import figure_tags
 from bench.figures import FIGURES, Figure, by_name, decoded
 
 COMMIT = re.compile(r"[0-9a-f]{40}")
@@ -120,9 +123,17 @@ def clean_tree() -> bool:
     return bool(state and state["clean"])
 
 
-def check(figures: Sequence[Figure], *, rerun: bool, everything: bool, keep: bool) -> int:
-    """Check and (re-)make the figures, one line each; the exit status."""
+def check(figures: Sequence[Figure], *, rerun: bool, everything: bool, keep: bool, tags: bool = False) -> int:
+    """Check and (re-)make the figures, one line each (and with ``tags``, that every figures
+    table of the docs is tagged: bench/figure_tags.py); the exit status."""
     failed = False
+    if tags:
+        untagged = figure_tags.problems()
+        print(f"figures tables of {', '.join(figure_tags.PAGES)}: "
+              + (f"{len(untagged)} problems" if untagged else "every number tagged"))
+        for problem in untagged:
+            print(f"    {problem}")
+        failed = bool(untagged)
     print(f"load average {os.getloadavg()[0]:.2f} at the start")
     made: dict[tuple[tuple[str, ...], ...], Path] = {}
     with tempfile.TemporaryDirectory(prefix="figures-") as folder:
@@ -179,7 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.keep and (args.static or not clean_tree()):
         parser.error("--keep re-runs figures and needs a clean tree (commit first), not --static")
     chosen = [known[name] for name in args.only] if args.only else list(FIGURES)
-    return check(chosen, rerun=not args.static, everything=args.all or bool(args.only), keep=args.keep)
+    return check(chosen, rerun=not args.static, everything=args.all or bool(args.only), keep=args.keep,
+                 tags=not args.only)
 
 
 if __name__ == "__main__":

@@ -338,14 +338,14 @@ def _innies_figures() -> tuple[Figure, ...]:
     commands = (("python", "bench/bench_innies.py", "--json", "{out}/innies.json"),)
     page, kept = "docs/teaching.md", ("bench/figures/innies.json",)
     return (
-        Figure("innies-steps-before", page, "fell from 38,195 to 2,393", commands, kept,
-               innies_total("steps_before", "generated_killer_9x9"), 38195, 38195,
+        Figure("innies-steps-before", page, "fell from 30,194 to 1,790", commands, kept,
+               innies_total("steps_before", "generated_killer_9x9"), 30194, 30194,
                what="count: rate's steps on the five generated killers without innies and outies"),
-        Figure("innies-steps-after", page, "fell from 38,195 to 2,393", commands, kept,
-               innies_total("steps_after", "generated_killer_9x9"), 2393, 2393,
+        Figure("innies-steps-after", page, "fell from 30,194 to 1,790", commands, kept,
+               innies_total("steps_after", "generated_killer_9x9"), 1790, 1790,
                what="count: rate's steps on the five generated killers with them"),
-        Figure("innies-killer-3-guesses-after", page, "| generated_killer_9x9 3 | 2026 | 80 |", commands, kept,
-               innies_total("rate_guesses_after", "generated_killer_9x9 3"), 80, 80,
+        Figure("innies-killer-3-guesses-after", page, "| generated_killer_9x9 3 | 1502 | 44 |", commands, kept,
+               innies_total("rate_guesses_after", "generated_killer_9x9 3"), 44, 44,
                what="count: rate's guesses on the third generated killer with innies and outies"),
     )
 
@@ -363,10 +363,100 @@ def _band_kernel_figures() -> tuple[Figure, ...]:
         for name, count, kind in (("fast", 141, "guesses"), ("general", 398, "decisions")))
 
 
+def _target_run_figures() -> tuple[Figure, ...]:
+    """bench/README.md's targets: csp on top95 within 10 s, and mrv, sat and cpsat proving
+    every bundled 25x25 unique within 60 s (solved counts exact; the slowest run's time inside
+    the target's limit, the interval the target states)."""
+    csp = (("python", "compare.py", "run", "puzzles/top95.txt", "--solvers", "csp", "--timeout", "10",
+            "--json", "{out}/csp_top95.json"),)
+    unique = (("python", "compare.py", "run", "puzzles/generated_25x25.txt", "--solvers", "mrv,sat,cpsat", "--unique",
+               "--timeout", "60", "--json", "{out}/unique_25x25.json"),)
+    page = "bench/README.md"
+    csp_kept, unique_kept = ("bench/figures/csp_top95.json",), ("bench/figures/unique_25x25.json",)
+    return (
+        Figure("csp-top95-solved", page, CSP_SHOWN, csp, csp_kept, summary_value("csp_top95.json", "csp", "solved", 0),
+               95, 95, what="count: top95 puzzles csp solves within 10 s"),
+        Figure("csp-top95-slowest", page, CSP_SHOWN, csp, csp_kept, summary_value("csp_top95.json", "csp", "max_s", 2),
+               0, 10, what="time: csp's slowest top95 puzzle, inside the target's 10 s"),
+        *(Figure(f"unique-25x25-{name}-solved", page, UNIQUE_SHOWN, unique, unique_kept,
+                 summary_value("unique_25x25.json", name, "solved", 0), 12, 12,
+                 what=f"count: bundled 25x25 puzzles {name} proves unique within 60 s")
+          for name in ("mrv", "sat", "cpsat")),
+        Figure("unique-25x25-mrv-slowest", page, UNIQUE_SHOWN, unique, unique_kept,
+               summary_value("unique_25x25.json", "mrv", "max_s", 1), 0, 60,
+               what="time: mrv's slowest proof of a bundled 25x25, inside the target's 60 s"),
+    )
+
+
+CSP_SHOWN = "95/95, the slowest 3.83 s"
+UNIQUE_SHOWN = "all 12, each proved unique: the slowest 27.5 s (mrv)"
+
+
+def human_value(*keys: str) -> Callable[[Outputs], float]:
+    """A figure of bench_human.py's JSON, by its keys (``rate``, ``steps``)."""
+    def read(outputs: Outputs) -> float:
+        found: Any = decoded(outputs["human_speed.json"])
+        for key in keys:
+            found = found[key]
+        return float(found)
+    return read
+
+
+def _human_figures() -> tuple[Figure, ...]:
+    """bench/README.md, the human solver's speed: rate of 100 diabolical puzzles (its steps and
+    guesses exact; its CPU seconds inside the target's minute)."""
+    commands = (("python", "bench/bench_human.py", "--json", "{out}/human_speed.json"),)
+    page, kept = "bench/README.md", ("bench/human_speed.json",)
+    return (
+        Figure("human-rate-steps", page, HUMAN_SHOWN, commands, kept, human_value("rate", "steps"), 6483, 6483,
+               what="count: rate's steps over the 100 sampled diabolical puzzles"),
+        Figure("human-rate-guesses", page, HUMAN_SHOWN, commands, kept, human_value("rate", "guesses"), 0, 0,
+               what="count: rate's guesses over them"),
+        Figure("human-rate-cpu", page, HUMAN_TARGET, commands, kept, human_value("rate", "cpu_s"), 0, 60,
+               what="time: rate's CPU seconds for the 100, inside the target's minute"),
+    )
+
+
+HUMAN_SHOWN = "(6,483 steps, 0 guesses"
+HUMAN_TARGET = "27.3 s of CPU for 100"
+
+
+def se_value(file: str, key: str) -> Callable[[Outputs], float]:
+    """A figure of rating_vs_se.py's JSON for one puzzle file."""
+    def read(outputs: Outputs) -> float:
+        rows = [row for row in decoded(outputs["rating_vs_se.json"])["files"] if row["file"] == file]
+        return float(rows[0][key])
+    return read
+
+
+def _rating_figures() -> tuple[Figure, ...]:
+    """docs/teaching.md and bench/README.md's targets: the human-style rating against Sudoku
+    Explainer's (deterministic: the rating, and the bootstrap's seed)."""
+    commands = (("python", "bench/rating_vs_se.py", "--json", "{out}/rating_vs_se.json"),)
+    kept, sample, bundled = ("bench/figures/rating_vs_se.json",), "exchange_diabolical_sample320.txt", \
+        "exchange_diabolical_se60.txt"
+    teaching = "docs/teaching.md"
+    return (
+        Figure("se-sample-spearman", teaching, SE_SAMPLE_SHOWN, commands, kept, se_value(sample, "spearman"),
+               0.83, 0.83, what="count-based: Spearman's rho with SE over the 320-puzzle evaluation sample"),
+        Figure("se-sample-guessed", teaching, SE_SAMPLE_SHOWN, commands, kept, se_value(sample, "guessed"), 0, 0,
+               what="count: puzzles of the evaluation sample that needed a guess"),
+        Figure("se-bundled-spearman", teaching, SE_BUNDLED_SHOWN, commands, kept, se_value(bundled, "spearman"),
+               0.79, 0.79, what="count-based: Spearman's rho with SE over the bundled 60"),
+        Figure("se-target-spearman", "bench/README.md", "320 of 320 without a guess, Spearman **0.83**", commands, kept,
+               se_value(sample, "spearman"), 0.83, 0.83, what="count-based: the targets row's Spearman"),
+    )
+
+
+SE_SAMPLE_SHOWN = "| evaluation sample | 320 (5.4 to 8.9) | 320 (100%) | **0.83** (0.78 to 0.87) |"
+SE_BUNDLED_SHOWN = "| bundled 60 | 60 (5.4 to 8.9) | 60 (100%) | 0.79 (0.65 to 0.90) |"
+
+
 FIGURES: tuple[Figure, ...] = (*_paired_figures(), *_encoding_figures(), *_tail_figures(), *_givens_figures(),
                                *_qwh_tail_figures(), *_qwh_phase_figures(), *_consistency_figures(),
                                *_scaling_figures(), *_memory_figures(),
-                               *_innies_figures(), *_band_kernel_figures())
+                               *_innies_figures(), *_band_kernel_figures(), *_target_run_figures(),
+                               *_human_figures(), *_rating_figures())
 """Every registered figure (bench/check_figures.py lists, checks and re-runs them)."""
 
 

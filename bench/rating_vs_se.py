@@ -4,7 +4,9 @@ evaluation sample puzzles/exchange_diabolical_sample320.txt), the Spearman rank 
 our score with the SE rating (with a bootstrap 95% interval), how many puzzles needed a guess,
 and per SE rating our median score and the hardest techniques we needed.
 
-    python bench/rating_vs_se.py [FILE ...] [--upto 9.0]
+    python bench/rating_vs_se.py [FILE ...] [--upto 9.0] [--json OUT]
+
+--json keeps each file's figures with their provenance (bench/figures.py checks them).
 
 Uniqueness is proved as `rate` proves it (mrv counts the solutions first). Times are CPU
 seconds of this process (the machine is shared: wall times say little).
@@ -12,18 +14,21 @@ seconds of this process (the machine is shared: wall times say little).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from tabulate import tabulate
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.common import write_json
 from models import Model, parse_puzzle
 from solvers import registry
 from solvers.human import rate
@@ -83,18 +88,28 @@ def interval(xs: list[float], ys: list[float], rounds: int = 1000, seed: int = 1
     return found[int(0.025 * len(found))], found[int(0.975 * len(found)) - 1]
 
 
-def report(path: Path, rows: list[tuple[float, float, str, int, float]], upto: float) -> None:
+def figures(path: Path, rows: list[tuple[float, float, str, int, float]], upto: float) -> dict[str, Any]:
+    """A file's figures over the puzzles SE rates ``upto`` or less (CPU over them all)."""
     kept = [r for r in rows if r[0] <= upto]
     se, ours = [r[0] for r in kept], [r[1] for r in kept]
     low, high = interval(se, ours)
-    guessed = sum(1 for r in kept if r[3])
     cpu = [r[4] for r in rows]
-    print(f"{path.name}: {len(rows)} puzzles, {len(kept)} rated {upto} or less by SE; on those: Spearman "
-          f"{spearman(se, ours):.2f} (95% interval {low:.2f} to {high:.2f}), {guessed} needed a guess "
-          f"({len(kept) - guessed} of {len(kept)} solved by reasoning alone, "
-          f"{100 * (len(kept) - guessed) / len(kept):.0f}%); CPU {sum(cpu):.1f} s in all, "
-          f"median {statistics.median(cpu):.2f} s, max {max(cpu):.2f} s a puzzle")
-    if len(rows) > len(kept):
+    return {"file": path.name, "puzzles": len(rows), "upto": upto, "kept": len(kept),
+            "spearman": round(spearman(se, ours), 2), "low": round(low, 2), "high": round(high, 2),
+            "guessed": sum(1 for r in kept if r[3]), "cpu_s": round(sum(cpu), 1),
+            "median_cpu_s": round(statistics.median(cpu), 2), "max_cpu_s": round(max(cpu), 2)}
+
+
+def report(path: Path, rows: list[tuple[float, float, str, int, float]], upto: float) -> dict[str, Any]:
+    """Print a file's figures and its table by SE rating; the figures."""
+    found = figures(path, rows, upto)
+    kept, guessed = found["kept"], found["guessed"]
+    print(f"{path.name}: {len(rows)} puzzles, {kept} rated {upto} or less by SE; on those: Spearman "
+          f"{found['spearman']:.2f} (95% interval {found['low']:.2f} to {found['high']:.2f}), {guessed} needed a guess "
+          f"({kept - guessed} of {kept} solved by reasoning alone, "
+          f"{100 * (kept - guessed) / kept:.0f}%); CPU {found['cpu_s']:.1f} s in all, "
+          f"median {found['median_cpu_s']:.2f} s, max {found['max_cpu_s']:.2f} s a puzzle")
+    if len(rows) > kept:
         all_se, all_ours = [r[0] for r in rows], [r[1] for r in rows]
         print(f"  all {len(rows)}: Spearman {spearman(all_se, all_ours):.2f}, "
               f"{sum(1 for r in rows if r[3])} needed a guess")
@@ -107,15 +122,19 @@ def report(path: Path, rows: list[tuple[float, float, str, int, float]], upto: f
     print(tabulate(table, ["SE rating", "puzzles", "our median", "our hardest techniques"],
                    tablefmt="github", disable_numparse=True))
     print()
+    return found
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, default=DEFAULT)
     parser.add_argument("--upto", type=float, default=9.0, help="the figures over puzzles SE rates this or less")
+    parser.add_argument("--json", type=Path, default=None, help="keep each file's figures with their provenance")
     args = parser.parse_args()
-    for path in args.files:
-        report(path, rated(path), args.upto)
+    started = [round(value, 2) for value in os.getloadavg()]
+    found = [report(path, rated(path), args.upto) for path in args.files]
+    if args.json:
+        write_json(args.json, {"files": found}, started)
 
 
 if __name__ == "__main__":

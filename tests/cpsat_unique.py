@@ -14,13 +14,13 @@ from __future__ import annotations
 import sys
 import time
 
-from ortools.sat.python import cp_model
-
 from models import Model, Puzzle, read_puzzles
 
 
 def count_solutions(puzzle: Puzzle, limit: int = 2, time_limit: float = 120.0) -> int | None:
     """How many solutions (0, 1, or ``limit`` meaning at least that many); None if CP-SAT gave up."""
+    from ortools.sat.python import cp_model  # OR-tools (and pandas) imported only when counting
+
     model = Model.from_puzzle(puzzle)
     cp = cp_model.CpModel()
     cells = [cp.NewIntVar(v, v, f"c{i}") if v else cp.NewIntVar(1, model.n, f"c{i}")

@@ -23,11 +23,16 @@ def never_filled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(generator, "random_solution", lambda *args, **kwargs: None)
 
 
-def test_each_region_map_without_a_grid_is_heard_and_the_bound_stops_the_search(
-        never_filled: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    ticks = itertools.count()  # a clock 0.05 s on at each look: the same maps heard under any load
+def ticking_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The generator's clock 0.05 s on at each look: the same maps are heard under any load."""
+    ticks = itertools.count()
     monkeypatch.setattr(generator, "time", SimpleNamespace(monotonic=lambda: next(ticks) / 20,
                                                            perf_counter=lambda: next(ticks) / 20))
+
+
+def test_each_region_map_without_a_grid_is_heard_and_the_bound_stops_the_search(
+        never_filled: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    ticking_clock(monkeypatch)
     heard: list[int] = []
     with pytest.raises(GenerationError) as stopped:
         random_full_grid(9, random.Random(1), "jigsaw",
@@ -38,7 +43,8 @@ def test_each_region_map_without_a_grid_is_heard_and_the_bound_stops_the_search(
 
 
 def test_generate_prints_each_missed_map_and_exits_1_at_the_grid_timeout(
-        never_filled: None, capsys: pytest.CaptureFixture[str]) -> None:
+        never_filled: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    ticking_clock(monkeypatch)
     assert cli.main(["generate", "--size", "9", "--variant", "jigsaw", "--grid-timeout", "0.3"]) == 1
     err = capsys.readouterr().err
     assert "generate: puzzle 1: region map 1 gave no complete grid; trying another" in err

@@ -241,18 +241,21 @@ SWEEP = [("top95.txt", 6), ("exchange_diabolical_se60.txt", 6), ("hardest.txt", 
          ("jigsaw.txt", 1), ("generated_x_9x9.txt", 1), ("generated_killer_9x9.txt", 2),
          ("16x16_forum_samples.txt", 1), ("forum_hardest_1905_11plus_sample20.txt", 1)]
 """The soundness sweep over the hard, large and variant sets: a sample of each, drawn with seed
-37, to keep the slow tier's cost down (each costs a few seconds of CPU)."""
+37 (each costs a few seconds of CPU). The full tier takes the sets whose sample costs under
+about 4 s; the others (over 5 s each) are in the soak tier (--soak)."""
+SOAKED = {"hardest.txt", "x_sudoku.txt", "generated_x_9x9.txt", "top95.txt"}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, count", SWEEP, ids=[name for name, _ in SWEEP])
+@pytest.mark.parametrize("name, count", [pytest.param(name, count, id=name, marks=[pytest.mark.soak] * (name in SOAKED))
+                                         for name, count in SWEEP])
 def test_no_step_removes_a_solution_digit_on_the_hard_large_and_variant_sets(name: str, count: int) -> None:
     check_file(name, count, seed=37)
 
 
 # --------------------------------------------------------------------- the rating's order
 
-@pytest.mark.slow
+@pytest.mark.soak  # a study over three whole sets
 def test_median_scores_order_easy50_below_top95_below_the_forum_hardest() -> None:
     medians = []
     for name in ("easy50.txt", "top95.txt", "forum_hardest_1905_11plus_sample20.txt"):

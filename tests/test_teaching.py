@@ -344,7 +344,7 @@ def test_the_last_event_of_a_long_trace_is_on_the_page(browser: Browser, tmp_pat
     assert sentence == f"step {len(events) - 1}: {describe(events[-1], 9)}"
 
 
-@pytest.mark.slow
+@pytest.mark.soak  # every rung over the whole teaching set, the textbook backtracker's included
 def test_the_docs_ladder_table_is_what_the_ladder_computes_each_rung_needing_fewer_decisions() -> None:
     # docs/teaching.md's figures come from `compare.py ladder`: decisions do not depend on the
     # machine; and what the ladder is for: on the same puzzles each rung up it (the readable

@@ -111,6 +111,10 @@ def test_left_to_the_full_tier():
 @pytest.mark.slow
 def test_chosen_but_slow():
     pass
+
+@pytest.mark.soak
+def test_a_long_campaign():
+    pass
 '''
 
 ON_A_COSTLY_FIXTURE = '''
@@ -142,6 +146,16 @@ def test_only_a_test_marked_quick_and_not_slow_is_in_the_quick_tier(tmp_path: Pa
     assert "test_left_to_the_full_tier" not in done.stdout and "test_chosen_but_slow" not in done.stdout
     everything = run_tiered(tmp_path, "-v")
     assert everything.stdout.count("PASSED") == 3, everything.stdout
+
+
+def test_a_soak_test_runs_only_under_soak_and_soak_m_soak_runs_it_alone(tmp_path: Path) -> None:
+    everything = run_tiered(tiered_suite(tmp_path), "-v")
+    assert everything.returncode == 0 and "test_a_long_campaign" not in everything.stdout, everything.stdout
+    soaked = run_tiered(tmp_path, "-v", "--soak")
+    assert "test_a_long_campaign PASSED" in soaked.stdout and soaked.stdout.count("PASSED") == 4, soaked.stdout
+    alone = run_tiered(tmp_path, "-v", "--soak", "-m", "soak")
+    assert alone.stdout.count("PASSED") == 1 and "test_a_long_campaign PASSED" in alone.stdout, alone.stdout
+    assert "test_a_long_campaign" not in run_tiered(tmp_path, "-v", "-m", "not slow").stdout
 
 
 def test_a_quick_test_on_a_full_tier_fixture_is_refused_naming_both(tmp_path: Path) -> None:

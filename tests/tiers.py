@@ -15,6 +15,11 @@ for the quick tier): collecting one is an error naming both.
 parametrised over the registered backends (its ``backend_name``) runs for them only, and a
 module about one backend (marked ``backends("name")``) only when its backend is chosen; a
 test about no backend in particular still runs (narrow those with a path or ``-k``).
+
+The soak tier: a test marked ``soak`` is a long campaign whose subject is its length (a fuzz
+run of a minute that must find nothing, planted bugs each hunted for minutes, a study over
+whole puzzle sets). It is left out unless ``--soak`` is given, so the full suite stays within
+its few minutes; ``--soak -m soak`` runs the soak tier alone.
 """
 from __future__ import annotations
 
@@ -31,6 +36,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--backend", action="append", default=[], metavar="NAME[,NAME...]",
                      help="run the tests of these registered backends only (repeatable): the tests "
                           "parametrised over the backends, for these; modules about other backends left out")
+    parser.addoption("--soak", action="store_true", default=False,
+                     help="also run the soak tier: the long campaigns marked soak (minutes each), left out by default")
 
 
 def chosen_backends(config: pytest.Config) -> set[str]:
@@ -79,13 +86,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             raise pytest.UsageError(f"{item.nodeid} is marked quick but uses a fixture of the full tier "
                                     f"(one that requests {FULL_TIER_FIXTURE}): move the test to the full "
                                     "tier or give it a cheaper fixture")
-    chosen = chosen_backends(config)
-    if chosen:
-        kept = [item for item in items if (backends_of(item) or chosen) & chosen]
-        if len(kept) < len(items):
-            left = {id(item) for item in kept}
-            config.hook.pytest_deselected(items=[item for item in items if id(item) not in left])
-            items[:] = kept
+    soak, chosen = config.getoption("soak"), chosen_backends(config)
+    kept = [item for item in items if runs(item, soak, chosen)]
+    if len(kept) < len(items):
+        left = {id(item) for item in kept}
+        config.hook.pytest_deselected(items=[item for item in items if id(item) not in left])
+        items[:] = kept
+
+
+def runs(item: pytest.Item, soak: bool, chosen: set[str]) -> bool:
+    """Whether a collected test runs: a soak test only under --soak, and under --backend only a
+    test about a chosen backend or about none in particular."""
+    if not soak and item.get_closest_marker("soak") is not None:
+        return False
+    return not chosen or bool((backends_of(item) or chosen) & chosen)
 
 
 @pytest.fixture(scope="session")

@@ -32,8 +32,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-import networkx as nx
-
 LEVELS = ("bounds", "gac", "sac")
 
 Revise = Callable[[list[int], Sequence[int]], "list[int] | None"]
@@ -128,6 +126,8 @@ def _gac_masks(masks: tuple[int, ...]) -> tuple[int, ...] | None:
         return tuple(result)
     # Cells are 0, 1, ...; values -1, -2, ... (value v is node -v).
     edges = [(i, -v) for i in open_cells for v in _bit_values(result[i])]
+    import networkx as nx  # noqa: PLC0415 - its import (over 0.1 s) paid only when a matching is needed
+
     graph = nx.Graph(edges)
     matching = nx.bipartite.hopcroft_karp_matching(graph, top_nodes=open_cells)
     if any(i not in matching for i in open_cells):
