@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 pytest.importorskip("numba", reason="the fast backend needs numba: pip install numba")
@@ -205,3 +206,18 @@ def test_the_frisch_bench_proves_an_easy_isomorph_with_its_conflicts_and_refuses
     assert "proved 1 of 1" in done.stdout and "conflicts" in done.stdout
     wrong = _frisch_bench("--puzzles", "16", "--tuning", '{"keep_lbd": -1}')
     assert wrong.returncode == 2 and "keep_lbd" in wrong.stderr and "#16" not in wrong.stdout
+
+
+@pytest.mark.parametrize("spare", [0, 1, 2])
+def test_the_store_grows_wherever_the_kernel_asks_for_room(spare: int) -> None:
+    # the kernel asks for room (GROW) while fewer than variables + 2 literals are free; a
+    # store grown one short of that (variables + 1 free) sent the search into a loop of GROW
+    # answers until its time limit (Frisch #6 under seed 1: 5,096 conflicts in 60 s of CPU)
+    variables = 729
+    db = _fast_learning._new_store(variables, 4096, 64)
+    st = np.zeros(_fast_learning._SLOTS, np.int64)
+    st[_fast_learning._USED] = 4096 - variables - spare
+    st[_fast_learning._NCL] = 63 - spare
+    grown = _fast_learning._grown(db, st, variables)
+    assert st[_fast_learning._USED] + variables + 2 <= len(grown[0])
+    assert st[_fast_learning._NCL] + 1 < len(grown[1]) and len(grown[3]) == 4 * len(grown[1])

@@ -751,7 +751,7 @@ def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
         st[_STARTED] = 1
         if not _begin(givens, vb, vi, cons, db, st):
             return CONTRADICTION
-    room = vi.shape[1] + 1
+    room = vi.shape[1] + 1  # variables + 2: a clause as long as the trail, and a spare
     while True:
         if st[_USED] + room > db[0].shape[0] or st[_NCL] + 1 >= db[1].shape[0]:
             return GROW
@@ -835,9 +835,10 @@ def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...
 
 
 def _grown(db: tuple[np.ndarray, ...], st: np.ndarray, variables: int) -> tuple[np.ndarray, ...]:
-    """The clause store with twice the room where the kernel ran short."""
+    """The clause store with twice the room where the kernel ran short (its test: fewer
+    than variables + 2 free literals, or fewer than 2 free clause rows)."""
     clits, cinfo, whead, wlink = db
-    if st[_USED] + variables + 1 > len(clits):
+    if st[_USED] + variables + 2 > len(clits):
         clits = np.concatenate([clits, np.zeros(len(clits), np.int32)])
     if st[_NCL] + 1 >= len(cinfo):
         cinfo = np.concatenate([cinfo, np.zeros_like(cinfo)])
