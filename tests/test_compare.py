@@ -295,7 +295,7 @@ def test_report_reprints_and_compares_saved_runs(planted_run, tmp_path: Path) ->
     compared = json.loads(change.stdout)
     row = next(r for r in compared["rows"] if r["set"] == "puzzles.txt 4x4"
                and r["configuration"] == "false_unsat")
-    assert (row["wrong"], row["timeouts"]) == ("1 -> 0", "0 -> 1")
+    assert (row["wrong"], row["timeouts"]) == ("2 -> 0", "0 -> 2")  # both puzzles are 4x4
     assert {(c["solver"], c["old"], c["new"]) for c in compared["changes"]} == {
         ("false_unsat", "wrong", "timeout")}
     assert (tmp_path / "cactus.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -10,6 +10,7 @@ Configuration into a backend, in the worker that runs it.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -62,6 +63,16 @@ def show_value(value: Any) -> str:
     return str(value)
 
 
+@functools.lru_cache(maxsize=4096)
+def _worker_key(solver: Configuration, n: int, memory_limit: float | None) -> str:
+    """Task.key, worked out once per (configuration, side, memory limit): the runner asks
+    for it several times a run."""
+    plugin = "" if solver.plugin is None else f"plugin:{solver.plugin}|"
+    unseeded = replace(solver, options=tuple(o for o in solver.options if o[0] != "seed"))
+    key = f"{plugin}{unseeded.text()}|n={n}"
+    return key if memory_limit is None else f"{key}|memory:{memory_limit:g}"
+
+
 @dataclass(frozen=True)
 class Task:
     """One run: a backend on a puzzle, asked for up to max_solutions within time_limit seconds
@@ -92,10 +103,7 @@ class Task:
         >>> Task(Configuration("mrv", options=(("seed", 3),)), Puzzle(Geometry.for_size(4), (0,) * 16)).key
         'mrv|n=4'
         """
-        plugin = "" if self.solver.plugin is None else f"plugin:{self.solver.plugin}|"
-        unseeded = replace(self.solver, options=tuple(o for o in self.solver.options if o[0] != "seed"))
-        key = f"{plugin}{unseeded.text()}|n={self.puzzle.geometry.n}"
-        return key if self.memory_limit is None else f"{key}|memory:{self.memory_limit:g}"
+        return _worker_key(self.solver, self.puzzle.geometry.n, self.memory_limit)
 
 
 @dataclass

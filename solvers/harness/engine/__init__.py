@@ -4,6 +4,7 @@ configs:       configurations ``[LABEL=]BACKEND[:OPTION=VALUE...]``, checked bef
 plugins:       a user's own backend from a file or module; loading any configuration's backend
 runner:        worker processes with a wall-clock limit (kill and replace), in task order
 worker:        the worker's side: isolate, load a backend, run it, answer as plain data
+chunks:        how many quick runs of one key a worker is handed in one message
 channel:       the untrusted result channel: size- and depth-capped JSON frames, read without blocking
 answers:       a worker's answer checked field by field (types, ranges that JSON and SQLite hold)
 output:        a worker's stdout and stderr forwarded to stderr: escaped, labelled, bounded per run

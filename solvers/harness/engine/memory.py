@@ -20,9 +20,12 @@ KIB = 1024.0
 
 def reset_peak(pid: int | str = "self") -> bool:
     """Reset the process's resident high-water mark; whether that worked."""
-    try:
-        with open(f"/proc/{pid}/clear_refs", "w", encoding="ascii") as handle:
-            handle.write("5")
+    try:  # os.open and os.write: a third of open()'s cost, once a run
+        fd = os.open(f"/proc/{pid}/clear_refs", os.O_WRONLY)
+        try:
+            os.write(fd, b"5")
+        finally:
+            os.close(fd)
         return True
     except OSError:
         return False

@@ -2,17 +2,17 @@
 
 Each worker is a fresh interpreter (the 'spawn' start method) in a session of its own
 (sandbox.py), its stdout and stderr sent into a pipe the parent reads (output.py: shown on
-this process's stderr escaped, labelled and bounded). A worker first loads a configuration's backend
-(its own exchange, under LOAD_LIMIT: imports and a compile never count as a run); then
-each run is handed over, and the parent notes on its own clock when the worker's marks
-around the call (``started``, ``finished``) and its answer arrive: timing.judged_times
-checks the worker's stamps of the call against those and against /proc's count of the
-worker's CPU, and the parent's readings decide whether a run was late, whatever the
-backend did to the clocks it can reach. The backend is given the limit
-itself, and a worker still busy ``grace`` seconds after the limit is killed with its whole
-process group (children included), its task recorded as a timeout. A worker that dies
-gives an error for its task (memory-out under a memory limit). Either way the other
-tasks go on, and every outcome is kept in task order. When a run ends, whatever
+this process's stderr escaped, labelled and bounded). A worker first loads a configuration's
+backend (its own exchange, under LOAD_LIMIT: imports and a compile never count as a run);
+then each run is handed over (quick runs of one key several in a message: chunks.py), and
+the parent notes on its own clock when the worker's marks around the call (``started``,
+``finished``) and its answer arrive: timing.judged_times checks the worker's stamps of the
+call against those and against /proc's count of the worker's CPU, and the parent's readings
+decide whether a run was late, whatever the backend did to the clocks it can reach. The
+backend is given the limit itself, and a worker still busy ``grace`` seconds after the limit
+is killed with its whole process group (children included), its task recorded as a timeout.
+A worker that dies gives an error for its task (memory-out under a memory limit). Either way
+the other tasks go on, and every outcome is kept in task order. When a run ends, whatever
 processes it left behind are killed (sandbox.end_strays), not only when its worker is.
 
 Measured from outside: a killed run's CPU time and peak memory are read from /proc just
@@ -53,6 +53,7 @@ from ...result import Status
 from ..tasks import MAX_SECONDS, Configuration, Outcome, Task
 from .answers import AnswerError, amount, check_answer
 from .channel import ChannelError, FrameReader, read_available
+from .chunks import ChunkSizes
 from .memory import high_water_mb
 from .output import OutputForwarder
 from .sandbox import cap_memory, end_strays, kill_marked, kill_tree
@@ -195,6 +196,11 @@ class _Worker:
     """When the worker was told to load the running task's backend (time.monotonic)."""
     load_s: float = 0.0
     """Seconds it spent loading and preparing it (a compile), reported with the outcome."""
+    queue: list[int] = field(default_factory=list)
+    """The runs of its chunk after the running one, sent and not yet begun (chunks.py)."""
+    since: float = 0.0
+    """The parent's latest look before what it last read was written (time.monotonic): the
+    earliest the run after an answer read then can have begun."""
 
 
 class _Pool:
@@ -218,6 +224,9 @@ class _Pool:
         self.keep_idle = False
         """Asked by WorkerPool(keep_idle=True) (fuzz): idle workers of every key are kept anyway
         (up to IDLE_WORKERS, the least recently used ended first), so it changes nothing here."""
+        self.sizes = ChunkSizes()
+        self.waiting: list[int] = []
+        """Tasks read (or given back) and not yet handed to a worker, in their order."""
         self.answered: list[tuple[int, Outcome, int, int | None, float, float]] = []
         """Answers read and checked, to be recorded once the free workers have new tasks:
         (task number, outcome, worker pid, sequence, the parent's least wall time, load s)."""
@@ -229,6 +238,7 @@ class _Pool:
         self.source: Iterator[tuple[int, Task]] | None = enumerate(tasks)
         self.count = 0
         waiting: list[int] = []
+        self.waiting = waiting
         try:
             while True:
                 waiting[:0], self.requeued = self.requeued, []
@@ -350,13 +360,53 @@ class _Pool:
             capped = worker.capped == task.memory_limit
         worker.loading, worker.warmup = False, task.solver not in worker.ran
         worker.ran.add(task.solver)
+        worker.queue = self._chunk(task, worker)
         worker.cpu_sent = proc_cpu_split(worker.process.pid)
         worker.sent = worker.last_read = time.monotonic()
         worker.deadline = worker.sent + task.time_limit + grace_for(task.time_limit)
         try:
-            worker.tasks.send(("run", number, task, capped))
+            worker.tasks.send(("runs", [(n, self.tasks[n]) for n in [number, *worker.queue]], capped))
         except (OSError, ValueError):  # died while idle: its death is noticed in _wait
             pass
+
+    def _chunk(self, task: Task, worker: _Worker) -> list[int]:
+        """The tasks to go with this one in its worker's chunk (chunks.py): the next ones of
+        its key whose configuration the worker has loaded for their need (a seed is a
+        configuration of its own), looked for among the next few; the others stay waiting
+        in their order."""
+        key = task.key
+        size = self.sizes.size(key)
+        if size == 1:
+            return []
+        taken: list[int] = []
+        passed: list[int] = []
+        while len(taken) < size - 1 and len(passed) < size:
+            number = self.waiting.pop(0) if self.waiting else self._pull()
+            if number is None:
+                break
+            other = self.tasks[number]
+            if other.key == key and (other.solver, needs(other)) in worker.loaded:
+                taken.append(number)
+            else:
+                passed.append(number)
+        self.waiting[:0] = passed
+        return taken
+
+    def _next_in_chunk(self, worker: _Worker, cpu: tuple[float, float] | None) -> None:
+        """The run after the one just answered becomes the worker's current run: it began
+        after the answer was written (``since``), its limit runs from when the parent read
+        the answer (never earlier than it began), its CPU is counted from ``cpu`` (/proc
+        read as the answer was handled)."""
+        number = worker.queue.pop(0)
+        task = self.tasks[number]
+        worker.task, worker.started, worker.peak_reset = number, False, False
+        worker.started_at = worker.finished_at = worker.span = None
+        worker.sequence, self.sequence = self.sequence, self.sequence + 1
+        worker.output.run_started(task.solver.name)
+        worker.warmup = task.solver not in worker.ran
+        worker.ran.add(task.solver)
+        worker.cpu_sent, worker.sent = cpu, worker.since
+        worker.deadline = worker.last_read + task.time_limit + grace_for(task.time_limit)
 
     def _wait(self) -> None:
         live = list(self.workers)
@@ -371,7 +421,10 @@ class _Pool:
         for each in live:  # read (and time) every answer before handling any
             arrived[id(each)] = read_available(each.results.fileno())
             now = time.monotonic()
-            each.arrival = (each.last_read, called) if each.results.fileno() in waiting else (now, now)
+            ready = each.results.fileno() in waiting
+            each.arrival = (each.last_read, now) if ready else (now, now)  # read by now: a streaming
+            # worker (a chunk) may have written more after the look at `called`
+            each.since = each.last_read if ready else called
             each.last_read = now
             read_available(each.process.sentinel)  # whatever a backend wrote into it (else wait spins)
         for worker in live:
@@ -465,6 +518,12 @@ class _Pool:
         worker.task = None
         self.answered.append((number, outcome, worker.process.pid, worker.sequence, wall[0], worker.load_s))
         worker.load_s = 0.0
+        self.sizes.seen(worker.key, outcome.time_s, children=children)
+        if worker.queue and (worker.retire or children):  # its next run is not to be trusted
+            worker.retire = True                          # to it: a fresh worker takes the rest
+            self._give_back(worker)
+        elif worker.queue:
+            self._next_in_chunk(worker, now)
 
     def _broken(self, worker: _Worker, problem: str) -> None:
         if worker.task is not None:
@@ -518,9 +577,15 @@ class _Pool:
         self._end(worker)
         self._record(number, outcome, worker)
 
+    def _give_back(self, worker: _Worker) -> None:
+        """The runs of the worker's chunk not yet begun go to another worker, in their order."""
+        self.requeued += worker.queue
+        worker.queue = []
+
     def _end(self, worker: _Worker) -> None:
         """Kill the worker's whole group and marked strays; close its pipes, the last of its
-        output forwarded."""
+        output forwarded. The rest of its chunk goes to another worker."""
+        self._give_back(worker)
         kill_tree(worker.process.pid, worker.token)
         _join(worker.process, 5.0)
         worker.tasks.close()

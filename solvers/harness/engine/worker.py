@@ -46,10 +46,11 @@ def worker_main(tasks: Connection, results: Connection, output: Connection, pare
                 token: str) -> None:
     """Serve the parent's messages until told to stop (None) or the parent goes away:
     ("check", configuration) loads a backend only to say whether it loads; ("load",
-    configuration) loads and prepares one for the runs to come; ("run", number, task,
-    limited) runs a task of a loaded backend (``limited``: the parent has already capped
-    this process's memory, see sandbox.cap_memory). Whatever is written to fd 1 or 2 from
-    here on goes into ``output``."""
+    configuration) loads and prepares one for the runs to come; ("runs", [(number, task),
+    ...], limited) runs tasks of a loaded backend one after another, each answered as it
+    ends (a chunk: runner.py; ``limited``: the parent has already capped this process's
+    memory, see sandbox.cap_memory); a memory-out ends the worker and the rest of its chunk.
+    Whatever is written to fd 1 or 2 from here on goes into ``output``."""
     isolate(parent_pid, token)
     os.dup2(output.fileno(), 1)  # never the parent's stdout or terminal: the parent shows it escaped
     os.dup2(output.fileno(), 2)
@@ -73,32 +74,38 @@ def worker_main(tasks: Connection, results: Connection, output: Connection, pare
         if message[0] == "load":  # ("load", configuration, puzzle or None)
             write_frame(fd, {"kind": "loaded", "error": _prepared(backends, message[1], message[2])})
             continue
-        _, number, task, limited = message
-        reap_children()  # strays of an earlier run, killed by the parent since
+        _, runs, limited = message
+        for number, task in runs:
+            if not _serve(fd, backends, number, task, limited):
+                return  # a memory-out: the heap may be in any state, the parent starts a new worker
+            if task.solver not in warm:  # what a backend builds on its first call (numba's
+                warm.add(task.solver)    # dispatch and type caches, tables) is frozen like its
+                gc.collect()             # imports: the collection before each later run then
+                gc.freeze()              # visits only what that run's predecessor left
 
-        def started(peak_reset: bool, number: int = number) -> None:
-            write_frame(fd, {"kind": "started", "task": number, "peak_reset": peak_reset})
 
-        def finished(span: tuple[float, float], number: int = number) -> None:
-            write_frame(fd, {"kind": "finished", "task": number, "span": list(span)})
+def _serve(fd: int, backends: dict[Any, Backend], number: int, task: Any, limited: bool) -> bool:
+    """Run one task and send its marks and answer; False after a memory-out."""
+    reap_children()  # strays of an earlier run, killed by the parent since
 
-        outcome = solve(backends[task.solver], task, started, capped=limited, finished=finished)
-        outcome["children"] = reap_children()
-        try:
-            write_frame(fd, {"kind": "done", "task": number, "outcome": outcome})
-        except ValueError as error:  # e.g. a message over the channel's size
-            write_frame(fd, {"kind": "done", "task": number, "outcome": {
-                "status": "error", "time_s": outcome.get("time_s", 0.0), "cpu_s": outcome.get("cpu_s"),
-                "cpu_children_s": outcome.get("cpu_children_s"), "children": outcome["children"],
-                "termination": ANSWER_SIZE,
-                "message": f"the answer could not be sent back: {describe(error)} (--count counts "
-                           "without sending every grid)"}})
-        if outcome["status"] == Status.MEMORY_OUT:
-            return  # the heap may be in any state: the parent starts a new worker
-        if task.solver not in warm:  # what a backend builds on its first call (numba's
-            warm.add(task.solver)    # dispatch and type caches, tables) is frozen like its
-            gc.collect()             # imports: the collection before each later run then
-            gc.freeze()              # visits only what that run's predecessor left
+    def started(peak_reset: bool) -> None:
+        write_frame(fd, {"kind": "started", "task": number, "peak_reset": peak_reset})
+
+    def finished(span: tuple[float, float]) -> None:
+        write_frame(fd, {"kind": "finished", "task": number, "span": list(span)})
+
+    outcome = solve(backends[task.solver], task, started, capped=limited, finished=finished)
+    outcome["children"] = reap_children()
+    try:
+        write_frame(fd, {"kind": "done", "task": number, "outcome": outcome})
+    except ValueError as error:  # e.g. a message over the channel's size
+        write_frame(fd, {"kind": "done", "task": number, "outcome": {
+            "status": "error", "time_s": outcome.get("time_s", 0.0), "cpu_s": outcome.get("cpu_s"),
+            "cpu_children_s": outcome.get("cpu_children_s"), "children": outcome["children"],
+            "termination": ANSWER_SIZE,
+            "message": f"the answer could not be sent back: {describe(error)} (--count counts "
+                       "without sending every grid)"}})
+    return bool(outcome["status"] != Status.MEMORY_OUT)
 
 
 def _prepared(backends: dict[Any, Backend], solver: Any, puzzle: Any = None) -> str | None:
