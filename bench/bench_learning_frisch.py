@@ -37,8 +37,11 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+Row = dict[str, Any]
+"""One run's answer: cpu, solutions, complete, verified, counts, proved, wrong (or error)."""
 FRISCH = "puzzles/25x25_gecode_frisch.txt"
 WARM = "puzzles/generated_25x25.txt"
 
@@ -46,9 +49,9 @@ WARM = "puzzles/generated_25x25.txt"
 def child(tree: str, puzzle: int, seed: int, limit: float, tuning: str) -> None:
     """One run in this process (the tree's own code first on the path); a JSON line out."""
     sys.path.insert(0, tree)
-    from models import Model, read_puzzles, verify  # noqa: PLC0415  (the tree's own, after the path)
-    from solvers.backends import _fast_learning  # noqa: PLC0415
-    from solvers.encodings.isomorph import random_isomorph  # noqa: PLC0415
+    from models import Model, read_puzzles, verify  # noqa: PLC0415 - the tree's own, after the path
+    from solvers.backends import _fast_learning  # noqa: PLC0415 - as above
+    from solvers.encodings.isomorph import random_isomorph  # noqa: PLC0415 - as above
     options = {"tuning": _fast_learning.Tuning(**json.loads(tuning))} if tuning else {}
     warm = Model.from_puzzle(read_puzzles(Path(tree, WARM)).puzzles[0])
     _fast_learning.solve(warm, max_solutions=2, **options)  # compile or load, off the clock
@@ -66,7 +69,7 @@ def child(tree: str, puzzle: int, seed: int, limit: float, tuning: str) -> None:
                       "propagations": stats.propagations, "restarts": stats.restarts}))
 
 
-def run_one(tree: str, puzzle: int, seed: int, limit: float, tuning: str) -> dict[str, object]:
+def run_one(tree: str, puzzle: int, seed: int, limit: float, tuning: str) -> Row:
     """One run in a fresh interpreter, its CPU capped a little above the limit."""
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (int(limit) + 120, int(limit) + 125))
@@ -75,10 +78,10 @@ def run_one(tree: str, puzzle: int, seed: int, limit: float, tuning: str) -> dic
                           cwd=tree)
     if done.returncode:
         return {"error": (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1][:200]}
-    row: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
-    proved = row["complete"] and row["solutions"] == 1 and float(row["cpu"]) <= limit  # type: ignore[arg-type]
+    row: Row = json.loads(done.stdout.strip().splitlines()[-1])
+    proved = row["complete"] and row["solutions"] == 1 and float(row["cpu"]) <= limit
     row["proved"] = bool(proved)
-    row["wrong"] = not row["verified"] or int(row["solutions"]) > 1  # type: ignore[call-overload]
+    row["wrong"] = not row["verified"] or int(row["solutions"]) > 1
     return row
 
 
@@ -96,7 +99,7 @@ def compile_cpu(tree: str) -> float:
     return float(done.stdout.split()[-1])
 
 
-def summary(labels: list[str], rows: dict[tuple[str, int, int], dict[str, object]],
+def summary(labels: list[str], rows: dict[tuple[str, int, int], Row],
             runs: list[tuple[int, int]]) -> None:
     """Proved per tree; conflicts, CPU and CPU per conflict over the runs every tree proved."""
     both = [r for r in runs if all(rows[(label, *r)].get("proved") for label in labels)]
@@ -104,8 +107,8 @@ def summary(labels: list[str], rows: dict[tuple[str, int, int], dict[str, object
     for label in labels:
         mine = [rows[(label, *r)] for r in runs]
         proved = sum(bool(m.get("proved")) for m in mine)
-        conflicts = sum(int(rows[(label, *r)]["conflicts"]) for r in both)  # type: ignore[call-overload]
-        cpu = sum(float(rows[(label, *r)]["cpu"]) for r in both)  # type: ignore[arg-type]
+        conflicts = sum(int(rows[(label, *r)]["conflicts"]) for r in both)
+        cpu = sum(float(rows[(label, *r)]["cpu"]) for r in both)
         per = 1e6 * cpu / conflicts if conflicts else 0.0
         print(f"{label}: proved {proved} of {len(runs)}; on the common runs {conflicts:,} "
               f"conflicts, {cpu:.1f} s of CPU, {per:.0f} us a conflict")
@@ -153,7 +156,7 @@ def _tuning_problem(text: str) -> str | None:
     """Why a --tuning value cannot be run (not a JSON object of Tuning's fields, or a value
     out of range), or None."""
     sys.path.insert(0, str(ROOT))
-    from solvers.backends import _fast_learning  # noqa: PLC0415  (this tree's, after the path)
+    from solvers.backends import _fast_learning  # noqa: PLC0415 - this tree's, after the path
     try:
         fields = json.loads(text)
         if not isinstance(fields, dict) or not set(fields) <= set(_fast_learning.Tuning._fields):
@@ -165,8 +168,8 @@ def _tuning_problem(text: str) -> str | None:
 
 
 def _run_all(tasks: list[tuple[str, str, str, int, int]], limit: float, jobs: int
-             ) -> dict[tuple[str, int, int], dict[str, object]]:
-    rows: dict[tuple[str, int, int], dict[str, object]] = {}
+             ) -> dict[tuple[str, int, int], Row]:
+    rows: dict[tuple[str, int, int], Row] = {}
     with ThreadPoolExecutor(jobs) as pool:
         futures = [pool.submit(run_one, tree, p, s, limit, tuning) for _, tree, tuning, p, s in tasks]
         for (label, _, _, p, s), future in zip(tasks, futures, strict=True):
