@@ -6,16 +6,20 @@ clause that cut off a solution would show as a missing one here.
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import numpy as np
 import pytest
 
 pytest.importorskip("numba", reason="the fast backend needs numba: pip install numba")
 
 from models import Geometry, Model, Puzzle, verify
 from models.model import Group
-from solvers import Status, registry
+from solvers import Result, Status, registry
 from solvers.backends import _fast_learning, fast
 
-from .conftest import load
+from .conftest import ROOT, load
 
 pytestmark = pytest.mark.backends("fast")  # pytest --backend NAME leaves the module out for others
 
@@ -137,3 +141,83 @@ def test_an_unknown_learning_is_refused() -> None:
 def test_a_learning_run_compiles_the_learning_kernel_for_its_one_signature() -> None:
     learn(load("small_4x4.txt")[0])
     assert len(_fast_learning._kernel.signatures) == 1
+
+
+def tuned(puzzle: Puzzle, tuning: _fast_learning.Tuning, cap: int) -> Result:
+    return _fast_learning.solve(Model.from_puzzle(puzzle), max_solutions=cap, tuning=tuning)
+
+
+def _opened(name: str, index: int, cell: int) -> Puzzle:
+    """A puzzle with one given removed (forum_hardest_1106 #0 without cell 48: 453 solutions,
+    some 500 conflicts to count them)."""
+    puzzle = load(name)[index]
+    givens = list(puzzle.givens)
+    givens[cell] = 0
+    return Puzzle(puzzle.geometry, tuple(givens))
+
+
+_HARSH = {  # each lever pushed far past its default, so it acts many times on a small puzzle
+    "reduction every 10 conflicts, nothing kept": _fast_learning.Tuning(
+        reduce_every=10, reduce_step=0, keep_lbd=0),
+    "a bound of 5 learnt clauses": _fast_learning.Tuning(bound=5, keep_lbd=0, first_mode=20),
+    "dynamic LBD, reductions, short stable restarts": _fast_learning.Tuning(
+        dynamic_lbd=True, reduce_every=10, reduce_step=0, restart_unit=1, first_mode=5),
+}
+
+
+@pytest.mark.parametrize("lever", list(_HARSH))
+@pytest.mark.parametrize("puzzle", [
+    _opened("forum_hardest_1106.txt", 0, 48), load("special_9x9_multiple_solutions.txt")[7],
+    load("special_9x9_unsolvable.txt")[0], load("forum_hardest_1106.txt")[1]],
+    ids=["453 solutions", "125 solutions", "unsolvable", "unique"])
+def test_a_harsh_lever_keeps_the_counts_of_search(lever: str, puzzle: Puzzle) -> None:
+    # restarts and reductions drop learnt clauses, never a blocking clause or a solution
+    result = tuned(puzzle, _HARSH[lever], 1000)
+    plain = fast.solve(Model.from_puzzle(puzzle), max_solutions=1000)
+    assert plain.complete and result.complete and result.status == plain.status
+    assert set(result.solutions) == set(plain.solutions) and len(set(result.solutions)) == len(result.solutions)
+    assert all(verify(puzzle, s).ok for s in result.solutions)
+
+
+def test_a_harsh_lever_acts_many_times() -> None:
+    result = tuned(_opened("forum_hardest_1106.txt", 0, 48),
+                   _HARSH["reduction every 10 conflicts, nothing kept"], 1000)
+    assert len(result.solutions) == 453 and result.complete
+    assert result.stats.restarts is not None and result.stats.conflicts is not None
+    assert result.stats.restarts >= result.stats.conflicts // 20 > 0
+
+
+def test_a_tuning_that_would_drop_blocking_clauses_is_refused() -> None:
+    with pytest.raises(ValueError, match="keep_lbd"):
+        tuned(load("top95.txt")[0], _fast_learning.Tuning(keep_lbd=-1), 2)
+
+
+def _frisch_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "bench_learning_frisch.py"), *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600, check=False)
+
+
+@pytest.mark.slow
+def test_the_frisch_bench_proves_an_easy_isomorph_with_its_conflicts_and_refuses_a_bad_tuning() -> None:
+    done = _frisch_bench("--puzzles", "16", "--seeds", "3", "--cpu-limit", "30",
+                         "--tuning", '{"keep_lbd": 2}')
+    assert done.returncode == 0, done.stderr
+    assert "#16 seed 3 this" in done.stdout and "proved True" in done.stdout
+    assert "proved 1 of 1" in done.stdout and "conflicts" in done.stdout
+    wrong = _frisch_bench("--puzzles", "16", "--tuning", '{"keep_lbd": -1}')
+    assert wrong.returncode == 2 and "keep_lbd" in wrong.stderr and "#16" not in wrong.stdout
+
+
+@pytest.mark.parametrize("spare", [0, 1, 2])
+def test_the_store_grows_wherever_the_kernel_asks_for_room(spare: int) -> None:
+    # the kernel asks for room (GROW) while fewer than variables + 2 literals are free; a
+    # store grown one short of that (variables + 1 free) sent the search into a loop of GROW
+    # answers until its time limit (Frisch #6 under seed 1: 5,096 conflicts in 60 s of CPU)
+    variables = 729
+    db = _fast_learning._new_store(variables, 4096, 64)
+    st = np.zeros(_fast_learning._SLOTS, np.int64)
+    st[_fast_learning._USED] = 4096 - variables - spare
+    st[_fast_learning._NCL] = 63 - spare
+    grown = _fast_learning._grown(db, st, variables)
+    assert st[_fast_learning._USED] + variables + 2 <= len(grown[0])
+    assert st[_fast_learning._NCL] + 1 < len(grown[1]) and len(grown[3]) == 4 * len(grown[1])

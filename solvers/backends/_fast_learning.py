@@ -19,9 +19,11 @@ watched literals (each watch with a blocker literal); the search jumps back to t
 clause's second-highest level. Branching is VSIDS over the variables, deciding
 ``cell=value``. Restarts alternate, as CaDiCaL's modes do, between Glucose's rule (the
 recent clauses' LBD above the mean: proofs) and the Luby sequence (finding a solution),
-for growing stretches of conflicts; at a restart, when more learnt clauses are kept
-than a bound that grows by a tenth each time, the worse half (by LBD, then length) is
-dropped, never a clause of LBD 2 or less. A solution is recorded and blocked by the
+for growing stretches of conflicts. Every 2,000 conflicts (300 more each time after,
+Glucose's schedule) the search restarts and drops the worse half of the learnt clauses
+(by LBD, then length), never a clause of LBD 3 or less; a learnt clause met in conflict
+analysis takes the number of levels it now spans when that is lower (Glucose's dynamic
+LBD). The levers are read at run time (Tuning). A solution is recorded and blocked by the
 clause of its decisions' negations (kept for good), so counting goes on to any
 ``max_solutions``; a conflict at level 0 ends the search (complete).
 
@@ -71,10 +73,31 @@ _VI_ROWS = _TOUCHED + 1
 # Slots of the int64 state array.
 (_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
- _LIVE, _STAMP, _SIZE, _PENDING, _STABLE, _MODE_END, _SWITCHES) = range(27)
-_SLOTS = _SWITCHES + 1
+ _LIVE, _STAMP, _SIZE, _PENDING, _STABLE, _MODE_END, _SWITCHES, _UNIT, _FIRST_MODE,
+ _KEEP_LBD, _REDUCE_EVERY, _NEXT_REDUCE, _REDUCE_STEP, _DYNAMIC, _STEP) = range(35)
+_SLOTS = _STEP + 1
 # Slots of the float state array.
-_INC, _DECAY, _FAST_LBD, _LBD_SUM = 0, 1, 2, 3
+_INC, _DECAY, _FAST_LBD, _LBD_SUM, _MARGIN = 0, 1, 2, 3, 4
+
+
+class Tuning(NamedTuple):
+    """The search's levers, read at run time (one compile serves every setting); the
+    defaults are the measured best (bench/bench_learning_frisch.py --tuning)."""
+
+    decay: float = DECAY
+    restart_unit: int = RESTART_UNIT
+    first_mode: int = FIRST_MODE
+    margin: float = 0.8
+    """Focused mode restarts when the recent LBD times margin exceeds the mean."""
+    bound: int = FIRST_LEARNT_BOUND
+    keep_lbd: int = 3
+    """Learnt clauses of this LBD or less are never dropped."""
+    reduce_every: int = 2000
+    """0: reduce at a restart past the bound; else every reduce_every conflicts, then
+    reduce_every + reduce_step more each time (Glucose's schedule)."""
+    reduce_step: int = 300
+    dynamic_lbd: bool = True
+    """Recompute the LBD of a learnt clause met in conflict analysis; keep it if lower."""
 
 
 _plain = njit(cache=True, _nrt=False)
@@ -387,9 +410,29 @@ def _analyze(vb, vi, act, stamps, cons, db, st, fst):
         path -= 1
         if path == 0:
             break
+        if st[_DYNAMIC] and vb[_KIND, p] == _CLAUSE:
+            _update_lbd(vi[_RID, p], vi, stamps, db, st)
         count = _reason(vb[_KIND, p], vi[_RID, p], p, cons, db, buf)
     learnt[0] = 2 * p + vb[_VALUE, p]
     return _minimise(size, vb, vi, stamps, cons, db, st)
+
+
+@_plain
+def _update_lbd(c, vi, stamps, db, st):
+    """Glucose's dynamic LBD: a learnt clause (not a kept or blocking one) met as a reason
+    takes the number of levels its literals now span, when that is lower."""
+    clits, cinfo = db[0], db[1]
+    if c < 0 or cinfo[c, 2] <= st[_KEEP_LBD]:
+        return
+    st[_STAMP] += 1
+    start, distinct = cinfo[c, 0], 0
+    for j in range(cinfo[c, 1]):
+        lv = vi[_LEVEL, clits[start + j] >> 1]
+        if stamps[lv] != st[_STAMP]:
+            stamps[lv] = st[_STAMP]
+            distinct += 1
+    if distinct + 1 < cinfo[c, 2]:
+        cinfo[c, 2] = distinct
 
 
 @_plain
@@ -510,7 +553,7 @@ def _reduce(db, st):
     order = np.argsort(key)
     learnt = 0
     for c in range(count):
-        if cinfo[c, 2] > 2:
+        if cinfo[c, 2] > st[_KEEP_LBD]:
             learnt += 1
     drop = np.zeros(count, np.uint8)
     dropped = 0
@@ -518,7 +561,7 @@ def _reduce(db, st):
         c = order[j]
         if dropped >= learnt // 2:
             break
-        if cinfo[c, 2] > 2:
+        if cinfo[c, 2] > st[_KEEP_LBD]:
             drop[c] = 1
             dropped += 1
     whead[:] = -1
@@ -549,7 +592,7 @@ def _schedule(st):
     conflicts; in focused mode (Glucose) the conflict count it waits from."""
     st[_NEXT_RESTART] = st[_CONFLICTS]
     if st[_STABLE]:
-        st[_NEXT_RESTART] += RESTART_UNIT * luby(st[_RESTARTS] + 1)
+        st[_NEXT_RESTART] += st[_UNIT] * luby(st[_RESTARTS] + 1)
 
 
 @_plain
@@ -557,7 +600,7 @@ def _switch(st):
     """Swap focused and stable mode; each pair of modes lasts twice the one before."""
     st[_SWITCHES] += 1
     st[_STABLE] ^= 1
-    st[_MODE_END] = st[_CONFLICTS] + FIRST_MODE * (1 << min(st[_SWITCHES] // 2, 30))
+    st[_MODE_END] = st[_CONFLICTS] + st[_FIRST_MODE] * (1 << min(st[_SWITCHES] // 2, 30))
     _schedule(st)
 
 
@@ -565,9 +608,14 @@ def _switch(st):
 def _restart(vb, vi, act, cons, db, st):
     st[_RESTARTS] += 1
     _backjump(0, vb, vi, act, cons, st)
-    if st[_LIVE] > st[_BOUND]:
+    if st[_REDUCE_EVERY] == 0:
+        if st[_LIVE] > st[_BOUND]:
+            _reduce(db, st)
+            st[_BOUND] += st[_BOUND] // 10
+    elif st[_CONFLICTS] >= st[_NEXT_REDUCE]:
         _reduce(db, st)
-        st[_BOUND] += st[_BOUND] // 10
+        st[_REDUCE_STEP] += st[_STEP]
+        st[_NEXT_REDUCE] = st[_CONFLICTS] + st[_REDUCE_EVERY] + st[_REDUCE_STEP]
     _schedule(st)
 
 
@@ -662,7 +710,9 @@ def _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
         due = st[_CONFLICTS] >= st[_NEXT_RESTART]
     else:  # Glucose: the recent clauses are worse than the average so far
         due = (st[_CONFLICTS] - st[_NEXT_RESTART] >= 50
-               and fst[_FAST_LBD] * 0.8 > fst[_LBD_SUM] / st[_CONFLICTS])
+               and fst[_FAST_LBD] * fst[_MARGIN] > fst[_LBD_SUM] / st[_CONFLICTS])
+    if st[_REDUCE_EVERY] and st[_CONFLICTS] >= st[_NEXT_REDUCE]:
+        due = True  # the clauses are compacted at level 0, where none is a reason
     if due:
         _restart(vb, vi, act, cons, db, st)
     return True
@@ -701,7 +751,7 @@ def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
         st[_STARTED] = 1
         if not _begin(givens, vb, vi, cons, db, st):
             return CONTRADICTION
-    room = vi.shape[1] + 1
+    room = vi.shape[1] + 1  # variables + 2: a clause as long as the trail, and a spare
     while True:
         if st[_USED] + room > db[0].shape[0] or st[_NCL] + 1 >= db[1].shape[0]:
             return GROW
@@ -753,6 +803,22 @@ def _constraint_tables(n: int, num_cells: int, groups: tuple[tuple[int, ...], ..
     return cmem, csize, calo, vcons, nvcons
 
 
+def _states(tune: Tuning, n: int, variables: int) -> tuple[np.ndarray, np.ndarray]:
+    """The search's integer and float state, its levers set from tune (checked here)."""
+    counts = (tune.restart_unit, tune.first_mode, tune.bound, tune.reduce_every + 1,
+              tune.reduce_step + 1)
+    if tune.keep_lbd < 0 or min(counts) < 1 or not 0 < tune.decay < 1:
+        raise ValueError(f"learning tuning out of range (keep_lbd >= 0, counts >= 1, "
+                         f"0 < decay < 1): {tune}")
+    st = np.zeros(_SLOTS, np.int64)
+    st[_SIZE], st[_HSIZE] = n, variables
+    st[_BOUND], st[_MODE_END], st[_FIRST_MODE] = tune.bound, tune.first_mode, tune.first_mode
+    st[_UNIT], st[_KEEP_LBD] = tune.restart_unit, tune.keep_lbd
+    st[_REDUCE_EVERY] = st[_NEXT_REDUCE] = tune.reduce_every
+    st[_DYNAMIC], st[_STEP] = tune.dynamic_lbd, tune.reduce_step
+    return st, np.array([1.0, tune.decay, 0.0, 0.0, tune.margin])
+
+
 def _new_search(variables: int) -> _Search:
     vb = np.full((_VB_ROWS, variables), -1, np.int8)
     vb[_SEEN] = 0
@@ -769,9 +835,10 @@ def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...
 
 
 def _grown(db: tuple[np.ndarray, ...], st: np.ndarray, variables: int) -> tuple[np.ndarray, ...]:
-    """The clause store with twice the room where the kernel ran short."""
+    """The clause store with twice the room where the kernel ran short (its test: fewer
+    than variables + 2 free literals, or fewer than 2 free clause rows)."""
     clits, cinfo, whead, wlink = db
-    if st[_USED] + variables + 1 > len(clits):
+    if st[_USED] + variables + 2 > len(clits):
         clits = np.concatenate([clits, np.zeros(len(clits), np.int32)])
     if st[_NCL] + 1 >= len(cinfo):
         cinfo = np.concatenate([cinfo, np.zeros_like(cinfo)])
@@ -780,8 +847,9 @@ def _grown(db: tuple[np.ndarray, ...], st: np.ndarray, variables: int) -> tuple[
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
-          node_limit: int | None = None) -> Result:
-    """Solve by conflict-driven clause learning; count up to max_solutions solutions."""
+          node_limit: int | None = None, tuning: Tuning | None = None) -> Result:
+    """Solve by conflict-driven clause learning; count up to max_solutions solutions
+    (tuning: the levers, for benchmarks and tests; None, the defaults)."""
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     n, cells = model.n, model.num_cells
@@ -790,10 +858,7 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     cons = tables + (np.zeros(len(tables[1]), np.int32), np.zeros(len(tables[1]), np.int32))
     search = _new_search(variables)
     db = _new_store(variables, max(1 << 16, 16 * variables), 1 << 12)
-    st = np.zeros(_SLOTS, np.int64)
-    st[_SIZE], st[_HSIZE] = n, variables
-    st[_BOUND], st[_MODE_END] = FIRST_LEARNT_BOUND, FIRST_MODE
-    fst = np.array([1.0, DECAY, 0.0, 0.0])
+    st, fst = _states(tuning or Tuning(), n, variables)
     givens = np.frombuffer(bytearray(model.givens), np.uint8)
     sols = np.empty((min(max_solutions, 64), cells), np.uint8)
     found, code, limit_hit, budget_hit = drive(
