@@ -32,6 +32,9 @@ QUICK: dict[str, tuple[str, ...]] = {
         "test_two_solved_of_three_repetitions_solve_the_puzzle_at_the_upper_median",
         "test_unknown_cpu_is_left_out_not_counted_as_zero",
     ),
+    "tests/test_backend_limits.py": (
+        "test_time_limit_is_honoured_without_a_wrong_answer",
+    ),
     "tests/test_backends.py": (
         "test_counts_every_solution_of_small_multiple_puzzles",
         "test_empty_grid_is_solved_and_not_unique",
@@ -40,7 +43,6 @@ QUICK: dict[str, tuple[str, ...]] = {
         "test_small_geometries_have_unique_solutions",
         "test_solves_9x9",
         "test_the_registry_refuses_bad_shared_arguments",
-        "test_time_limit_is_honoured_without_a_wrong_answer",
         "test_unsolvable_puzzles_are_unsat",
         "test_variants_are_solved_under_their_own_groups",
     ),

@@ -66,7 +66,8 @@ def test_the_templates_node_limit_gives_unknown() -> None:
 
 
 NEW_ROW = '    Backend("mymethod", "a copy of the template", "solvers.backends.mymethod"),\n'
-COPY_TESTS = ["tests/test_backends.py", "tests/test_vocabulary.py", "tests/test_front_door.py", "tests/test_docs.py"]
+COPY_TESTS = ["tests/test_backends.py", "tests/test_backend_limits.py", "tests/test_vocabulary.py",
+              "tests/test_front_door.py", "tests/test_docs.py"]
 """The contract tests and the docs tests that check a backend's rows."""
 
 

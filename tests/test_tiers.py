@@ -59,7 +59,8 @@ CONTRACT = ("test_seeds_give_their_known_solutions", "test_solves_9x9", "test_sm
 
 @pytest.mark.parametrize("test", CONTRACT)
 def test_the_quick_tier_runs_every_backend_on_each_contract_test(quick_tier: list[str], test: str) -> None:
-    cases = [i for i in quick_tier if i.startswith(f"tests/test_backends.py::{test}[")]
+    modules = ("test_backends.py", "test_backend_limits.py")
+    cases = [i for i in quick_tier if any(i.startswith(f"tests/{module}::{test}[") for module in modules)]
     missing = [name for name in registry.names() if not any(f"[{name}-" in i or f"[{name}]" in i for i in cases)]
     assert missing == [], f"{test}: no quick case for {missing}"
 
