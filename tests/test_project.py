@@ -23,10 +23,14 @@ def readme_commands() -> list[str]:
     return [line.strip() for line in section.splitlines() if line.startswith("    ") and line.strip()]
 
 
-def ci_command() -> str:
-    """The last command .ci/run executes."""
+def ci_commands() -> list[str]:
+    """The commands .ci/run executes, in order."""
     lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
-    return [line for line in lines if line and not line.startswith("#")][-1]
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+SOAK = ".venv/bin/python -m pytest -q -n 2 --dist loadfile --soak -m soak"
+"""The soak tier (tests/tiers.py), which CI runs after the README's test command."""
 
 
 def extras_in(command: str) -> set[str]:
@@ -45,8 +49,11 @@ def test_readme_states_two_commands_install_and_run_then_install_and_test() -> N
         assert any("pip" in step[0] and "install" in step for step in steps)
 
 
-def test_ci_runs_exactly_the_readme_test_command() -> None:
-    assert ci_command() == readme_commands()[1]
+def test_ci_runs_exactly_the_readme_test_command_then_only_the_soak_tier() -> None:
+    commands, test = ci_commands(), readme_commands()[1]
+    assert test in commands
+    assert commands[commands.index(test) + 1:] == [SOAK]
+    assert "--soak -m soak" in (ROOT / "README.md").read_text()  # the README names what CI adds
 
 
 def test_ci_runs_the_readme_main_job_command_first() -> None:
