@@ -57,10 +57,10 @@ class OnlyModulesWithExamples:
 
     @staticmethod
     def pytest_ignore_collect(collection_path: Path) -> bool | None:
-        if collection_path.suffix != ".py" or collection_path.parent == ROOT / "tests" or not collection_path.is_file():
-            return None
         inside = any(collection_path.is_relative_to(ROOT / package) for package in ("models", "solvers"))
-        return True if inside and ">>>" not in collection_path.read_text(encoding="utf-8") else None
+        if not inside or collection_path.suffix != ".py" or not collection_path.is_file():
+            return None
+        return True if ">>>" not in collection_path.read_text(encoding="utf-8") else None
 
 
 def compare(*args: str, stdin: str | IO[bytes] | None = None, cwd: Path = ROOT, timeout: float = 300,
@@ -193,7 +193,6 @@ def _cost_path() -> Path:
 
 if _COST_FILE:
     _OUTCOMES = pytest.StashKey[list[pytest.TestReport]]()
-
     _RECORDING = pytest.StashKey[bool]()
 
     @pytest.hookimpl(hookwrapper=True)

@@ -247,8 +247,8 @@ SOAKED = {"hardest.txt", "x_sudoku.txt", "generated_x_9x9.txt", "top95.txt"}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, count", [pytest.param(name, count, id=name, marks=[pytest.mark.soak] * (name in SOAKED))
-                                         for name, count in SWEEP])
+@pytest.mark.parametrize("name, count", [
+    pytest.param(name, count, id=name, marks=pytest.mark.soak if name in SOAKED else ()) for name, count in SWEEP])
 def test_no_step_removes_a_solution_digit_on_the_hard_large_and_variant_sets(name: str, count: int) -> None:
     check_file(name, count, seed=37)
 
