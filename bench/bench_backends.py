@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import statistics
 import sys
 import time
@@ -27,12 +26,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import ModuleType
 
+import tables
 from common import ROOT, add_configuration_arguments, configurations, exit_status
-from tabulate import tabulate
 
 from models import Model, Puzzle, read_puzzles, verify
 from solvers import Status, registry
 from solvers.harness.engine.plugins import load_backend
+from solvers.harness.results.provenance import load_average
 from solvers.harness.tasks import Configuration
 
 DEFAULT_SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
@@ -55,6 +55,7 @@ class Run:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    started = load_average()
     solvers = configurations(args, [name for name in registry.available_names()
                                     if registry.get(name).interruptible])
     norvigs = [_load_norvig(Path(path), i) for i, path in enumerate(args.norvig)]
@@ -73,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     print(_table(runs, args.tablefmt))
     print(f"\ntimes in ms, wall clock per puzzle; timeout {args.timeout:g} s per run "
           f"(a timed-out run counts at its time); python {sys.version.split()[0]}")
-    if args.json:
-        Path(args.json).write_text(json.dumps([asdict(r) for r in runs], indent=1))
+    tables.save(Path(args.json) if args.json else None, started, timeout=args.timeout,
+                runs=[asdict(r) for r in runs])
     return exit_status(r.status for r in runs)
 
 
@@ -90,7 +91,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="path to a copy of Norvig's sudoku.py (repeat for copies "
                              "generalised to other sizes; each runs the puzzles of its size)")
     parser.add_argument("--tablefmt", default="github", help="tabulate format (github, simple)")
-    parser.add_argument("--json", default="", help="also save every run to this JSON file")
+    parser.add_argument("--json", default="", help="also save every run and the table to this JSON file, "
+                                                   "with provenance")
     return parser
 
 
@@ -176,7 +178,7 @@ def _table(runs: list[Run], tablefmt: str) -> str:
         ])
     headers = ["set", "solver", "solved", "timeouts", "mean ms", "median ms", "max ms",
                "mean nodes", "encode ms", "solve ms", "time / fastest", "norvig / time"]
-    return tabulate(rows, headers, tablefmt=tablefmt, disable_numparse=True)
+    return tables.shown("backends", rows, headers, tablefmt=tablefmt, disable_numparse=True)
 
 
 def _ms(seconds: float) -> str:

@@ -35,14 +35,16 @@ from importlib import metadata
 from pathlib import Path
 
 from ortools.sat.python import cp_model
-from tabulate import tabulate
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+import tables
 
 from models import Model, read_puzzles, verify
 from solvers import Result, Status, registry
 from solvers.backends import _cpsat, cpsat
+from solvers.harness.results.provenance import load_average
 
 PARTS = ("baseline", "encodings", "workers", "enumeration", "presolve", "csp")
 SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
@@ -155,7 +157,7 @@ def part_baseline(repeats: int) -> None:
     }
     best = race(models, contenders, repeats)
     print("\n## cpsat against the published sample's approach (top95, 95 puzzles)\n")
-    print(tabulate(timing_rows(best, "baseline: sample approach, default workers"),
+    print(tables.shown("baseline", timing_rows(best, "baseline: sample approach, default workers"),
                    [*HEAD, "speed-up vs baseline"], tablefmt="github"))
 
 
@@ -176,7 +178,7 @@ def part_encodings(repeats: int) -> None:
                          ms(mean(lambda r: r.stats.solve_time)),
                          f"{mean(lambda r: r.stats.nodes):.0f}", f"{mean(lambda r: r.stats.conflicts):.1f}",
                          f"{mean(lambda r: r.stats.variables):.0f}", f"{mean(lambda r: r.stats.constraints):.0f}"])
-    print(tabulate(rows, ["puzzles", "encoding", "n", "encode ms", "solve ms", "branches",
+    print(tables.shown("encodings", rows, ["puzzles", "encoding", "n", "encode ms", "solve ms", "branches",
                           "conflicts", "variables", "constraints"], tablefmt="github"))
 
 
@@ -189,7 +191,7 @@ def part_workers(repeats: int) -> None:
             contenders = {w: ours(encoding=encoding, workers=w) for w in (1, 2, 4, 8)}
             totals = mean_totals(models, contenders, repeats)
             rows.append([name, encoding] + [ms(totals[w]) for w in contenders])
-    print(tabulate(rows, ["puzzles", "encoding", "1 worker", "2", "4", "8"], tablefmt="github"))
+    print(tables.shown("workers", rows, ["puzzles", "encoding", "1 worker", "2", "4", "8"], tablefmt="github"))
 
 
 def blocking_enumeration(model: Model, limit: int, encoding: str) -> tuple[float, float]:
@@ -229,7 +231,7 @@ def part_enumeration(repeats: int) -> None:
             contenders = {"callback": ours(encoding=encoding, max_solutions=2),
                           "blocking": lambda m, e=encoding: blocking_enumeration(m, 2, e)}
             rows.append(pair_row(name, encoding, models, contenders, repeats))
-    print(tabulate(rows, ["puzzles", "encoding", "callback ms", "blocking ms", "callback faster by"],
+    print(tables.shown("enumeration", rows, ["puzzles", "encoding", "callback ms", "blocking ms", "callback faster by"],
                    tablefmt="github"))
 
 
@@ -243,7 +245,7 @@ def part_presolve(repeats: int) -> None:
             contenders = {"tuned": ours(encoding=encoding),
                           "defaults": ours(encoding=encoding, parameters=defaults)}
             rows.append(pair_row(name, encoding, models, contenders, repeats))
-    print(tabulate(rows, ["puzzles", "encoding", "tuned ms", "CP-SAT defaults ms", "tuned faster by"],
+    print(tables.shown("presolve", rows, ["puzzles", "encoding", "tuned ms", "CP-SAT defaults ms", "tuned faster by"],
                    tablefmt="github"))
 
 
@@ -265,7 +267,7 @@ def part_csp(_repeats: int) -> None:
         rows.append([encoding, f"{len(times)}/{len(models)}", f"{sum(times):.1f}",
                      f"{statistics.mean(times):.3f}", f"{statistics.median(times):.3f}",
                      f"{times[slowest]:.2f} (#{slowest})", sum(t > 10 for t in times)])
-    print(tabulate(rows, ["encoding", "solved", "total s", "mean s", "median s", "max s (puzzle)",
+    print(tables.shown("csp", rows, ["encoding", "solved", "total s", "mean s", "median s", "max s (puzzle)",
                           "over 10 s"], tablefmt="github"))
 
 
@@ -274,7 +276,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--parts", default=",".join(PARTS),
                         help=f"comma-separated, from: {', '.join(PARTS)}")
     parser.add_argument("--repeats", type=int, default=3, help="runs per puzzle; the fastest counts")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write every part's table, with provenance")
     args = parser.parse_args(argv)
+    started = load_average()
     chosen = [p.strip() for p in args.parts.split(",") if p.strip()]
     unknown = set(chosen) - set(PARTS)
     if unknown:
@@ -283,6 +287,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{metadata.version('python-constraint2')}; repeats={args.repeats}; {os.cpu_count()} cpus")
     for part in chosen:
         globals()[f"part_{part}"](args.repeats)
+    tables.save(args.json, started, repeats=args.repeats, parts=chosen)
 
 
 if __name__ == "__main__":

@@ -27,13 +27,14 @@ from pathlib import Path
 from types import ModuleType
 
 import pycosat
+import tables
 from common import ROOT, add_configuration_arguments, configurations
-from tabulate import tabulate
 
 from models import Grid, Model, Puzzle, read_puzzles, verify
 from solvers import Status, registry
 from solvers.encodings.cnf import ENCODINGS
 from solvers.harness.engine.plugins import load_backend
+from solvers.harness.results.provenance import load_average
 from solvers.harness.tasks import Configuration
 
 SETS = ("top95.txt", "hardest.txt", "16x16_forum_samples.txt")
@@ -171,24 +172,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="rounds; the best is kept (default 3)")
     parser.add_argument("--format", default="simple", help="tabulate format, e.g. github (default simple)")
     parser.add_argument("--example", type=Path, help="path to pycosat's examples/sudoku.py (outside the repo)")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write both tables, with provenance")
     add_configuration_arguments(parser, default="sat with every encoding")
     args = parser.parse_args(argv)
+    started = load_average()
     chosen = configurations(args, [f"sat:encoding={encoding}" for encoding in ENCODINGS])
     sets = {name: load(name) for name in SETS}
     example = load_example(args.example) if args.example else None
 
     print(f"pycosat {pycosat.__version__}, Python {sys.version.split()[0]}, best of {args.repeat}\n")
     print("SAT encodings (means per puzzle; times in ms; every solution verified)\n")
-    print(tabulate(compare_encodings(sets, args.repeat, chosen),
-                   headers=["set", "configuration", "puzzles", "variables", "clauses",
-                            "encode ms", "solve ms", "total ms"],
-                   tablefmt=args.format, floatfmt=".2f"))
+    print(tables.shown("encodings", compare_encodings(sets, args.repeat, chosen),
+                       ["set", "configuration", "puzzles", "variables", "clauses",
+                        "encode ms", "solve ms", "total ms"],
+                       tablefmt=args.format, floatfmt=".2f"))
     rows, ratio = compare_with_baseline(sets["top95.txt"], args.repeat, example)
     print("\ntop95, side by side (ms per puzzle, including encoding and reading the grid back)\n")
-    print(tabulate(rows, headers=["method", "ms per puzzle", "x sat backend"],
-                   tablefmt=args.format, floatfmt=".2f"))
+    print(tables.shown("side by side", rows, ["method", "ms per puzzle", "x sat backend"],
+                       tablefmt=args.format, floatfmt=".2f"))
     print(f"\nsat backend is {ratio:.1f}x faster per top95 puzzle than the example's approach "
           f"(target: at least 3x)")
+    tables.save(args.json, started, repeat=args.repeat, ratio=ratio)
     return 0
 
 

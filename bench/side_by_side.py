@@ -14,9 +14,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tabulate import tabulate
+import tables
 
 from models import Grid, Model, Puzzle, read_puzzles, verify
+from solvers.harness.results.provenance import load_average
 
 Method = Callable[[Puzzle, Model], tuple[list[Grid], int | None, int | None]]
 Figures = dict[str, dict[str, list[float]]]
@@ -68,14 +69,19 @@ def main(doc: str, methods: Callable[[], dict[str, Method]], anchor: str, counte
     parser.add_argument("--repeat", type=int, default=repeat)
     parser.add_argument("--sets", default=sets)
     parser.add_argument("--format", default="simple")
+    parser.add_argument("--json", type=Path, metavar="PATH",
+                        help="also write the table and every puzzle's times and counters, with provenance")
     args = parser.parse_args()
+    started = load_average()
     chosen = methods()
-    table = []
+    table, measured = [], {}
     for name in args.sets.split(","):
         batch = read_puzzles(PUZZLES / f"{name}.txt")
-        table += rows(name, measure(list(batch.puzzles), chosen, args.repeat), anchor)
+        measured[name] = measure(list(batch.puzzles), chosen, args.repeat)
+        table += rows(name, measured[name], anchor)
     print(f"Python {sys.version.split()[0]}; count to two; best of {args.repeat}; "
           "every answer verified; times per puzzle\n")
-    print(tabulate(table, headers=["set", "method", "mean ms", "median ms", "max ms", *counters,
-                                   "anchor / method"], tablefmt=args.format, disable_numparse=True))
+    print(tables.shown("side by side", table, ["set", "method", "mean ms", "median ms", "max ms", *counters,
+                                               "anchor / method"], tablefmt=args.format, disable_numparse=True))
+    tables.save(args.json, started, repeat=args.repeat, anchor=anchor, measured=measured)
     return 0
