@@ -17,20 +17,21 @@ counts at the limit) and mean nodes per configuration and set.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
+import tables
 from common import add_executor_arguments, executor
 
 from models import Puzzle, read_puzzles, verify
 from solvers.harness.engine import configs
 from solvers.harness.engine.executors import Executor
+from solvers.harness.results.provenance import load_average
 from solvers.harness.tasks import Outcome, Task
 
 DEFAULT_SETS = ("forum_hardest_1106.txt", "25x25_gecode_frisch.txt")
@@ -102,12 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per run (default 60)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--first", type=int, default=None, help="only the first N puzzles of each set")
-    parser.add_argument("--json", default=None, help="save every run as JSON")
+    parser.add_argument("--json", default=None, help="save every run and the table as JSON, with provenance")
     parser.add_argument("--format", default="github", help="tabulate format (default github)")
     add_executor_arguments(parser)
     args = parser.parse_args(argv)
-    from tabulate import tabulate  # noqa: PLC0415 - only the printing needs it, after the arguments
-
+    started = load_average()
     chosen = configs.parse(args.solvers)
     paths = [Path(p) for p in args.set] or [ROOT / "puzzles" / name for name in DEFAULT_SETS]
     runs: list[Run] = []
@@ -122,11 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     chosen_executor.close()
     headers = ["set", "solver", "unique", "timeouts", "wrong/error", "mean ms", "median ms",
                "max ms", "mean nodes"]
-    print(tabulate(summarise(runs, args.time_limit), headers=headers, tablefmt=args.format))
+    print(tables.shown("hard", summarise(runs, args.time_limit), headers, tablefmt=args.format))
     print(f"\ncounting to two; limit {args.time_limit:g} s per run (a timeout counts at the limit); "
           f"{args.jobs} worker(s); times are wall clock inside the worker")
-    if args.json:
-        Path(args.json).write_text(json.dumps([asdict(r) for r in runs], indent=1))
+    tables.save(Path(args.json) if args.json else None, started, time_limit=args.time_limit,
+                runs=[asdict(r) for r in runs])
     return 1 if any(r.status == "wrong" for r in runs) else 0
 
 

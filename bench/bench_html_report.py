@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -26,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT
+from common import ROOT, write_json
 
 sys.path.insert(0, str(ROOT))
 from tests.chromium import CHROMIUM, Browser
@@ -103,7 +104,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=100_000)
     parser.add_argument("--configs", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures, with provenance")
     args = parser.parse_args()
+    started = os.getloadavg()
     if CHROMIUM is None:
         print("bench_html_report: needs chromium (apt-get install chromium)", file=sys.stderr)
         return 2
@@ -122,10 +125,15 @@ def main() -> int:
         print(f"{args.runs:,} runs, {args.configs} configurations, {args.runs // args.configs:,} puzzle rows; "
               f"compare.py report --html took {took:.1f} s; the page is {page.stat().st_size / 1e6:.1f} MB")
         results = [measure(page, where / f"profile{k}") for k in range(args.repeats)]
+        size = page.stat().st_size
     print(f"{'measure':32} {'median':>10} {'largest':>10}   (ms, {args.repeats} openings)")
     for name in results[0]:
         values = [r[name] for r in results]
         print(f"{name:32} {statistics.median(values):10.1f} {max(values):10.1f}")
+    if args.json:
+        write_json(args.json, {"runs": args.runs, "configs": args.configs, "report_s": took, "page_bytes": size,
+                               "openings": {name: [r[name] for r in results] for name in results[0]}},
+                   [round(value, 2) for value in started])
     return 0
 
 

@@ -22,13 +22,15 @@ import argparse
 import statistics
 import sys
 import time
+from pathlib import Path
 
+import tables
 from common import ROOT
-from tabulate import tabulate
 
 from models import Puzzle, read_puzzles, verify
 from solvers import Status, registry
 from solvers.backends import _pysat, pysat
+from solvers.harness.results.provenance import load_average
 
 SETS = ("top95.txt", "forum_hardest_1106.txt", "16x16")
 SIXTEEN = ("16x16_gecode_janko.txt", "16x16_forum_samples.txt", "tsathis_samples_16x16.txt",
@@ -113,7 +115,9 @@ def main() -> int:
     parser.add_argument("--sets", nargs="+", default=list(SETS))
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--format", default="github")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the tables, with provenance")
     args = parser.parse_args()
+    started = load_average()
     engines = list(_pysat.ENGINES) if args.all_engines else args.engines.split(",")
     unknown = [e for e in engines if e not in _pysat.ENGINES]
     if unknown:
@@ -121,16 +125,17 @@ def main() -> int:
               file=sys.stderr)
         return 2
     sets = {name.removesuffix(".txt"): load(name) for name in args.sets}
-    tables = args.tables.split(",")
-    if "search" in tables:
-        print(tabulate(search_table(sets, engines, args.timeout), floatfmt=".2f", tablefmt=args.format,
-                       headers=["set", "engine", "encoding", "solver", "solved", "mean ms", "median ms",
+    chosen = args.tables.split(",")
+    if "search" in chosen:
+        print(tables.shown("search", search_table(sets, engines, args.timeout), floatfmt=".2f", tablefmt=args.format,
+                           headers=["set", "engine", "encoding", "solver", "solved", "mean ms", "median ms",
                                 "max ms", "mean decisions", "mean conflicts", "time / fastest"]))
         print()
-    if "study" in tables:
-        print(tabulate(study_table(sets, args.timeout), floatfmt=".2f", tablefmt=args.format,
-                       headers=["set", "encoding", "puzzles", "UP settles", "UP fixes", "UP ms",
+    if "study" in chosen:
+        print(tables.shown("study", study_table(sets, args.timeout), floatfmt=".2f", tablefmt=args.format,
+                           headers=["set", "encoding", "puzzles", "UP settles", "UP fixes", "UP ms",
                                 "failed literals settle", "FL fixes", "FL ms"]))
+    tables.save(args.json, started, timeout=args.timeout, engines=engines)
     return 0
 
 

@@ -28,6 +28,7 @@ if str(ROOT) not in sys.path:
 from models import Model, read_puzzles
 from solvers.backends.readable import backtrack
 from solvers.harness.pictures.replay_page import render_page
+from solvers.harness.results.provenance import load_average
 from solvers.trace import Trace, write_jsonl
 
 
@@ -36,7 +37,9 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=90_000, help="backtracking's node limit")
     parser.add_argument("--puzzle", type=int, default=1, help="which top95 puzzle, 1-based")
     parser.add_argument("--opens", type=int, default=3, help="times to open the page in Chromium")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures, with provenance")
     args = parser.parse_args()
+    started = load_average()
     puzzles = list(read_puzzles(ROOT / "puzzles" / "top95.txt"))
     if not 1 <= args.puzzle <= len(puzzles) or args.nodes < 1 or args.opens < 0:
         parser.error(f"--puzzle 1..{len(puzzles)}, --nodes >= 1, --opens >= 0")
@@ -74,6 +77,12 @@ def main() -> int:
             last = browser.evaluate("document.getElementById('status').dataset.step")
     print(f"chromium: opened in {statistics.median(opened):,} ms (median of {opens(opened)}); "
           f"End reaches step {int(last):,} in {jump * 1000:.0f} ms; JS heap {heap / 1e6:.0f} MB")
+    if args.json:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from common import write_json  # noqa: PLC0415 - bench/'s helper, only when asked
+        write_json(args.json, {"events": len(events) - 1, "trace_bytes": len(lines.getvalue().encode()),
+                               "page_bytes": size, "built_s": built, "opened_ms": opened, "end_ms": jump * 1000,
+                               "end_step": int(last), "heap_bytes": heap}, started)
     return 0
 
 
