@@ -27,6 +27,7 @@ from typing import Any
 
 from bench.figure_base import ROOT, Figure, Outputs, decoded
 from bench.figures_docs import FIGURES as DOCS_FIGURES
+from bench.figures_targets import FIGURES as TARGET_FIGURES
 
 # ---------------------------------------------------------------- readers
 
@@ -416,7 +417,8 @@ FIGURES: tuple[Figure, ...] = (*_paired_figures(), *_encoding_figures(), *_tail_
                                *_qwh_tail_figures(), *_qwh_phase_figures(), *_consistency_figures(),
                                *_scaling_figures(), *_memory_figures(),
                                *_innies_figures(), *_band_kernel_figures(), *_target_run_figures(),
-                               *_human_figures(), *_rating_figures(), *DOCS_FIGURES)
+                               *_human_figures(), *_rating_figures(), *DOCS_FIGURES,
+                               *TARGET_FIGURES)
 """Every registered figure (bench/check_figures.py lists, checks and re-runs them)."""
 
 

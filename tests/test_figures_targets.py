@@ -1,0 +1,40 @@
+"""bench/README.md's targets and the sections they point to (bench/figures_targets.py, issue 34
+item 6): each table made from a kept bench JSON is shown exactly as rendered from it, each
+kept table can be rendered again as its script printed it, and the targets' figures are
+registered. Nothing is re-run."""
+from __future__ import annotations
+
+import pytest
+
+import bench.figures_targets as figures_targets
+from bench.figure_base import decoded
+from bench.figures import FIGURES
+from bench.figures_docs import RenderedTable
+
+from .conftest import ROOT
+
+
+@pytest.mark.parametrize("table", [pytest.param(table, id=table.name) for table in figures_targets.TABLES])
+def test_each_targets_table_is_shown_exactly_as_rendered_from_its_kept_json(table: RenderedTable) -> None:
+    assert table.problems() == []
+
+
+def test_every_targets_figure_is_in_the_registered_list() -> None:
+    assert set(figures_targets.FIGURES) <= set(FIGURES)
+
+
+@pytest.mark.parametrize("cell", ["4.67x", "34,048", "95/95", " 923.0 "])
+def test_a_table_cell_reads_as_its_number(cell: str) -> None:
+    assert figures_targets.number(cell) == float(cell.strip().split("/")[0].replace(",", "").rstrip("x"))
+
+
+def test_a_cell_reader_refuses_a_row_that_matches_twice() -> None:
+    read = figures_targets.table_cell(figures_targets.DLX, "side by side", "mean nodes", method="dlx")
+    with pytest.raises(ValueError, match="2 rows of side by side match"):
+        read({"dlx.json": ROOT / figures_targets.DLX})
+
+
+def test_a_kept_table_renders_with_the_style_it_was_printed_in() -> None:
+    from bench import tables
+    document = decoded(ROOT / figures_targets.DLX)
+    assert tables.render(document, "side by side", "simple").splitlines()[1].startswith("-----")
