@@ -33,6 +33,7 @@ from common import (
     configurations,
     executor,
     exit_status,
+    write_json,
 )
 from make_puzzles import transform
 
@@ -41,6 +42,7 @@ from solvers.harness.engine.executors import Executor
 from solvers.harness.engine.runner import default_jobs
 from solvers.harness.results.database import DatabaseStore, open_database
 from solvers.harness.results.experiment import MemoryStore, stream_experiment
+from solvers.harness.results.provenance import load_average
 from solvers.harness.tasks import Configuration, Experiment
 
 
@@ -95,7 +97,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds per executor (default 3)")
     parser.add_argument("--jobs", type=int, default=None, help="runner workers (default: the cores)")
     parser.add_argument("--db", action="store_true", help="also write every run to a results database")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write every round, with provenance")
     args = parser.parse_args()
+    started = load_average()
     solvers = configurations(args, ["fast"])
     puzzles = easy_puzzles(args.count)
     executors = {"local": executor(argparse.Namespace(executor="local", chunk_size=args.chunk_size),
@@ -116,6 +120,8 @@ def main() -> int:
         for chosen in executors.values():
             chosen.close()
     report(rows, args, described)
+    if args.json:
+        write_json(args.json, {"count": args.count, "rounds": rows, "executors": described}, started)
     return exit_status("wrong" if r["failed"] else "correct" for rs in rows.values() for r in rs)
 
 

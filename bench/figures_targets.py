@@ -84,7 +84,7 @@ def side_by_side_ratio(file: str, puzzle_set: str, method: str) -> Callable[[Out
         document: dict[str, Any] = decoded(outputs[Path(file).name])
         measured = document["measured"][puzzle_set]
         anchor = statistics.mean(measured[document["anchor"]]["times"])
-        return round(anchor / statistics.mean(measured[method]["times"]), 2)
+        return round(float(anchor / statistics.mean(measured[method]["times"])), 2)
     return read
 
 
@@ -108,5 +108,263 @@ def _dlx_figures() -> tuple[Figure, ...]:
 DLX_SHOWN = "10.31 against 48.12 ms: **4.67x**"
 
 
-FIGURES: tuple[Figure, ...] = (*_dlx_figures(),)
-TABLES: tuple[RenderedTable, ...] = (rendered("dlx-side-by-side", DLX, "side by side"),)
+# ---------------------------------------------------------------- mip against PuLP's example
+
+MIP = kept("mip.json")
+MIP_RUN = (("python", "bench/bench_mip.py", "--format", "github", "--json", "{out}/mip.json"),)
+
+
+def _mip_figures() -> tuple[Figure, ...]:
+    shown = MIP_SHOWN
+    return (
+        at_least("mip-top95-ratio", shown, MIP_RUN, MIP, side_by_side_ratio(MIP, "top95", "mip"), 3.0,
+                 "the PuLP example approach's mean time over mip's on top95, counting to two (needs pulp)"),
+        exactly("mip-top95-nodes", shown, MIP_RUN, MIP, table_cell(MIP, "side by side", "mean nodes", method="mip"),
+                0.0, "HiGHS's mean branch-and-bound nodes per top95 puzzle (presolve settles them)"),
+        exactly("mip-top95-lp-iterations", shown, MIP_RUN, MIP,
+                table_cell(MIP, "side by side", "mean LP iterations", method="mip"), 3,
+                "HiGHS's mean LP iterations per top95 puzzle"),
+    )
+
+
+MIP_SHOWN = "MIP_SHOWN"
+
+
+# ---------------------------------------------------------------- sat against pycosat's example
+
+SAT = kept("sat.json")
+SAT_RUN = (("python", "bench/bench_sat.py", "--repeat", "3", "--format", "github", "--example",
+            "/tmp/pycosat_example/sudoku.py", "--json", "{out}/sat.json"),)
+
+
+def sat_ratio(outputs: Outputs) -> float:
+    """The example's approach's time per top95 puzzle over the sat backend's, to 1 place."""
+    return round(float(decoded(outputs["sat.json"])["ratio"]), 1)
+
+
+def _sat_figures() -> tuple[Figure, ...]:
+    clauses = (("simplified", 2277), ("minimal", 8850), ("efficient", 11766), ("extended", 12009))
+    return (
+        at_least("sat-top95-ratio", SAT_SHOWN, SAT_RUN, SAT, sat_ratio, 3.0,
+                 "pycosat's example approach's time per top95 puzzle over the sat backend's"),
+        at_least("sat-top95-example-ratio", SAT_SHOWN, SAT_RUN, SAT,
+                 table_cell(SAT, "side by side", "x sat backend", method="pycosat examples/sudoku.py itself"), 3.0,
+                 "the example file itself (kept outside the repository) over the sat backend"),
+        *(exactly(f"sat-top95-{encoding}-clauses", SAT_CLAUSES_SHOWN, SAT_RUN, SAT,
+                  table_cell(SAT, "encodings", "clauses", set="top95", configuration=f"sat:encoding={encoding}"),
+                  count, f"mean clauses of the {encoding} encoding per top95 puzzle")
+          for encoding, count in clauses),
+    )
+
+
+SAT_SHOWN = "SAT_SHOWN"
+SAT_CLAUSES_SHOWN = "SAT_CLAUSES_SHOWN"
+
+
+# ---------------------------------------------------------------- cpsat against OR-tools' sample
+
+CPSAT = kept("cpsat_csp.json")
+CPSAT_RUN = (("python", "bench/bench_cpsat_csp.py", "--repeats", "3", "--json", "{out}/cpsat_csp.json"),)
+
+
+def _cpsat_figures() -> tuple[Figure, ...]:
+    def encodings(column: str, puzzles: str, encoding: str) -> Callable[[Outputs], float]:
+        return table_cell(CPSAT, "encodings", column, puzzles=puzzles, encoding=encoding)
+    return (
+        at_least("cpsat-top95-ratio", CPSAT_SHOWN, CPSAT_RUN, CPSAT,
+                 table_cell(CPSAT, "baseline", "speed-up vs baseline", contender="cpsat boolean (default)"), 2.0,
+                 "the sample approach's mean time per top95 puzzle over cpsat's default (boolean)", cheap=False),
+        *(exactly(f"cpsat-top95-{encoding}-{column}", CPSAT_COUNTS_SHOWN, CPSAT_RUN, CPSAT,
+                  encodings(column, "top95.txt", encoding), count,
+                  f"cpsat's mean {column} per top95 puzzle with the {encoding} encoding (one worker)", cheap=False)
+          for encoding, column, count in (("boolean", "branches", 23), ("boolean", "conflicts", 9.4),
+                                          ("integer", "branches", 18), ("integer", "conflicts", 8.7))),
+    )
+
+
+CPSAT_SHOWN = "CPSAT_SHOWN"
+CPSAT_COUNTS_SHOWN = "CPSAT_COUNTS_SHOWN"
+
+
+# ---------------------------------------------------------------- six backends on top95 (compare.py)
+
+SIX = kept("six_top95.json")
+SIX_NAMES = ("pysat", "dimacs", "dlx", "mip", "sat", "cpsat")
+SIX_RUN = (("python", "compare.py", "run", "puzzles/top95.txt", "--solvers", "pysat,dimacs,dlx,mip,sat,cpsat",
+            "--json", "{out}/six_top95.json"),)
+
+
+def summary_cell(value: object, digits: int, scale: float = 1.0) -> str:
+    return "-" if value is None else f"{float(value) * scale:,.{digits}f}"  # type: ignore[arg-type]
+
+
+def six_table(outputs: Outputs) -> list[str]:
+    """compare.py run's summary of the six backends on top95: solved, ms, and their counters."""
+    lines = ["| configuration | solved | wrong | mean ms | median ms | mean nodes | nodes are | mean conflicts |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for row in decoded(outputs["six_top95.json"])["summary"]:
+        lines.append(f"| {row['configuration']} | {row['solved']} | {row['wrong']} "
+                     f"| {summary_cell(row['mean_s'], 2, 1e3)} | {summary_cell(row['median_s'], 2, 1e3)} "
+                     f"| {summary_cell(row['mean_nodes'], 1)} "
+                     f"| {row['nodes_are'] or '-'} | {summary_cell(row['mean_conflicts'], 1)} |")
+    return lines
+
+
+def summary_of(configuration: str, column: str, digits: int = 1) -> Callable[[Outputs], float]:
+    def read(outputs: Outputs) -> float:
+        rows = [row for row in decoded(outputs["six_top95.json"])["summary"] if row["configuration"] == configuration]
+        return round(float(rows[0][column]), digits)
+    return read
+
+
+def _six_figures() -> tuple[Figure, ...]:
+    counts: list[tuple[str, str, float, int]] = [(name, "solved", 95, 0) for name in SIX_NAMES]
+    counts += [(name, "wrong", 0, 0) for name in SIX_NAMES]
+    counts += SIX_COUNTS
+    return tuple(exactly(f"six-top95-{name}-{column.replace('mean_', '')}", SIX_SHOWN, SIX_RUN, SIX,
+                         summary_of(name, column, digits), count, f"{name}'s {column} over top95")
+                 for name, column, count, digits in counts)
+
+
+SIX_COUNTS: list[tuple[str, str, float, int]] = []
+"""Each backend's mean counters (decisions, conflicts) that do not depend on the machine."""
+SIX_SHOWN = "SIX_SHOWN"
+
+
+# ---------------------------------------------------------------- Lynce & Ouaknine's study (bench_pysat.py)
+
+STUDY = kept("pysat_study.json")
+STUDY_RUN = (("python", "bench/bench_pysat.py", "--tables", "study", "--timeout", "30", "--json",
+              "{out}/pysat_study.json"),)
+STUDY_SETTLED = (("top95", 0, 95), ("forum_hardest_1106", 0, 0), ("16x16", 47, 60))
+"""Per set: the puzzles unit propagation and failed literals settle over ``extended``."""
+
+
+def _study_figures() -> tuple[Figure, ...]:
+    figures = []
+    for puzzle_set, up, failed in STUDY_SETTLED:
+        for column, count, short in (("UP settles", up, "up"), ("failed literals settle", failed, "fl")):
+            figures.append(exactly(
+                f"study-{puzzle_set.split('_')[0]}-{short}-settled", STUDY_SHOWN, STUDY_RUN, STUDY,
+                table_cell(STUDY, "study", column, set=puzzle_set, encoding="extended"), count,
+                f"{puzzle_set}'s puzzles {column.split()[0]} over extended settles with no search", cheap=False))
+    return tuple(figures)
+
+
+STUDY_SHOWN = "STUDY_SHOWN"
+
+
+# ---------------------------------------------------------------- the hard sets (bench_hard.py)
+
+HARD = kept("hard_9x9_16x16.json")
+HARD_RUN = (("python", "bench/bench_hard.py", "--solvers", "fast,mrv,sat,cpsat:encoding=boolean,cpsat:encoding=integer",
+             "--set", "puzzles/top95.txt", "--set", "puzzles/hardest.txt", "--set", "puzzles/forum_hardest_1106.txt",
+             "--set", "puzzles/16x16_forum_samples.txt", "--set", "puzzles/generated_16x16.txt", "--jobs", "1",
+             "--json", "{out}/hard_9x9_16x16.json"),)
+
+
+def hard_ratio(puzzle_set: str, slower: str, faster: str) -> Callable[[Outputs], float]:
+    """One configuration's mean time over another's on a set (bench_hard.py's runs), to 2 places."""
+    def read(outputs: Outputs) -> float:
+        runs = decoded(outputs["hard_9x9_16x16.json"])["runs"]
+        def mean(solver: str) -> float:
+            return statistics.fmean(run["seconds"] for run in runs if run["set"] == puzzle_set
+                                    and run["solver"] == solver)
+        return round(mean(slower) / mean(faster), 2)
+    return read
+
+
+def _hard_figures() -> tuple[Figure, ...]:
+    hardest = "forum_hardest_1106.txt"
+    return (
+        Figure("hard-mrv-over-sat", PAGE, HARD_SHOWN, HARD_RUN, (HARD,), hard_ratio(hardest, "mrv", "sat"), 1.0,
+               RATIO_CEILING, cheap=False,
+               what="ratio: mrv's mean time over sat's on the 1,106 hardest; the target (at most 1) stays unmet "
+                    "while it is above 1"),
+        exactly("hard-mrv-hardest-nodes", HARD_SHOWN, HARD_RUN, HARD,
+                table_cell(HARD, "hard", "mean nodes", set="forum_hardest_1106", solver="mrv"), 398.3,
+                "mrv's mean decisions on the 1,106 hardest, counting to two", cheap=False),
+        *(Figure(f"hard-cpsat-integer-over-boolean-{name}", PAGE, HARD_CPSAT_SHOWN, HARD_RUN, (HARD,),
+                 hard_ratio(f"{name}.txt", "cpsat:encoding=integer", "cpsat:encoding=boolean"), 1.0, RATIO_CEILING,
+                 cheap=False, what=f"ratio: cpsat's integer encoding's mean time over boolean's on {name}; "
+                                   "boolean stays the faster while it is above 1")
+          for name in HARD_CPSAT_SETS),
+    )
+
+
+HARD_SHOWN = "HARD_SHOWN"
+HARD_CPSAT_SHOWN = "HARD_CPSAT_SHOWN"
+HARD_CPSAT_SETS: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------- the HTML report and the replay page
+
+HTML = kept("html_report.json")
+HTML_RUN = (("python", "bench/bench_html_report.py", "--json", "{out}/html_report.json"),)
+FILTERS = ("text filter (typed)", "category filter", "set filter", "configurations differ")
+
+
+def html_median(measure: str) -> Callable[[Outputs], float]:
+    """The median over the openings of one of the page's own timings (ms), to 1 place."""
+    def read(outputs: Outputs) -> float:
+        return round(float(statistics.median(decoded(outputs["html_report.json"])["openings"][measure])), 1)
+    return read
+
+
+def html_table(outputs: Outputs) -> list[str]:
+    """Each of the page's timings: the median and the largest over the openings (ms)."""
+    openings = decoded(outputs["html_report.json"])["openings"]
+    lines = [f"| measure (ms) | median of {len(next(iter(openings.values())))} | largest |", "| --- | --- | --- |"]
+    lines += [f"| {name} | {statistics.median(values):.1f} | {max(values):.1f} |" for name, values in openings.items()]
+    return lines
+
+
+def _html_figures() -> tuple[Figure, ...]:
+    def under(name: str, measure: str, limit: float) -> Figure:
+        return Figure(name, PAGE, HTML_SHOWN, HTML_RUN, (HTML,), html_median(measure), 0, limit, cheap=False,
+                      what=f"time (ms, median of the openings): {measure}, inside the target's {limit:g} ms")
+    return (under("html-open", "open (to the first screen)", 2000),
+            *(under(f"html-{measure.split()[0]}-filter", measure, 100) for measure in FILTERS))
+
+
+HTML_SHOWN = "HTML_SHOWN"
+
+REPLAY = kept("replay.json")
+REPLAY_RUN = (("python", "bench/bench_replay.py", "--json", "{out}/replay.json"),)
+
+
+def replay_value(key: str) -> Callable[[Outputs], float]:
+    def read(outputs: Outputs) -> float:
+        value = decoded(outputs["replay.json"])[key]
+        return float(statistics.median(value) if isinstance(value, list) else value)
+    return read
+
+
+def _replay_figures() -> tuple[Figure, ...]:
+    return (
+        exactly("replay-events", REPLAY_SHOWN, REPLAY_RUN, REPLAY, replay_value("events"), 208331,
+                "steps of plain backtracking on top95's first puzzle, stopped at 90,000 decisions"),
+        Figure("replay-page-bytes", PAGE, REPLAY_SHOWN, REPLAY_RUN, (REPLAY,), replay_value("page_bytes"), 0, 1e6,
+               what="size: the page's bytes, inside the target's \"sensible size\" (under 1 MB)"),
+        Figure("replay-opened-ms", PAGE, REPLAY_SHOWN, REPLAY_RUN, (REPLAY,), replay_value("opened_ms"), 0, 2000,
+               what="time (ms, median of the openings): to the first grid drawn, inside 2 s"),
+    )
+
+
+REPLAY_SHOWN = "REPLAY_SHOWN"
+
+
+FIGURES: tuple[Figure, ...] = (*_dlx_figures(), *_mip_figures(), *_sat_figures(), *_cpsat_figures(),
+                               *_six_figures(), *_study_figures(), *_hard_figures(), *_html_figures(),
+                               *_replay_figures())
+TABLES: tuple[RenderedTable, ...] = (rendered("dlx-side-by-side", DLX, "side by side"),
+                                     rendered("mip-side-by-side", MIP, "side by side"),
+                                     rendered("sat-encodings", SAT, "encodings"),
+                                     rendered("sat-side-by-side", SAT, "side by side"),
+                                     RenderedTable("six-top95", PAGE, (SIX,), six_table),
+                                     rendered("pysat-study", STUDY, "study"),
+                                     rendered("hard-9x9-16x16", HARD, "hard"),
+                                     RenderedTable("html-report", PAGE, (HTML,), html_table),
+                                     *(rendered(f"cpsat-{part}", CPSAT, part)
+                                       for part in ("baseline", "encodings", "workers", "enumeration", "presolve",
+                                                    "csp")))
