@@ -138,6 +138,21 @@ def _mip_figures() -> tuple[Figure, ...]:
 MIP_SHOWN = "15.34 against 178.49 ms: **11.64x**"
 
 
+BESIDE = kept("beside_mrv.json")
+BESIDE_RUN = (("python", "bench/bench_backends.py", "--solvers", "mrv,sat,cpsat,dlx,mip", "--norvig",
+               "/tmp/norvig/sudoku.py", "--sets", "top95.txt", "hardest.txt", "--timeout", "10", "--json",
+               "{out}/beside_mrv.json"),)
+
+
+def _beside_figures() -> tuple[Figure, ...]:
+    return tuple(
+        exactly(f"beside-{puzzle_set}-{solver}-nodes", "`dlx` and `mip` beside `mrv`, `sat`, `cpsat` and Norvig's",
+                BESIDE_RUN, BESIDE, table_cell(BESIDE, "backends", "mean nodes", set=puzzle_set, solver=solver), count,
+                f"{solver}'s mean nodes on {puzzle_set}, first solution")
+        for puzzle_set, solver, count in (("top95", "dlx", 471.3), ("top95", "mip", 0.0), ("top95", "mrv", 18.0),
+                                          ("hardest", "dlx", 150.3)))
+
+
 # ---------------------------------------------------------------- sat against pycosat's example
 
 SAT = kept("sat.json")
@@ -382,11 +397,12 @@ def _replay_figures() -> tuple[Figure, ...]:
 REPLAY_SHOWN = "REPLAY_SHOWN"
 
 
-FIGURES: tuple[Figure, ...] = (*_dlx_figures(), *_mip_figures(), *_sat_figures(), *_cpsat_figures(),
+FIGURES: tuple[Figure, ...] = (*_dlx_figures(), *_mip_figures(), *_beside_figures(), *_sat_figures(), *_cpsat_figures(),
                                *_six_figures(), *_study_figures(), *_hard_figures(), *_html_figures(),
                                *_replay_figures())
 TABLES: tuple[RenderedTable, ...] = (rendered("dlx-side-by-side", DLX, "side by side"),
                                      rendered("mip-side-by-side", MIP, "side by side"),
+                                     rendered("beside-mrv", BESIDE, "backends"),
                                      rendered("sat-encodings", SAT, "encodings"),
                                      rendered("sat-side-by-side", SAT, "side by side"),
                                      RenderedTable("six-top95", PAGE, (SIX,), six_table),
