@@ -37,5 +37,8 @@ def save(path: Path | None, started_load: list[float] | None, **extra: Any) -> N
     """Write the tables shown (and ``extra`` figures) with provenance, when ``path`` is given."""
     if path is None:
         return
-    from common import write_json  # noqa: PLC0415 - bench/ is on the path when a script runs
+    try:
+        from common import write_json  # noqa: PLC0415 - a bench script: bench/ is on its path
+    except ImportError:
+        from bench.common import write_json  # noqa: PLC0415 - imported from the checkout's root
     write_json(path, {**extra, "tables": KEPT}, started_load)

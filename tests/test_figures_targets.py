@@ -4,6 +4,10 @@ kept table can be rendered again as its script printed it, and the targets' figu
 registered. Nothing is re-run."""
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 import bench.figures_targets as figures_targets
@@ -38,3 +42,25 @@ def test_a_kept_table_renders_with_the_style_it_was_printed_in() -> None:
     from bench import tables
     document = decoded(ROOT / figures_targets.DLX)
     assert tables.render(document, "side by side", "simple").splitlines()[1].startswith("-----")
+
+
+def test_a_shown_table_is_saved_with_provenance_and_renders_as_it_was_printed(tmp_path: Path) -> None:
+    from bench import tables
+    printed = tables.shown("demo", [["top95", 1.5, "4.67x"]], ["set", "ms", "ratio"], tablefmt="github",
+                           floatfmt=".2f")
+    tables.save(tmp_path / "kept.json", None, extra=1)
+    document = decoded(tmp_path / "kept.json")
+    assert tables.render(document, "demo") == printed and document["extra"] == 1
+    assert document["provenance"]["toolkit"]["git"]["commit"]
+
+
+@pytest.mark.slow
+def test_bench_generate_writes_its_figures_and_refuses_a_count_below_one(tmp_path: Path) -> None:
+    script = [sys.executable, str(ROOT / "bench" / "bench_generate.py"), "--size", "4"]
+    done = subprocess.run([*script, "--count", "1", "--json", str(tmp_path / "g.json")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    written = decoded(tmp_path / "g.json")
+    assert len(written["givens"]) == 1 and written["cpu_s"] > 0 and "provenance" in written
+    refused = subprocess.run([*script, "--count", "0"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "--count must be at least 1" in refused.stderr
