@@ -335,9 +335,9 @@ def _hard_figures() -> tuple[Figure, ...]:
     )
 
 
-HARD_SHOWN = "HARD_SHOWN"
-HARD_CPSAT_SHOWN = "HARD_CPSAT_SHOWN"
-HARD_CPSAT_SETS: tuple[str, ...] = ()
+HARD_SHOWN = "94.58 against 19.29 ms (4.9x slower)"
+HARD_CPSAT_SHOWN = "hardest (1.25x) and the generated 16x16 (1.30x)"
+HARD_CPSAT_SETS = ("forum_hardest_1106", "generated_16x16")
 
 
 # ---------------------------------------------------------------- the HTML report and the replay page
