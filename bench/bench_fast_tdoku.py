@@ -32,9 +32,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from tabulate import tabulate
+import tables
 
 from models import Model, read_puzzles, verify
 from solvers.backends import fast
@@ -115,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="9x9 puzzle files, each optionally with how many puzzles to take "
                              f"(default: {', '.join(SETS)})")
     parser.add_argument("--repeats", type=int, default=5, help="runs per puzzle; the fastest counts")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the table, with provenance")
     args = parser.parse_args(argv)
     if not args.tdoku_lib:
         print("bench_fast_tdoku: no tdoku library given (--tdoku-lib or TDOKU_LIB); build "
@@ -124,13 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     fast.prepare(batch=True)
     load_before = load_average()
     rows = [measure(*puzzle_set(spec), args.repeats, tdoku) for spec in args.set or SETS]
-    print(tabulate(rows, headers=["set", "puzzles", "fast ms", "tdoku ms", "fast / tdoku",
+    print(tables.shown("tdoku", rows, ["set", "puzzles", "fast ms", "tdoku ms", "fast / tdoku",
                                   "general ms", "general / tdoku", "fast batch ms",
                                   "batch / tdoku", "fast guesses", "general decisions",
                                   "tdoku guesses"], tablefmt="github"))
     print(f"\ncounting to two, per puzzle the fastest of {args.repeats} runs, mean over the set; "
           "fast (band kernel), fast kernel=general and tdoku interleaved puzzle by puzzle in "
           f"this process; load average {load_before} before, {load_average()} after")
+    tables.save(args.json, load_before, repeats=args.repeats)
     return 0
 
 

@@ -20,10 +20,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT
+from common import ROOT, write_json
 from make_puzzles import generate
 
 from models import read_puzzles
+from solvers.harness.results.provenance import load_average
 
 
 def status_kb(pid: int, key: str) -> int | None:
@@ -86,7 +87,9 @@ def main() -> int:
     parser.add_argument("--executor", default="local")
     parser.add_argument("--keep-in-memory", action="store_true", help="run without --db")
     parser.add_argument("--folder", default=None, help="where the temporary files go (default: /tmp)")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write every size's figures, with provenance")
     args = parser.parse_args()
+    started, measured = load_average(), []
     print(f"compare.py run LINES --solvers {args.solvers} --executor {args.executor}"
           + (" (no --db: runs kept in memory)" if args.keep_in_memory else " --db TMP.sqlite"))
     print(f"{'lines':>9} {'peak RSS MB':>12} {'RSS 1/4':>8} {'1/2':>7} {'3/4':>7} "
@@ -94,9 +97,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(dir=args.folder) as folder:
         for lines in (int(x) for x in args.lines.split(",")):
             r = measure(lines, args, Path(folder))
+            measured.append(r)
             print(f"{r['lines']:>9} {r['peak_mb']:>12.1f} {r['q1_mb']:>8.1f} {r['q2_mb']:>7.1f} "
                   f"{r['q3_mb']:>7.1f} {r['worker_mb']:>12.1f} {r['wall_s']:>8.0f} {r['runs_per_s']:>7.0f}",
                   flush=True)
+    if args.json:
+        write_json(args.json, {"solvers": args.solvers, "db": not args.keep_in_memory, "sizes": measured}, started)
     return 0
 
 
