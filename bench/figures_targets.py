@@ -418,7 +418,7 @@ def _replay_figures() -> tuple[Figure, ...]:
     )
 
 
-REPLAY_SHOWN = "REPLAY_SHOWN"
+REPLAY_SHOWN = "208,331 events: a 452,437-byte page, opened in 615 ms"
 
 
 FIGURES: tuple[Figure, ...] = (
