@@ -30,8 +30,11 @@ from solvers.backends import backtrack, dlx, mrv
 from solvers.backends.readable import backtrack as readable_backtrack
 from solvers.backends.readable import dlx as readable_dlx
 from solvers.backends.readable import mrv as readable_mrv
+from solvers.harness.results.provenance import load_average
 
 BASE = "6631f69"  # main just before the teaching work (issue 12) touched these modules
+ROWS: list[dict[str, object]] = []
+"""Every row printed, with its figures, for --json."""
 
 
 def baseline(name: str, rev: str, package: str = "solvers.backends") -> ModuleType:
@@ -71,8 +74,11 @@ def compare(label: str, puzzles: list, first: Callable, second: Callable, repeat
         same &= a_nodes == b_nodes
     a_mean, b_mean = statistics.fmean(a_times) * 1000, statistics.fmean(b_times) * 1000
     ratios = sorted(b / a for a, b in zip(a_times, b_times))
-    print(f"| {label} | {len(puzzles)} | {a_mean:.2f} | {b_mean:.2f} | {b_mean / a_mean:.2f}x "
-          f"| {statistics.median(ratios):.2f}x | {'equal' if same else 'DIFFERENT'} |")
+    line = (f"| {label} | {len(puzzles)} | {a_mean:.2f} | {b_mean:.2f} | {b_mean / a_mean:.2f}x "
+            f"| {statistics.median(ratios):.2f}x | {'equal' if same else 'DIFFERENT'} |")
+    print(line)
+    ROWS.append({"against": "/".join(names), "label": label, "puzzles": len(puzzles), "ratio": b_mean / a_mean,
+                 "median_ratio": statistics.median(ratios), "same_nodes": same, "line": line})
     return same
 
 
@@ -81,7 +87,9 @@ def main() -> int:
     parser.add_argument("--base", default=BASE, help=f"the git revision to compare with (default {BASE})")
     parser.add_argument("--repeat", type=int, default=3, help="runs per puzzle, the best kept (default 3)")
     parser.add_argument("--limit", type=int, default=40, help="puzzles per set (default 40)")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write every row, with provenance")
     args = parser.parse_args()
+    started = load_average()
     top95 = read_puzzles(ROOT / "puzzles" / "top95.txt").puzzles[:args.limit]
     teaching = read_puzzles(ROOT / "puzzles" / "teaching.txt").puzzles[:args.limit]
     hardest = read_puzzles(ROOT / "puzzles" / "hardest.txt").puzzles[:args.limit]
@@ -113,6 +121,10 @@ def main() -> int:
     ok &= compare("dlx, top95", top95, dlx.solve, readable_dlx.solve, args.repeat, ("fast", "readable"))
     if not ok:
         print("node counts differ: a fast path no longer makes the same decisions", file=sys.stderr)
+    if args.json:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from common import write_json  # noqa: PLC0415 - bench/'s helper, only when asked
+        write_json(args.json, {"base": args.base, "repeat": args.repeat, "limit": args.limit, "rows": ROWS}, started)
     return 0 if ok else 1
 
 
