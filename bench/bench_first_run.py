@@ -37,7 +37,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from common import ROOT
+from common import ROOT, write_json
 
 COMPILED = re.compile(r"compiling (.+?) took ([0-9.]+) s")
 BEGUN = re.compile(r"compiling (.+?) \(first use")
@@ -173,7 +173,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--source", type=Path, default=ROOT, help="the git checkout to clone (default: this one)")
     parser.add_argument("--runs", type=int, default=1, help="fresh clones in turn (default: 1)")
-    parser.add_argument("--json", type=Path, help="save every run's steps as JSON")
+    parser.add_argument("--json", type=Path, help="save every run's steps as JSON, with provenance")
     parser.add_argument("--keep", action="store_true", help="keep each clone (its folder is printed)")
     parser.add_argument("--packages", action="store_true", help="time each package's install alone")
     parser.add_argument("--print-command", action="store_true",
@@ -190,12 +190,12 @@ def main() -> int:
         return 0
     if args.packages:
         return packages(args.source)
-    runs = []
+    runs, started = [], [round(value, 2) for value in os.getloadavg()]
     for _ in range(args.runs):
         runs.append(one_run(args.source, args.keep, args.command))
         show(runs[-1])
     if args.json:
-        args.json.write_text(json.dumps(runs, indent=1) + "\n")
+        write_json(args.json, {"runs": runs}, started)
     return 1 if any(failed(run) for run in runs) else 0
 
 
