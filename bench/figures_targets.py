@@ -80,6 +80,32 @@ def exactly(name: str, shown: str, commands: tuple[tuple[str, ...], ...], file: 
     return Figure(name, PAGE, shown, commands, (file,), read, count, count, cheap=cheap, what=f"count: {what}")
 
 
+# ---------------------------------------------------------------- the generator (bench_generate.py)
+
+GENERATE = kept("generate_16x16.json")
+GENERATE_RUN = (("python", "bench/bench_generate.py", "--size", "16", "--count", "20", "--seed", "1", "--json",
+                 "{out}/generate_16x16.json"),)
+
+
+def generate_value(key: str) -> Callable[[Outputs], float]:
+    """bench_generate.py's CPU seconds a puzzle (to 1 place), or the givens of all its puzzles."""
+    def read(outputs: Outputs) -> float:
+        document = decoded(outputs["generate_16x16.json"])
+        return float(sum(document["givens"])) if key == "givens" else round(float(document[key]), 1)
+    return read
+
+
+def _generate_figures() -> tuple[Figure, ...]:
+    shown = "2.2 s of CPU each (`compare.py generate --size 16 --count 20 --seed 1`: 43.2 s of CPU"
+    return (
+        Figure("generate-16x16-cpu", PAGE, shown, GENERATE_RUN, (GENERATE,), generate_value("cpu_s_per_puzzle"), 0, 10,
+               what="time: CPU seconds a locally minimal 16x16 takes compare.py generate, inside \"seconds\" "
+                    "(under 10 s)"),
+        exactly("generate-16x16-givens", shown, GENERATE_RUN, GENERATE, generate_value("givens"), 1876,
+                "the givens of the 20 seeded puzzles, in all (the seed decides them)"),
+    )
+
+
 # ---------------------------------------------------------------- dlx against Algorithm X
 
 DLX = kept("dlx.json")
@@ -473,8 +499,8 @@ REPLAY_SHOWN = "208,331 events: a 452,437-byte page, opened in 615 ms"
 
 
 FIGURES: tuple[Figure, ...] = (
-    *_allb_figures(), *_dlx_figures(), *_mip_figures(), *_beside_figures(), *_sat_figures(), *_cpsat_figures(),
-    *_six_figures(), *_study_figures(), *_hard_figures(), *_harness_figures(), *_html_figures(),
+    *_allb_figures(), *_generate_figures(), *_dlx_figures(), *_mip_figures(), *_beside_figures(), *_sat_figures(),
+    *_cpsat_figures(), *_six_figures(), *_study_figures(), *_hard_figures(), *_harness_figures(), *_html_figures(),
     *_replay_figures())
 TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      rendered("dlx-side-by-side", DLX, "side by side"),
