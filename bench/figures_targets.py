@@ -106,6 +106,38 @@ def _generate_figures() -> tuple[Figure, ...]:
     )
 
 
+# ---------------------------------------------------------------- fast beside tdoku (bench_fast_tdoku.py)
+
+TDOKU = kept("fast_tdoku.json")
+TDOKU_RUN = (("python", "bench/bench_fast_tdoku.py", "--tdoku-lib", "/tmp/tdoku-src/libtdoku.so", "--repeats", "5",
+              "--json", "{out}/fast_tdoku.json"),)
+TDOKU_LIMITS = (("tdoku-top95-fast-ms", "top95", "fast ms", 0.05, "ms: fast's time per top95 puzzle"),
+                ("tdoku-hardest-fast-ms", "forum_hardest_1106", "fast ms", 0.3,
+                 "ms: fast's time per puzzle of the 1,106 hardest"),
+                ("tdoku-top95-ratio", "top95", "fast / tdoku", 2.0, "ratio: fast's time over tdoku's on top95"),
+                ("tdoku-hardest-ratio", "forum_hardest_1106", "fast / tdoku", 2.0,
+                 "ratio: fast's time over tdoku's on the 1,106 hardest"),
+                ("tdoku-17clue-ratio", "17_clue", "fast / tdoku", 2.5,
+                 "ratio: fast's time over tdoku's on 3,000 17-clue puzzles"))
+TDOKU_COUNTS = (("tdoku-top95-fast-guesses", "top95", "fast guesses", 9.0),
+                ("tdoku-hardest-fast-guesses", "forum_hardest_1106", "fast guesses", 141.4),
+                ("tdoku-hardest-general-decisions", "forum_hardest_1106", "general decisions", 398.3))
+
+
+def _tdoku_figures() -> tuple[Figure, ...]:
+    return (
+        *(Figure(name, PAGE, TDOKU_SHOWN, TDOKU_RUN, (TDOKU,), table_cell(TDOKU, "tdoku", column, set=puzzle_set), 0,
+                 limit, what=f"{what} (best of 5 per puzzle), inside the target's {limit:g}")
+          for name, puzzle_set, column, limit, what in TDOKU_LIMITS),
+        *(exactly(name, TDOKU_SHOWN, TDOKU_RUN, TDOKU, table_cell(TDOKU, "tdoku", column, set=puzzle_set), count,
+                  f"{column} a puzzle on {puzzle_set}, counting to two")
+          for name, puzzle_set, column, count in TDOKU_COUNTS),
+    )
+
+
+TDOKU_SHOWN = "**1.55x**, **1.57x**, **2.18x**"
+
+
 # ---------------------------------------------------------------- dlx against Algorithm X
 
 DLX = kept("dlx.json")
@@ -499,10 +531,11 @@ REPLAY_SHOWN = "208,331 events: a 452,437-byte page, opened in 615 ms"
 
 
 FIGURES: tuple[Figure, ...] = (
-    *_allb_figures(), *_generate_figures(), *_dlx_figures(), *_mip_figures(), *_beside_figures(), *_sat_figures(),
-    *_cpsat_figures(), *_six_figures(), *_study_figures(), *_hard_figures(), *_harness_figures(), *_html_figures(),
-    *_replay_figures())
+    *_allb_figures(), *_generate_figures(), *_tdoku_figures(), *_dlx_figures(), *_mip_figures(), *_beside_figures(),
+    *_sat_figures(), *_cpsat_figures(), *_six_figures(), *_study_figures(), *_hard_figures(), *_harness_figures(),
+    *_html_figures(), *_replay_figures())
 TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
+                                     rendered("fast-tdoku", TDOKU, "tdoku"),
                                      rendered("dlx-side-by-side", DLX, "side by side"),
                                      rendered("mip-side-by-side", MIP, "side by side"),
                                      rendered("beside-mrv", BESIDE, "backends"),
