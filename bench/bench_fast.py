@@ -36,9 +36,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from tabulate import tabulate
+import tables
 
 from models import Model, read_puzzles, verify
 from solvers import registry
@@ -129,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-compile", action="store_true", help="skip the compile-time part")
     parser.add_argument("--baseline", type=Path, metavar="FILE",
                         help="an earlier fast.py to race every fast configuration against")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the tables, with provenance")
     args = parser.parse_args(argv)
+    started = os.getloadavg()
     if not args.no_compile:
         for label, (load, plain, learning) in zip(("empty numba cache (compile)", "cache filled"),
                                                   compile_times(), strict=True):
@@ -151,15 +153,17 @@ def main(argv: list[str] | None = None) -> int:
                              f"{1000 * statistics.median(best):.4f}", f"{1000 * max(best):.3f}",
                              f"{1000 * cpu / len(models):.4f}", f"{statistics.mean(nodes):.1f}",
                              repeats])
-    print(tabulate(rows, headers=["set", "configuration", "puzzles", "mean ms (best of runs)",
+    print(tables.shown("speed", rows, headers=["set", "configuration", "puzzles", "mean ms (best of runs)",
                                   "median ms", "max ms", "cpu ms/puzzle", "mean nodes", "runs"],
                    tablefmt="github"))
     print("\ncounting to two; wall time of the backend call, per puzzle the fastest of its runs")
     if args.baseline:
         print(f"\nNow against before ({args.baseline}), interleaved in this process:\n")
-        print(tabulate(ratios(results), headers=["set", "configuration", "now ms", "before ms",
-                                                 "now / before", "nodes now", "nodes before"],
-                       tablefmt="github"))
+        print(tables.shown("now against before", ratios(results),
+                           headers=["set", "configuration", "now ms", "before ms", "now / before", "nodes now",
+                                    "nodes before"], tablefmt="github"))
+    tables.save(args.json, [round(value, 2) for value in started], repeats=args.repeats,
+                baseline=str(args.baseline) if args.baseline else None)
     return 0
 
 
