@@ -473,6 +473,76 @@ def _harness_figures() -> tuple[Figure, ...]:
 HARNESS_SHOWN = "2.92 ms a run locally at load 7.7-9.1"
 
 
+# ---------------------------------------------------------------- defaults for cages and Latin squares (compare.py)
+
+QWH_INSTANCES = ((30, 0.45, 11), (30, 0.41, 12), (30, 0.43, 13), (30, 0.45, 14), (30, 0.41, 15), (30, 0.43, 16),
+                 (25, 0.42, 21), (25, 0.42, 22))
+"""(order, hole fraction, seed) of each ten QWH instances the defaults were chosen on."""
+QWH_FILES = tuple(f"qwh{order}_{seed}.txt" for order, _, seed in QWH_INSTANCES)
+QWH_CONFIGS = "fast,fast:branching=mrv,fast:branching=wdeg,fast:learning=conflicts,pysat"
+DEFAULTS_QWH = kept("defaults_qwh.json")
+DEFAULTS_QWH_RUN = (
+    *(("python", "compare.py", "generate", "--variant", "latin", "--size", str(order), "--holes", str(holes),
+       "--count", "10", "--seed", str(seed), ">", f"qwh{order}_{seed}.txt") for order, holes, seed in QWH_INSTANCES),
+    ("python", "compare.py", "run", *(f"{{out}}/{name}" for name in QWH_FILES), "--solvers", QWH_CONFIGS,
+     "--cpu-limit", "10", "--timeout", "60", "--json", "{out}/defaults_qwh.json"))
+KILLER_CONFIGS = "cpsat,boolean=cpsat:encoding=boolean,mip,fast,mrv,csp,backtrack"
+DEFAULTS_KILLERS = kept("defaults_killers.json")
+DEFAULTS_KILLERS_RUN = (
+    ("python", "compare.py", "generate", "--variant", "killer", "--killer-givens", "--count", "6", "--seed", "31",
+     ">", "killers_givens.txt"),
+    ("python", "compare.py", "run", "puzzles/generated_killer_9x9.txt", "{out}/killers_givens.txt", "--unique",
+     "--solvers", KILLER_CONFIGS, "--cpu-limit", "20", "--timeout", "60", "--json", "{out}/defaults_killers.json"))
+
+
+def solved_where(file: str, configuration: str, part: str) -> Callable[[Outputs], float]:
+    """A configuration's solved puzzles over the sets whose file name holds ``part``."""
+    def read(outputs: Outputs) -> float:
+        rows = [row for row in decoded(outputs[file])["summary"] if row["configuration"] == configuration]
+        return float(sum(row["solved"] for row in rows if part in row["file"]))
+    return read
+
+
+def defaults_table(file: str, parts: tuple[tuple[str, str], ...]) -> Callable[[Outputs], list[str]]:
+    """Per configuration: solved of the puzzles, the largest decisions and the slowest CPU
+    seconds, for each group of sets (by a part of their file names)."""
+    def render(outputs: Outputs) -> list[str]:
+        document = decoded(outputs[file])
+        lines = ["| configuration | " + " | ".join(f"{label}: solved, largest decisions, slowest CPU s"
+                                                    for label, _ in parts) + " |",
+                 "| --- |" + " --- |" * len(parts)]
+        for configuration in dict.fromkeys(run["configuration"] for run in document["runs"]):
+            cells = []
+            for _, part in parts:
+                mine = [run for run in document["runs"] if run["configuration"] == configuration]
+                runs = [run for run in mine if part in run["file"]]
+                solved = solved_where(file, configuration, part)(outputs)
+                nodes = [run["nodes"] for run in runs if run["nodes"] is not None]
+                slowest = max(run["cpu_s"] or 0 for run in runs)
+                cells.append(f"{solved:.0f} of {len(runs)}, {f'{max(nodes):,}' if nodes else '-'}, {slowest:.2f}")
+            lines.append(f"| `{configuration}` | " + " | ".join(cells) + " |")
+        return lines
+    return render
+
+
+def _defaults_figures() -> tuple[Figure, ...]:
+    qwh = tuple(exactly(f"defaults-qwh30-{name.replace(':', '-').replace('=', '-')}-solved", DEFAULTS_QWH_SHOWN,
+                        DEFAULTS_QWH_RUN, DEFAULTS_QWH, solved_where("defaults_qwh.json", name, "qwh30"), count,
+                        f"QWH instances of order 30 {name} solves within 10 s of CPU")
+                for name, count in DEFAULTS_QWH_SOLVED)
+    killers = tuple(exactly(f"defaults-killers-{name}-solved", DEFAULTS_KILLERS_SHOWN, DEFAULTS_KILLERS_RUN,
+                            DEFAULTS_KILLERS, solved_where("defaults_killers.json", name, "generated_killer"), count,
+                            f"cages-only generated killers {name} proves unique within 20 s of CPU")
+                    for name, count in DEFAULTS_KILLERS_SOLVED)
+    return (*qwh, *killers)
+
+
+DEFAULTS_QWH_SOLVED: tuple[tuple[str, int], ...] = (("fast", 60),)
+DEFAULTS_KILLERS_SOLVED: tuple[tuple[str, int], ...] = (("cpsat", 5),)
+DEFAULTS_QWH_SHOWN = "DEFAULTS_QWH_SHOWN"
+DEFAULTS_KILLERS_SHOWN = "DEFAULTS_KILLERS_SHOWN"
+
+
 # ---------------------------------------------------------------- the HTML report and the replay page
 
 HTML = kept("html_report.json")
@@ -533,7 +603,7 @@ REPLAY_SHOWN = "208,331 events: a 452,437-byte page, opened in 615 ms"
 FIGURES: tuple[Figure, ...] = (
     *_allb_figures(), *_generate_figures(), *_tdoku_figures(), *_dlx_figures(), *_mip_figures(), *_beside_figures(),
     *_sat_figures(), *_cpsat_figures(), *_six_figures(), *_study_figures(), *_hard_figures(), *_harness_figures(),
-    *_html_figures(), *_replay_figures())
+    *_defaults_figures(), *_html_figures(), *_replay_figures())
 TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      rendered("fast-tdoku", TDOKU, "tdoku"),
                                      rendered("dlx-side-by-side", DLX, "side by side"),
@@ -545,6 +615,13 @@ TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      rendered("pysat-study", STUDY, "study"),
                                      rendered("hard-9x9-16x16", HARD, "hard"),
                                      RenderedTable("harness", PAGE, (HARNESS,), harness_table),
+                                     RenderedTable("defaults-qwh", PAGE, (DEFAULTS_QWH,),
+                                                   defaults_table("defaults_qwh.json", (("order 30", "qwh30"),
+                                                                                        ("order 25", "qwh25")))),
+                                     RenderedTable("defaults-killers", PAGE, (DEFAULTS_KILLERS,),
+                                                   defaults_table("defaults_killers.json",
+                                                                  (("cages only (5)", "generated_killer"),
+                                                                   ("with a few givens (6)", "killers_givens")))),
                                      RenderedTable("html-report", PAGE, (HTML,), html_table),
                                      *(rendered(f"cpsat-{part}", CPSAT, part)
                                        for part in ("baseline", "encodings", "workers", "enumeration", "presolve",
