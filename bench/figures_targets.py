@@ -543,6 +543,231 @@ DEFAULTS_QWH_SHOWN = "DEFAULTS_QWH_SHOWN"
 DEFAULTS_KILLERS_SHOWN = "DEFAULTS_KILLERS_SHOWN"
 
 
+# ---------------------------------------------------------------- the README's first command (bench_first_run.py)
+
+FIRST = kept("first_run.json")
+FIRST_RUN = (("python", "bench/bench_first_run.py", "--runs", "1", "--json", "{out}/first_run.json"),)
+
+
+def first_run_value(key: str) -> Callable[[Outputs], float]:
+    """The fresh clone's first command: its wall seconds in all (``wall``), the kernels it
+    compiled (``compiles``) or the warm run compiled again (``warm_compiles``)."""
+    def read(outputs: Outputs) -> float:
+        run = decoded(outputs["first_run.json"])["runs"][0]
+        warm = [step for step in run["steps"] if step["step"].startswith("(warm)")]
+        first = [step for step in run["steps"] if not step["step"].startswith("(warm)")]
+        if key == "wall":
+            return float(run["total_wall_s"])
+        return float(sum(len(step["compiled"]) for step in (warm if key == "warm_compiles" else first)))
+    return read
+
+
+def first_run_table(outputs: Outputs) -> list[str]:
+    """Each step of the first command on the fresh clone: wall and CPU seconds, the load, what it compiled."""
+    run = decoded(outputs["first_run.json"])["runs"][0]
+    lines = ["| step | wall s | CPU s | load | compiled |", "| --- | --- | --- | --- | --- |"]
+    for step in run["steps"]:
+        compiled = ", ".join(f"{what} {seconds:.1f} s" for what, seconds in step["compiled"].items()) or "-"
+        lines.append(f"| `{step['step']}` | {step['wall_s']:.1f} | {step['cpu_s']:.1f} "
+                     f"| {step['load_before']:.1f}-{step['load_after']:.1f} | {compiled} |")
+    lines.append(f"| in all (the first three) | {run['total_wall_s']:.1f} | {run['total_cpu_s']:.1f} | | |")
+    return lines
+
+
+def _first_run_figures() -> tuple[Figure, ...]:
+    return (
+        Figure("first-run-wall", PAGE, FIRST_SHOWN, FIRST_RUN, (FIRST,), first_run_value("wall"), 0, 90, cheap=False,
+               what="time: wall seconds of the README's first command on a fresh clone, inside the target's 90 s"),
+        exactly("first-run-compiles", FIRST_SHOWN, FIRST_RUN, FIRST, first_run_value("compiles"), 1,
+                "kernels the first run compiles (the default job's 9x9 kernel alone)", cheap=False),
+        exactly("first-run-warm-compiles", FIRST_SHOWN, FIRST_RUN, FIRST, first_run_value("warm_compiles"), 0,
+                "kernels the second run compiles (it loads them)", cheap=False),
+    )
+
+
+FIRST_SHOWN = "FIRST_SHOWN"
+
+
+# ---------------------------------------------------------------- memory flat (bench_streaming.py)
+
+STREAMING = kept("streaming.json")
+STREAMING_RUN = (("python", "bench/bench_streaming.py", "--lines", "20000,200000", "--json", "{out}/streaming.json"),)
+
+
+def streaming_flat(outputs: Outputs) -> float:
+    """The run's resident memory three quarters of the way through the largest input over the
+    smallest's, to 2 places (1.00: flat)."""
+    sizes = sorted(decoded(outputs["streaming.json"])["sizes"], key=lambda size: size["lines"])
+    return round(sizes[-1]["q3_mb"] / sizes[0]["q3_mb"], 2)
+
+
+def streaming_table(outputs: Outputs) -> list[str]:
+    lines = ["| lines | peak RSS MB | RSS at 1/4 | 1/2 | 3/4 | worker peak | wall s | runs/s |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines += [f"| {size['lines']} | {size['peak_mb']:.1f} | {size['q1_mb']:.1f} | {size['q2_mb']:.1f} "
+              f"| {size['q3_mb']:.1f} | {size['worker_mb']:.1f} | {size['wall_s']:.0f} | {size['runs_per_s']:.0f} |"
+              for size in decoded(outputs["streaming.json"])["sizes"]]
+    return lines
+
+
+def _streaming_figures() -> tuple[Figure, ...]:
+    return (Figure("streaming-flat", PAGE, STREAMING_SHOWN, STREAMING_RUN, (STREAMING,), streaming_flat, 0.9, 1.1,
+                   cheap=False, what="ratio of memory (not time): resident memory at 3/4 of 200,000 lines over "
+                                     "at 3/4 of 20,000 with --db; flat within 10%"),)
+
+
+STREAMING_SHOWN = "STREAMING_SHOWN"
+
+
+# ---------------------------------------------------------------- mrv against Norvig (bench_backends.py, 5 runs)
+
+MRV_NORVIG = tuple(kept(f"mrv_norvig_{k}.json") for k in range(1, 6))
+MRV_NORVIG_RUN = tuple(("python", "bench/bench_backends.py", "--solvers", "mrv", "--norvig", "/tmp/norvig/sudoku.py",
+                        "--norvig", "/tmp/norvig16/sudoku.py", "--sets", "top95.txt", "16x16_forum_samples.txt",
+                        "--json", f"{{out}}/mrv_norvig_{k}.json") for k in range(1, 6))
+
+
+def mrv_norvig_ratio(puzzle_set: str, pick: Callable[[list[float]], float]) -> Callable[[Outputs], float]:
+    """Norvig's mean time over mrv's on a set, in each of the five runs, picked (median, min), to 2 places."""
+    def read(outputs: Outputs) -> float:
+        ratios = [table_cell(file, "backends", "norvig / time", set=puzzle_set, solver="mrv")(outputs)
+                  for file in MRV_NORVIG]
+        return round(pick(ratios), 2)
+    return read
+
+
+def _mrv_norvig_figures() -> tuple[Figure, ...]:
+    return tuple(
+        Figure(f"mrv-norvig-{short}-{which}", PAGE, MRV_NORVIG_SHOWN, MRV_NORVIG_RUN, MRV_NORVIG,
+               mrv_norvig_ratio(puzzle_set, pick), low, RATIO_CEILING,
+               what=f"ratio: Norvig's mean time over mrv's on {puzzle_set}, the {which} of 5 runs; {note}")
+        for short, puzzle_set, which, pick, low, note in MRV_NORVIG_LIMITS)
+
+
+MRV_NORVIG_LIMITS: tuple[tuple[str, str, str, Callable[[list[float]], float], float, str], ...] = ()
+MRV_NORVIG_SHOWN = "MRV_NORVIG_SHOWN"
+
+
+# ---------------------------------------------------------------- the Frisch 25x25 (bench_hard.py)
+
+FRISCH = kept("frisch_sat_cpsat.json")
+FRISCH_RUN = (("python", "bench/bench_hard.py", "--solvers", "sat,cpsat", "--set", "puzzles/25x25_gecode_frisch.txt",
+               "--time-limit", "60", "--jobs", "1", "--json", "{out}/frisch_sat_cpsat.json"),)
+FRISCH_MRV = kept("frisch_mrv.json")
+FRISCH_MRV_RUN = (("python", "bench/bench_hard.py", "--solvers", "mrv", "--set", "puzzles/25x25_gecode_frisch.txt",
+                   "--time-limit", "60", "--jobs", "1", "--first", "4", "--json", "{out}/frisch_mrv.json"),)
+
+
+def proved(file: str, solver: str) -> Callable[[Outputs], float]:
+    """The puzzles a configuration proved unique in a bench_hard.py run."""
+    def read(outputs: Outputs) -> float:
+        runs = decoded(outputs[Path(file).name])["runs"]
+        return float(sum(run["status"] == "unique" for run in runs if run["solver"] == solver))
+    return read
+
+
+def frisch_table(outputs: Outputs) -> list[str]:
+    """Seconds per Frisch puzzle and configuration (t: a timeout at the limit)."""
+    runs = decoded(outputs["frisch_sat_cpsat.json"])["runs"]
+    puzzles = sorted({run["puzzle"] for run in runs})
+    lines = ["| puzzle | " + " | ".join(str(number) for number in puzzles) + " |",
+             "|---|" + "---|" * len(puzzles)]
+    for solver in dict.fromkeys(run["solver"] for run in runs):
+        seconds = {run["puzzle"]: run for run in runs if run["solver"] == solver}
+        lines.append(f"| {solver} | " + " | ".join(
+            "t" if seconds[number]["status"] == "timeout" else f"{seconds[number]['seconds']:.1f}"
+            for number in puzzles) + " |")
+    return lines
+
+
+def _frisch_figures() -> tuple[Figure, ...]:
+    return (
+        Figure("frisch-sat-proved", PAGE, FRISCH_SHOWN, FRISCH_RUN, (FRISCH,), proved(FRISCH, "sat"), 0, 17,
+               cheap=False, what="count (of a machine-timed run): Frisch 25x25 puzzles sat proves unique within 60 s; "
+                                 "the target (18) stays unmet while it is below 18"),
+        exactly("frisch-cpsat-proved", FRISCH_SHOWN, FRISCH_RUN, FRISCH, proved(FRISCH, "cpsat"), FRISCH_CPSAT,
+                "Frisch 25x25 puzzles cpsat proves unique within 60 s (a machine-timed count)", cheap=False),
+        Figure("frisch-mrv-proved", PAGE, FRISCH_MRV_SHOWN, FRISCH_MRV_RUN, (FRISCH_MRV,), proved(FRISCH_MRV, "mrv"),
+               0, 0, cheap=False, what="count: of the first 4 Frisch 25x25, those mrv proves unique within 60 s"),
+    )
+
+
+FRISCH_CPSAT = 18
+FRISCH_SHOWN = "FRISCH_SHOWN"
+FRISCH_MRV_SHOWN = "FRISCH_MRV_SHOWN"
+
+
+# ---------------------------------------------------------------- fast paths and readable twins (bench_fast_paths.py)
+
+FAST_PATHS = kept("fast_paths.json")
+FAST_PATHS_RUN = (("python", "bench/bench_fast_paths.py", "--json", "{out}/fast_paths.json"),)
+FAST_PATHS_HEAD = "| configuration, set | puzzles | {} ms | {} ms | ratio of means | median ratio | nodes |"
+
+
+def fast_paths_table(against: str) -> Callable[[Outputs], list[str]]:
+    """bench_fast_paths.py's rows of one comparison (``before/now`` or ``fast/readable``), as printed."""
+    def render(outputs: Outputs) -> list[str]:
+        rows = [row for row in decoded(outputs["fast_paths.json"])["rows"] if row["against"] == against]
+        return [FAST_PATHS_HEAD.format(*against.split("/")), "|---|---:|---:|---:|---:|---:|---|",
+                *(row["line"] for row in rows)]
+    return render
+
+
+def fast_paths_value(against: str, label: str, key: str) -> Callable[[Outputs], float]:
+    """A row's ratio (to 2 places), or 1 when its node counts were equal (0 when not)."""
+    def read(outputs: Outputs) -> float:
+        rows = [row for row in decoded(outputs["fast_paths.json"])["rows"]
+                if row["against"] == against and row["label"] == label]
+        return float(rows[0][key]) if key == "same_nodes" else round(float(rows[0][key]), 2)
+    return read
+
+
+def _fast_paths_figures() -> tuple[Figure, ...]:
+    labels = ("mrv, top95", "mrv inference=singles, top95", "mrv, hardest", "backtrack, teaching", "dlx, top95",
+              "dlx impl=readable, top95")
+    same = tuple(exactly(f"fast-paths-{index}-same-nodes", FAST_PATHS_SHOWN, FAST_PATHS_RUN, FAST_PATHS,
+                         fast_paths_value("before/now", label, "same_nodes"), 1,
+                         f"1: {label} makes the same decisions now as before", cheap=False)
+                 for index, label in enumerate(labels))
+    ratios = tuple(Figure(f"fast-paths-{index}-ratio", PAGE, FAST_PATHS_SHOWN, FAST_PATHS_RUN, (FAST_PATHS,),
+                          fast_paths_value("before/now", label, "ratio"), low, high, cheap=False,
+                          what=f"ratio: {label}'s time now over before, {note}")
+                   for index, label, low, high, note in FAST_PATHS_LIMITS)
+    return (*same, *ratios)
+
+
+FAST_PATHS_LIMITS: tuple[tuple[int, str, float, float, str], ...] = ()
+FAST_PATHS_SHOWN = "FAST_PATHS_SHOWN"
+
+
+# ---------------------------------------------------------------- the general kernel before the 9x9 one (bench_fast.py)
+
+BEFORE_9X9 = kept("fast_before_9x9.json")
+BEFORE_9X9_RUN = (("python", "bench/bench_fast.py", "--no-compile", "--configs", "fast:learning=none", "--compare", "",
+                   "--repeats", "5", "--set", "puzzles/16x16_forum_samples.txt", "--set", "puzzles/generated_16x16.txt",
+                   "--set", "puzzles/16x16_gecode_janko.txt", "--set", "puzzles/generated_25x25.txt", "--baseline",
+                   "/tmp/_fast_before_9x9.py", "--json", "{out}/fast_before_9x9.json"),)
+BEFORE_SETS = ("16x16_forum_samples", "generated_16x16", "16x16_gecode_janko", "generated_25x25")
+
+
+def _before_9x9_figures() -> tuple[Figure, ...]:
+    table = "now against before"
+    return (
+        *(exactly(f"before-9x9-{name}-same-nodes", BEFORE_9X9_SHOWN, BEFORE_9X9_RUN, BEFORE_9X9,
+                  cell_ratio(BEFORE_9X9, table, "nodes now", "nodes before", set=name), 1,
+                  f"1: the general kernel's mean decisions on {name} over those before the 9x9 kernel", cheap=False)
+          for name in BEFORE_SETS),
+        *(Figure(f"before-9x9-{name}-ratio", PAGE, BEFORE_9X9_SHOWN, BEFORE_9X9_RUN, (BEFORE_9X9,),
+                 table_cell(BEFORE_9X9, table, "now / before", set=name), low, high, cheap=False,
+                 what=f"ratio: the general kernel's time now over before the 9x9 kernel on {name}")
+          for name, low, high in BEFORE_9X9_LIMITS),
+    )
+
+
+BEFORE_9X9_LIMITS: tuple[tuple[str, float, float], ...] = ()
+BEFORE_9X9_SHOWN = "BEFORE_9X9_SHOWN"
+
+
 # ---------------------------------------------------------------- the HTML report and the replay page
 
 HTML = kept("html_report.json")
@@ -603,7 +828,9 @@ REPLAY_SHOWN = "208,331 events: a 452,437-byte page, opened in 615 ms"
 FIGURES: tuple[Figure, ...] = (
     *_allb_figures(), *_generate_figures(), *_tdoku_figures(), *_dlx_figures(), *_mip_figures(), *_beside_figures(),
     *_sat_figures(), *_cpsat_figures(), *_six_figures(), *_study_figures(), *_hard_figures(), *_harness_figures(),
-    *_defaults_figures(), *_html_figures(), *_replay_figures())
+    *_defaults_figures(), *_first_run_figures(), *_html_figures(), *_replay_figures(),
+    *_streaming_figures(), *_mrv_norvig_figures(), *_frisch_figures(), *_fast_paths_figures(),
+    *_before_9x9_figures())
 TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      rendered("fast-tdoku", TDOKU, "tdoku"),
                                      rendered("dlx-side-by-side", DLX, "side by side"),
@@ -615,6 +842,14 @@ TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      rendered("pysat-study", STUDY, "study"),
                                      rendered("hard-9x9-16x16", HARD, "hard"),
                                      RenderedTable("harness", PAGE, (HARNESS,), harness_table),
+                                     RenderedTable("first-run", PAGE, (FIRST,), first_run_table),
+                                     RenderedTable("streaming", PAGE, (STREAMING,), streaming_table),
+                                     RenderedTable("frisch", PAGE, (FRISCH,), frisch_table),
+                                     RenderedTable("fast-paths-before", PAGE, (FAST_PATHS,),
+                                                   fast_paths_table("before/now")),
+                                     RenderedTable("fast-paths-readable", PAGE, (FAST_PATHS,),
+                                                   fast_paths_table("fast/readable")),
+                                     rendered("fast-before-9x9", BEFORE_9X9, "now against before"),
                                      RenderedTable("defaults-qwh", PAGE, (DEFAULTS_QWH,),
                                                    defaults_table("defaults_qwh.json", (("order 30", "qwh30"),
                                                                                         ("order 25", "qwh25")))),
