@@ -34,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, first_puzzles
+from common import ROOT, first_puzzles, write_json
 
 USAGE = """import resource, runpy, sys
 path = sys.argv[1]
@@ -78,6 +78,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     parser.add_argument("--solvers", default="fast", help="the configuration (default fast)")
     parser.add_argument("--file", type=Path, default=ROOT / "puzzles" / "17_clue.txt")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write every round, with provenance")
     args = parser.parse_args()
     trees = {"this": ROOT, "baseline": args.baseline.resolve()}
     lines = first_puzzles(args.file.read_text().splitlines(), args.puzzles)
@@ -103,6 +104,9 @@ def main() -> int:
                                    "start": start, "end_to_end": len(lines) / wall,
                                    "steady": steady / max(1e-9, wall - start)})
     report(rows, len(lines), args, load, os.getloadavg())
+    if args.json:
+        write_json(args.json, {"puzzles": len(lines), "file": args.file.name, "solvers": args.solvers,
+                               "baseline": str(args.baseline), "rounds": rows}, [round(value, 2) for value in load])
     if failed:
         print(f"not correct: {len(failed)} runs ({', '.join(sorted(set(failed)))})")
     return 1 if failed else 0
