@@ -636,6 +636,19 @@ def mrv_norvig_ratio(puzzle_set: str, pick: Callable[[list[float]], float]) -> C
     return read
 
 
+def mrv_norvig_table(outputs: Outputs) -> list[str]:
+    """Per set: Norvig's time over mrv's in each of the five runs, their median, and each side's mean ms."""
+    lines = ["| set | Norvig's time over `mrv`'s, the 5 runs | median | `mrv` mean ms | Norvig mean ms |",
+             "| --- | --- | --- | --- | --- |"]
+    for puzzle_set in ("top95", "16x16_forum_samples"):
+        def column(solver: str, name: str, puzzle_set: str = puzzle_set) -> list[float]:
+            return [table_cell(file, "backends", name, set=puzzle_set, solver=solver)(outputs) for file in MRV_NORVIG]
+        ratios, mine, norvig = column("mrv", "norvig / time"), column("mrv", "mean ms"), column("norvig", "mean ms")
+        lines.append(f"| {puzzle_set} | {', '.join(f'{x:.2f}' for x in ratios)} | **{statistics.median(ratios):.2f}x** "
+                     f"| {min(mine):.2f}-{max(mine):.2f} | {min(norvig):.2f}-{max(norvig):.2f} |")
+    return lines
+
+
 def _mrv_norvig_figures() -> tuple[Figure, ...]:
     return tuple(
         Figure(f"mrv-norvig-{short}-{which}", PAGE, MRV_NORVIG_SHOWN, MRV_NORVIG_RUN, MRV_NORVIG,
@@ -644,8 +657,12 @@ def _mrv_norvig_figures() -> tuple[Figure, ...]:
         for short, puzzle_set, which, pick, low, note in MRV_NORVIG_LIMITS)
 
 
-MRV_NORVIG_LIMITS: tuple[tuple[str, str, str, Callable[[list[float]], float], float, str], ...] = ()
-MRV_NORVIG_SHOWN = "MRV_NORVIG_SHOWN"
+MRV_NORVIG_LIMITS: tuple[tuple[str, str, str, Callable[[list[float]], float], float, str], ...] = (
+    ("top95", "top95", "median", statistics.median, 4.0, "at least the target's 4x"),
+    ("top95", "top95", "least", min, 4.0, "every run at least the target's 4x"),
+    ("16x16", "16x16_forum_samples", "median", statistics.median, 4.0, "at least the target's 4x"),
+    ("16x16", "16x16_forum_samples", "least", min, 4.0, "every run at least the target's 4x"))
+MRV_NORVIG_SHOWN = "Norvig's time over `mrv`'s on top95: **6.58x**"
 
 
 # ---------------------------------------------------------------- the Frisch 25x25 (bench_hard.py)
@@ -694,7 +711,7 @@ def _frisch_figures() -> tuple[Figure, ...]:
 
 FRISCH_CPSAT = 14
 FRISCH_SHOWN = "`sat` proved 10 of 18"
-FRISCH_MRV_SHOWN = "FRISCH_MRV_SHOWN"
+FRISCH_MRV_SHOWN = "0 of the first 4 within 60 s"
 
 
 # ---------------------------------------------------------------- fast paths and readable twins (bench_fast_paths.py)
@@ -736,8 +753,13 @@ def _fast_paths_figures() -> tuple[Figure, ...]:
     return (*same, *ratios)
 
 
-FAST_PATHS_LIMITS: tuple[tuple[int, str, float, float, str], ...] = ()
-FAST_PATHS_SHOWN = "FAST_PATHS_SHOWN"
+FAST_PATHS_LIMITS: tuple[tuple[int, str, float, float, str], ...] = (
+    (0, "mrv, top95", 0.0, 1.15, "unchanged within 15%"),
+    (1, "mrv inference=singles, top95", 0.0, 1.15, "unchanged within 15%"),
+    (2, "mrv, hardest", 0.0, 1.15, "unchanged within 15%"),
+    (3, "backtrack, teaching", 0.0, 1.15, "unchanged within 15%"),
+    (4, "dlx, top95", 0.0, 1.15, "unchanged within 15%"))
+FAST_PATHS_SHOWN = "now / before 1.00-1.03"
 
 
 # ---------------------------------------------------------------- the general kernel before the 9x9 one (bench_fast.py)
@@ -844,6 +866,7 @@ TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      RenderedTable("harness", PAGE, (HARNESS,), harness_table),
                                      RenderedTable("first-run", PAGE, (FIRST,), first_run_table),
                                      RenderedTable("streaming", PAGE, (STREAMING,), streaming_table),
+                                     RenderedTable("mrv-norvig", PAGE, MRV_NORVIG, mrv_norvig_table),
                                      RenderedTable("frisch", PAGE, (FRISCH,), frisch_table),
                                      RenderedTable("fast-paths-before", PAGE, (FAST_PATHS,),
                                                    fast_paths_table("before/now")),
