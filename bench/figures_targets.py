@@ -585,7 +585,7 @@ def _first_run_figures() -> tuple[Figure, ...]:
     )
 
 
-FIRST_SHOWN = "FIRST_SHOWN"
+FIRST_SHOWN = "**74.0 s** of wall (60.7 s of CPU)"
 
 
 # ---------------------------------------------------------------- memory flat (bench_streaming.py)
@@ -781,13 +781,14 @@ def _before_9x9_figures() -> tuple[Figure, ...]:
           for name in BEFORE_SETS),
         *(Figure(f"before-9x9-{name}-ratio", PAGE, BEFORE_9X9_SHOWN, BEFORE_9X9_RUN, (BEFORE_9X9,),
                  table_cell(BEFORE_9X9, table, "now / before", set=name), low, high, cheap=False,
-                 what=f"ratio: the general kernel's time now over before the 9x9 kernel on {name}")
+                 what=f"ratio: the general kernel's time now over before the 9x9 kernel on {name} (within 15%)")
           for name, low, high in BEFORE_9X9_LIMITS),
     )
 
 
-BEFORE_9X9_LIMITS: tuple[tuple[str, float, float], ...] = ()
-BEFORE_9X9_SHOWN = "BEFORE_9X9_SHOWN"
+BEFORE_9X9_LIMITS: tuple[tuple[str, float, float], ...] = tuple((name, 0.0, 1.15) for name in BEFORE_SETS)
+"""No slower than before: within 15%, the load's noise."""
+BEFORE_9X9_SHOWN = "now / before 0.95-1.07"
 
 
 # ---------------------------------------------------------------- the HTML report and the replay page
