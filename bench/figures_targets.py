@@ -794,6 +794,48 @@ BEFORE_9X9_LIMITS: tuple[tuple[str, float, float], ...] = tuple((name, 0.0, 1.15
 BEFORE_9X9_SHOWN = "now / before 0.95-1.07"
 
 
+# ---------------------------------------------------------------- runs a second without --batch (bench_run_rate.py)
+
+RUN_RATE = kept("run_rate.json")
+RUN_RATE_RUN = (("python", "bench/bench_run_rate.py", "--baseline", "/tmp/ft_base", "--puzzles", "20000", "--rounds",
+                 "3", "--json", "{out}/run_rate.json"),)
+
+
+def run_rate_value(checkout: str, key: str) -> Callable[[Outputs], float]:
+    """A checkout's median over the rounds of ``end_to_end`` or ``steady`` runs a second (to
+    the unit) or its CPU ms a run (``cpu``, to 3 places)."""
+    def read(outputs: Outputs) -> float:
+        values = [row[key] for row in decoded(outputs["run_rate.json"])["rounds"][checkout]]
+        middle = statistics.median(values)
+        return round(middle * 1000, 3) if key == "cpu" else float(round(middle))
+    return read
+
+
+def run_rate_table(outputs: Outputs) -> list[str]:
+    lines = ["| checkout | end to end runs/s | steady runs/s | start-up s | CPU ms/run | parent | workers |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for checkout, rounds in decoded(outputs["run_rate.json"])["rounds"].items():
+        def middle(key: str, rounds: list[dict[str, float]] = rounds) -> float:
+            return float(statistics.median(row[key] for row in rounds))
+        lines.append(f"| {checkout} | {middle('end_to_end'):.0f} | {middle('steady'):.0f} | {middle('start'):.2f} "
+                     f"| {middle('cpu') * 1000:.3f} | {middle('parent') * 1000:.3f} | {middle('workers') * 1000:.3f} |")
+    return lines
+
+
+def _run_rate_figures() -> tuple[Figure, ...]:
+    return (
+        Figure("run-rate-end-to-end", PAGE, RUN_RATE_SHOWN, RUN_RATE_RUN, (RUN_RATE,),
+               run_rate_value("this", "end_to_end"), 0, 2000, cheap=False,
+               what="runs a second end to end (median of 3 rounds, 20,000 puzzles): under the target's 2,000 "
+                    "at the load it was kept at"),
+        Figure("run-rate-cpu", PAGE, RUN_RATE_SHOWN, RUN_RATE_RUN, (RUN_RATE,), run_rate_value("this", "cpu"), 0, 1.0,
+               cheap=False, what="time: the process tree's CPU ms a run (median of 3 rounds), under 1 ms"),
+    )
+
+
+RUN_RATE_SHOWN = "1,250 runs/s end to end, 1,590 steady, 0.764 ms of CPU a run"
+
+
 # ---------------------------------------------------------------- the HTML report and the replay page
 
 HTML = kept("html_report.json")
@@ -856,7 +898,7 @@ FIGURES: tuple[Figure, ...] = (
     *_sat_figures(), *_cpsat_figures(), *_six_figures(), *_study_figures(), *_hard_figures(), *_harness_figures(),
     *_defaults_figures(), *_first_run_figures(), *_html_figures(), *_replay_figures(),
     *_streaming_figures(), *_mrv_norvig_figures(), *_frisch_figures(), *_fast_paths_figures(),
-    *_before_9x9_figures())
+    *_before_9x9_figures(), *_run_rate_figures())
 TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      rendered("fast-tdoku", TDOKU, "tdoku"),
                                      rendered("dlx-side-by-side", DLX, "side by side"),
@@ -869,6 +911,7 @@ TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      rendered("hard-9x9-16x16", HARD, "hard"),
                                      RenderedTable("harness", PAGE, (HARNESS,), harness_table),
                                      RenderedTable("first-run", PAGE, (FIRST,), first_run_table),
+                                     RenderedTable("run-rate", PAGE, (RUN_RATE,), run_rate_table),
                                      RenderedTable("streaming", PAGE, (STREAMING,), streaming_table),
                                      RenderedTable("mrv-norvig", PAGE, MRV_NORVIG, mrv_norvig_table),
                                      RenderedTable("frisch", PAGE, (FRISCH,), frisch_table),
