@@ -187,6 +187,34 @@ def test_a_harsh_lever_acts_many_times() -> None:
     assert result.stats.restarts >= result.stats.conflicts // 20 > 0
 
 
+_RESTARTING = _fast_learning.Tuning(restart_unit=1, first_mode=5, reduce_every=10, reduce_step=0)
+"""Restarts every few conflicts, so level 0 grows (learnt units) and is compacted many times."""
+
+
+@pytest.mark.parametrize("puzzle", [
+    _opened("forum_hardest_1106.txt", 0, 48), load("special_9x9_multiple_solutions.txt")[7],
+    load("forum_hardest_1106.txt")[1], load("generated_16x16.txt")[0]],
+    ids=["453 solutions", "125 solutions", "unique 9x9", "unique 16x16"])
+def test_compacting_the_constraints_at_level_0_keeps_the_search_step_for_step(puzzle: Puzzle) -> None:
+    # dropping the members fixed at level 0 changes what is scanned, not what is found
+    on = tuned(puzzle, _RESTARTING, 1000)
+    off = tuned(puzzle, _RESTARTING._replace(compact=False), 1000)
+    assert on.complete and on.solutions == off.solutions
+    assert (on.stats.conflicts, on.stats.nodes, on.stats.propagations) == (
+        off.stats.conflicts, off.stats.nodes, off.stats.propagations)
+    assert on.stats.conflicts and on.stats.restarts
+
+
+def test_a_solve_leaves_the_shared_constraint_tables_untouched() -> None:
+    puzzle = load("forum_hardest_1106.txt")[1]
+    model = Model.from_puzzle(puzzle)
+    groups = tuple(g.cells for g in model.groups)
+    before = [t.copy() for t in _fast_learning._constraint_tables(9, 81, groups)]
+    learn(puzzle, max_solutions=2)
+    after = _fast_learning._constraint_tables(9, 81, groups)
+    assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
+
+
 def test_a_tuning_that_would_drop_blocking_clauses_is_refused() -> None:
     with pytest.raises(ValueError, match="keep_lbd"):
         tuned(load("top95.txt")[0], _fast_learning.Tuning(keep_lbd=-1), 2)
