@@ -220,20 +220,26 @@ def test_a_tuning_that_would_drop_blocking_clauses_is_refused() -> None:
         tuned(load("top95.txt")[0], _fast_learning.Tuning(keep_lbd=-1), 2)
 
 
-def _frisch_bench(*args: str) -> subprocess.CompletedProcess[str]:
+def _frisch_bench(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(ROOT / "bench" / "bench_learning_frisch.py"), *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600, check=False)
+                          capture_output=True, text=True, cwd=ROOT, timeout=600, check=False, env=env)
 
 
 @pytest.mark.slow
 def test_the_frisch_bench_proves_an_easy_isomorph_with_its_conflicts_and_refuses_a_bad_tuning() -> None:
     done = _frisch_bench("--puzzles", "16", "--seeds", "3", "--cpu-limit", "30",
-                         "--tuning", '{"keep_lbd": 2}')
+                         "--tuning", '{"keep_lbd": 2}', "--cadical")
     assert done.returncode == 0, done.stderr
     assert "#16 seed 3 this" in done.stdout and "proved True" in done.stdout
     assert "proved 1 of 1" in done.stdout and "conflicts" in done.stdout
+    assert "cadical: proved 1 of 1" in done.stdout and "find " in done.stdout
     wrong = _frisch_bench("--puzzles", "16", "--tuning", '{"keep_lbd": -1}')
     assert wrong.returncode == 2 and "keep_lbd" in wrong.stderr and "#16" not in wrong.stdout
+
+
+def test_the_frisch_bench_refuses_cadical_runs_without_the_program() -> None:
+    done = _frisch_bench("--puzzles", "16", "--cadical", env={"PATH": "/nonexistent"})
+    assert done.returncode == 2 and "no cadical program" in done.stderr and "#16" not in done.stdout
 
 
 @pytest.mark.parametrize("spare", [0, 1, 2])
