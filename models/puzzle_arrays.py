@@ -124,7 +124,8 @@ def _uniform_lines(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | N
     begins, length = starts[numbers], int(sizes[0])
     # bytes.translate maps the whole file at C speed (2x numpy's look-up on the cells alone)
     values = np.frombuffer(data.translate(_symbol_values().tobytes()), np.uint8)
-    return numbers + 1, _cells(buffer, begins, length), _cells(values, begins, length)
+    # the values copied out of the view: givens a batch entry may take as they are
+    return numbers + 1, _cells(buffer, begins, length), _cells(values, begins, length).copy()
 
 
 def _cells(buffer: np.ndarray, begins: np.ndarray, length: int) -> np.ndarray:
