@@ -3,7 +3,8 @@
 For the batch entries (``run --batch``), where one call of ``verify`` per answer would cost
 more than the solving. It is ``checker.py``'s checker: the same groups, from checker.py's own
 arithmetic (``_groups``: rows, columns, boxes, regions, diagonals, disjoint groups, extra
-regions), never ``Model.groups`` nor any backend's tables; a row passes when its values are
+regions; the rows, columns and boxes taken as slices of the grid's shape, which ``_groups``
+names), never ``Model.groups`` nor any backend's tables; a row passes when its values are
 all 1..n, keep the givens, and differ within every group. The rules no group states (a
 knight's or king's move apart, killer cages) are checked by ``verify`` itself, row by row;
 so is every row that fails here, to say what is wrong.
