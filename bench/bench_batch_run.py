@@ -149,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plain", type=int, default=1000,
                         help="puzzles through the ordinary path (0: skip part 3)")
     args = parser.parse_args(argv)
+    if args.against is not None and not (args.against / "compare.py").is_file():
+        parser.error(f"--against {args.against}: no compare.py there")
     print(f"load average {load_average()} at the start")
     best = stages(args.set, args.rounds)
     count = sum(len(a) for a in read_arrays(args.set)[0] if isinstance(a, PuzzleArray))
@@ -160,8 +162,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.set.name}: {count:,} puzzles, by {label} time: {count / through:,.0f} puzzles/s "
               f"from reading to the records, {count / total:,.0f} with the summary ({parts})")
     if args.against is not None:
-        if not (args.against / "compare.py").is_file():
-            raise SystemExit(f"--against {args.against}: no compare.py there")
         side_by_side(args.set, args.against, max(1, args.cli))
     else:
         passes = [command_line(args.set) for _ in range(max(1, args.cli))]
