@@ -167,6 +167,7 @@ QUICK: dict[str, tuple[str, ...]] = {
         "test_the_writer_uses_f_puzzles_names",
     ),
     "tests/test_front_door.py": (
+        "test_a_command_parsed_alone_has_the_options_and_help_it_has_among_all",
         "test_a_bad_configuration_exits_2_before_any_run_naming_the_option",
         "test_a_declaration_matches_its_backends_solve_function",
         "test_a_dimacs_configuration_records_its_binary_and_version",
