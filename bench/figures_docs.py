@@ -8,11 +8,14 @@ it without re-running anything), and the numbers its text relies on are figures 
 """
 from __future__ import annotations
 
+import statistics
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from bench.figure_base import ROOT, Figure, Outputs
+from bench.figure_base import ROOT, Figure, Outputs, decoded
 
 
 @dataclass(frozen=True)
@@ -40,5 +43,258 @@ class RenderedTable:
                                                       + "\n".join(lines)]
 
 
-FIGURES: tuple[Figure, ...] = ()
-TABLES: tuple[RenderedTable, ...] = ()
+def row(*cells: object) -> str:
+    """A Markdown table row."""
+    return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+
+# ---------------------------------------------------------------- docs/teaching.md
+
+TEACHING = "docs/teaching.md"
+INNIES = "bench/figures/innies.json"
+
+
+def innies_table(outputs: Outputs) -> list[str]:
+    """Each killer's guesses and score with and without innies and outies (bench_innies.py)."""
+    lines = ["| puzzle | rate guesses before | after | score before | after | explain guesses before | after |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for each in decoded(outputs["innies.json"])["puzzles"]:
+        lines.append(row(each["puzzle"], each["rate_guesses_before"], each["rate_guesses_after"],
+                         each["score_before"], each["score_after"], each["explain_guesses_before"],
+                         each["explain_guesses_after"]))
+    return lines
+
+
+SE = "bench/figures/rating_vs_se.json"
+SE_FILES = (("evaluation sample", "exchange_diabolical_sample320.txt"), ("bundled 60", "exchange_diabolical_se60.txt"))
+
+
+def se_file(outputs: Outputs, file: str) -> dict[str, Any]:
+    return next(each for each in decoded(outputs["rating_vs_se.json"])["files"] if each["file"] == file)
+
+
+def se_table(outputs: Outputs) -> list[str]:
+    """The agreement with Sudoku Explainer per file (bench/rating_vs_se.py)."""
+    lines = ["| file | puzzles (SE rating) | solved without a guess | Spearman with SE (95% bootstrap interval) "
+             "| CPU a puzzle: median, max |", "|---|---|---|---|---|"]
+    for label, file in SE_FILES:
+        each = se_file(outputs, file)
+        ratings = [band["se"] for band in each["by_rating"]]
+        kept, alone = each["kept"], each["kept"] - each["guessed"]
+        spearman = f"{each['spearman']:.2f}"
+        lines.append(row(label, f"{kept} ({min(ratings):.1f} to {max(ratings):.1f})",
+                         f"{alone} ({100 * alone / kept:.0f}%)",
+                         f"{'**' + spearman + '**' if file.endswith('320.txt') else spearman} "
+                         f"({each['low']:.2f} to {each['high']:.2f})",
+                         f"{each['median_cpu_s']:.2f} s, {each['max_cpu_s']:.1f} s"))
+    return lines
+
+
+def se_by_rating_table(outputs: Outputs) -> list[str]:
+    """Per SE rating on the evaluation sample: puzzles, our median score, our two most common
+    hardest techniques; the ratings in two halves side by side."""
+    bands = se_file(outputs, SE_FILES[0][1])["by_rating"]
+    cells = [[f"{band['se']:.1f}", band["puzzles"], f"{band['median']:.1f}",
+              ", ".join(name for name, _ in band["techniques"][:2])] for band in bands]
+    half = (len(cells) + 1) // 2
+    left, right = cells[:half], cells[half:] + [["", "", "", ""]] * (2 * half - len(cells))
+    half_header = "SE | puzzles | ours | our hardest (most common two)"
+    lines = [f"| {half_header} | {half_header} |", "|---|---:|---:|---|---|---:|---:|---|"]
+    return lines + [row(*one, *other) for one, other in zip(left, right)]
+
+
+# ---------------------------------------------------------------- docs/experiments.md
+
+EXPERIMENTS = "docs/experiments.md"
+
+
+def number(value: float) -> str:
+    """A count or a median of counts as the tables show it: 1081.5, 52.5, 46."""
+    return f"{value:g}" if abs(value) < 1e6 else f"{value:,.0f}"
+
+
+def medians(outputs: Outputs, file: str, configuration: str, counter: str,
+            key: Callable[[dict[str, Any]], float]) -> dict[float, float]:
+    """A configuration's median counter over its runs of a saved run, by key (sorted)."""
+    groups: dict[float, list[float]] = {}
+    for run in decoded(outputs[file])["runs"]:
+        if run["configuration"] == configuration:
+            groups.setdefault(key(run), []).append(run[counter])
+    return {value: statistics.median(counts) for value, counts in sorted(groups.items())}
+
+
+def givens_of(run: dict[str, Any]) -> float:
+    return sum(c not in ".0" for c in run["puzzle"].split()[0])
+
+
+def holes_of(run: dict[str, Any]) -> float:
+    grid = run["puzzle"].split()[0]
+    return round(sum(c in ".0" for c in grid) / len(grid), 2)
+
+
+GIVENS_ROWS = (("`forward`: median decisions", "forward", "nodes"),
+               ("`forward`: median backtracks", "forward", "backtracks"),
+               ("`mrv`: median decisions", "mrv", "nodes"),
+               ("`fast` (its 9x9 band kernel): median guesses", "fast", "nodes"))
+
+
+def givens_table(outputs: Outputs) -> list[str]:
+    """Median counters by the number of givens (bench_givens.py)."""
+    puzzles = Counter(givens_of(run) for run in decoded(outputs["givens.json"])["runs"]
+                      if run["configuration"] == "forward")
+    lines = [row("givens (puzzles)", *(f"{count:g} ({puzzles[count]})" for count in sorted(puzzles))),
+             row(*["---"] * (len(puzzles) + 1)).replace(" ", "")]
+    for label, configuration, counter in GIVENS_ROWS:
+        found = medians(outputs, "givens.json", configuration, counter, givens_of)
+        lines.append(row(label, *(number(found[count]) for count in sorted(puzzles))))
+    return lines
+
+
+QWH_ROWS = (("fast", "backtracks"), ("pysat", "conflicts"), ("cpsat", "conflicts"))
+
+
+def qwh_table(outputs: Outputs) -> list[str]:
+    """Each configuration's median counter along the hole fraction, its peak in bold
+    (bench_qwh_phase.py)."""
+    lines = ["| configuration | measure | medians |", "|---|---|---|"]
+    for configuration, counter in QWH_ROWS:
+        found = medians(outputs, "qwh_phase.json", configuration, counter, holes_of)
+        peak = max(found, key=lambda fraction: (found[fraction], -fraction))
+        shown = [f"**{number(value)}**" if fraction == peak else number(value) for fraction, value in found.items()]
+        lines.append(row(configuration, counter, ", ".join(shown)))
+    return lines
+
+
+CONSISTENCY_SETS = ("puzzles/top95.txt", "puzzles/forum_hardest_1106.txt", "puzzles/16x16_gecode_janko.txt",
+                    "puzzles/16x16_forum_blue_ultimate.txt")
+
+
+def consistency_table(outputs: Outputs) -> list[str]:
+    """Puzzles each level settles with no search, and the open cells it fixes
+    (bench_consistency.py)."""
+    found = decoded(outputs["consistency.json"])
+    sets = {each["name"]: each for each in found["sets"]}
+    lines = [row("level", *(f"{name.removeprefix('puzzles/')} ({sets[name]['puzzles']})" for name in CONSISTENCY_SETS),
+                 "what it is"), row(*["---"] * (len(CONSISTENCY_SETS) + 2)).replace(" ", "")]
+    for level, what in found["levels"].items():
+        cells = []
+        for name in CONSISTENCY_SETS:
+            got = sets[name]["levels"][level]
+            cells.append(f"{got['settled']} settled, {got['mean_fixed']:.1f} fixed ({100 * got['fixed_share']:.0f}%)")
+        lines.append(row(level, *cells, what))
+    return lines
+
+
+def encodings_table(outputs: Outputs) -> list[str]:
+    """The four CNF encodings on the generated 16x16 (a saved run's summary)."""
+    summary = {each["configuration"]: each for each in decoded(outputs["encodings_16x16.json"])["summary"]}
+    lines = ["| configuration | mean conflicts | mean nodes | solved | PAR-2 | median s | max s |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for name in ("simplified", "extended", "minimal", "efficient"):
+        each = summary[name]
+        lines.append(row(name, f"{each['mean_conflicts']:,.1f}", f"{each['mean_nodes']:,.1f}", each["solved"],
+                         f"{each['par']:.3g}", f"{each['median_s']:.3g}", f"{each['max_s']:.3g}"))
+    return lines
+
+
+def consistency_settled(puzzle_set: str, level: str) -> Callable[[Outputs], float]:
+    """Puzzles of a set a consistency level settles with no search."""
+    def read(outputs: Outputs) -> float:
+        sets = {each["name"]: each for each in decoded(outputs["consistency.json"])["sets"]}
+        return float(sets[puzzle_set]["levels"][level]["settled"])
+    return read
+
+
+CONSISTENCY = (("python", "bench/bench_consistency.py", "--json", "{out}/consistency.json",
+                "--plot", "{out}/consistency.png"),)
+
+
+def _consistency_figures() -> tuple[Figure, ...]:
+    """The counts the text under the consistency table compares (costly: sac on the forum's
+    hardest takes most of half an hour)."""
+    return tuple(
+        Figure(f"experiments-consistency-{name}-{level}", EXPERIMENTS, shown, CONSISTENCY, ("bench/consistency.json",),
+               consistency_settled(puzzle_set, level), count, count, cheap=False,
+               what=f"count: {puzzle_set}'s puzzles {level} settles with no search")
+        for name, puzzle_set, level, count, shown in (
+            ("top95", "puzzles/top95.txt", "gac", 15, "15 of top95 against 0"),
+            ("top95", "puzzles/top95.txt", "singles", 0, "15 of top95 against 0"),
+            ("janko", "puzzles/16x16_gecode_janko.txt", "gac", 47, "Janko's 16x16 47 against 43"),
+            ("janko", "puzzles/16x16_gecode_janko.txt", "singles", 43, "Janko's 16x16 47 against 43"),
+            ("hardest", "puzzles/forum_hardest_1106.txt", "sac", 0, "settled by *no* level")))
+
+
+def _givens_figures() -> tuple[Figure, ...]:
+    """The counts the text under the givens table relies on (bench_givens.py)."""
+    commands = (("python", "bench/bench_givens.py", "--json", "{out}/givens.json", "--plot", "{out}/givens_nodes.png",
+                 "--time-plot", "{out}/givens_time.png"),)
+    def median_at(configuration: str, counter: str, count: int) -> Callable[[Outputs], float]:
+        return lambda outputs: medians(outputs, "givens.json", configuration, counter, givens_of)[count]
+    return (
+        Figure("givens-forward-backtracks-35", EXPERIMENTS, "| `forward`: median backtracks |", commands,
+               ("bench/givens.json",), median_at("forward", "backtracks", 35), 0, 0,
+               what="count: forward checking's median backtracks on the 35-given puzzles"),
+        Figure("givens-mrv-17", EXPERIMENTS, "| `mrv`: median decisions | 0 |", commands,
+               ("bench/givens.json",), median_at("mrv", "nodes", 17), 0, 0,
+               what="count: mrv's median decisions on the 17-clue puzzles (propagation settles most)"),
+    )
+
+
+# ---------------------------------------------------------------- the registrations
+
+FIGURES: tuple[Figure, ...] = (*_consistency_figures(), *_givens_figures())
+"""The figures of the manual's pages registered here (bench/figures.py adds them to its own)."""
+
+TABLES: tuple[RenderedTable, ...] = (
+    RenderedTable("innies", TEACHING, (INNIES,), innies_table),
+    RenderedTable("rating-vs-se", TEACHING, (SE,), se_table),
+    RenderedTable("rating-vs-se-by-rating", TEACHING, (SE,), se_by_rating_table),
+    RenderedTable("givens", EXPERIMENTS, ("bench/givens.json",), givens_table),
+    RenderedTable("qwh-phase", EXPERIMENTS, ("bench/qwh_phase.json",), qwh_table),
+    RenderedTable("consistency", EXPERIMENTS, ("bench/consistency.json",), consistency_table),
+    RenderedTable("encodings", EXPERIMENTS, ("bench/figures/encodings_16x16.json",), encodings_table),
+)
+"""The tables made whole from kept JSON files."""
+
+
+def spliced(text: str, old_header: str, lines: list[str]) -> str:
+    """A page's text with the table whose header line is ``old_header`` replaced by ``lines``."""
+    page = text.split("\n")
+    start = page.index(old_header)
+    end = start
+    while end < len(page) and page[end].startswith("|"):
+        end += 1
+    return "\n".join([*page[:start], *lines, *page[end:]])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print each table as rendered from the kept files; with --write NAME HEADER, put one into
+    its page in place of the table whose header line is HEADER."""
+    import argparse  # noqa: PLC0415 - the command line only
+    parser = argparse.ArgumentParser(description="the manual's tables as rendered from the kept JSON files")
+    parser.add_argument("--write", nargs=2, metavar=("NAME", "HEADER"), help="replace a page's table by its rendering")
+    args = parser.parse_args(argv)
+    tables = {table.name: table for table in TABLES}
+    if args.write:
+        name, header = args.write
+        if name not in tables:
+            parser.error(f"no table named {name}; the tables: {', '.join(tables)}")
+        table = tables[name]
+        page = ROOT / table.page
+        text = page.read_text(encoding="utf-8")
+        if header not in text.split("\n"):
+            parser.error(f"{table.page} has no line {header!r}")
+        page.write_text(spliced(text, header, table.render(table.kept())), encoding="utf-8")
+        return 0
+    failed = False
+    for table in TABLES:
+        try:
+            print(f"{table.name} ({table.page}):", *table.render(table.kept()), "", sep="\n")
+        except (KeyError, IndexError, ValueError, StopIteration) as error:
+            print(f"{table.name} ({table.page}): the kept files give no table: {type(error).__name__}: {error}\n")
+            failed = True
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
