@@ -103,6 +103,58 @@ def se_by_rating_table(outputs: Outputs) -> list[str]:
     return lines + [row(*one, *other) for one, other in zip(left, right)]
 
 
+RATE = "bench/figures/rate_sets.json"
+RATE_COMMANDS = (("python", "bench/bench_rate_sets.py", "--json", "{out}/rate_sets.json"),)
+
+
+def rate_set(outputs: Outputs, name: str) -> dict[str, Any]:
+    return next(each for each in decoded(outputs["rate_sets.json"])["sets"] if each["name"] == name)
+
+
+def rate_table(outputs: Outputs) -> list[str]:
+    """rate's summary of each collection (bench_rate_sets.py)."""
+    lines = ["| set (20 puzzles each) | hardest technique needed | score min | lower quartile | median "
+             "| upper quartile | max |", "|---|---|---:|---:|---:|---:|---:|"]
+    for each in decoded(outputs["rate_sets.json"])["sets"]:
+        techniques = ", ".join(f"{name} {count}" for name, count in each["summary"]["techniques"].items())
+        guesses = [record["guesses"] for record in each["puzzles"] if record["guesses"]]
+        if guesses:
+            techniques += f" ({min(guesses)} to {max(guesses)} guesses)"
+        score = each["summary"]["score"]
+        quartiles = (f"{score[key]:.2f}" for key in ("min", "q1", "median", "q3", "max"))
+        lines.append(row(each["name"], techniques, *quartiles))
+    return lines
+
+
+def rate_value(name: str, read: Callable[[dict[str, Any]], float]) -> Callable[[Outputs], float]:
+    return lambda outputs: float(read(rate_set(outputs, name)))
+
+
+def _rate_figures() -> tuple[Figure, ...]:
+    """The medians that rise in the order the collections are known for, and what the
+    forum's hardest cost the complete search."""
+    hardest = "forum hardest (SE > 11)"
+    def guesses(each: dict[str, Any]) -> list[int]:
+        return [record["guesses"] for record in each["puzzles"]]
+    return (
+        *(Figure(f"rate-{key}-median", TEACHING, f"| {name} |", RATE_COMMANDS, (RATE,),
+                 rate_value(name, lambda each: each["summary"]["score"]["median"]), median, median,
+                 what=f"count-based: rate's median score on {name}'s 20")
+          for key, name, median in (("easy50", "easy50", 1.5), ("top95", "top95", 4.3),
+                                    ("hardest", hardest, 14.205))),
+        Figure("rate-hardest-complete", TEACHING, "all 20 rated to the end", RATE_COMMANDS, (RATE,),
+               rate_value(hardest, lambda each: sum(record["complete"] for record in each["puzzles"])), 20, 20,
+               what="count: the forum's hardest rated to the end within the limit"),
+        Figure("rate-hardest-median-guesses", TEACHING, "makes 5 to 49 guesses (18.5 the median", RATE_COMMANDS,
+               (RATE,), rate_value(hardest, lambda each: statistics.median(guesses(each))), 18.5, 18.5,
+               what="count: the median guesses of the complete search on the forum's hardest"),
+        Figure("rate-hardest-cpu", TEACHING, "3.4 s of CPU on average", RATE_COMMANDS, (RATE,),
+               rate_value(hardest, lambda each: round(each["cpu_s"] / len(each["puzzles"]), 1)), 2.0, 7.0,
+               what="time: CPU seconds a puzzle of the forum's hardest (3.4 at load 5; a stated tolerance of "
+                    "2-7 s for the machine and its load)"),
+    )
+
+
 # ---------------------------------------------------------------- docs/experiments.md
 
 EXPERIMENTS = "docs/experiments.md"
@@ -240,18 +292,68 @@ def _givens_figures() -> tuple[Figure, ...]:
     )
 
 
+# ---------------------------------------------------------------- docs/results.md
+
+RESULTS = "docs/results.md"
+SCALING = "bench/scaling.json"
+SCALING_BACKENDS = ("backtrack", "mrv", "cpsat", "sat", "csp")
+
+
+def seconds(value: float) -> str:
+    """A time as the results tables show it: ms under a second, 2-3 significant digits."""
+    return f"{value * 1000:.2g} ms" if value < 0.01 else f"{value * 1000:.3g} ms" if value < 1 else f"{value:.3g} s"
+
+
+def scaling_table(outputs: Outputs) -> list[str]:
+    """Mean time per solved puzzle by size and backend, or how many ran past the limit
+    (bench_scaling.py's kept run)."""
+    found = decoded(outputs["scaling.json"])
+    lines = [row("size", *SCALING_BACKENDS), row(*["---"] * (len(SCALING_BACKENDS) + 1))]
+    for size in sorted({run["size"] for run in found["runs"]}):
+        cells = []
+        for backend in SCALING_BACKENDS:
+            runs = [run for run in found["runs"] if run["backend"] == backend and run["size"] == size]
+            late = sum(run["status"] == "timeout" for run in runs)
+            solved = [run["time"] for run in runs if run["status"] == "solved"]
+            cells.append(f"{late} of {len(runs)} over {found['time_limit']:g} s" if late
+                         else seconds(statistics.fmean(solved)))
+        lines.append(row(f"{size}x{size}", *cells))
+    return lines
+
+
+def scaling_nodes(backend: str, size: int) -> Callable[[Outputs], float]:
+    def read(outputs: Outputs) -> float:
+        nodes = [run["nodes"] for run in decoded(outputs["scaling.json"])["runs"]
+                 if run["backend"] == backend and run["size"] == size and run["status"] == "solved"]
+        return float(round(statistics.fmean(nodes)))
+    return read
+
+
+def _scaling_figures() -> tuple[Figure, ...]:
+    """The textbook backtracker's calls the text under the scaling table quotes (costly: its
+    timeouts take minutes)."""
+    commands = (("python", "bench/bench_scaling.py", "--backends", "backtrack,mrv,cpsat,sat,csp", "--per-size", "6",
+                 "--json", "{out}/scaling.json", "--plot", "{out}/scaling.png"),)
+    return (Figure("results-scaling-backtrack-9x9-nodes", RESULTS, "242,083 calls per 9x9 puzzle on average",
+                   commands, (SCALING,), scaling_nodes("backtrack", 9), 242083, 242083, cheap=False,
+                   what="count: the textbook backtracker's mean calls on the six generated 9x9"),)
+
+
 # ---------------------------------------------------------------- the registrations
 
-FIGURES: tuple[Figure, ...] = (*_consistency_figures(), *_givens_figures())
+FIGURES: tuple[Figure, ...] = (*_rate_figures(), *_consistency_figures(), *_givens_figures(),
+                               *_scaling_figures())
 """The figures of the manual's pages registered here (bench/figures.py adds them to its own)."""
 
 TABLES: tuple[RenderedTable, ...] = (
+    RenderedTable("rate-sets", TEACHING, (RATE,), rate_table),
     RenderedTable("innies", TEACHING, (INNIES,), innies_table),
     RenderedTable("rating-vs-se", TEACHING, (SE,), se_table),
     RenderedTable("rating-vs-se-by-rating", TEACHING, (SE,), se_by_rating_table),
     RenderedTable("givens", EXPERIMENTS, ("bench/givens.json",), givens_table),
     RenderedTable("qwh-phase", EXPERIMENTS, ("bench/qwh_phase.json",), qwh_table),
     RenderedTable("consistency", EXPERIMENTS, ("bench/consistency.json",), consistency_table),
+    RenderedTable("scaling", RESULTS, (SCALING,), scaling_table),
     RenderedTable("encodings", EXPERIMENTS, ("bench/figures/encodings_16x16.json",), encodings_table),
 )
 """The tables made whole from kept JSON files."""
