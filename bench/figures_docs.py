@@ -339,10 +339,71 @@ def _scaling_figures() -> tuple[Figure, ...]:
                    what="count: the textbook backtracker's mean calls on the six generated 9x9"),)
 
 
+# ---------------------------------------------------------------- bench/README.md
+
+README = "bench/README.md"
+
+
+def scaling_cell(runs: list[dict[str, Any]], limit: float) -> str:
+    """solved/total, the mean time (a timeout counted at the limit, then shown ``>=``), and the
+    mean nodes and conflicts of the solved runs where the backend counts them."""
+    solved = [run for run in runs if run["status"] == "solved"]
+    late = len(runs) - len(solved)
+    mean = statistics.fmean(limit if run["status"] != "solved" else run["time"] for run in runs)
+    cell = f"{len(solved)}/{len(runs)}, {'>=' if late else ''}{mean:.4f} s"
+    for counter, label in (("nodes", "nodes"), ("conflicts", "conflicts")):
+        counts = [run[counter] for run in solved if run[counter] is not None]
+        if counts:
+            cell += f", {round(statistics.fmean(counts))} {label}"
+    return cell
+
+
+def scaling_readme_table(outputs: Outputs) -> list[str]:
+    """bench_scaling.py's kept run per size and backend, as its section shows it."""
+    found = decoded(outputs["scaling.json"])
+    lines = [row("size", *(f"`{backend}`" for backend in SCALING_BACKENDS)),
+             row(*["---"] * (len(SCALING_BACKENDS) + 1))]
+    for size in sorted({run["size"] for run in found["runs"]}):
+        cells = [scaling_cell([run for run in found["runs"] if run["backend"] == backend and run["size"] == size],
+                              found["time_limit"]) for backend in SCALING_BACKENDS]
+        lines.append(row(f"{size}x{size}", *cells))
+    return lines
+
+
+MEMORY_WAYS = (("one worker for all (the harness before workers were split)", "shared"),
+               ("a worker per configuration", "per configuration"),
+               ("a worker per configuration and grid side (the harness's)", "per configuration and grid size"),
+               ("one worker, growth over a measured baseline", "baseline"),
+               ("a fresh worker per run", "fresh per run"))
+
+
+def memory_table(outputs: Outputs) -> list[str]:
+    """Each way of measuring a run's peak against the outside measurement (bench_memory.py)."""
+    rows = decoded(outputs["memory.json"])["accuracy"]
+    lines = ["| way of measuring | peak over the outside measurement | runs within 0.8-1.5x |", "| --- | --- | --- |"]
+    for label, mode in MEMORY_WAYS:
+        ratios = [each[mode] / each["outside_mb"] for each in rows]
+        within = sum(0.8 <= ratio <= 1.5 for ratio in ratios)
+        lines.append(row(label, f"{min(ratios):.2f} - {max(ratios):.2f}", f"{within} of {len(ratios)}"))
+    return lines
+
+
+def _memory_figures() -> tuple[Figure, ...]:
+    """The harness's way of measuring memory against the outside measurement, as the memory
+    section of bench/README.md shows it (costly: minutes of fresh interpreters)."""
+    def most(outputs: Outputs) -> float:
+        rows = decoded(outputs["memory.json"])["accuracy"]
+        return round(max(each["per configuration and grid size"] / each["outside_mb"] for each in rows), 2)
+    return (Figure("readme-memory-harness-most", README, "| a worker per configuration and grid side (the harness's) |",
+                   (("python", "bench/bench_memory.py", "--json", "{out}/memory.json"),), ("bench/memory.json",), most,
+                   1.0, 1.25, cheap=False,
+                   what="ratio of memory: the harness's largest peak over a fresh interpreter's (within 1.25x)"),)
+
+
 # ---------------------------------------------------------------- the registrations
 
 FIGURES: tuple[Figure, ...] = (*_rate_figures(), *_consistency_figures(), *_givens_figures(),
-                               *_scaling_figures())
+                               *_scaling_figures(), *_memory_figures())
 """The figures of the manual's pages registered here (bench/figures.py adds them to its own)."""
 
 TABLES: tuple[RenderedTable, ...] = (
@@ -354,6 +415,8 @@ TABLES: tuple[RenderedTable, ...] = (
     RenderedTable("qwh-phase", EXPERIMENTS, ("bench/qwh_phase.json",), qwh_table),
     RenderedTable("consistency", EXPERIMENTS, ("bench/consistency.json",), consistency_table),
     RenderedTable("scaling", RESULTS, (SCALING,), scaling_table),
+    RenderedTable("scaling-readme", README, (SCALING,), scaling_readme_table),
+    RenderedTable("memory", README, ("bench/memory.json",), memory_table),
     RenderedTable("encodings", EXPERIMENTS, ("bench/figures/encodings_16x16.json",), encodings_table),
 )
 """The tables made whole from kept JSON files."""
