@@ -424,6 +424,131 @@ def _scaling_figures() -> tuple[Figure, ...]:
                    what="count: the textbook backtracker's mean calls on the six generated 9x9"),)
 
 
+def ms(value: float) -> str:
+    """Milliseconds, 2-3 significant digits."""
+    return f"{value * 1000:.2g} ms" if value < 0.01 else f"{value * 1000:.3g} ms"
+
+
+HARD_SETS = "bench/figures/hard_sets.json"
+HARD_COLUMNS = ("fast", "mrv", "sat", "cpsat", "cpsat-integer")
+
+
+def hard_sets_table(outputs: Outputs) -> list[str]:
+    """Median time a puzzle per set, with `fast`'s guesses or decisions and `mrv`'s decisions
+    (a saved run, counting to two)."""
+    summary = decoded(outputs["hard_sets.json"])["summary"]
+    lines = [row("set", "`fast` (mean guesses on 9x9, decisions on 16x16)", "`mrv` (mean decisions)", "`sat`",
+                 "`cpsat` (`boolean`)", "`cpsat` (`integer`)"), "| --- | --- | --- | --- | --- | --- |"]
+    for name in dict.fromkeys(each["set"] for each in summary):
+        rows = {each["configuration"]: each for each in summary if each["set"] == name}
+        cells = []
+        for configuration in HARD_COLUMNS:
+            each = rows[configuration]
+            cell = ms(each["median_s"])
+            if configuration in ("fast", "mrv"):
+                cell += f" ({count(round(each['mean_nodes'], 1))})"
+            cells.append(cell)
+        file, size = name.split()
+        lines.append(row(f"{file.removesuffix('.txt')} ({size}, {rows['fast']['puzzles']})", *cells))
+    return lines
+
+
+def hard_nodes(name: str, configuration: str) -> Callable[[Outputs], float]:
+    def read(outputs: Outputs) -> float:
+        rows = [each for each in decoded(outputs["hard_sets.json"])["summary"]
+                if each["set"] == name and each["configuration"] == configuration]
+        return round(float(rows[0]["mean_nodes"]), 1)
+    return read
+
+
+def _hard_sets_figures() -> tuple[Figure, ...]:
+    """The decisions the text under the hard sets' table relies on."""
+    commands = (("python", "compare.py", "run", "puzzles/top95.txt", "puzzles/forum_hardest_1106.txt",
+                 "puzzles/generated_16x16.txt", "--solvers", "fast,mrv,sat,cpsat,cpsat-integer=cpsat:encoding=integer",
+                 "--max-solutions", "2", "--json", "{out}/hard_sets.json"),)
+    return tuple(Figure(f"hard-sets-{key}-{configuration}-nodes", RESULTS, shown, commands, (HARD_SETS,),
+                        hard_nodes(name, configuration), value, value,
+                        what=f"count: {configuration}'s mean nodes a puzzle of {name}, counting to two")
+                 for key, name, configuration, value, shown in HARD_NODES)
+
+
+HARD_NODES = (("hardest", "forum_hardest_1106.txt 9x9", "mrv", 398.3, "costs `mrv` 398.3"),
+              ("hardest", "forum_hardest_1106.txt 9x9", "fast", 141.4, "| forum_hardest_1106 (9x9, 375) | "),
+              ("top95", "top95.txt 9x9", "mrv", 29.8, "settle a top95 puzzle in 29.8 decisions"),
+              ("16x16", "generated_16x16.txt 16x16", "mrv", 950.0, "| generated_16x16 (16x16, 55) |"))
+
+
+KILLERS = "bench/figures/killers_9x9.json"
+
+
+def killers_table(outputs: Outputs) -> list[str]:
+    """Every backend on the generated killers, proving uniqueness (a saved run's summary)."""
+    lines = ["| backend | solved (unique) | timeouts | unsupported | median s | max s | mean cpu s | mean nodes |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for name, each in summary_of(outputs, "killers_9x9.json").items():
+        ran = each["runs"] > each["unsupported"]
+        mean = each["mean_nodes"]
+        nodes = f"{count(round(mean, 1))} {each['nodes_are']}" if mean is not None else ""
+        times = [decimal(each[key]) if ran else "" for key in ("median_s", "max_s", "mean_cpu_s")]
+        lines.append(row(name, each["solved"], each["timeouts"], each["unsupported"], *times, nodes))
+    return lines
+
+
+def _killer_figures() -> tuple[Figure, ...]:
+    """What the text under the killers' table relies on: who solves all five, and the
+    decisions of the two backends that make the same ones."""
+    commands = (("python", "compare.py", "run", "puzzles/generated_killer_9x9.txt", "--unique", "--timeout", "30",
+                 "--json", "{out}/killers_9x9.json"),)
+    def solved(name: str) -> Callable[[Outputs], float]:
+        return lambda outputs: float(summary_of(outputs, "killers_9x9.json")[name]["solved"])
+    def nodes(name: str) -> Callable[[Outputs], float]:
+        return lambda outputs: round(float(summary_of(outputs, "killers_9x9.json")[name]["mean_nodes"]), 1)
+    return (*(Figure(f"killers-{name}-solved", RESULTS, f"| {name} | 5 |", commands, (KILLERS,), solved(name), 5, 5,
+                     cheap=False, what=f"count: generated killers {name} proves unique within 30 s")
+              for name in ("fast", "sat", "cpsat", "dimacs")),
+            *(Figure(f"killers-{name}-nodes", RESULTS, "the same 4,060.4 mean decisions", commands, (KILLERS,),
+                     nodes(name), 4060.4, 4060.4, cheap=False,
+                     what=f"count: {name}'s mean decisions on the generated killers")
+              for name in ("fast", "mrv")))
+
+
+QWH_ORDERS = "bench/figures/qwh_orders.json"
+
+
+def qwh_orders_table(outputs: Outputs) -> list[str]:
+    """Each backend's time on one QWH instance of each order, ``-`` past the limit."""
+    found = decoded(outputs["qwh_orders.json"])
+    names = [each["configuration"] for each in found["configurations"]]
+    runs = {(run["n"], run["configuration"]): run for run in found["runs"]}
+    lines = [row("order", *names), row(*["---"] * (len(names) + 1))]
+    for order in sorted({run["n"] for run in found["runs"]}):
+        cells = []
+        for name in names:
+            run = runs[order, name]
+            cells.append(f"{decimal(run['time_s'])} s" if run["status"] == "solved" else "-")
+        lines.append(row(order, *cells))
+    return lines
+
+
+def _qwh_order_figures() -> tuple[Figure, ...]:
+    """The decisions the text under the QWH table compares: restarts (`fast`) against
+    depth-first mrv (`mrv`) on the same instances."""
+    commands = (*(("python", "compare.py", "generate", "--variant", "latin", "--size", str(order), "--holes", "0.42",
+                   "--count", "1", "--seed", "23", "-o", f"{{out}}/qwh_{order}.txt") for order in (15, 20, 25, 30)),
+                ("python", "compare.py", "run", *(f"{{out}}/qwh_{order}.txt" for order in (15, 20, 25, 30)),
+                 "--timeout", "10", "--json", "{out}/qwh_orders.json"))
+    def nodes(name: str, order: int) -> Callable[[Outputs], float]:
+        return lambda outputs: float(next(run["nodes"] for run in decoded(outputs["qwh_orders.json"])["runs"]
+                                          if run["configuration"] == name and run["n"] == order))
+    return tuple(Figure(f"qwh-orders-{name}-{order}-nodes", RESULTS, shown, commands, (QWH_ORDERS,), nodes(name, order),
+                        value, value, what=f"count: {name}'s decisions on the QWH instance of order {order}")
+                 for name, order, value, shown in (("fast", 30, 18952, "18,952 decisions at order 30"),
+                                                   ("fast", 20, 26, "(26 and\n1,073 against"),
+                                                   ("fast", 25, 1073, "(26 and\n1,073 against"),
+                                                   ("mrv", 20, 34, "depth-first mrv's 34 and 2,834"),
+                                                   ("mrv", 25, 2834, "depth-first mrv's 34 and 2,834")))
+
+
 # ---------------------------------------------------------------- bench/README.md
 
 README = "bench/README.md"
@@ -489,7 +614,8 @@ def _memory_figures() -> tuple[Figure, ...]:
 
 FIGURES: tuple[Figure, ...] = (*_rate_figures(), *_default_run_figures(), *_pivot_figures(),
                                *_consistency_figures(), *_givens_figures(),
-                               *_scaling_figures(), *_memory_figures())
+                               *_scaling_figures(), *_memory_figures(), *_hard_sets_figures(),
+                               *_killer_figures(), *_qwh_order_figures())
 """The figures of the manual's pages registered here (bench/figures.py adds them to its own)."""
 
 TABLES: tuple[RenderedTable, ...] = (
@@ -502,6 +628,9 @@ TABLES: tuple[RenderedTable, ...] = (
     RenderedTable("givens", EXPERIMENTS, ("bench/givens.json",), givens_table),
     RenderedTable("qwh-phase", EXPERIMENTS, ("bench/qwh_phase.json",), qwh_table),
     RenderedTable("consistency", EXPERIMENTS, ("bench/consistency.json",), consistency_table),
+    RenderedTable("hard-sets", RESULTS, (HARD_SETS,), hard_sets_table),
+    RenderedTable("killers", RESULTS, (KILLERS,), killers_table),
+    RenderedTable("qwh-orders", RESULTS, (QWH_ORDERS,), qwh_orders_table),
     RenderedTable("scaling", RESULTS, (SCALING,), scaling_table),
     RenderedTable("scaling-readme", README, (SCALING,), scaling_readme_table),
     RenderedTable("memory", README, ("bench/memory.json",), memory_table),
