@@ -549,6 +549,82 @@ def _qwh_order_figures() -> tuple[Figure, ...]:
                                                    ("mrv", 25, 2834, "depth-first mrv's 34 and 2,834")))
 
 
+CP_STUDY = ("bench/figures/cp/nine.json", "bench/figures/cp/sixteen.json", "bench/figures/cp/killer.json")
+CP_SETS = (("nine.json", "top95.txt", "top95 (9x9)"), ("sixteen.json", "generated_16x16.txt", "generated 16x16 (55)"),
+           ("killer.json", "generated_killer_9x9.txt", "generated killers (5, 9x9, no givens)"))
+CP_LABELS = {"minizinc": "minizinc (Gecode, domain)", "choco": "choco (AC)", "asp": "asp (basic)"}
+
+
+def cp_runs(outputs: Outputs, file: str, puzzles: str) -> dict[str, list[dict[str, Any]]]:
+    """A study part's runs on one puzzle file, by configuration (in the run's order)."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for run in decoded(outputs[file])["runs"]:
+        if Path(run["file"]).name == puzzles:
+            found.setdefault(run["configuration"], []).append(run)
+    return found
+
+
+def mean_of(runs: list[dict[str, Any]], field: str) -> float | None:
+    """A counter's mean over every run that reports it (timeouts included), as bench_cp.py's
+    table takes it."""
+    values = [float(run[field]) for run in runs if isinstance(run.get(field), (int, float))]
+    return statistics.mean(values) if values else None
+
+
+def cp_table(outputs: Outputs) -> list[str]:
+    """bench_cp.py's study: solved, median time and mean counters per set and configuration."""
+    lines = ["| set | configuration | solved | median s | mean nodes | mean conflicts |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for file, puzzles, label in CP_SETS:
+        for number, (name, runs) in enumerate(cp_runs(outputs, file, puzzles).items()):
+            solved = sum(run["category"] == "correct" for run in runs)
+            median = statistics.median(float(run["time_s"]) for run in runs)
+            nodes, conflicts = (mean_of(runs, field) for field in ("nodes", "conflicts"))
+            lines.append(row(label if number == 0 else "", CP_LABELS.get(name, name), f"{solved}/{len(runs)}",
+                             f"{median:.2g}" if median < 0.1 else f"{median:.2f}",
+                             count(None if nodes is None else round(nodes, 1)),
+                             count(None if conflicts is None else round(conflicts, 1))))
+    return lines
+
+
+LATIN_SEARCH = "bench/figures/latin_search.json"
+LATIN_CONFIGS = ("fast", "fast:branching=mrv", "fast:learning=conflicts")
+
+
+def latin_search_table(outputs: Outputs) -> list[str]:
+    """`fast`'s three searches on five QWH instances of each order (first solution, 10 s
+    limit): how many each solved, their mean time; the table sits in a list, so indented."""
+    runs = decoded(outputs["latin_search.json"])["runs"]
+    lines = [row("order", "`fast` (wdeg, restarts)", "`fast:branching=mrv`", "`fast:learning=conflicts`"),
+             "| --- | --- | --- | --- |"]
+    for order in sorted({run["n"] for run in runs}):
+        cells = []
+        for name in LATIN_CONFIGS:
+            mine = [run for run in runs if run["n"] == order and run["configuration"] == name]
+            solved = [run["time_s"] for run in mine if run["status"] == "solved"]
+            late = len(mine) - len(solved)
+            cell = f"{len(solved)}, mean {decimal(statistics.fmean(solved))} s" if solved else "0"
+            cells.append(cell + (f", {late} past the limit" if late else ""))
+        lines.append(row(order, *cells))
+    return [f"  {line}" for line in lines]
+
+
+def _latin_search_figures() -> tuple[Figure, ...]:
+    """How many of the twenty each search solves (restarts and learning all of them)."""
+    orders = (15, 20, 25, 30)
+    commands = (*(("python", "compare.py", "generate", "--variant", "latin", "--size", str(order), "--holes", "0.42",
+                   "--count", "5", "--seed", "23", "-o", f"{{out}}/qwh5_{order}.txt") for order in orders),
+                ("python", "compare.py", "run", *(f"{{out}}/qwh5_{order}.txt" for order in orders), "--solvers",
+                 ",".join(LATIN_CONFIGS), "--timeout", "10", "--json", "{out}/latin_search.json"))
+    def solved(name: str) -> Callable[[Outputs], float]:
+        return lambda outputs: float(sum(run["status"] == "solved" and run["configuration"] == name
+                                         for run in decoded(outputs["latin_search.json"])["runs"]))
+    return tuple(Figure(f"latin-search-{key}-solved", RESULTS, "restarts and learning both solve all 20", commands,
+                        (LATIN_SEARCH,), solved(name), 20, 20,
+                        what=f"count: QWH instances (five of each order 15-30) {name} solves within 10 s")
+                 for key, name in (("wdeg", "fast"), ("learning", "fast:learning=conflicts")))
+
+
 # ---------------------------------------------------------------- bench/README.md
 
 README = "bench/README.md"
@@ -615,7 +691,8 @@ def _memory_figures() -> tuple[Figure, ...]:
 FIGURES: tuple[Figure, ...] = (*_rate_figures(), *_default_run_figures(), *_pivot_figures(),
                                *_consistency_figures(), *_givens_figures(),
                                *_scaling_figures(), *_memory_figures(), *_hard_sets_figures(),
-                               *_killer_figures(), *_qwh_order_figures())
+                               *_killer_figures(), *_qwh_order_figures(),
+                               *_latin_search_figures())
 """The figures of the manual's pages registered here (bench/figures.py adds them to its own)."""
 
 TABLES: tuple[RenderedTable, ...] = (
@@ -631,6 +708,8 @@ TABLES: tuple[RenderedTable, ...] = (
     RenderedTable("hard-sets", RESULTS, (HARD_SETS,), hard_sets_table),
     RenderedTable("killers", RESULTS, (KILLERS,), killers_table),
     RenderedTable("qwh-orders", RESULTS, (QWH_ORDERS,), qwh_orders_table),
+    RenderedTable("cp-study", RESULTS, CP_STUDY, cp_table),
+    RenderedTable("latin-search", RESULTS, (LATIN_SEARCH,), latin_search_table),
     RenderedTable("scaling", RESULTS, (SCALING,), scaling_table),
     RenderedTable("scaling-readme", README, (SCALING,), scaling_readme_table),
     RenderedTable("memory", README, ("bench/memory.json",), memory_table),
@@ -644,7 +723,7 @@ def spliced(text: str, old_header: str, lines: list[str]) -> str:
     page = text.split("\n")
     start = page.index(old_header)
     end = start
-    while end < len(page) and page[end].startswith("|"):
+    while end < len(page) and page[end].lstrip().startswith("|"):
         end += 1
     return "\n".join([*page[:start], *lines, *page[end:]])
 

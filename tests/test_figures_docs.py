@@ -37,3 +37,17 @@ def test_the_command_line_refuses_an_unknown_table_with_the_names_there_are() ->
     done = subprocess.run([sys.executable, "-m", "bench.figures_docs", "--write", "no-such", "| x |"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "no table named no-such" in done.stderr and TABLES[0].name in done.stderr
+
+
+def test_the_command_line_prints_every_table_as_rendered_from_the_kept_json() -> None:
+    done = subprocess.run([sys.executable, "-m", "bench.figures_docs"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for table in TABLES:
+        assert f"{table.name} ({table.page}):\n" + "\n".join(table.render(table.kept())) in done.stdout
+
+
+def test_bench_rate_sets_refuses_a_limit_that_is_not_positive() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_rate_sets.py"), "--timeout", "0"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--timeout must be positive" in done.stderr
