@@ -167,7 +167,8 @@ def test_a_real_solver_on_a_hard_25x25_is_stopped_by_the_limit_and_leaves_no_pro
 
 
 def _solver_processes(solver: str) -> set[int]:
-    """The live (non-zombie) processes whose command is this solver binary."""
+    """The live (non-zombie) children of this process whose command is this solver binary (not
+    another program's solver: the machine may be shared)."""
     found = set()
     for entry in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -175,7 +176,8 @@ def _solver_processes(solver: str) -> set[int]:
             name = fields[0].split("(", 1)[1]
         except (OSError, IndexError):
             continue
-        if name == solver and fields[1].split()[0] != "Z":
+        state, parent = fields[1].split()[:2]
+        if name == solver and state != "Z" and int(parent) == os.getpid():
             found.add(int(entry.parent.name))
     return found
 
