@@ -550,7 +550,8 @@ def _qwh_order_figures() -> tuple[Figure, ...]:
 
 
 CP_STUDY = ("bench/figures/cp/nine.json", "bench/figures/cp/sixteen.json", "bench/figures/cp/killer.json")
-CP_SETS = (("nine.json", "top95.txt", "top95 (9x9)"), ("sixteen.json", "generated_16x16.txt", "generated 16x16 (55)"),
+CP_SETS = (("nine.json", "top95.txt", "top95 (9x9)"), ("nine.json", "hardest.txt", "hardest (11, 9x9)"),
+           ("sixteen.json", "generated_16x16.txt", "generated 16x16 (55)"),
            ("killer.json", "generated_killer_9x9.txt", "generated killers (5, 9x9, no givens)"))
 CP_LABELS = {"minizinc": "minizinc (Gecode, domain)", "choco": "choco (AC)", "asp": "asp (basic)"}
 
@@ -625,6 +626,34 @@ def _latin_search_figures() -> tuple[Figure, ...]:
                  for key, name in (("wdeg", "fast"), ("learning", "fast:learning=conflicts")))
 
 
+def cp_mean(file: str, puzzles: str, configuration: str, field: str) -> Callable[[Outputs], float]:
+    """A study configuration's mean counter on one puzzle file, to one decimal."""
+    def read(outputs: Outputs) -> float:
+        found = mean_of(cp_runs(outputs, file, puzzles)[configuration], field)
+        return float("nan") if found is None else round(found, 1)
+    return read
+
+
+def _cp_figures() -> tuple[Figure, ...]:
+    """The counts the text under the CP study's table compares (the runs that finish: their
+    counters do not depend on the machine; costly: the study's timeouts take minutes)."""
+    commands = (("python", "bench/bench_cp.py", "study", "{out}"),)
+    return tuple(Figure(f"cp-{key}-{configuration}-{field}", RESULTS, shown, commands, CP_STUDY,
+                        cp_mean(file, puzzles, configuration, field), value, value, cheap=False,
+                        what=f"count: {configuration}'s mean {field} on {puzzles} (every run finished)")
+                 for key, file, puzzles, configuration, field, value, shown in CP_COUNTS)
+
+
+CP_COUNTS: tuple[tuple[str, str, str, str, str, float, str], ...] = (
+    ("top95", "nine.json", "top95.txt", "minizinc", "nodes", 22.4, "needs 22.4 Gecode nodes"),
+    ("top95", "nine.json", "top95.txt", "mzn-bounds", "nodes", 323.5, "bounds needs 323.5"),
+    ("top95", "nine.json", "top95.txt", "mzn-pairwise", "nodes", 1036.6, "decomposition 1,036.6"),
+    ("top95", "nine.json", "top95.txt", "cpsat", "nodes", 30.7, "(22.4 against 30.7 on top95"),
+    ("top95", "nine.json", "top95.txt", "asp", "nodes", 275.1, "needs 275.1 choices per top95 puzzle"),
+    ("top95", "nine.json", "top95.txt", "asp-extended", "nodes", 20.1, "hidden singles: 20.1"),
+)
+
+
 # ---------------------------------------------------------------- bench/README.md
 
 README = "bench/README.md"
@@ -692,7 +721,7 @@ FIGURES: tuple[Figure, ...] = (*_rate_figures(), *_default_run_figures(), *_pivo
                                *_consistency_figures(), *_givens_figures(),
                                *_scaling_figures(), *_memory_figures(), *_hard_sets_figures(),
                                *_killer_figures(), *_qwh_order_figures(),
-                               *_latin_search_figures())
+                               *_latin_search_figures(), *_cp_figures())
 """The figures of the manual's pages registered here (bench/figures.py adds them to its own)."""
 
 TABLES: tuple[RenderedTable, ...] = (
