@@ -582,7 +582,7 @@ def cp_table(outputs: Outputs) -> list[str]:
             median = statistics.median(float(run["time_s"]) for run in runs)
             nodes, conflicts = (mean_of(runs, field) for field in ("nodes", "conflicts"))
             lines.append(row(label if number == 0 else "", CP_LABELS.get(name, name), f"{solved}/{len(runs)}",
-                             f"{median:.2g}" if median < 0.1 else f"{median:.2f}",
+                             decimal(median),
                              count(None if nodes is None else round(nodes, 1)),
                              count(None if conflicts is None else round(conflicts, 1))))
     return lines
@@ -651,6 +651,12 @@ CP_COUNTS: tuple[tuple[str, str, str, str, str, float, str], ...] = (
     ("top95", "nine.json", "top95.txt", "cpsat", "nodes", 30.7, "(22.4 against 30.7 on top95"),
     ("top95", "nine.json", "top95.txt", "asp", "nodes", 275.1, "needs 275.1 choices per top95 puzzle"),
     ("top95", "nine.json", "top95.txt", "asp-extended", "nodes", 20.1, "hidden singles: 20.1"),
+    ("16x16", "sixteen.json", "generated_16x16.txt", "minizinc", "nodes", 232.5, "the gap becomes 232.5 nodes"),
+    ("16x16", "sixteen.json", "generated_16x16.txt", "cpsat", "nodes", 271.7, "232.5 against 271.7 on 16x16"),
+    ("16x16", "sixteen.json", "generated_16x16.txt", "choco", "nodes", 127.8, "AC against BC is 127.8"),
+    ("16x16", "sixteen.json", "generated_16x16.txt", "asp", "nodes", 3409.5, "3,409.5 per 16x16"),
+    ("16x16", "sixteen.json", "generated_16x16.txt", "asp-extended", "nodes", 132.5, "20.1 and 132.5 choices"),
+    ("killers", "killer.json", "generated_killer_9x9.txt", "cpsat", "nodes", 6763.4, "needs 6,763.4 branches"),
 )
 
 
@@ -708,7 +714,7 @@ def _memory_figures() -> tuple[Figure, ...]:
     section of bench/README.md shows it (costly: minutes of fresh interpreters)."""
     def most(outputs: Outputs) -> float:
         rows = decoded(outputs["memory.json"])["accuracy"]
-        return round(max(each["per configuration and grid size"] / each["outside_mb"] for each in rows), 2)
+        return round(float(max(each["per configuration and grid size"] / each["outside_mb"] for each in rows)), 2)
     return (Figure("readme-memory-harness-most", README, "| a worker per configuration and grid side (the harness's) |",
                    (("python", "bench/bench_memory.py", "--json", "{out}/memory.json"),), ("bench/memory.json",), most,
                    1.0, 1.25, cheap=False,
