@@ -22,51 +22,11 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-Outputs = Mapping[str, Path]
-"""The JSON files a figure's commands wrote (or the kept ones), by base name."""
-
-
-@dataclass(frozen=True)
-class Figure:
-    """One documented number: where it is shown and how it is made and read."""
-
-    name: str
-    page: str
-    """The page that shows it, from the checkout's root."""
-    shown: str
-    """The text the page shows it as (checked to be there, so the two cannot drift apart)."""
-    commands: tuple[tuple[str, ...], ...]
-    files: tuple[str, ...]
-    """The JSON files kept, from the checkout's root (the commands write each base name)."""
-    read: Callable[[Outputs], float]
-    low: float
-    high: float
-    cheap: bool = True
-    what: str = ""
-    """What kind of number it is: a count (exact) or a ratio (and whose interval)."""
-
-    def holds(self, value: float) -> bool:
-        """Whether a new value lies in the figure's interval (a small tolerance for rounding)."""
-        slack = 1e-9 * max(1.0, abs(self.high))
-        return self.low - slack <= value <= self.high + slack
-
-    def kept(self) -> dict[str, Path]:
-        """The kept files by base name (a missing one left out)."""
-        return {Path(file).name: ROOT / file for file in self.files if (ROOT / file).exists()}
-
-    def written(self, out: Path) -> dict[str, Path]:
-        """The files the commands wrote into ``out``, by base name."""
-        return {Path(file).name: out / Path(file).name for file in self.files}
-
-
-def decoded(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
-
+from bench.figure_base import ROOT, Figure, Outputs, decoded
+from bench.figures_docs import FIGURES as DOCS_FIGURES
 
 # ---------------------------------------------------------------- readers
 
@@ -225,9 +185,9 @@ def _givens_figures() -> tuple[Figure, ...]:
     """docs/experiments.md, "Givens against cost": forward checking's median decisions."""
     commands = (("python", "bench/bench_givens.py", "--json", "{out}/givens.json", "--plot", "{out}/givens_nodes.png",
                  "--time-plot", "{out}/givens_time.png"),)
-    return (Figure("givens-forward-17", "docs/experiments.md", "| `forward`: median decisions | 1082 |", commands,
+    return (Figure("givens-forward-17", "docs/experiments.md", "| `forward`: median decisions | 1081.5 |", commands,
                    ("bench/givens.json",), median_at("givens.json", "forward", "nodes", 17), 1081.5, 1081.5,
-                   what="count: forward checking's median decisions on the 50 17-clue puzzles (shown rounded)"),)
+                   what="count: forward checking's median decisions on the 50 17-clue puzzles "),)
 
 
 def scaling_nodes(file: str, backend: str, size: int) -> Callable[[Outputs], float]:
@@ -456,7 +416,7 @@ FIGURES: tuple[Figure, ...] = (*_paired_figures(), *_encoding_figures(), *_tail_
                                *_qwh_tail_figures(), *_qwh_phase_figures(), *_consistency_figures(),
                                *_scaling_figures(), *_memory_figures(),
                                *_innies_figures(), *_band_kernel_figures(), *_target_run_figures(),
-                               *_human_figures(), *_rating_figures())
+                               *_human_figures(), *_rating_figures(), *DOCS_FIGURES)
 """Every registered figure (bench/check_figures.py lists, checks and re-runs them)."""
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import bench.check_figures as check_figures
+import bench.figure_base as figure_base
 import bench.figures as figures
 from bench.figures import Figure, decoded
 from solvers.harness.results.provenance import environment, git_state
@@ -60,6 +61,7 @@ def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "kept" / "value.json").write_text(json.dumps({"provenance": complete(), "value": 7}))
     monkeypatch.setattr(check_figures, "ROOT", tmp_path)
     monkeypatch.setattr(figures, "ROOT", tmp_path)
+    monkeypatch.setattr(figure_base, "ROOT", tmp_path)
     return tmp_path
 
 
