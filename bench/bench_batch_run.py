@@ -1,6 +1,7 @@
 """run --batch against run: puzzles a second through the whole harness, on the 17-clue set.
 
     python bench/bench_batch_run.py [--set puzzles/17_clue.txt] [--rounds 3] [--plain 1000]
+                                    [--cli 5] [--against DIR]
 
 Part 1, in this process, best of --rounds: each stage of ``run --batch`` timed apart by the
 wall clock and by this process's CPU time (one core: the batch runs in one thread):
@@ -12,7 +13,11 @@ and with the summary.
 Part 2, the command line: ``compare.py run FILE --solvers fast --batch --unique`` --cli times
 (counting each puzzle to two, as the target asks; the batch leaves the uniqueness claims
 unchecked, so it exits 1), each one's wall time end to end (interpreter, numba, loading the
-kernels included) and the stage line it prints on stderr; the best pass by CPU time counts.
+kernels included) and the stage line it prints on stderr; the median pass by CPU time counts
+(the best is printed too). With --against DIR (another checkout, e.g. main unpacked by
+``git archive main | tar -x -C DIR``), DIR's compare.py runs the same command in turn with
+this tree's, pass for pass, so both see the same load: each one's median, best and the
+median CPU of each stage.
 
 Part 3, the same puzzles' first --plain through the ordinary path, ``compare.py run --solvers
 fast --unique --json`` (a worker per core, every run judged one by one), for the per-run
@@ -77,10 +82,10 @@ class Clock:
         return result
 
 
-def command_line(path: Path) -> tuple[float, str]:
-    """compare.py run --batch --unique end to end: its wall seconds and its stage line."""
+def command_line(path: Path, root: Path = ROOT) -> tuple[float, str]:
+    """root's compare.py run --batch --unique end to end: its wall seconds and its stage line."""
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, str(ROOT / "compare.py"), "run", str(path), "--solvers",
+    done = subprocess.run([sys.executable, str(root / "compare.py"), "run", str(path), "--solvers",
                            "fast", "--batch", "--unique"], capture_output=True, text=True, check=False)
     line = next((line for line in done.stderr.splitlines() if "compare.py: --batch:" in line), "")
     if done.returncode not in (0, 1) or not line:
@@ -92,6 +97,28 @@ def cpu_rate(line: str) -> int:
     """The runs a second by CPU time a stage line says."""
     found = re.search(r"([\d,]+) by CPU time", line)
     return int(found.group(1).replace(",", "")) if found else 0
+
+
+def stage_cpu(line: str) -> dict[str, float]:
+    """Each stage's CPU seconds a stage line says."""
+    found = re.findall(r"(\w+) [\d.]+ s \(([\d.]+) s CPU\)", line)
+    return {name: float(cpu) for name, cpu in found if name != "in"}  # "judged in ...": the total
+
+
+def side_by_side(path: Path, against: Path, passes: int) -> None:
+    """This tree's command line and against's in turn, pass for pass: medians and bests."""
+    lines: dict[str, list[str]] = {"this tree": [], str(against): []}
+    for _ in range(passes):
+        for label, root in (("this tree", ROOT), (str(against), against)):
+            lines[label].append(command_line(path, root)[1])
+    for label, found in lines.items():
+        rates = sorted(cpu_rate(line) for line in found)
+        parts = [stage_cpu(line) for line in found]
+        stages = ", ".join(f"{name} {1e3 * sorted(p[name] for p in parts)[len(parts) // 2]:.1f} ms"
+                           for name in parts[0] if name not in ("loading", "summary"))
+        print(f"{label}: by CPU time from reading to the records, median {rates[len(rates) // 2]:,}/s, "
+              f"best {rates[-1]:,}/s of {len(rates)} passes ({', '.join(f'{r:,}' for r in rates)}); "
+              f"median CPU of each stage: {stages}")
 
 
 def plain(path: Path, count: int) -> tuple[int, float, float, int]:
@@ -116,10 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", type=Path, default=ROOT / "puzzles" / "17_clue.txt")
     parser.add_argument("--rounds", type=int, default=3, help="in-process rounds; the best counts")
-    parser.add_argument("--cli", type=int, default=3, help="command-line passes; the best by CPU counts")
+    parser.add_argument("--cli", type=int, default=5, help="command-line passes; the median by CPU counts")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="another checkout whose compare.py runs in turn with this one (part 2)")
     parser.add_argument("--plain", type=int, default=1000,
                         help="puzzles through the ordinary path (0: skip part 3)")
     args = parser.parse_args(argv)
+    if args.against is not None and not (args.against / "compare.py").is_file():
+        parser.error(f"--against {args.against}: no compare.py there")
     print(f"load average {load_average()} at the start")
     best = stages(args.set, args.rounds)
     count = sum(len(a) for a in read_arrays(args.set)[0] if isinstance(a, PuzzleArray))
@@ -130,13 +161,16 @@ def main(argv: list[str] | None = None) -> int:
         parts = ", ".join(f"{name} {best[name][index] * 1e3:.1f} ms" for name in best)
         print(f"{args.set.name}: {count:,} puzzles, by {label} time: {count / through:,.0f} puzzles/s "
               f"from reading to the records, {count / total:,.0f} with the summary ({parts})")
-    passes = [command_line(args.set) for _ in range(max(1, args.cli))]
-    for wall, line in passes:
-        print(f"compare.py run {args.set.name} --solvers fast --batch --unique: {wall:.2f} s end to end")
-        print(f"  {re.sub(r'^compare.py: ', '', line)}")
-    rates = sorted(cpu_rate(line) for _, line in passes)
-    print(f"command line, by CPU time from reading to the records: best {rates[-1]:,}/s, "
-          f"median {rates[len(rates) // 2]:,}/s of {len(rates)} passes")
+    if args.against is not None:
+        side_by_side(args.set, args.against, max(1, args.cli))
+    else:
+        passes = [command_line(args.set) for _ in range(max(1, args.cli))]
+        for wall, line in passes:
+            print(f"compare.py run {args.set.name} --solvers fast --batch --unique: {wall:.2f} s end to end")
+            print(f"  {re.sub(r'^compare.py: ', '', line)}")
+        rates = sorted(cpu_rate(line) for _, line in passes)
+        print(f"command line, by CPU time from reading to the records: best {rates[-1]:,}/s, "
+              f"median {rates[len(rates) // 2]:,}/s of {len(rates)} passes")
     if args.plain:
         runs, wall, own, jobs = plain(args.set, args.plain)
         print(f"compare.py run (first {runs} puzzles) --solvers fast --unique, no --batch: {wall:.1f} s, "

@@ -2,6 +2,7 @@
 
     python bench/bench_learning_frisch.py [--baseline DIR] [--puzzles 0,8,9] [--seeds 0,1,2]
                                           [--cpu-limit 60] [--jobs 1] [--tuning JSON ...]
+                                          [--cadical]
     python bench/bench_learning_frisch.py --compile [--baseline DIR]
 
 Each run is ``fast:learning=conflicts`` counting to two on the isomorph ``seed`` of one
@@ -18,6 +19,13 @@ another commit, e.g. ``git archive main | tar -x -C DIR``), so both meet the sam
 ``--tuning JSON`` (repeatable) runs this tree once per JSON object of _fast_learning.Tuning
 fields, e.g. ``--tuning '{}' --tuning '{"decay": 0.9}'``: a lever compared in one run.
 
+``--cadical`` adds the ``cadical`` program's runs on the same isomorphs (the ``extended``
+CNF, as ``python compare.py export --encoding extended`` writes it): one run finds a
+solution, a second proves that CNF with that solution blocked unsatisfiable, the same
+question as the learning search's proof of uniqueness; its row gives the proof's
+conflicts, decisions, propagations and CPU seconds (CaDiCaL's own count, ``-t`` the
+limit) and, as ``find``, the first run's conflicts and CPU.
+
 ``--compile`` measures the CPU seconds of the first learning solve with an empty numba
 cache (import and compile of the learning kernels) for each tree.
 
@@ -31,6 +39,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,6 +53,8 @@ Row = dict[str, Any]
 """One run's answer: cpu, solutions, complete, verified, counts, proved, wrong (or error)."""
 FRISCH = "puzzles/25x25_gecode_frisch.txt"
 WARM = "puzzles/generated_25x25.txt"
+CADICAL = "cadical"
+"""The tuning slot of the CaDiCaL runs (their tree is this one, for its encoder)."""
 
 
 def child(tree: str, puzzle: int, seed: int, limit: float, tuning: str) -> None:
@@ -69,11 +80,56 @@ def child(tree: str, puzzle: int, seed: int, limit: float, tuning: str) -> None:
                       "propagations": stats.propagations, "restarts": stats.restarts}))
 
 
+def cadical_child(tree: str, puzzle: int, seed: int, limit: float) -> None:
+    """CaDiCaL finds a solution of the isomorph, then proves there is no other; a JSON line out."""
+    sys.path.insert(0, tree)
+    from models import Model, read_puzzles, verify  # noqa: PLC0415 - the tree's own, after the path
+    from solvers.encodings.cnf import encode  # noqa: PLC0415 - as above
+    from solvers.encodings.dimacs import cnf_text  # noqa: PLC0415 - as above
+    from solvers.encodings.isomorph import random_isomorph  # noqa: PLC0415 - as above
+    model = random_isomorph(Model.from_puzzle(read_puzzles(Path(tree, FRISCH)).puzzles[puzzle]),
+                            seed).model
+    cnf = encode(model, "extended")
+    find = _cadical(cnf_text(model, cnf), limit)
+    row: Row = {"cpu": find["cpu"], "solutions": 0, "complete": False, "verified": True,
+                "conflicts": find["conflicts"], "decisions": find["decisions"],
+                "propagations": find["propagations"], "restarts": None}
+    if find["literals"]:
+        solution = cnf.decode(find["literals"])
+        row["verified"] = verify(model.puzzle, solution).ok
+        block = [-cnf.numbering.var(c, v) for c, v in enumerate(solution) if not model.givens[c]]
+        proof = _cadical(cnf_text(model, cnf, [block]), limit)
+        row |= {k: proof[k] for k in ("cpu", "conflicts", "decisions", "propagations")}
+        row |= {"solutions": 1, "complete": proof["status"] == "UNSATISFIABLE",
+                "find": f"{find['conflicts']} conflicts, {find['cpu']} s"}
+    print(json.dumps(row))
+
+
+def _cadical(text: str, limit: float) -> dict[str, Any]:
+    """One run of the cadical program on DIMACS text: status, the model's literals, counts."""
+    done = subprocess.run(["cadical", "-t", str(int(limit))], input=text, capture_output=True,
+                          text=True, check=False)
+    out: dict[str, Any] = {"status": "UNKNOWN", "literals": [], "cpu": 0.0, "conflicts": 0,
+                           "decisions": 0, "propagations": 0}
+    for line in done.stdout.splitlines():
+        words = line.split()
+        if line.startswith("s "):
+            out["status"] = words[1]
+        elif line.startswith("v "):
+            out["literals"] += [int(w) for w in words[1:] if w != "0"]
+        elif line.startswith("c total process time"):
+            out["cpu"] = float(words[-2])
+        elif len(words) > 2 and words[1][:-1] in ("conflicts", "decisions", "propagations"):
+            out[words[1][:-1]] = int(words[2])
+    return out
+
+
 def run_one(tree: str, puzzle: int, seed: int, limit: float, tuning: str) -> Row:
     """One run in a fresh interpreter, its CPU capped a little above the limit."""
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (int(limit) + 120, int(limit) + 125))
-    args = [sys.executable, __file__, "--child", tree, str(puzzle), str(seed), str(limit), tuning]
+    kind = "--cadical-child" if tuning == CADICAL else "--child"
+    args = [sys.executable, __file__, kind, tree, str(puzzle), str(seed), str(limit), tuning]
     done = subprocess.run(args, capture_output=True, text=True, preexec_fn=cap, check=False,
                           cwd=tree)
     if done.returncode:
@@ -119,6 +175,10 @@ def main() -> int:
         tree, puzzle, seed, limit, tuning = sys.argv[2:7]
         child(tree, int(puzzle), int(seed), float(limit), tuning)
         return 0
+    if len(sys.argv) > 1 and sys.argv[1] == "--cadical-child":
+        tree, puzzle, seed, limit = sys.argv[2:6]
+        cadical_child(tree, int(puzzle), int(seed), float(limit))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--baseline", help="another tree to run side by side")
     parser.add_argument("--puzzles", default=",".join(map(str, range(18))))
@@ -127,6 +187,7 @@ def main() -> int:
     parser.add_argument("--tuning", action="append", default=[])
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--compile", action="store_true")
+    parser.add_argument("--cadical", action="store_true", help="CaDiCaL on the same isomorphs")
     args = parser.parse_args()
     for tuning in args.tuning:
         problem = _tuning_problem(tuning)
@@ -137,9 +198,13 @@ def main() -> int:
         trees = [(f"this {t}", str(ROOT), t) for t in args.tuning]
     if args.baseline:
         trees.insert(0, ("baseline", str(Path(args.baseline).resolve()), ""))
+    if args.cadical:
+        if shutil.which("cadical") is None:
+            parser.error("--cadical: no cadical program on PATH")
+        trees.append(("cadical", str(ROOT), CADICAL))
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     if args.compile:
-        for label, tree, _ in trees:
+        for label, tree, _ in trees[:len(trees) - args.cadical]:
             print(f"{label}: first learning solve with an empty numba cache {compile_cpu(tree):.1f} s of CPU")
         return 0
     runs = [(int(p), int(s)) for p in args.puzzles.split(",") for s in args.seeds.split(",")]

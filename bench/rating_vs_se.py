@@ -100,6 +100,17 @@ def figures(path: Path, rows: list[tuple[float, float, str, int, float]], upto: 
             "median_cpu_s": round(statistics.median(cpu), 2), "max_cpu_s": round(max(cpu), 2)}
 
 
+def by_rating(rows: list[tuple[float, float, str, int, float]]) -> list[dict[str, Any]]:
+    """Per SE rating: how many puzzles, our median score and our hardest techniques (most
+    common first, with how many puzzles needed each)."""
+    found = []
+    for band in sorted({r[0] for r in rows}):
+        here = [r for r in rows if r[0] == band]
+        found.append({"se": band, "puzzles": len(here), "median": round(statistics.median(r[1] for r in here), 2),
+                      "techniques": Counter(r[2] for r in here).most_common()})
+    return found
+
+
 def report(path: Path, rows: list[tuple[float, float, str, int, float]], upto: float) -> dict[str, Any]:
     """Print a file's figures and its table by SE rating; the figures."""
     found = figures(path, rows, upto)
@@ -113,12 +124,9 @@ def report(path: Path, rows: list[tuple[float, float, str, int, float]], upto: f
         all_se, all_ours = [r[0] for r in rows], [r[1] for r in rows]
         print(f"  all {len(rows)}: Spearman {spearman(all_se, all_ours):.2f}, "
               f"{sum(1 for r in rows if r[3])} needed a guess")
-    table = []
-    for band in sorted({r[0] for r in rows}):
-        here = [r for r in rows if r[0] == band]
-        techniques = Counter(r[2] for r in here)
-        table.append([f"{band:.1f}", len(here), f"{statistics.median(r[1] for r in here):.1f}",
-                      ", ".join(f"{t} {k}" for t, k in techniques.most_common())])
+    found["by_rating"] = by_rating(rows)
+    table = [[f"{band['se']:.1f}", band["puzzles"], f"{band['median']:.1f}",
+              ", ".join(f"{t} {k}" for t, k in band["techniques"])] for band in found["by_rating"]]
     print(tabulate(table, ["SE rating", "puzzles", "our median", "our hardest techniques"],
                    tablefmt="github", disable_numparse=True))
     print()

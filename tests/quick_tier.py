@@ -46,6 +46,11 @@ QUICK: dict[str, tuple[str, ...]] = {
         "test_unsolvable_puzzles_are_unsat",
         "test_variants_are_solved_under_their_own_groups",
     ),
+    "tests/test_batch.py": (
+        "test_reading_arrays_of_odd_files_gives_what_the_regular_reader_gives",
+        "test_the_array_checker_agrees_with_verify",
+        "test_the_array_checker_rejects_each_kind_of_wrong_grid",
+    ),
     "tests/test_checker.py": (
         "test_6x6_checks_2x3_boxes_not_3x2",
         "test_a_right_solution_is_ok",
@@ -167,6 +172,7 @@ QUICK: dict[str, tuple[str, ...]] = {
         "test_the_writer_uses_f_puzzles_names",
     ),
     "tests/test_front_door.py": (
+        "test_a_command_parsed_alone_has_the_options_and_help_it_has_among_all",
         "test_a_bad_configuration_exits_2_before_any_run_naming_the_option",
         "test_a_declaration_matches_its_backends_solve_function",
         "test_a_dimacs_configuration_records_its_binary_and_version",

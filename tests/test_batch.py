@@ -67,6 +67,11 @@ SIXTEEN = load("16x16_forum_samples.txt")[0]
     pytest.param(f"{LINE}\n" + "".join(str(v) if v < 10 else chr(55 + v) if v else "."
                                        for v in SIXTEEN.givens) + f"\n{LINE}\n", id="mixed-sizes"),
     pytest.param(f"{LINE}\n12..34....43..21\n", id="a-4x4-line-falls-back"),
+    pytest.param(f"{LINE}\r\n{LINE}\r\n{LINE[::-1]}", id="crlf-lines-at-one-step-no-last-newline"),
+    pytest.param(f"{LINE}\n\n{LINE}\n{LINE[::-1]}\n# end\n", id="lines-at-uneven-steps"),
+    pytest.param("".join(f"4{'.' * (c - 1)}4{'.' * (80 - c)}\n" for c in (3, 27, 10))
+                 + "".join(f"A{'.' * (c - 1)}A{'.' * (255 - c)}\n" for c in (3, 64, 17)),
+                 id="a-repeat-in-a-row-a-column-or-a-box-alone-9x9-and-16x16"),
     pytest.param("6 . 5 . . 3 . 4 .\n" * 9, id="grid-falls-back"),
     pytest.param(f"{LINE} variant=x\n", id="fields-fall-back"),
 ])
@@ -101,6 +106,42 @@ def test_the_array_checker_agrees_with_verify(name: str, index: int) -> None:
     grids = [right, swapped, changed, empty]
     ok = verify_many(puzzle, np.array([puzzle.givens] * 4, np.uint8), np.array(grids, np.uint8))
     assert ok.tolist() == [verify(puzzle, g).ok for g in grids] and ok.tolist()[0]
+
+
+def _latin(n: int) -> list[int]:
+    """Rows and columns each hold 1..n; the boxes do not."""
+    return [(r + c) % n + 1 for r in range(n) for c in range(n)]
+
+
+def _wrong_grid(kind: str, right: list[int], n: int) -> list[int]:
+    """The solution made wrong in one way."""
+    grid = list(right)
+    if kind == "columns-repeat":  # the first row again as the second: every row still holds 1..n
+        grid[n:2 * n] = grid[:n]
+    elif kind == "boxes-repeat":
+        grid = _latin(n)
+    elif kind == "zero":
+        grid[-1] = 0
+    elif kind == "above-n":
+        grid[-1] = n + 1
+    elif kind == "far-above-n":
+        grid[-1] = 200
+    elif kind == "negative":
+        grid[-1] = -right[-1]
+    return grid
+
+
+@pytest.mark.parametrize("name", ["top95.txt", "small_6x6.txt", "16x16_forum_samples.txt"])
+@pytest.mark.parametrize("kind", ["columns-repeat", "boxes-repeat", "zero", "above-n", "far-above-n",
+                                  "negative"])
+def test_the_array_checker_rejects_each_kind_of_wrong_grid(name: str, kind: str) -> None:
+    puzzle = load(name)[0]
+    blank = Puzzle(puzzle.geometry, (0,) * len(puzzle.givens))  # no given to break first
+    right = list(_solved(puzzle))
+    wrong = _wrong_grid(kind, right, puzzle.n)
+    grids = np.array([right, wrong, right], np.int64)
+    ok = verify_many(blank, np.zeros(grids.shape, np.uint8), grids)
+    assert ok.tolist() == [True, False, True] and not verify(blank, wrong).ok
 
 
 def _answer(name: str, count: int | None = None, **options: object) -> tuple[PuzzleArray, object]:

@@ -187,25 +187,59 @@ def test_a_harsh_lever_acts_many_times() -> None:
     assert result.stats.restarts >= result.stats.conflicts // 20 > 0
 
 
+_RESTARTING = _fast_learning.Tuning(restart_unit=1, first_mode=5, reduce_every=10, reduce_step=0)
+"""Restarts every few conflicts, so level 0 grows (learnt units) and is compacted many times."""
+
+
+@pytest.mark.parametrize("puzzle", [
+    _opened("forum_hardest_1106.txt", 0, 48), load("special_9x9_multiple_solutions.txt")[7],
+    load("forum_hardest_1106.txt")[1], load("generated_16x16.txt")[0]],
+    ids=["453 solutions", "125 solutions", "unique 9x9", "unique 16x16"])
+def test_compacting_the_constraints_at_level_0_keeps_the_search_step_for_step(puzzle: Puzzle) -> None:
+    # dropping the members fixed at level 0 changes what is scanned, not what is found
+    on = tuned(puzzle, _RESTARTING, 1000)
+    off = tuned(puzzle, _RESTARTING._replace(compact=False), 1000)
+    assert on.complete and on.solutions == off.solutions
+    assert (on.stats.conflicts, on.stats.nodes, on.stats.propagations) == (
+        off.stats.conflicts, off.stats.nodes, off.stats.propagations)
+    assert on.stats.conflicts and on.stats.restarts
+
+
+def test_a_solve_leaves_the_shared_constraint_tables_untouched() -> None:
+    puzzle = load("forum_hardest_1106.txt")[1]
+    model = Model.from_puzzle(puzzle)
+    groups = tuple(g.cells for g in model.groups)
+    before = [t.copy() for t in _fast_learning._constraint_tables(9, 81, groups)]
+    learn(puzzle, max_solutions=2)
+    after = _fast_learning._constraint_tables(9, 81, groups)
+    assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
+
+
 def test_a_tuning_that_would_drop_blocking_clauses_is_refused() -> None:
     with pytest.raises(ValueError, match="keep_lbd"):
         tuned(load("top95.txt")[0], _fast_learning.Tuning(keep_lbd=-1), 2)
 
 
-def _frisch_bench(*args: str) -> subprocess.CompletedProcess[str]:
+def _frisch_bench(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(ROOT / "bench" / "bench_learning_frisch.py"), *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600, check=False)
+                          capture_output=True, text=True, cwd=ROOT, timeout=600, check=False, env=env)
 
 
 @pytest.mark.slow
 def test_the_frisch_bench_proves_an_easy_isomorph_with_its_conflicts_and_refuses_a_bad_tuning() -> None:
     done = _frisch_bench("--puzzles", "16", "--seeds", "3", "--cpu-limit", "30",
-                         "--tuning", '{"keep_lbd": 2}')
+                         "--tuning", '{"keep_lbd": 2}', "--cadical")
     assert done.returncode == 0, done.stderr
     assert "#16 seed 3 this" in done.stdout and "proved True" in done.stdout
     assert "proved 1 of 1" in done.stdout and "conflicts" in done.stdout
+    assert "cadical: proved 1 of 1" in done.stdout and "find " in done.stdout
     wrong = _frisch_bench("--puzzles", "16", "--tuning", '{"keep_lbd": -1}')
     assert wrong.returncode == 2 and "keep_lbd" in wrong.stderr and "#16" not in wrong.stdout
+
+
+def test_the_frisch_bench_refuses_cadical_runs_without_the_program() -> None:
+    done = _frisch_bench("--puzzles", "16", "--cadical", env={"PATH": "/nonexistent"})
+    assert done.returncode == 2 and "no cadical program" in done.stderr and "#16" not in done.stdout
 
 
 @pytest.mark.parametrize("spare", [0, 1, 2])

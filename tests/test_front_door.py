@@ -14,7 +14,7 @@ import pytest
 
 from models import parse_puzzle
 from solvers import registry
-from solvers.harness.cli import COMMANDS
+from solvers.harness.cli import COMMANDS, build_parser
 from solvers.harness.commands.ladder import RUNGS
 from solvers.options import Declaration
 
@@ -243,3 +243,19 @@ def test_list_fits_a_100_column_terminal(args: list[str], capsys: pytest.Capture
 def test_list_of_an_unknown_backend_exits_2_with_the_nearest() -> None:
     done = compare("list", "fsat")
     assert done.returncode == 2 and "unknown backend 'fsat'; did you mean 'sat'?" in done.stderr
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_command_parsed_alone_has_the_options_and_help_it_has_among_all(command: str) -> None:
+    alone, every = build_parser(command), build_parser()
+    assert list(alone.commands) == [command]
+    assert alone.commands[command].format_help() == every.commands[command].format_help()
+
+
+@pytest.mark.slow
+def test_a_run_imports_no_other_commands_module() -> None:
+    done = compare("run", SMALL, "--timout", "1", env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    others = {f"solvers.harness.commands.{name}" for name in COMMANDS if name != "run"}
+    assert "solvers.harness.commands.sweep_db" in imported  # run's own part: the run module was loaded
+    assert not imported & others, sorted(imported & others)

@@ -21,7 +21,7 @@ from solvers.harness.results.claims import ClaimChecker
 from solvers.harness.results.judge import Category, judge
 from solvers.harness.tasks import Outcome
 
-from .conftest import ROOT, compare
+from .conftest import ROOT, cli, compare
 
 _SPEC = importlib.util.spec_from_file_location("fuzzbugs", ROOT / "tests" / "plugins" / "fuzzbugs.py")
 assert _SPEC is not None and _SPEC.loader is not None
@@ -56,36 +56,35 @@ def shrunk(found: dict[str, Any]) -> Puzzle:
 
 @pytest.mark.parametrize(("args", "said"), [
     pytest.param(["--solvers", "mrv", "--sizes", "5"], "5 is no side to fuzz", id="sizes-5"),
-    pytest.param(["--solvers", "mrv", "--variants", "sudoku"], "unknown variant 'sudoku'", id="variants",
-                 marks=pytest.mark.slow),
-    pytest.param([], "fuzz needs the configurations to fuzz", id="no-solvers", marks=pytest.mark.slow),
-    pytest.param(["--solvers", "mrv", "--modes", "all"], "unknown mode 'all'", id="modes",
-                 marks=pytest.mark.slow),
-    pytest.param(["--solvers", "mrv", "--sizes", "4,x"], "expected sides such as 4,6,9", id="sizes-x",
-                 marks=pytest.mark.slow),
-    pytest.param(["--solvers", "mrv", "--budget", "0"], "must be a positive number", id="budget",
-                 marks=pytest.mark.slow),
-    pytest.param(["--solvers", "mrv", "--timeout", "-1"], "must be a positive number", id="timeout",
-                 marks=pytest.mark.slow),
+    pytest.param(["--solvers", "mrv", "--variants", "sudoku"], "unknown variant 'sudoku'", id="variants"),
+    pytest.param([], "fuzz needs the configurations to fuzz", id="no-solvers"),
+    pytest.param(["--solvers", "mrv", "--modes", "all"], "unknown mode 'all'", id="modes"),
+    pytest.param(["--solvers", "mrv", "--sizes", "4,x"], "expected sides such as 4,6,9", id="sizes-x"),
+    pytest.param(["--solvers", "mrv", "--budget", "0"], "must be a positive number", id="budget"),
+    pytest.param(["--solvers", "mrv", "--timeout", "-1"], "must be a positive number", id="timeout"),
     pytest.param(["--solvers", "mrv", "--shrink-budget", "nan"], "must be a positive number",
-                 id="shrink-budget", marks=pytest.mark.slow),
-    pytest.param(["--solvers", "mrv", "--jobs", "0"], "must be at least 1", id="jobs", marks=pytest.mark.slow),
-    pytest.param(["--solvers", "mrv", "--seed", "one"], "invalid int value", id="seed", marks=pytest.mark.slow),
-    pytest.param(["--solvers", "nosuch"], "unknown backend 'nosuch'", id="solvers", marks=pytest.mark.slow),
-    pytest.param(["--solvers", "mrv", "--against", "nosuch"], "unknown backend 'nosuch'", id="against",
-                 marks=pytest.mark.slow),
-    pytest.param(["--solvers", "mrv", "--against", "mrv"], "is also under test", id="against-itself",
-                 marks=pytest.mark.slow),
-    pytest.param(["--solvers", "mrv", "--out", "README.md"], "is a file, not a folder", id="out-a-file",
-                 marks=pytest.mark.slow),
+                 id="shrink-budget"),
+    pytest.param(["--solvers", "mrv", "--jobs", "0"], "must be at least 1", id="jobs"),
+    pytest.param(["--solvers", "mrv", "--seed", "one"], "invalid int value", id="seed"),
+    pytest.param(["--solvers", "nosuch"], "unknown backend 'nosuch'", id="solvers"),
+    pytest.param(["--solvers", "mrv", "--against", "nosuch"], "unknown backend 'nosuch'", id="against"),
+    pytest.param(["--solvers", "mrv", "--against", "mrv"], "is also under test", id="against-itself"),
+    pytest.param(["--solvers", "mrv", "--out", "README.md"], "is a file, not a folder", id="out-a-file"),
     pytest.param(["--plugin", "tests/plugins/nosuch.py:solve"], "not found", id="plugin",
-                 marks=pytest.mark.slow),
+                 marks=pytest.mark.slow),  # a worker loads the plugin
 ])
-def test_bad_usage_is_exit_2_naming_what_is_wrong(args: list[str], said: str) -> None:
-    done = compare("fuzz", *args, *([] if "--budget" in args else ["--budget", "1"]))
-    assert done.returncode == 2, done.stderr
-    assert said in done.stderr
-    assert "Traceback" not in done.stderr
+def test_bad_usage_is_exit_2_naming_what_is_wrong(args: list[str], said: str, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)  # the relative paths of the cases
+    status, _, err = cli(capsys, "fuzz", *args, *([] if "--budget" in args else ["--budget", "1"]))
+    assert status == 2, err
+    assert said in err
+    assert "Traceback" not in err
+
+
+def test_bad_usage_of_fuzz_from_a_fresh_interpreter_is_exit_2() -> None:
+    done = compare("fuzz", "--solvers", "mrv", "--sizes", "5", "--budget", "1")
+    assert done.returncode == 2 and "5 is no side to fuzz" in done.stderr, done.stderr
 
 
 # -- a small fast case: an exception on every 4x4 with its first cell given -------------------

@@ -251,8 +251,9 @@ def every_option() -> list[tuple[str, str]]:
 
 
 def test_every_option_of_every_command_has_a_case() -> None:
-    missing = [f"{command} {flag}" for command, flag in every_option() if (command, flag) not in CASES]
-    stale = [f"{command} {flag}" for command, flag in CASES if (command, flag) not in every_option()]
+    options = every_option()
+    missing = [f"{command} {flag}" for command, flag in options if (command, flag) not in CASES]
+    stale = [f"{command} {flag}" for command, flag in CASES if (command, flag) not in options]
     assert not missing and not stale, f"options without a case: {missing}; cases of no option: {stale}"
 
 

@@ -13,6 +13,10 @@ reason:
   candidate left, a hidden single); the reason is the constraint's other members;
 - a constraint with every member false, or two true, is a conflict.
 
+Whenever level 0 has grown (the givens, then learnt units), each constraint is compacted
+to its open members, so the scans above pass over open members only (CaDiCaL likewise
+drops the literals false at the root from its clauses).
+
 On a conflict the first-UIP clause is learnt (literals ``cell=value`` / ``cell!=value``),
 minimised recursively (MiniSat's test), stored with its LBD and propagated with two
 watched literals (each watch with a blocker literal); the search jumps back to the
@@ -74,8 +78,9 @@ _VI_ROWS = _TOUCHED + 1
 (_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
  _LIVE, _STAMP, _SIZE, _PENDING, _STABLE, _MODE_END, _SWITCHES, _UNIT, _FIRST_MODE,
- _KEEP_LBD, _REDUCE_EVERY, _NEXT_REDUCE, _REDUCE_STEP, _DYNAMIC, _STEP) = range(35)
-_SLOTS = _STEP + 1
+ _KEEP_LBD, _REDUCE_EVERY, _NEXT_REDUCE, _REDUCE_STEP, _DYNAMIC, _STEP, _COMPACT,
+ _COMPACTED) = range(37)
+_SLOTS = _COMPACTED + 1
 # Slots of the float state array.
 _INC, _DECAY, _FAST_LBD, _LBD_SUM, _MARGIN = 0, 1, 2, 3, 4
 
@@ -98,6 +103,8 @@ class Tuning(NamedTuple):
     reduce_step: int = 300
     dynamic_lbd: bool = True
     """Recompute the LBD of a learnt clause met in conflict analysis; keep it if lower."""
+    compact: bool = True
+    """Drop the members fixed at level 0 from the constraints whenever level 0 grows."""
 
 
 _plain = njit(cache=True, _nrt=False)
@@ -276,6 +283,28 @@ def _backjump(level, vb, vi, act, cons, st):
 
 
 # ------------------------------------------------------------------ propagation
+
+@_plain
+def _compact(vb, cons, st):
+    """At level 0, propagated to a fixed point: each constraint keeps only its unassigned
+    members (its counters back to zero), one with a true member none at all. The members
+    fixed at level 0 are never undone and never enter a learnt clause, so the scans of a
+    constraint (propagation, reasons, minimisation) pass over the open ones only; at the
+    root of a Frisch 25x25 that is about a quarter of them."""
+    cmem, csize, ntrue, nfalse = cons[0], cons[1], cons[5], cons[6]
+    for k in range(csize.shape[0]):
+        live = 0
+        for i in range(csize[k]):
+            y = cmem[k, i]
+            if vb[_VALUE, y] == 1:
+                live = 0  # satisfied for good: every other member is false at level 0
+                break
+            if vb[_VALUE, y] < 0:
+                cmem[k, live] = y
+                live += 1
+        csize[k], ntrue[k], nfalse[k] = live, 0, 0
+    st[_COMPACTED] = st[_TLEN]
+
 
 @_plain
 def _constraints(x, vb, vi, cons, st):
@@ -759,6 +788,8 @@ def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
             if not _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
                 return EXHAUSTED
             continue
+        if st[_DLEVEL] == 0 and st[_COMPACT] and st[_TLEN] > st[_COMPACTED]:
+            _compact(vb, cons, st)
         if st[_NODES] >= node_stop and st[_TLEN] < vb.shape[1]:
             return PAUSED  # (with every variable assigned, the solution is taken first)
         if _decide(vb, vi, act, cons, st):
@@ -816,6 +847,7 @@ def _states(tune: Tuning, n: int, variables: int) -> tuple[np.ndarray, np.ndarra
     st[_UNIT], st[_KEEP_LBD] = tune.restart_unit, tune.keep_lbd
     st[_REDUCE_EVERY] = st[_NEXT_REDUCE] = tune.reduce_every
     st[_DYNAMIC], st[_STEP] = tune.dynamic_lbd, tune.reduce_step
+    st[_COMPACT] = tune.compact
     return st, np.array([1.0, tune.decay, 0.0, 0.0, tune.margin])
 
 
@@ -855,7 +887,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     n, cells = model.n, model.num_cells
     variables = cells * n
     tables = _constraint_tables(n, cells, tuple(g.cells for g in model.groups))
-    cons = tables + (np.zeros(len(tables[1]), np.int32), np.zeros(len(tables[1]), np.int32))
+    counts = len(tables[1])  # the members and sizes copied: the level-0 compaction edits them
+    cons = (tables[0].copy(), tables[1].copy(), *tables[2:], np.zeros(counts, np.int32),
+            np.zeros(counts, np.int32))
     search = _new_search(variables)
     db = _new_store(variables, max(1 << 16, 16 * variables), 1 << 12)
     st, fst = _states(tuning or Tuning(), n, variables)

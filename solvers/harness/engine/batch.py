@@ -104,7 +104,7 @@ def _checked(answer: Any, rows: int, max_solutions: int, cells: int, n: int) -> 
     seconds = fields["seconds"].astype(np.float64)
     if not np.isfinite(seconds).all() or (seconds < 0).any():
         raise ValueError("a time that is not a finite number of seconds >= 0")
-    if (grids < 0).any() or (grids > n).any():
+    if (grids.dtype.kind == "i" and (grids < 0).any()) or (grids > n).any():
         raise ValueError(f"a grid value outside 0-{n}")
     return {"grids": grids, "counts": counts, "complete": fields["complete"].astype(bool),
             "timed_out": fields["timed_out"].astype(bool),
@@ -118,7 +118,9 @@ def _verify(array: PuzzleArray, grids: np.ndarray, counts: np.ndarray) -> tuple[
     verified = np.ones(len(counts), bool)
     for k in range(grids.shape[1]):
         rows = np.flatnonzero(counts > k)
-        if len(rows):
+        if len(rows) == len(counts):  # every row has a k-th solution: no copy of the rows
+            verified &= verify_many(array.template, array.givens, grids[:, k])
+        elif len(rows):
             verified[rows] &= verify_many(array.template, array.givens[rows], grids[rows, k])
     problems: dict[int, str] = {}
     for row in np.flatnonzero(~verified).tolist():
@@ -127,9 +129,9 @@ def _verify(array: PuzzleArray, grids: np.ndarray, counts: np.ndarray) -> tuple[
         problems[row] = "; ".join(f"solution {k + 1}: {t}" if counts[row] > 1 else t
                                   for k, t in enumerate(texts) if t != "valid")
     for k in range(1, grids.shape[1]):  # the same solution twice, as if two
+        having = np.flatnonzero(counts > k)
         for j in range(k):
-            rows = np.flatnonzero((counts > k) & (grids[:, k] == grids[:, j]).all(axis=1))
-            for row in rows.tolist():
+            for row in having[(grids[having, k] == grids[having, j]).all(axis=1)].tolist():
                 verified[row] = False
                 problems[row] = "returned the same solution more than once, as if they were different"
     return verified, problems
