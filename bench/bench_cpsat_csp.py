@@ -276,7 +276,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--parts", default=",".join(PARTS),
                         help=f"comma-separated, from: {', '.join(PARTS)}")
     parser.add_argument("--repeats", type=int, default=3, help="runs per puzzle; the fastest counts")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write every part's table, with provenance")
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH",
+                        help="also write every part's table, with provenance")
     args = parser.parse_args(argv)
     started = load_average()
     chosen = [p.strip() for p in args.parts.split(",") if p.strip()]

@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-compile", action="store_true", help="skip the compile-time part")
     parser.add_argument("--baseline", type=Path, metavar="FILE",
                         help="an earlier fast.py to race every fast configuration against")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the tables, with provenance")
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH", help="also write the tables, with provenance")
     args = parser.parse_args(argv)
     started = os.getloadavg()
     if not args.no_compile:

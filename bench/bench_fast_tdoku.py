@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="9x9 puzzle files, each optionally with how many puzzles to take "
                              f"(default: {', '.join(SETS)})")
     parser.add_argument("--repeats", type=int, default=5, help="runs per puzzle; the fastest counts")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the table, with provenance")
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH", help="also write the table, with provenance")
     args = parser.parse_args(argv)
     if not args.tdoku_lib:
         print("bench_fast_tdoku: no tdoku library given (--tdoku-lib or TDOKU_LIB); build "

@@ -14,8 +14,8 @@ import argparse
 import resource
 import sys
 import time
-from pathlib import Path
 
+import tables
 from common import compare, write_json
 
 from solvers.harness.results.provenance import load_average
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=16)
     parser.add_argument("--count", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures, with provenance")
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH", help="also write the figures, with provenance")
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")

@@ -26,6 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import tables
 from common import (
     ROOT,
     add_configuration_arguments,
@@ -97,7 +98,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds per executor (default 3)")
     parser.add_argument("--jobs", type=int, default=None, help="runner workers (default: the cores)")
     parser.add_argument("--db", action="store_true", help="also write every run to a results database")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write every round, with provenance")
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH", help="also write every round, with provenance")
     args = parser.parse_args()
     started = load_average()
     solvers = configurations(args, ["fast"])

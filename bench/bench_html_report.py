@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import tables
 from common import ROOT, write_json
 
 sys.path.insert(0, str(ROOT))
@@ -104,7 +105,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=100_000)
     parser.add_argument("--configs", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures, with provenance")
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH", help="also write the figures, with provenance")
     args = parser.parse_args()
     started = os.getloadavg()
     if CHROMIUM is None:

@@ -22,7 +22,6 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import tables
 from common import ROOT
@@ -115,7 +114,7 @@ def main() -> int:
     parser.add_argument("--sets", nargs="+", default=list(SETS))
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--format", default="github")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the tables, with provenance")
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH", help="also write the tables, with provenance")
     args = parser.parse_args()
     started = load_average()
     engines = list(_pysat.ENGINES) if args.all_engines else args.engines.split(",")

@@ -34,6 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import tables
 from common import ROOT, first_puzzles, write_json
 
 USAGE = """import resource, runpy, sys
@@ -78,7 +79,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     parser.add_argument("--solvers", default="fast", help="the configuration (default fast)")
     parser.add_argument("--file", type=Path, default=ROOT / "puzzles" / "17_clue.txt")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write every round, with provenance")
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH", help="also write every round, with provenance")
     args = parser.parse_args()
     trees = {"this": ROOT, "baseline": args.baseline.resolve()}
     lines = first_puzzles(args.file.read_text().splitlines(), args.puzzles)

@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="rounds; the best is kept (default 3)")
     parser.add_argument("--format", default="simple", help="tabulate format, e.g. github (default simple)")
     parser.add_argument("--example", type=Path, help="path to pycosat's examples/sudoku.py (outside the repo)")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write both tables, with provenance")
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH", help="also write both tables, with provenance")
     add_configuration_arguments(parser, default="sat with every encoding")
     args = parser.parse_args(argv)
     started = load_average()

@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import tables
 from common import ROOT, write_json
 from make_puzzles import generate
 
@@ -87,7 +88,8 @@ def main() -> int:
     parser.add_argument("--executor", default="local")
     parser.add_argument("--keep-in-memory", action="store_true", help="run without --db")
     parser.add_argument("--folder", default=None, help="where the temporary files go (default: /tmp)")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write every size's figures, with provenance")
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH",
+                        help="also write every size's figures, with provenance")
     args = parser.parse_args()
     started, measured = load_average(), []
     print(f"compare.py run LINES --solvers {args.solvers} --executor {args.executor}"

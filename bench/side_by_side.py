@@ -69,7 +69,7 @@ def main(doc: str, methods: Callable[[], dict[str, Method]], anchor: str, counte
     parser.add_argument("--repeat", type=int, default=repeat)
     parser.add_argument("--sets", default=sets)
     parser.add_argument("--format", default="simple")
-    parser.add_argument("--json", type=Path, metavar="PATH",
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH",
                         help="also write the table and every puzzle's times and counters, with provenance")
     args = parser.parse_args()
     started = load_average()

@@ -18,6 +18,16 @@ KEPT: dict[str, dict[str, Any]] = {}
 """The tables shown so far in this process, by name (in the order shown)."""
 
 
+def json_path(text: str) -> Path:
+    """An argparse type for ``--json PATH``: refused (exit 2, before anything runs) when its
+    folder does not exist."""
+    import argparse  # noqa: PLC0415 - only the scripts' parsers need it
+    path = Path(text)
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: no folder {path.parent} to write it in")
+    return path
+
+
 def shown(name: str, rows: Sequence[Sequence[Any]], headers: Sequence[str], **style: Any) -> str:
     """The table as tabulate writes it (``style``: tablefmt, floatfmt, disable_numparse, ...),
     recorded under ``name`` for ``save``."""

@@ -64,3 +64,23 @@ def test_bench_generate_writes_its_figures_and_refuses_a_count_below_one(tmp_pat
     assert len(written["givens"]) == 1 and written["cpu_s"] > 0 and "provenance" in written
     refused = subprocess.run([*script, "--count", "0"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "--count must be at least 1" in refused.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", ["bench_dlx.py", "bench_sat.py", "bench_generate.py"])
+def test_a_bench_script_refuses_a_json_path_without_a_folder_before_running(script: str) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / script), "--json", "/nonexistent/kept.json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "no folder /nonexistent to write it in" in done.stderr
+
+
+@pytest.mark.slow
+def test_bench_dlx_keeps_the_table_it_prints_with_its_provenance(tmp_path: Path) -> None:
+    from bench import tables
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_dlx.py"), "--sets", "hardest", "--repeat", "1",
+                           "--format", "github", "--json", str(tmp_path / "dlx.json")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    document = decoded(tmp_path / "dlx.json")
+    assert tables.render(document, "side by side") in done.stdout
+    assert document["provenance"]["packages"] and document["measured"]["hardest"]["dlx"]["nodes"]
