@@ -13,12 +13,14 @@ is 1 if one is missed.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import tempfile
 import time
 
-from common import compare
+import tables
+from common import compare, write_json
 
 BUGS = {"box_width": [], "x_centre": [], "killer_four": [], "count_three": [], "hangs": ["--timeout", "1"],
         "crashes": [], "raises": []}
@@ -62,19 +64,24 @@ def main() -> int:
     parser.add_argument("--bugs", default=",".join(BUGS), help="planted bugs, comma-separated")
     parser.add_argument("--seeds", default="1", help="fuzz seeds, comma-separated (default 1)")
     parser.add_argument("--budget", type=float, default=TARGET_S, help="searching budget per fuzz (s)")
+    parser.add_argument("--json", type=tables.json_path, metavar="PATH", help="also write every row, with provenance")
     args = parser.parse_args()
+    started = [round(value, 2) for value in os.getloadavg()]
     bugs = args.bugs.split(",")
     if not set(bugs) <= set(BUGS):
         parser.error(f"bugs are {', '.join(BUGS)}")
     head = ["bug", "seed", "found", "case", "instances", "search s", "shrink s", "wall s", "tests",
             "from", "to"]
     print("| " + " | ".join(head) + " |\n|" + "---|" * len(head), flush=True)
-    missed = 0
+    missed, rows = 0, []
     for bug in bugs:
         for seed in (int(s) for s in args.seeds.split(",")):
             row = measure(bug, seed, args.budget)
             missed += row[2] == "not found" or float(row[7]) > TARGET_S
+            rows.append(dict(zip(head, row)))
             print("| " + " | ".join(row) + " |", flush=True)
+    if args.json:
+        write_json(args.json, {"budget": args.budget, "target_s": TARGET_S, "rows": rows}, started)
     return 1 if missed else 0
 
 
