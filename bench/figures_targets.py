@@ -836,6 +836,47 @@ def _run_rate_figures() -> tuple[Figure, ...]:
 RUN_RATE_SHOWN = "1,250 runs/s end to end, 1,590 steady, 0.764 ms of CPU a run"
 
 
+# ---------------------------------------------------------------- the fuzzer's planted bugs (bench_fuzz.py)
+
+FUZZ = kept("fuzz.json")
+FUZZ_RUN = (("python", "bench/bench_fuzz.py", "--json", "{out}/fuzz.json"),)
+
+
+def fuzz_value(key: str) -> Callable[[Outputs], float]:
+    """Of bench_fuzz.py's rows: the bugs ``found``, the ``slowest`` wall seconds, or the ``cases``'
+    instance numbers added up (the seed decides them)."""
+    def read(outputs: Outputs) -> float:
+        rows = decoded(outputs["fuzz.json"])["rows"]
+        if key == "found":
+            return float(sum(row["found"] != "not found" for row in rows))
+        if key == "slowest":
+            return max(float(row["wall s"]) for row in rows)
+        return float(sum(int(row["case"].split("/")[1]) for row in rows))
+    return read
+
+
+def fuzz_table(outputs: Outputs) -> list[str]:
+    lines = ["| bug | seed | found as | case | instances | wall s | shrunk to |", "|---|---|---|---|---|---|---|"]
+    lines += [f"| {row['bug']} | {row['seed']} | {row['found']} | {row['case']} | {row['instances']} | {row['wall s']} "
+              f"| {row['to']} |" for row in decoded(outputs["fuzz.json"])["rows"]]
+    return lines
+
+
+def _fuzz_figures() -> tuple[Figure, ...]:
+    return (
+        exactly("fuzz-found", FUZZ_SHOWN, FUZZ_RUN, FUZZ, fuzz_value("found"), 7, "planted bugs found and shrunk",
+                cheap=False),
+        Figure("fuzz-slowest", PAGE, FUZZ_SHOWN, FUZZ_RUN, (FUZZ,), fuzz_value("slowest"), 0, 150, cheap=False,
+               what="time: the slowest bug's wall seconds to be found and shrunk, inside the target's 150 s"),
+        exactly("fuzz-cases", FUZZ_SHOWN, FUZZ_RUN, FUZZ, fuzz_value("cases"), FUZZ_CASES,
+                "the instance numbers each bug was found at (seed 1), added up", cheap=False),
+    )
+
+
+FUZZ_CASES = 146
+FUZZ_SHOWN = "7 of 7 bugs found and shrunk (seed 1), the slowest in 36 s of wall"
+
+
 # ---------------------------------------------------------------- the HTML report and the replay page
 
 HTML = kept("html_report.json")
@@ -898,7 +939,7 @@ FIGURES: tuple[Figure, ...] = (
     *_sat_figures(), *_cpsat_figures(), *_six_figures(), *_study_figures(), *_hard_figures(), *_harness_figures(),
     *_defaults_figures(), *_first_run_figures(), *_html_figures(), *_replay_figures(),
     *_streaming_figures(), *_mrv_norvig_figures(), *_frisch_figures(), *_fast_paths_figures(),
-    *_before_9x9_figures(), *_run_rate_figures())
+    *_before_9x9_figures(), *_run_rate_figures(), *_fuzz_figures())
 TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      rendered("fast-tdoku", TDOKU, "tdoku"),
                                      rendered("dlx-side-by-side", DLX, "side by side"),
@@ -912,6 +953,7 @@ TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      RenderedTable("harness", PAGE, (HARNESS,), harness_table),
                                      RenderedTable("first-run", PAGE, (FIRST,), first_run_table),
                                      RenderedTable("run-rate", PAGE, (RUN_RATE,), run_rate_table),
+                                     RenderedTable("fuzz", PAGE, (FUZZ,), fuzz_table),
                                      RenderedTable("streaming", PAGE, (STREAMING,), streaming_table),
                                      RenderedTable("mrv-norvig", PAGE, MRV_NORVIG, mrv_norvig_table),
                                      RenderedTable("frisch", PAGE, (FRISCH,), frisch_table),
