@@ -316,8 +316,9 @@ SIX_RUN = (("python", "compare.py", "run", "puzzles/top95.txt", "--solvers", "py
             "--json", "{out}/six_top95.json"),)
 
 
-def summary_cell(value: object, digits: int, scale: float = 1.0) -> str:
-    return "-" if value is None else f"{float(value) * scale:,.{digits}f}"  # type: ignore[arg-type]
+def summary_cell(value: float | None, digits: int, scale: float = 1.0) -> str:
+    """A summary figure as the table shows it: scaled, to ``digits`` places, or - when there is none."""
+    return "-" if value is None else f"{float(value) * scale:,.{digits}f}"
 
 
 def six_table(outputs: Outputs) -> list[str]:
