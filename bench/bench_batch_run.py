@@ -148,11 +148,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="another checkout whose compare.py runs in turn with this one (part 2)")
     parser.add_argument("--plain", type=int, default=1000,
                         help="puzzles through the ordinary path (0: skip part 3)")
+    parser.add_argument("--json", type=_json_path, metavar="PATH",
+                        help="also write the figures, with provenance (not with --against)")
     args = parser.parse_args(argv)
+    if args.json is not None and args.against is not None:
+        parser.error("--json: the side-by-side run (--against) is not kept; run without it")
+    started = load_average()
     if args.against is not None and not (args.against / "compare.py").is_file():
         parser.error(f"--against {args.against}: no compare.py there")
     print(f"load average {load_average()} at the start")
     best = stages(args.set, args.rounds)
+    kept: dict[str, object] = {"set": args.set.name, "stages_best_s": best}
     count = sum(len(a) for a in read_arrays(args.set)[0] if isinstance(a, PuzzleArray))
     work = [name for name in best if name != "summary"]
     for label, index in (("wall", 0), ("CPU", 1)):
@@ -171,13 +177,25 @@ def main(argv: list[str] | None = None) -> int:
         rates = sorted(cpu_rate(line) for _, line in passes)
         print(f"command line, by CPU time from reading to the records: best {rates[-1]:,}/s, "
               f"median {rates[len(rates) // 2]:,}/s of {len(rates)} passes")
+        kept.update(puzzles=count, cli_rates=rates, cli_median=rates[len(rates) // 2])
     if args.plain:
         runs, wall, own, jobs = plain(args.set, args.plain)
         print(f"compare.py run (first {runs} puzzles) --solvers fast --unique, no --batch: {wall:.1f} s, "
               f"{runs / wall:,.1f} runs/s end to end; harness cost {1e3 * (wall * jobs - own) / runs:.2f} "
               f"ms a run ({jobs} workers; the runs' own {1e3 * own / runs:.3f} ms)")
     print(f"load average {load_average()} at the end")
+    if args.json is not None:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from common import write_json  # noqa: PLC0415 - bench/'s helper, only when asked
+        write_json(args.json, kept, started)
     return 0
+
+
+def _json_path(text: str) -> Path:
+    """--json's PATH, refused before anything runs when its folder does not exist."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from tables import json_path  # noqa: PLC0415 - bench/'s helper, only when asked
+    return json_path(text)
 
 
 if __name__ == "__main__":

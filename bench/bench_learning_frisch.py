@@ -188,6 +188,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--compile", action="store_true")
     parser.add_argument("--cadical", action="store_true", help="CaDiCaL on the same isomorphs")
+    parser.add_argument("--json", type=_json_path, metavar="PATH",
+                        help="also write every run's row, with provenance")
     args = parser.parse_args()
     for tuning in args.tuning:
         problem = _tuning_problem(tuning)
@@ -202,7 +204,8 @@ def main() -> int:
         if shutil.which("cadical") is None:
             parser.error("--cadical: no cadical program on PATH")
         trees.append(("cadical", str(ROOT), CADICAL))
-    print(f"load average before: {os.getloadavg()[0]:.1f}")
+    started = [round(value, 2) for value in os.getloadavg()]
+    print(f"load average before: {started[0]:.1f}")
     if args.compile:
         for label, tree, _ in trees[:len(trees) - args.cadical]:
             print(f"{label}: first learning solve with an empty numba cache {compile_cpu(tree):.1f} s of CPU")
@@ -212,9 +215,22 @@ def main() -> int:
     rows = _run_all(tasks, args.cpu_limit, args.jobs)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     summary([t[0] for t in trees], rows, runs)
+    if args.json:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from common import write_json  # noqa: PLC0415 - bench/'s helper, only when asked
+        write_json(args.json, {"cpu_limit": args.cpu_limit, "trees": [t[0] for t in trees],
+                               "runs": [{"tree": label, "puzzle": p, "seed": s, **row}
+                                        for (label, p, s), row in rows.items()]}, started)
     if any(r.get("wrong") for r in rows.values()):
         return 1
     return 3 if any("error" in r for r in rows.values()) else 0
+
+
+def _json_path(text: str) -> Path:
+    """--json's PATH, refused before anything runs when its folder does not exist."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from tables import json_path  # noqa: PLC0415 - bench/'s helper, only when asked
+    return json_path(text)
 
 
 def _tuning_problem(text: str) -> str | None:
