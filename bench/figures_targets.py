@@ -935,12 +935,48 @@ def _replay_figures() -> tuple[Figure, ...]:
 REPLAY_SHOWN = "208,331 events: a 452,437-byte page, opened in 615 ms"
 
 
+# ---------------------------------------------------------------- clause learning on Frisch isomorphs
+
+LEARNING = kept("learning_frisch.json")
+LEARNING_RUN = (("python", "bench/bench_learning_frisch.py", "--puzzles", "3,0", "--seeds", "0", "--cadical", "--jobs",
+                 "2", "--cpu-limit", "60", "--json", "{out}/learning_frisch.json"),)
+LEARNING_SHOWN = ("#3 proved in 111,712 conflicts (CaDiCaL's proof: 106,651), #0 not proved in 60 s of CPU "
+                  "(CaDiCaL's proof: 156,166 conflicts)")
+
+
+def learning_run(tree: str, puzzle: int, key: str) -> Callable[[Outputs], float]:
+    """A field of one run of the kept bench_learning_frisch.py JSON (seed 0): proved as 1 or 0."""
+    def read(outputs: Outputs) -> float:
+        runs = [run for run in decoded(outputs[Path(LEARNING).name])["runs"]
+                if run["tree"] == tree and run["puzzle"] == puzzle and run["seed"] == 0]
+        if len(runs) != 1:
+            raise ValueError(f"{len(runs)} runs of {tree} on #{puzzle}")
+        return float(runs[0][key])
+    return read
+
+
+def _learning_figures() -> tuple[Figure, ...]:
+    return tuple(
+        exactly(name, LEARNING_SHOWN, LEARNING_RUN, LEARNING, learning_run(tree, puzzle, key), count, what,
+                cheap=False)
+        for name, tree, puzzle, key, count, what in (
+            ("learning-frisch-3-conflicts", "this", 3, "conflicts", 111712,
+             "fast:learning=conflicts's conflicts to prove Frisch #3's isomorph (seed 0) unique"),
+            ("learning-frisch-3-cadical-conflicts", "cadical", 3, "conflicts", 106651,
+             "CaDiCaL's conflicts to prove the same CNF, its solution blocked, unsatisfiable"),
+            ("learning-frisch-0-proved", "this", 0, "proved", 0,
+             "whether fast:learning=conflicts proves Frisch #0's isomorph (seed 0) within 60 s of CPU (0: not)"),
+            ("learning-frisch-0-cadical-conflicts", "cadical", 0, "conflicts", 156166,
+             "CaDiCaL's conflicts to prove #0's CNF, its solution blocked, unsatisfiable"),
+        ))
+
+
 FIGURES: tuple[Figure, ...] = (
     *_allb_figures(), *_generate_figures(), *_tdoku_figures(), *_dlx_figures(), *_mip_figures(), *_beside_figures(),
     *_sat_figures(), *_cpsat_figures(), *_six_figures(), *_study_figures(), *_hard_figures(), *_harness_figures(),
     *_defaults_figures(), *_first_run_figures(), *_html_figures(), *_replay_figures(),
     *_streaming_figures(), *_mrv_norvig_figures(), *_frisch_figures(), *_fast_paths_figures(),
-    *_before_9x9_figures(), *_run_rate_figures(), *_fuzz_figures())
+    *_before_9x9_figures(), *_run_rate_figures(), *_fuzz_figures(), *_learning_figures())
 TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      rendered("fast-tdoku", TDOKU, "tdoku"),
                                      rendered("dlx-side-by-side", DLX, "side by side"),
