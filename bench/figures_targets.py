@@ -971,12 +971,26 @@ def _learning_figures() -> tuple[Figure, ...]:
         ))
 
 
+# ---------------------------------------------------------------- run --batch (bench_batch_run.py)
+
+BATCH = kept("batch_run.json")
+BATCH_RUN = (("python", "bench/bench_batch_run.py", "--cli", "10", "--plain", "0", "--json", "{out}/batch_run.json"),)
+
+
+def _batch_figures() -> tuple[Figure, ...]:
+    return (Figure("batch-cli-median", PAGE, "median **175,726/s**", BATCH_RUN, (BATCH,),
+                   lambda outputs: float(decoded(outputs[Path(BATCH).name])["cli_median"]), 100_000, 10_000_000,
+                   what="rate (at least the target's 100,000; it moves with the load): 17-clue puzzles a second "
+                        "through compare.py run --batch by CPU time, reading to records, median of 10 passes"),)
+
+
 FIGURES: tuple[Figure, ...] = (
     *_allb_figures(), *_generate_figures(), *_tdoku_figures(), *_dlx_figures(), *_mip_figures(), *_beside_figures(),
     *_sat_figures(), *_cpsat_figures(), *_six_figures(), *_study_figures(), *_hard_figures(), *_harness_figures(),
     *_defaults_figures(), *_first_run_figures(), *_html_figures(), *_replay_figures(),
     *_streaming_figures(), *_mrv_norvig_figures(), *_frisch_figures(), *_fast_paths_figures(),
-    *_before_9x9_figures(), *_run_rate_figures(), *_fuzz_figures(), *_learning_figures())
+    *_before_9x9_figures(), *_run_rate_figures(), *_fuzz_figures(), *_learning_figures(),
+    *_batch_figures())
 TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      rendered("fast-tdoku", TDOKU, "tdoku"),
                                      rendered("dlx-side-by-side", DLX, "side by side"),
