@@ -37,7 +37,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from common import ROOT
+from common import ROOT, write_json
+from tables import json_path
 
 from models.puzzle_arrays import PuzzleArray, read_arrays
 from solvers.harness.engine.batch import load_batch, run_batch, verify
@@ -148,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="another checkout whose compare.py runs in turn with this one (part 2)")
     parser.add_argument("--plain", type=int, default=1000,
                         help="puzzles through the ordinary path (0: skip part 3)")
-    parser.add_argument("--json", type=_json_path, metavar="PATH",
+    parser.add_argument("--json", type=json_path, metavar="PATH",
                         help="also write the figures, with provenance (not with --against)")
     args = parser.parse_args(argv)
     if args.json is not None and args.against is not None:
@@ -185,17 +186,8 @@ def main(argv: list[str] | None = None) -> int:
               f"ms a run ({jobs} workers; the runs' own {1e3 * own / runs:.3f} ms)")
     print(f"load average {load_average()} at the end")
     if args.json is not None:
-        sys.path.insert(0, str(ROOT / "bench"))
-        from common import write_json  # noqa: PLC0415 - bench/'s helper, only when asked
         write_json(args.json, kept, started)
     return 0
-
-
-def _json_path(text: str) -> Path:
-    """--json's PATH, refused before anything runs when its folder does not exist."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    from tables import json_path  # noqa: PLC0415 - bench/'s helper, only when asked
-    return json_path(text)
 
 
 if __name__ == "__main__":

@@ -48,6 +48,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from common import write_json
+from tables import json_path
+
 ROOT = Path(__file__).resolve().parent.parent
 Row = dict[str, Any]
 """One run's answer: cpu, solutions, complete, verified, counts, proved, wrong (or error)."""
@@ -188,7 +191,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--compile", action="store_true")
     parser.add_argument("--cadical", action="store_true", help="CaDiCaL on the same isomorphs")
-    parser.add_argument("--json", type=_json_path, metavar="PATH",
+    parser.add_argument("--json", type=json_path, metavar="PATH",
                         help="also write every run's row, with provenance")
     args = parser.parse_args()
     for tuning in args.tuning:
@@ -216,21 +219,12 @@ def main() -> int:
     print(f"load average after: {os.getloadavg()[0]:.1f}")
     summary([t[0] for t in trees], rows, runs)
     if args.json:
-        sys.path.insert(0, str(ROOT / "bench"))
-        from common import write_json  # noqa: PLC0415 - bench/'s helper, only when asked
         write_json(args.json, {"cpu_limit": args.cpu_limit, "trees": [t[0] for t in trees],
                                "runs": [{"tree": label, "puzzle": p, "seed": s, **row}
                                         for (label, p, s), row in rows.items()]}, started)
     if any(r.get("wrong") for r in rows.values()):
         return 1
     return 3 if any("error" in r for r in rows.values()) else 0
-
-
-def _json_path(text: str) -> Path:
-    """--json's PATH, refused before anything runs when its folder does not exist."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    from tables import json_path  # noqa: PLC0415 - bench/'s helper, only when asked
-    return json_path(text)
 
 
 def _tuning_problem(text: str) -> str | None:
