@@ -6,18 +6,17 @@ of its own:
 
 - ``[figures NAME, NAME]`` (or ``[figure NAME]``): the numbers are registered in
   bench/figures.py (each name is a figure shown on that page, re-made by check_figures.py);
-- ``[historical YYYY-MM-DD, SOURCE]``: a dated record, not re-checked; SOURCE is the bench
-  script (``bench_x.py``) or the ``compare.py`` command that made it, shown in its section;
 - ``[no figures: WHY]``: the numbers are not measurements (weights, option defaults).
 
 A row's own tag stands for that row. A table made by ``python -m tests.docs_tables`` (its
 line above is a ``<!-- generated: ... -->`` comment) holds no measurement. Tables inside
-fenced code blocks are command transcripts and are not checked. ``problems()`` lists what
+fenced code blocks are command transcripts and are not checked. A ``[historical DATE,
+SOURCE]`` tag (a dated record, not re-made) was accepted while the figures were being re-run;
+none is left, and one is now a problem: a figure is registered or cut. ``problems()`` lists what
 is missing or wrong, page and line first, so a new figure cannot slip in unregistered.
 """
 from __future__ import annotations
 
-import datetime
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -29,7 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = ("bench/README.md", *sorted(f"docs/{page.name}" for page in (ROOT / "docs").glob("*.md")))
 """bench/README.md and every page of the manual (docs/*.md)."""
 TAG = re.compile(r"\[(figures?|historical|no figures)\b([^\]]*)\]")
-HISTORICAL = re.compile(r"\s+(\d{4}-\d\d-\d\d),\s+(\S+)")
 GENERATED = "<!-- generated:"
 
 
@@ -82,18 +80,8 @@ def tag_problems(tag: re.Match[str], page: str, registered: dict[str, str]) -> l
                 for name in names if registered.get(name) != page]
     if kind == "no figures":
         return [] if rest.startswith(":") and rest[1:].strip() else [f"{tag.group(0)} gives no reason"]
-    found = HISTORICAL.fullmatch(rest)
-    if found is None:
-        return [f"{tag.group(0)} is not [historical YYYY-MM-DD, SOURCE]"]
-    problems = []
-    try:
-        datetime.date.fromisoformat(found.group(1))
-    except ValueError:
-        problems.append(f"{tag.group(0)}: {found.group(1)} is not a date")
-    source = found.group(2)
-    if source != "compare.py" and not (source.endswith(".py") and (ROOT / "bench" / source).is_file()):
-        problems.append(f"{tag.group(0)}: {source} is neither compare.py nor a script in bench/")
-    return problems
+    return [f"{tag.group(0)}: a dated record no longer stands for a figure: register it (bench/figures*.py, "
+            "with the committed command that makes it) or cut it"]
 
 
 def table_problems(table: Table, registered: dict[str, str]) -> list[str]:
@@ -110,7 +98,7 @@ def table_problems(table: Table, registered: dict[str, str]) -> list[str]:
                      for tag in tags for problem in tag_problems(tag, table.page, registered)]
         if not tags and not covered and re.search(r"\d", row):
             needs = "its own tag (a targets row)" if table.targets else "a tag, or its table one on the line above"
-            problems.append(f"{table.page}:{number}: a row with numbers and no [figures ...], [historical ...] "
+            problems.append(f"{table.page}:{number}: a row with numbers and no [figures ...] "
                             f"or [no figures: ...] tag: it needs {needs}")
     return problems
 

@@ -1,5 +1,5 @@
-"""Every number in a figures table of the docs names a registered figure or is marked
-historical (issue 34, item 6): bench/figure_tags.py reads the tags, and a new figure without
+"""Every number in a figures table of the docs names a registered figure or says it is no
+measurement (issue 34, item 6): bench/figure_tags.py reads the tags, and a new figure without
 one, or a tag naming what does not exist, is caught here. Nothing is re-run."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from .conftest import ROOT
 
 
 @pytest.mark.parametrize("page", figure_tags.PAGES)
-def test_every_number_in_a_figures_table_of_the_page_is_registered_or_marked_historical(page: str) -> None:
+def test_every_number_in_a_figures_table_of_the_page_is_registered_or_says_it_is_no_measurement(page: str) -> None:
     assert figure_tags.problems((page,)) == []
 
 
@@ -42,8 +42,6 @@ def test_an_untagged_figures_table_is_named_by_page_and_line(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("tag", [
-    pytest.param("[historical 2026-11-21, bench_backends.py]", id="historical-bench-script"),
-    pytest.param("[historical 2026-11-21, compare.py]", id="historical-compare"),
     pytest.param("[no figures: the techniques' weights]", id="no-figures"),
     pytest.param("<!-- generated: backend-options (python -m tests.docs_tables) -->", id="generated"),
 ])
@@ -52,9 +50,8 @@ def test_a_table_tagged_on_the_line_above_passes(tmp_path: Path, tag: str) -> No
 
 
 @pytest.mark.parametrize(("tag", "problem"), [
-    pytest.param("[historical 2026-13-40, compare.py]", "is not a date", id="bad-date"),
-    pytest.param("[historical 2026-11-21]", "is not [historical YYYY-MM-DD, SOURCE]", id="no-source"),
-    pytest.param("[historical 2026-11-21, bench_nothing.py]", "neither compare.py nor a script", id="no-script"),
+    pytest.param("[historical 2026-11-21, compare.py]", "a dated record no longer stands for a figure",
+                 id="historical"),
     pytest.param("[figure no-such-figure]", "no figure no-such-figure is registered on page.md", id="unregistered"),
     pytest.param("[figures ab-ratio]", "no figure ab-ratio is registered on page.md", id="another-page"),
     pytest.param("[no figures]", "gives no reason", id="no-reason"),
@@ -65,8 +62,8 @@ def test_a_malformed_tag_is_a_problem(tmp_path: Path, tag: str, problem: str) ->
 
 
 def test_a_targets_row_needs_its_own_tag_even_under_a_tagged_table(tmp_path: Path) -> None:
-    table = ("[historical 2026-11-21, compare.py]\n| target | standing figure | met |\n| --- | --- | --- |\n"
-             "| under 1 ms | 0.83 ms [historical 2026-11-25, bench_harness.py] | yes |\n| 4x | 8.7x | yes |\n")
+    table = ("[no figures: the rows say]\n| target | standing figure | met |\n| --- | --- | --- |\n"
+             "| under 1 ms | 0.83 ms [no figures: an example] | yes |\n| 4x | 8.7x | yes |\n")
     found = problems_of(tmp_path, table)
     assert len(found) == 1 and found[0].startswith("page.md:5:") and "a targets row" in found[0]
 
