@@ -140,9 +140,12 @@ def test_an_unknown_answer_without_a_time_limit_is_unknown(tmp_path: Path) -> No
 def test_the_time_limit_kills_the_whole_process_group(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     fake = _script(tmp_path, "slow-solver", f"sleep 60 & echo $! > {pids}; echo $$ >> {pids}; wait")
-    start = time.perf_counter()
-    result = dimacs.solve(_model(load("seeds.txt")[0]), solver=str(fake), time_limit=0.5)
-    assert result.status is Status.TIMEOUT and time.perf_counter() - start < 5
+    for limit in (0.5, 5.0):  # a loaded machine may not start the script within the first limit
+        start = time.perf_counter()
+        result = dimacs.solve(_model(load("seeds.txt")[0]), solver=str(fake), time_limit=limit)
+        assert result.status is Status.TIMEOUT and time.perf_counter() - start < limit + 5
+        if pids.exists():
+            break
     for pid in map(int, pids.read_text().split()):
         assert not _alive(pid), f"process {pid} survived the time limit"
 
