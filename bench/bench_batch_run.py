@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     started = load_average()
     if args.against is not None and not (args.against / "compare.py").is_file():
         parser.error(f"--against {args.against}: no compare.py there")
-    print(f"load average {load_average()} at the start")
+    print(f"load average {started} at the start")
     best = stages(args.set, args.rounds)
     kept: dict[str, object] = {"set": args.set.name, "stages_best_s": best}
     count = sum(len(a) for a in read_arrays(args.set)[0] if isinstance(a, PuzzleArray))
