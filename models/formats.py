@@ -145,7 +145,7 @@ def _given_up_after_bad_run(items: Iterator[Puzzle | PuzzleError], name: str
     in_a_row = 0
     for item in items:
         yield item
-        in_a_row = in_a_row + 1 if isinstance(item, PuzzleError) else 0
+        in_a_row = in_a_row + 1 if isinstance(item, PuzzleError) and item is not _NOT_PARSED else 0
         if in_a_row >= MAX_BAD_IN_A_ROW:
             line = item.line + 1 if isinstance(item, PuzzleError) else 0
             yield PuzzleError(f"{MAX_BAD_IN_A_ROW:,} bad puzzles in a row: the rest is not read "
@@ -353,6 +353,7 @@ def _header_fields(header: tuple[int, str] | None) -> Fields:
 Checker = Callable[[Callable[[], Puzzle], str, int, int], "Puzzle | PuzzleError"]
 """How a one-line puzzle is made: (its parser, file name, line, index) -> the puzzle or its error."""
 _NOT_PARSED = PuzzleError("not parsed: only counted")
+"""What count_puzzles counts for a line puzzle: never a bad one (a run of them is no bad run)."""
 
 
 def _counted(_parse: Callable[[], Puzzle], _name: str, _line: int, _index: int) -> Puzzle | PuzzleError:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from models import count_puzzles, iter_puzzles
+from models import formats
 from solvers.harness.commands.progress import FALLBACK_SIZE, Progress, count_runs, terminal_size
 
 from .conftest import PUZZLES, compare
@@ -42,6 +43,14 @@ class Clock:
                                   "x_sudoku.txt"])
 def test_counting_gives_what_reading_gives(name: str) -> None:
     assert count_puzzles(PUZZLES / name) == sum(1 for _ in iter_puzzles(PUZZLES / name))
+
+
+def test_counting_a_file_of_more_good_puzzles_than_a_bad_run_counts_them_all(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(formats, "MAX_BAD_IN_A_ROW", 10)  # a counted puzzle is not a bad one
+    path = tmp_path / "many.txt"
+    path.write_text(("1234" + "." * 12 + "\n") * 25)
+    assert count_puzzles(path) == 25 == sum(1 for _ in iter_puzzles(path))
 
 
 def test_runs_are_counted_per_puzzle_and_unknown_for_stdin(small: Path) -> None:
