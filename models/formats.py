@@ -413,7 +413,7 @@ def _is_compact_16x16(lines: _Lines, start: int) -> bool:
 
 def _parse_line(text: str, hex16: bool, source: Source, header: tuple[int, str] | None = None) -> Puzzle:
     cells, *items = text.split()
-    fields = _header_fields(header).merged(Fields.read(items))
+    fields = _header_fields(header).merged(Fields.read(items)) if items or header is not None else Fields()
     n = _side_for_cells(len(cells), fields)
     geometry = fields.geometry_for(n)
     hex16 = hex16 and n == 16

@@ -98,6 +98,9 @@ def find_duplicate(values: Sequence[int], groups: Iterable[Group]) -> Duplicate 
     ('row 1', 1, 0, 3)
     """
     for group in groups:
+        filled = [value for value in map(values.__getitem__, group.cells) if value]
+        if len(set(filled)) == len(filled):
+            continue  # no value twice (the usual case): no need to say where
         seen: dict[int, int] = {}
         for cell in group.cells:
             value = values[cell]

@@ -88,6 +88,9 @@ class Puzzle:
 
     def _normalise_rules(self) -> None:
         """Rules in RULES order, once each; both diagonals become ``diagonals``."""
+        if not self.rules:  # none (the usual case): nothing to order or check
+            object.__setattr__(self, "rules", ())
+            return
         unknown = sorted(set(self.rules) - set(RULES))
         if unknown:
             raise ConstraintError(f"unknown rule {unknown[0]!r} (expected one of {', '.join(RULES)})")

@@ -250,6 +250,26 @@ def test_the_summary_counts_unsupported_runs_apart_from_failures() -> None:
     assert "unsupported" not in render(good, "table", default_keys(good))
 
 
+@pytest.mark.parametrize("exclude_warmup", [False, True], ids=["all", "no-warmup"])
+def test_the_summary_of_judged_runs_is_the_summary_of_their_records(exclude_warmup: bool) -> None:
+    runs = []  # summarize reads a few fields of a Run directly: the rows must be the records' rows
+    for index, (puzzle, outcomes) in enumerate([
+            (PUZZLE, [("mrv", Outcome("solved", [SOLUTION], True, {"nodes": 3}, time_s=0.2, cpu_s=0.1)),
+                      ("fast:x=1", Outcome("solved", [SOLUTION], False, {"conflicts": 2}, time_s=0.1,
+                                           warmup=True)),
+                      ("dlx", Outcome("unsupported", message="no sums", time_s=0.5))]),
+            (TWO, [("mrv", Outcome("solved", [TWO_SOLUTIONS[0]], True, {"nodes": 5}, time_s=0.3)),
+                   ("fast:x=1", Outcome("timeout", time_s=10.0, cpu_s=9.0)),
+                   ("dlx", Outcome("error", message="boom", time_s=0.01))])]):
+        judged, _ = judge(puzzle, outcomes, max_solutions=2)
+        for run in judged:
+            run.index, run.backend = index, run.solver.split(":")[0]
+        runs += judged
+    records = [run.as_dict() for run in runs]
+    assert summarize(runs, unique=True, limit=10.0, exclude_warmup=exclude_warmup) == \
+        summarize(records, unique=True, limit=10.0, exclude_warmup=exclude_warmup)
+
+
 @pytest.mark.parametrize("cage, category, proof", [
     (Cage((4, 8), 6), "correct", "proved"),    # only the first of the two solutions has 4 + 2 here
     (Cage((0, 1), 3), "wrong", ""),            # both have 1 + 2: the claim of one is refuted

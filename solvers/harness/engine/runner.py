@@ -44,7 +44,7 @@ import signal
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -500,14 +500,15 @@ class _Pool:
         seen = Seen(sent, worker.arrival, worker.started_at, worker.finished_at, worker.span)
         try:
             outcome = check_answer(answer, task.max_solutions, task.puzzle.geometry.cells, counting=task.count)
-            seen = replace(seen, values=sum(map(len, outcome.solutions)))
+            seen = Seen(sent, worker.arrival, worker.started_at, worker.finished_at, worker.span,
+                        sum(map(len, outcome.solutions)))
             outcome = judged_times(outcome, seen, cpu, _children_seconds(answer), worker.clean)
         except AnswerError as problem:  # the harness's own readings stand
             outcome = Outcome(Status.ERROR, message=f"malformed answer from the worker: {problem}",
                               time_s=min(seen.call()[1], MAX_SECONDS),
                               cpu_s=None if cpu is None else sum(cpu))
         wall = seen.call()[:2]
-        outcome = replace(outcome, warmup=worker.warmup)
+        outcome.warmup = worker.warmup  # a new Outcome: check_answer's, judged_times' or the error's
         children = not isinstance(answer, dict) or answer.get("children") is not False
         if worker.key.startswith("plugin:") or children:  # a plugin's worker may lie
             worker.clean = end_strays(worker.process.pid, quick=children) == 0
