@@ -97,10 +97,9 @@ def find_duplicate(values: Sequence[int], groups: Iterable[Group]) -> Duplicate 
     >>> duplicate.group.name, duplicate.value, duplicate.first, duplicate.second
     ('row 1', 1, 0, 3)
     """
+    if isinstance(groups, tuple) and not _may_repeat(values, groups):
+        return None  # the usual case, settled by one pass over the filled cells
     for group in groups:
-        filled = [value for value in map(values.__getitem__, group.cells) if value]
-        if len(set(filled)) == len(filled):
-            continue  # no value twice (the usual case): no need to say where
         seen: dict[int, int] = {}
         for cell in group.cells:
             value = values[cell]
@@ -110,6 +109,42 @@ def find_duplicate(values: Sequence[int], groups: Iterable[Group]) -> Duplicate 
                 return Duplicate(group, value, seen[value], cell)
             seen[value] = cell
     return None
+
+
+def _may_repeat(values: Sequence[int], groups: tuple[Group, ...]) -> bool:
+    """Whether some group may hold a value twice: one pass over the filled cells, a bit mask of
+    values per group (False settles it; True, or a value that is not a whole number from 0,
+    leaves it to find_duplicate's scan in order, which says where)."""
+    cached = _CELL_GROUPS.get(id(groups))
+    if cached is None or cached[0] is not groups:
+        if len(_CELL_GROUPS) >= 64:
+            _CELL_GROUPS.clear()
+        index: dict[int, list[int]] = {}
+        for number, group in enumerate(groups):
+            for cell in group.cells:
+                index.setdefault(cell, []).append(number)
+        cached = _CELL_GROUPS[id(groups)] = (groups, {cell: tuple(found) for cell, found in index.items()})
+    cell_groups, masks = cached[1], [0] * len(groups)
+    try:
+        for cell, value in enumerate(values):
+            if value:
+                if value > _MASK_VALUES:
+                    return True
+                bit = 1 << value
+                for number in cell_groups.get(cell, ()):
+                    if masks[number] & bit:
+                        return True
+                    masks[number] |= bit
+    except (TypeError, ValueError):  # not a whole number from 0: the scan in order judges it
+        return True
+    return False
+
+
+_MASK_VALUES = 1024
+"""Values up to this fit _may_repeat's masks; a larger one is left to the scan."""
+_CELL_GROUPS: dict[int, tuple[tuple[Group, ...], dict[int, tuple[int, ...]]]] = {}
+"""Per tuple of groups (by identity, the tuple kept so its id is not reused): the groups of
+each cell. Model.from_puzzle gives one tuple per layout (cached), so this holds a few."""
 
 
 def as_model(puzzle_or_model: Puzzle | Model) -> Model:

@@ -1,6 +1,7 @@
 """The constraint model: cells, domains and all-different groups, for standard, X and jigsaw puzzles."""
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import FrozenInstanceError
 
@@ -193,3 +194,12 @@ def test_find_duplicate_names_the_first_group_the_value_and_both_cells(
 def test_find_duplicate_is_none_without_a_repeat_and_ignores_empty_cells() -> None:
     model = Model.from_puzzle(parse_puzzle(NINE))
     assert find_duplicate(model.givens, model.groups) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_find_duplicate_gives_what_the_scan_in_order_gives(seed: int) -> None:
+    rng = random.Random(seed)  # grids with and without repeats; a list of groups takes the plain scan
+    groups = Model.from_puzzle(Puzzle(Geometry.for_size(9), (0,) * 81, diagonals=seed % 2 == 1)).groups
+    for _ in range(200):
+        values = [rng.choice([0, 0, 0, *range(1, 10)]) if rng.random() < 0.3 else 0 for _ in range(81)]
+        assert find_duplicate(values, groups) == find_duplicate(values, list(groups))
