@@ -95,6 +95,8 @@ class Fields:
         if "extra-regions" in self.kinds and not self.extra:
             raise ConstraintError("variant=extra-regions needs them: extra=R1C1,R2C2,...")
         regions = None if self.regions is None else _regions(self.regions, n)
+        if not (self.kinds or self.cages or self.extra):  # a plain Sudoku (the usual line)
+            return Puzzle(geometry, givens, False, regions, source or Source())
         rules = tuple(k for k in RULES if k in self.kinds)
         return Puzzle(geometry, givens, "x" in self.kinds, regions, source or Source(),
                       tuple(_cage(text, n) for text in self.cages), rules,

@@ -65,8 +65,10 @@ class Puzzle:
         object.__setattr__(self, "givens", tuple(self.givens))
         if self.regions is not None:
             object.__setattr__(self, "regions", tuple(self.regions))
-        object.__setattr__(self, "cages", tuple(self.cages))
-        object.__setattr__(self, "extra_regions", tuple(tuple(r) for r in self.extra_regions))
+        if self.cages or type(self.cages) is not tuple:
+            object.__setattr__(self, "cages", tuple(self.cages))
+        if self.extra_regions or type(self.extra_regions) is not tuple:
+            object.__setattr__(self, "extra_regions", tuple(tuple(r) for r in self.extra_regions))
         self._normalise_rules()
         n = self.geometry.n
         if len(self.givens) != self.geometry.cells:

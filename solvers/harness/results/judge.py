@@ -305,13 +305,14 @@ class Assessment:
                      settled: Mapping[Check, ClaimCheck]) -> tuple[Category, str, str]:
         """A claim that the run has every solution: refuted, not asked, proved, confirmed or
         unchecked."""
-        words = claim.check(self.puzzle).words()
+        question = claim.check(self.puzzle)
+        words = question.words()
         verdict = ("verified; " if claim.count else "") + {0: "no solution", 1: "unique"}.get(
             claim.count, f"exactly {claim.count:,} solutions")
         refutation = self._refutation(claim)
         if refutation:
             return Category.WRONG, f"claims {words}, but {refutation}", ""
-        check = settled.get(claim.check(self.puzzle))
+        check = settled.get(question) if settled else None  # none asked: no puzzle hashed
         if check is not None and check.proof == Proof.REFUTED:
             shown = f": {grid_text(self.puzzle, check.counterexample)}" if check.counterexample else ""
             return Category.WRONG, f"claims {words}, but {check.reason}{shown}", ""
