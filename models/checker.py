@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import add, itemgetter, mul, sub
+from operator import itemgetter, mul, sub
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:  # only for the type hints
@@ -71,9 +71,8 @@ def verify(puzzle_or_model: Puzzle | Model, solution: Sequence[int]) -> Verdict:
             problems.append(f"given {given} changed to {value!r} at {where(cell)}")
     # Its own duplicate scan, not models.find_duplicate: see the module docstring.
     rules = set(getattr(puzzle, "rules", ()))
-    groups = _groups_of(n, box_rows, box_cols, puzzle.diagonals, _hashable(puzzle.regions),
-                        frozenset(rules), _hashable(getattr(puzzle, "extra_regions", ())))
-    for name, cells, pick in () if plain and _all_different(solution, groups, n) else groups:
+    for name, cells, pick in _groups_of(n, box_rows, box_cols, puzzle.diagonals, _hashable(puzzle.regions),
+                                        frozenset(rules), _hashable(getattr(puzzle, "extra_regions", ()))):
         if plain and (pick is None or len(set(pick(solution))) == len(cells)):
             continue  # all different
         seen: dict[int, int] = {}
@@ -148,29 +147,6 @@ def _groups_of(n: int, box_rows: int, box_cols: int, diagonals: bool, regions: t
     each with a getter of its values (None for a group of one cell)."""
     return tuple((name, tuple(cells), itemgetter(*cells) if len(cells) > 1 else None) for name, cells in
                  _groups(n, box_rows, box_cols, diagonals, regions, set(rules), extra_regions))
-
-
-def _all_different(solution: Sequence[int], groups: _Groups, n: int) -> bool:
-    """Whether every group of a solution of plain values 1..n holds each value once: each
-    value tagged with its group's number (group * (n + 1) + value) over all groups' cells at
-    once, in one set, which then holds one entry per cell of every group."""
-    tagging = _TAGGING.get(id(groups))
-    if tagging is None or tagging[0] is not groups:
-        if len(_TAGGING) >= 64:
-            _TAGGING.clear()
-        cells = [cell for _, group_cells, _ in groups for cell in group_cells]
-        tags = tuple(number * (n + 1) for number, (_, group_cells, _) in enumerate(groups) for _ in group_cells)
-        tagging = _TAGGING[id(groups)] = (groups, itemgetter(*cells) if len(cells) > 1 else None, tags)
-    _, pick, tags = tagging
-    if pick is None:
-        return True  # at most one cell in all: nothing to differ
-    return len(set(map(add, pick(solution), tags))) == len(tags)
-
-
-_Groups = tuple[tuple[str, tuple[int, ...], Callable[[Sequence[int]], tuple[int, ...]] | None], ...]
-_TAGGING: dict[int, tuple[_Groups, Callable[[Sequence[int]], tuple[int, ...]] | None, tuple[int, ...]]] = {}
-"""Per layout's groups (by identity, the tuple kept so its id is not reused): the getter of
-all their cells' values and each value's tag offset (_all_different)."""
 
 
 def _hashable(cells: Sequence[Any] | None) -> Any:
