@@ -252,7 +252,9 @@ Row = tuple[int, Line]
 
 
 def _text(line: Line) -> str:
-    return "" if isinstance(line, BadLine) else _TRAILING_COMMENT.sub("", line).strip()
+    if isinstance(line, BadLine):
+        return ""
+    return (_TRAILING_COMMENT.sub("", line) if "#" in line else line).strip()  # no '#': nothing to cut
 
 
 class _Lines:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import compress
 
 from .geometry import Geometry
 from .puzzle import Cage, Grid, Puzzle
@@ -126,15 +127,15 @@ def _may_repeat(values: Sequence[int], groups: tuple[Group, ...]) -> bool:
         cached = _CELL_GROUPS[id(groups)] = (groups, {cell: tuple(found) for cell, found in index.items()})
     cell_groups, masks = cached[1], [0] * len(groups)
     try:
-        for cell, value in enumerate(values):
-            if value:
-                if value > _MASK_VALUES:
+        for cell in compress(range(len(values)), values):  # the filled cells only
+            value = values[cell]
+            if value > _MASK_VALUES:
+                return True
+            bit = 1 << value
+            for number in cell_groups.get(cell, ()):
+                if masks[number] & bit:
                     return True
-                bit = 1 << value
-                for number in cell_groups.get(cell, ()):
-                    if masks[number] & bit:
-                        return True
-                    masks[number] |= bit
+                masks[number] |= bit
     except (TypeError, ValueError):  # not a whole number from 0: the scan in order judges it
         return True
     return False

@@ -39,6 +39,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import gc
 import os
 import resource
@@ -269,7 +270,10 @@ def judged_times(outcome: Outcome, seen: Seen, cpu: tuple[float, float] | None,
     elif cpu is not None:
         fits = False  # a worker that measured no CPU, or would not say whose it was
     if fits:
-        judged = replace(outcome, time_s=claim) if seen.span is not None else outcome
+        judged = outcome
+        if seen.span is not None:  # a copy with the stamps' time (copy.copy: a fraction of replace's cost)
+            judged = copy.copy(outcome)
+            judged.time_s = claim
         return _own_time_noted(judged)
     claimed = f"{claim:.3g} s" + ("" if outcome.cpu_s is None else f" (CPU {outcome.cpu_s:.3g} s)")
     found = f"{most:.3g} s" + ("" if measured_cpu is None else f" (CPU {measured_cpu:.3g} s)")
