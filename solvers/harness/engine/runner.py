@@ -347,7 +347,8 @@ class _Pool:
                                        args=(task_reader, result_writer, output_writer, os.getpid(), token))
         born = time.monotonic()
         process.start()
-        pin(process.pid, self.cpu)
+        if process.pid is not None:
+            pin(process.pid, self.cpu)
         task_reader.close()
         result_writer.close()
         output_writer.close()  # the worker and its children hold the only write ends: EOF when they are gone
