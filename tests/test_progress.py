@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from models import count_puzzles, iter_puzzles
-from models import formats
+from models import count_puzzles, formats, iter_puzzles
 from solvers.harness.commands.progress import FALLBACK_SIZE, Progress, count_runs, terminal_size
 
 from .conftest import PUZZLES, compare
