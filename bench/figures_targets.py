@@ -798,8 +798,11 @@ BEFORE_9X9_SHOWN = "now / before 0.95-1.07"
 # ---------------------------------------------------------------- runs a second without --batch (bench_run_rate.py)
 
 RUN_RATE = kept("run_rate.json")
-RUN_RATE_RUN = (("python", "bench/bench_run_rate.py", "--baseline", "/tmp/ft_base", "--puzzles", "20000", "--rounds",
+RUN_RATE_RUN = (("python", "bench/bench_run_rate.py", "--baseline", "/tmp/rate_base", "--puzzles", "20000", "--rounds",
                  "3", "--json", "{out}/run_rate.json"),)
+PARENT_STAGES = kept("parent_stages.json")
+PARENT_STAGES_RUN = (("python", "bench/bench_parent_stages.py", "--baseline", "/tmp/rate_base", "--puzzles", "5000",
+                      "--rounds", "5", "--json", "{out}/parent_stages.json"),)
 
 
 def run_rate_value(checkout: str, key: str) -> Callable[[Outputs], float]:
@@ -831,10 +834,30 @@ def _run_rate_figures() -> tuple[Figure, ...]:
                     "at the load it was kept at"),
         Figure("run-rate-cpu", PAGE, RUN_RATE_SHOWN, RUN_RATE_RUN, (RUN_RATE,), run_rate_value("this", "cpu"), 0, 1.0,
                cheap=False, what="time: the process tree's CPU ms a run (median of 3 rounds), under 1 ms"),
+        Figure("parent-stages-total", PAGE, "| total | 207.1 | 282.9 | 0.73 |", PARENT_STAGES_RUN, (PARENT_STAGES,),
+               parent_stages_ratio, 0, 0.9, cheap=False,
+               what="ratio: the parent's stages' CPU a run, this checkout over the baseline (best of 5 rounds each)"),
     )
 
 
-RUN_RATE_SHOWN = "1,532 runs/s end to end, 1,882 steady, 0.850 ms of CPU a run"
+def parent_stages_ratio(outputs: Outputs) -> float:
+    """bench_parent_stages.py's total CPU a run, this checkout over the baseline, to 2 places."""
+    figures = decoded(outputs["parent_stages.json"])["seconds_a_run"]
+    return round(sum(figures["this"].values()) / sum(figures["baseline"].values()), 2)
+
+
+RUN_RATE_SHOWN = "1,127 runs/s end to end, 1,337 steady, 0.807 ms of CPU a run"
+
+
+def parent_stages_table(outputs: Outputs) -> list[str]:
+    """bench_parent_stages.py's CPU microseconds a run by stage, this checkout and the baseline."""
+    figures = decoded(outputs["parent_stages.json"])["seconds_a_run"]
+    lines = ["| stage | this us/run | baseline us/run | this / baseline |", "| --- | --- | --- | --- |"]
+    for stage in (*figures["this"], "total"):
+        mine, base = ((sum(figures[side].values()) if stage == "total" else figures[side][stage])
+                      for side in ("this", "baseline"))
+        lines.append(f"| {stage} | {mine * 1e6:.1f} | {base * 1e6:.1f} | {mine / base:.2f} |")
+    return lines
 
 
 # ---------------------------------------------------------------- the fuzzer's planted bugs (bench_fuzz.py)
@@ -1004,6 +1027,7 @@ TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      RenderedTable("harness", PAGE, (HARNESS,), harness_table),
                                      RenderedTable("first-run", PAGE, (FIRST,), first_run_table),
                                      RenderedTable("run-rate", PAGE, (RUN_RATE,), run_rate_table),
+                                     RenderedTable("parent-stages", PAGE, (PARENT_STAGES,), parent_stages_table),
                                      RenderedTable("fuzz", PAGE, (FUZZ,), fuzz_table),
                                      RenderedTable("streaming", PAGE, (STREAMING,), streaming_table),
                                      RenderedTable("mrv-norvig", PAGE, MRV_NORVIG, mrv_norvig_table),
