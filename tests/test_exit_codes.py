@@ -13,7 +13,7 @@ import pytest
 from solvers.harness import cli
 from solvers.harness.commands import list as command_list
 
-from .conftest import ROOT, compare
+from .conftest import ROOT, compare, compare_here
 from .conftest import cli as in_process
 
 PLANTED = ROOT / "tests" / "plugins" / "planted.py"
@@ -50,7 +50,7 @@ def test_report_reads_null_stats_as_none(saved: dict, tmp_path: Path) -> None:
         run["stats"] = None
     path = tmp_path / "null-stats.json"
     path.write_text(json.dumps(saved))
-    done = compare("report", str(path))
+    done = compare_here("report", str(path))
     assert done.returncode == 0, done.stderr
     assert "small_4x4.txt" in done.stdout
 
@@ -62,7 +62,7 @@ def test_report_refuses_a_run_with_a_field_of_the_wrong_type(saved: dict, tmp_pa
     saved["runs"][1][field] = None
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(saved))
-    done = compare("report", str(path))
+    done = compare_here("report", str(path))
     assert done.returncode == 2
     assert f"run 1: {field} is null" in done.stderr
 

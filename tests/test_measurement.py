@@ -14,7 +14,7 @@ import pytest
 from solvers.harness.engine.timing import cpu_clock_resolution
 from solvers.harness.results.database import VERSION
 
-from .conftest import ROOT, cli, compare
+from .conftest import ROOT, cli, compare, compare_here
 
 TIMED = ROOT / "tests" / "plugins" / "timed.py"
 SMALL = ".3.....4.1.....1\n.....1.2..3....1\n.1.....4...3.4..\n"
@@ -157,7 +157,7 @@ def test_a_version_1_database_is_migrated_and_keeps_its_runs(small: str, tmp_pat
             connection.execute(f'ALTER TABLE runs DROP COLUMN "{column}"')
         connection.execute("UPDATE format SET value = '1' WHERE key = 'version'")
     connection.close()
-    done = compare("report", "--db", str(db), "--format", "json")
+    done = compare_here("report", "--db", str(db), "--format", "json")
     assert done.returncode == 0, done.stderr
     with sqlite3.connect(db) as connection:
         version = connection.execute("SELECT value FROM format WHERE key = 'version'").fetchone()[0]
@@ -187,5 +187,5 @@ def test_a_wrong_peak_memory_in_a_saved_run_is_refused_by_report(small: str, tmp
     document = json.loads(out.read_text())
     document["runs"][0]["peak_memory_mb"] = "lots"
     out.write_text(json.dumps(document))
-    done = compare("report", str(out))
+    done = compare_here("report", str(out))
     assert done.returncode == 2 and "peak_memory_mb" in done.stderr

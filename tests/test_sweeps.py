@@ -24,7 +24,7 @@ from solvers.harness.engine.executors import ExecutorError, make_executor
 from solvers.harness.engine.runner import run_tasks
 from solvers.harness.tasks import Configuration, Task
 
-from .conftest import ROOT, cli, compare
+from .conftest import ROOT, cli, compare, compare_here
 
 PLUGINS = ROOT / "tests" / "plugins"
 PLANTED = PLUGINS / "planted.py"
@@ -119,7 +119,7 @@ def test_a_database_sweep_is_judged_and_summarised_as_one_kept_in_memory(puzzles
     assert kept.returncode == written.returncode == 0, kept.stderr + written.stderr
     assert len(db_rows(db)) == len(PUZZLES) * 3 * 2
     memory = json.loads(out.read_text())
-    reported = compare("report", "--db", str(db), "--format", "json")
+    reported = compare_here("report", "--db", str(db), "--format", "json")
     assert reported.returncode == 0, reported.stderr
     counts = ("set", "configuration", "puzzles", "runs", "solved", "unsat", "timeouts", "unknown",
               "errors", "wrong")
@@ -154,7 +154,7 @@ def test_report_where_selects_runs(where: tuple[str, ...], configurations: set[s
     # the database is made once by the module's fixture: every case reads the same runs
     db, out = two_configurations_db, tmp_path / "selected.json"
     args = [arg for condition in where for arg in ("--where", condition)]
-    done = compare("report", "--db", str(db), *args, "--json", str(out))
+    done = compare_here("report", "--db", str(db), *args, "--json", str(out))
     assert done.returncode == 0, done.stderr
     document = json.loads(out.read_text())
     assert {r["configuration"] for r in document["runs"]} == configurations
