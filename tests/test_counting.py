@@ -17,7 +17,7 @@ from solvers.harness.results.judge import judge
 from solvers.harness.tasks import Outcome
 from solvers.result import Counted, Result, Stats, Status
 
-from .conftest import Case, compare, on_every_backend
+from .conftest import Case, compare, compare_here, on_every_backend
 
 EMPTY_4 = parse_puzzle("." * 16)                 # 288 grids
 UNSAT_4 = parse_puzzle("12....34........")       # none
@@ -221,5 +221,5 @@ def test_an_answer_too_large_to_send_back_fails_the_run_never_a_silent_exit_0(tm
 
 @pytest.mark.parametrize("other", [("--unique",), ("--max-solutions", "5")], ids=["unique", "max-solutions"])
 def test_count_with_unique_or_max_solutions_is_a_usage_error(tmp_path: Path, other: tuple[str, ...]) -> None:
-    done = compare("run", puzzle_file(tmp_path, "." * 16), "--solvers", "mrv", "--count", *other)
+    done = compare_here("run", puzzle_file(tmp_path, "." * 16), "--solvers", "mrv", "--count", *other)
     assert done.returncode == 2 and "--count counts every solution: leave out" in done.stderr

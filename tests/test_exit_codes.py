@@ -31,7 +31,7 @@ def test_a_timeout_that_is_no_finite_positive_number_is_bad_usage(value: str,
 
 
 def test_generate_refuses_a_size_its_line_format_cannot_write() -> None:
-    done = compare("generate", "--size", "36")
+    done = compare_here("generate", "--size", "36")
     assert done.returncode == 2
     assert "up to 35x35" in done.stderr
 
@@ -93,6 +93,6 @@ def test_an_output_onto_an_input_is_refused_before_the_run(tmp_path: Path) -> No
     puzzles = tmp_path / "p.txt"
     text = Path(SMALL).read_text()
     puzzles.write_text(text)
-    done = compare("run", str(puzzles), "--solvers", "mrv", "--json", str(puzzles))
+    done = compare_here("run", str(puzzles), "--solvers", "mrv", "--json", str(puzzles))
     assert done.returncode == 2 and "one of the inputs" in done.stderr
     assert puzzles.read_text() == text

@@ -90,7 +90,7 @@ def test_through_dask_each_planted_plugin_gets_its_category(local_and_dask, conf
 
 
 def test_a_bad_executor_is_exit_2(puzzles: str) -> None:
-    done = compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--executor", "slurm")
+    done = compare_here("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--executor", "slurm")
     assert done.returncode == 2 and "--executor 'slurm'" in done.stderr, done.stderr
 
 
