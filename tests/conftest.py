@@ -95,8 +95,9 @@ def compare_here(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str
     prints and exits with, without its 0.3-0.4 s of CPU. Not for what the interpreter decides
     (signals, closed streams, the environment, a command that starts workers): ``compare``."""
     from solvers.harness.cli import main
-    streams = [io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8")]
-    streams += [io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="") for _ in range(2)]
+    written = [io.BytesIO(), io.BytesIO()]
+    streams = [io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"),
+               *(io.TextIOWrapper(buffer, encoding="utf-8", newline="") for buffer in written)]
     saved, folder = (sys.stdin, sys.stdout, sys.stderr), os.getcwd()
     sys.stdin, sys.stdout, sys.stderr = streams
     os.chdir(ROOT)
@@ -107,9 +108,9 @@ def compare_here(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str
     finally:
         sys.stdin, sys.stdout, sys.stderr = saved
         os.chdir(folder)
-    for stream in streams[1:]:
-        stream.flush()
-    out, err = (stream.buffer.getvalue().decode("utf-8") for stream in streams[1:])  # type: ignore[attr-defined]
+        for stream in streams:
+            stream.flush()
+    out, err = (buffer.getvalue().decode("utf-8") for buffer in written)
     return subprocess.CompletedProcess(["compare.py", *args], status, out, err)
 
 
