@@ -43,7 +43,7 @@ def test_the_same_configuration_twice_in_one_interleaved_run_is_not_called_diffe
 def test_a_one_job_run_keeps_its_workers_on_one_cpu_and_its_pair_report_says_no_placement_warning(
         aa_run: Path) -> None:
     assert isinstance(saved(aa_run)["workers_cpu"], int)
-    done = compare("report", str(aa_run), "--pair", "a,b")
+    done = compare_here("report", str(aa_run), "--pair", "a,b")
     assert done.returncode == 0, done.stderr
     assert "not kept on one CPU" not in done.stdout
 
@@ -54,7 +54,7 @@ def test_a_pair_report_of_a_two_job_run_warns_that_its_workers_did_not_share_a_c
     document["workers_cpu"] = None  # as a run with --jobs 2 saves it
     two_jobs = tmp_path / "two.json"
     two_jobs.write_text(json.dumps(document), encoding="utf-8")
-    done = compare("report", str(two_jobs), "--pair", "a,b")
+    done = compare_here("report", str(two_jobs), "--pair", "a,b")
     assert done.returncode == 0, done.stderr
     assert "Warning: the configurations' workers were not kept on one CPU" in done.stdout
     assert "--jobs 1" in done.stdout
