@@ -140,10 +140,10 @@ COUNTED = {name: (6, 10) if registry.get(name).declaration.reach.solutions < 125
 
 
 @pytest.fixture(scope="module")
-def counted_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[subprocess.CompletedProcess[str], dict]]:
+def counted_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[subprocess.CompletedProcess[str], list]]:
     """For each puzzle of COUNTED, one run of every backend that counts it (one compare.py and
-    one judging of the count for them all, not one per backend): its process and its runs by
-    backend. Each backend still runs in its own worker, as in a run of it alone."""
+    one judging of the count for them all, not one per backend): its process and its saved
+    runs. Each backend still runs in its own worker, as in a run of it alone."""
     lines = [line for line in MANY.read_text().splitlines() if line and not line.startswith("#")]
     made = {}
     for index in sorted({index for index, _ in COUNTED.values()}):
@@ -152,18 +152,19 @@ def counted_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[su
         out = folder / "run.json"
         done = compare("run", puzzle_file(folder, lines[index]), "--solvers", ",".join(backends),
                        "--max-solutions", "200", "--timeout", "120", "--json", str(out))
-        made[index] = (done, runs_of(out) if out.exists() else {})
+        made[index] = (done, json.loads(out.read_text())["runs"] if out.exists() else [])
     return made
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", COUNTED)
 def test_every_backend_counts_a_many_solution_puzzle_exactly(
-        counted_runs: dict[int, tuple[subprocess.CompletedProcess[str], dict]], backend: str) -> None:
+        counted_runs: dict[int, tuple[subprocess.CompletedProcess[str], list]], backend: str) -> None:
     index, count = COUNTED[backend]
     done, runs = counted_runs[index]
-    run = runs.get(backend)
-    assert run is not None, done.stdout + done.stderr
+    mine = [run for run in runs if run["solver"] == backend]
+    assert len(mine) == 1, done.stdout + done.stderr
+    (run,) = mine
     assert (run["category"], run["verified_solutions"], run["complete"]) == ("correct", count, True)
     assert run["proof"] in ("proved", "confirmed")
     assert done.returncode == 0, done.stdout + done.stderr  # none of the backends counting it is wrong
