@@ -254,4 +254,5 @@ def test_the_store_grows_wherever_the_kernel_asks_for_room(spare: int) -> None:
     st[_fast_learning._NCL] = 63 - spare
     grown = _fast_learning._grown(db, st, variables)
     assert st[_fast_learning._USED] + variables + 2 <= len(grown[0])
-    assert st[_fast_learning._NCL] + 1 < len(grown[1]) and len(grown[3]) == 4 * len(grown[1])
+    assert st[_fast_learning._NCL] + 1 < len(grown[1])
+    assert len(grown[2]) == len(grown[4]) == 2 * _fast_learning._pool_entries(len(grown[1]), variables)
