@@ -87,8 +87,8 @@ _VI_ROWS = _TOUCHED + 1
  _KEEP_LBD, _REDUCE_EVERY, _NEXT_REDUCE, _REDUCE_STEP, _DYNAMIC, _STEP, _COMPACT,
  _COMPACTED, _WTOP, _PACKS) = range(39)
 _SLOTS = _PACKS + 1
-# Rows of the watch lists' table (per literal): offset and capacity in the pool, in
-# entries, and length.
+# Columns of the watch lists' table (a row per literal, padded to 16 bytes): offset and
+# capacity in the pool, in entries, and length.
 _WOFF, _WLEN, _WCAP = range(3)
 # Slots of the float state array.
 _INC, _DECAY, _FAST_LBD, _LBD_SUM, _MARGIN = 0, 1, 2, 3, 4
@@ -336,10 +336,10 @@ def _watches(false_lit, vb, vi, cons, db, st):
     (clause code, blocker) entries; the entries kept are packed down as they are read
     (MiniSat's two indices). True on a conflict."""
     clits, cinfo, wat, wl = db[0], db[1], db[2], db[3]
-    n = wl[_WLEN, false_lit]
+    n = wl[false_lit, _WLEN]
     i = j = 0
     while i < n:
-        base = 2 * wl[_WOFF, false_lit]  # re-read: a push below may move the pool's lists
+        base = 2 * wl[false_lit, _WOFF]  # re-read: a push below may move the pool's lists
         code, blocker = wat[base + 2 * i], wat[base + 2 * i + 1]
         i += 1
         value = _lit_value(blocker, vb)
@@ -381,18 +381,18 @@ def _watches(false_lit, vb, vi, cons, db, st):
             return _stop(false_lit, i, j, n, wl, wat, _conflict(_CLAUSE, c, -1, st))
         if _assign(first, _CLAUSE, c, vb, vi, cons, st):
             return _stop(false_lit, i, j, n, wl, wat, True)
-    wl[_WLEN, false_lit] = j
+    wl[false_lit, _WLEN] = j
     return False
 
 
 @_plain
 def _stop(lit, i, j, n, wl, wat, answer):
     """Leave lit's list with the entries not yet read (i to n) after the j kept; answer."""
-    base = 2 * wl[_WOFF, lit]
+    base = 2 * wl[lit, _WOFF]
     for k in range(i, n):
         wat[base + 2 * j], wat[base + 2 * j + 1] = wat[base + 2 * k], wat[base + 2 * k + 1]
         j += 1
-    wl[_WLEN, lit] = j
+    wl[lit, _WLEN] = j
     return answer
 
 
@@ -402,35 +402,35 @@ def _push(lit, code, blocker, db, st):
     pool's free end with twice the room; with no room left there, the pool is packed
     first (_pack leaves a free entry in every list). Allocates nothing."""
     wat, wl = db[2], db[3]
-    n = wl[_WLEN, lit]
-    if n == wl[_WCAP, lit]:
+    n = wl[lit, _WLEN]
+    if n == wl[lit, _WCAP]:
         cap = 2 * n + 4
         if st[_WTOP] + cap > wat.shape[0] // 2:
             _pack(db, st)
         else:
-            old, new = 2 * wl[_WOFF, lit], 2 * st[_WTOP]
+            old, new = 2 * wl[lit, _WOFF], 2 * st[_WTOP]
             for k in range(2 * n):
                 wat[new + k] = wat[old + k]
-            wl[_WOFF, lit], wl[_WCAP, lit] = st[_WTOP], cap
+            wl[lit, _WOFF], wl[lit, _WCAP] = st[_WTOP], cap
             st[_WTOP] += cap
-    at = 2 * (wl[_WOFF, lit] + n)
+    at = 2 * (wl[lit, _WOFF] + n)
     wat[at], wat[at + 1] = code, blocker
-    wl[_WLEN, lit] = n + 1
+    wl[lit, _WLEN] = n + 1
 
 
 @_plain
 def _pack(db, st):
     """Pack every watch list to the pool's front, literal by literal, each with room for
-    two more entries (through the spare pool, copied back); the lists moved away leave
-    holes that this reclaims."""
+    half its length again and two entries more (through the spare pool, copied back); the
+    lists moved away leave holes that this reclaims."""
     wat, wl, spare = db[2], db[3], db[4]
     top = 0
-    for lit in range(wl.shape[1]):
-        old, n = 2 * wl[_WOFF, lit], wl[_WLEN, lit]
+    for lit in range(wl.shape[0]):
+        old, n = 2 * wl[lit, _WOFF], wl[lit, _WLEN]
         for k in range(2 * n):
             spare[2 * top + k] = wat[old + k]
-        wl[_WOFF, lit], wl[_WCAP, lit] = top, n + 2
-        top += n + 2
+        wl[lit, _WOFF], wl[lit, _WCAP] = top, n + n // 2 + 2
+        top += n + n // 2 + 2
     for k in range(2 * top):
         wat[k] = spare[k]
     st[_WTOP] = top
@@ -701,24 +701,24 @@ def _rewatch(db, st):
     """Lay the watch lists out afresh, literal by literal, each with half its length again
     of room (then two entries more); a clause watches its first two literals."""
     clits, cinfo, wat, wl = db[0], db[1], db[2], db[3]
-    for lit in range(wl.shape[1]):
-        wl[_WLEN, lit] = 0
+    for lit in range(wl.shape[0]):
+        wl[lit, _WLEN] = 0
     for c in range(st[_NCL]):
         for w in range(2):
-            wl[_WLEN, clits[cinfo[c, 0] + w]] += 1
+            wl[clits[cinfo[c, 0] + w], _WLEN] += 1
     top = 0
-    for lit in range(wl.shape[1]):
-        n = wl[_WLEN, lit]
-        wl[_WOFF, lit], wl[_WCAP, lit], wl[_WLEN, lit] = top, n + n // 2 + 2, 0
+    for lit in range(wl.shape[0]):
+        n = wl[lit, _WLEN]
+        wl[lit, _WOFF], wl[lit, _WCAP], wl[lit, _WLEN] = top, n + n // 2 + 2, 0
         top += n + n // 2 + 2
     st[_WTOP] = top
     for c in range(st[_NCL]):
         start, code = cinfo[c, 0], 2 * c + (cinfo[c, 1] == 2)
         for w in range(2):
             lit = clits[start + w]
-            at = 2 * (wl[_WOFF, lit] + wl[_WLEN, lit])
+            at = 2 * (wl[lit, _WOFF] + wl[lit, _WLEN])
             wat[at], wat[at + 1] = code, clits[start + 1 - w]
-            wl[_WLEN, lit] += 1
+            wl[lit, _WLEN] += 1
 
 
 @_plain
@@ -967,11 +967,12 @@ def _new_search(variables: int) -> _Search:
 
 
 def _pool_entries(clauses: int, variables: int) -> int:
-    """Watch entries the pool holds for a store of this many clause rows: three times the
-    two watches of each (packed, the lists take the watches and two spare entries per
-    literal; a list moved to the free end takes at most twice the watches), so a push
-    always finds room, after packing at worst."""
-    return 3 * (2 * clauses + 2) + 4 * variables + 8
+    """Watch entries the pool holds for a store of this many clause rows (at most two
+    watches each, W in all): packed in the middle of a propagation, the lists hold at most
+    2W entries (the list being read keeps the entries it moved until it is done) with half
+    again and two more per literal of room, so a push finds room after packing at worst;
+    twice that, so packing stays rare."""
+    return 2 * (3 * (2 * clauses + 2) + 4 * variables) + 8
 
 
 def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...]:
@@ -980,7 +981,7 @@ def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...
     literal's (offset, length, capacity) in it, and a spare pool for packing."""
     pool = 2 * _pool_entries(clauses, variables)
     return (np.zeros(lits, np.int32), np.zeros((clauses, 3), np.int32),
-            np.zeros(pool, np.int32), np.zeros((3, 2 * variables), np.int32),
+            np.zeros(pool, np.int32), np.zeros((2 * variables, 4), np.int32),
             np.zeros(pool, np.int32))
 
 
