@@ -334,7 +334,8 @@ def _constraints(x, vb, vi, cons, st):
 def _watches(false_lit, vb, vi, cons, db, st):
     """The clauses watching false_lit, which just became false, in its contiguous list of
     (clause code, blocker) entries; the entries kept are packed down as they are read
-    (MiniSat's two indices). True on a conflict."""
+    (MiniSat's two indices). A clause's watches are its first two literals, in either
+    order. True on a conflict."""
     clits, cinfo, wat, wl = db[0], db[1], db[2], db[3]
     n = wl[false_lit, _WLEN]
     i = j = 0
@@ -344,7 +345,8 @@ def _watches(false_lit, vb, vi, cons, db, st):
         i += 1
         value = _lit_value(blocker, vb)
         if value == 1:
-            wat[base + 2 * j], wat[base + 2 * j + 1] = code, blocker
+            if j < i - 1:  # (an entry already in its place is not written again)
+                wat[base + 2 * j], wat[base + 2 * j + 1] = code, blocker
             j += 1
             continue
         c = code >> 1
@@ -357,10 +359,8 @@ def _watches(false_lit, vb, vi, cons, db, st):
                 return _stop(false_lit, i, j, n, wl, wat, True)
             continue
         start, length = cinfo[c, 0], cinfo[c, 1]
-        first = clits[start]
-        if first == false_lit:  # the false watch goes second
-            first = clits[start + 1]
-            clits[start], clits[start + 1] = first, false_lit
+        w = 0 if clits[start] == false_lit else 1  # where the false watch is (read, not moved)
+        first = clits[start + 1 - w]
         if first != blocker and _lit_value(first, vb) == 1:
             wat[base + 2 * j], wat[base + 2 * j + 1] = code, first
             j += 1
@@ -372,8 +372,14 @@ def _watches(false_lit, vb, vi, cons, db, st):
                 break
         if pick >= 0:
             lit = clits[start + pick]
-            clits[start + 1], clits[start + pick] = lit, false_lit
-            _push(lit, code, first, db, st)
+            clits[start + w], clits[start + pick] = lit, false_lit
+            room = wl[lit, _WLEN]
+            if room < wl[lit, _WCAP]:  # the common case inline, no call
+                at = 2 * (wl[lit, _WOFF] + room)
+                wat[at], wat[at + 1] = code, first
+                wl[lit, _WLEN] = room + 1
+            else:
+                _push(lit, code, first, db, st)
             continue
         wat[base + 2 * j], wat[base + 2 * j + 1] = code, first
         j += 1
