@@ -309,4 +309,8 @@ QUICK: dict[str, tuple[str, ...]] = {
         "test_the_docs_backend_table_names_the_backends_counters",
         "test_the_docs_counters_table_lists_exactly_the_vocabulary",
     ),
+    "tests/test_worker_startup.py": (
+        "test_a_first_workers_compile_counts_only_up_to_the_cap",
+        "test_the_start_policy_starts_a_worker_once_the_waits_add_up_to_a_start_up",
+    ),
 }

@@ -24,7 +24,7 @@ from solvers.harness.results.batch_runs import CATEGORIES, judge_batch, runs_of,
 from solvers.harness.results.judge import Category
 from solvers.harness.tasks import Configuration
 
-from .conftest import PUZZLES, compare, load
+from .conftest import PUZZLES, compare, compare_here, load
 
 pytest.importorskip("numba", reason="the fast backend needs numba: pip install numba")
 
@@ -278,7 +278,7 @@ def test_run_batch_tabulates_every_puzzle_and_says_what_it_did_not_check(tmp_pat
     document = json.loads(out.read_text())
     assert len(document["runs"]) == 2 * (13 + 2) and document["options"]["batch"] is True
     assert {r["proof"] for r in document["runs"]} == {"unchecked"}
-    shown = compare("report", str(out))
+    shown = compare_here("report", str(out))
     assert shown.returncode == 1 and "16x16_forum_samples.txt 16x16" in shown.stdout
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from solvers.harness.results.database import open_database
 from solvers.harness.results.judge import judge
 from solvers.harness.tasks import Outcome
 
-from .conftest import ROOT, compare, puzzle_file
+from .conftest import ROOT, compare, compare_here, puzzle_file
 
 PLANTED = ROOT / "tests" / "plugins" / "planted.py"
 REFERENCE = f"{ROOT / 'tests' / 'plugins' / 'reference.py'}:solve"
@@ -138,18 +139,35 @@ COUNTED = {name: (6, 10) if registry.get(name).declaration.reach.solutions < 125
            for name in registry.available_names()}
 
 
+@pytest.fixture(scope="module")
+def counted_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[subprocess.CompletedProcess[str], list]]:
+    """For each puzzle of COUNTED, one run of every backend that counts it (one compare.py and
+    one judging of the count for them all, not one per backend): its process and its saved
+    runs. Each backend still runs in its own worker, as in a run of it alone."""
+    lines = [line for line in MANY.read_text().splitlines() if line and not line.startswith("#")]
+    made = {}
+    for index in sorted({index for index, _ in COUNTED.values()}):
+        folder = tmp_path_factory.mktemp(f"counted{index}")
+        backends = [name for name, (counted, _) in COUNTED.items() if counted == index]
+        out = folder / "run.json"
+        done = compare("run", puzzle_file(folder, lines[index]), "--solvers", ",".join(backends),
+                       "--max-solutions", "200", "--timeout", "120", "--json", str(out))
+        made[index] = (done, json.loads(out.read_text())["runs"] if out.exists() else [])
+    return made
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", COUNTED)
-def test_every_backend_counts_a_many_solution_puzzle_exactly(tmp_path: Path, backend: str) -> None:
+def test_every_backend_counts_a_many_solution_puzzle_exactly(
+        counted_runs: dict[int, tuple[subprocess.CompletedProcess[str], list]], backend: str) -> None:
     index, count = COUNTED[backend]
-    lines = [line for line in MANY.read_text().splitlines() if line and not line.startswith("#")]
-    out = tmp_path / "run.json"
-    done = compare("run", puzzle_file(tmp_path, lines[index]), "--solvers", backend, "--max-solutions", "200",
-                   "--timeout", "120", "--json", str(out))
-    assert done.returncode == 0, done.stdout + done.stderr
-    (run,) = json.loads(out.read_text())["runs"]
+    done, runs = counted_runs[index]
+    mine = [run for run in runs if run["solver"] == backend]
+    assert len(mine) == 1, done.stdout + done.stderr
+    (run,) = mine
     assert (run["category"], run["verified_solutions"], run["complete"]) == ("correct", count, True)
     assert run["proof"] in ("proved", "confirmed")
+    assert done.returncode == 0, done.stdout + done.stderr  # none of the backends counting it is wrong
 
 
 @pytest.mark.slow
@@ -179,7 +197,7 @@ def test_solve_enumerates_every_solution(tmp_path: Path) -> None:
 @pytest.mark.parametrize("value", ["0", "-3", "many"])
 @pytest.mark.parametrize("command", ["run", "solve"])
 def test_a_bad_max_solutions_is_a_usage_error(tmp_path: Path, command: str, value: str) -> None:
-    done = compare(command, puzzle_file(tmp_path, UNIQUE), "--solvers", "mrv", "--max-solutions", value)
+    done = compare_here(command, puzzle_file(tmp_path, UNIQUE), "--solvers", "mrv", "--max-solutions", value)
     assert done.returncode == 2
     assert "--max-solutions" in done.stderr
 

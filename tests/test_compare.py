@@ -17,7 +17,7 @@ import pytest
 from models import parse_puzzle, read_puzzles, verify
 from solvers import registry
 
-from .conftest import ROOT, compare, puzzle_file
+from .conftest import ROOT, compare, compare_here, puzzle_file
 
 PLUGINS = ROOT / "tests" / "plugins"
 REFERENCE = f"{PLUGINS / 'reference.py'}:solve"
@@ -233,7 +233,7 @@ def test_bad_puzzles_exit_2_with_location_and_the_good_ones_run(tmp_path: Path) 
     (["run", "--timeout", "-1"], "must be a positive number"),
 ])
 def test_bad_usage_exits_2_and_says_why(args: list[str], words: str) -> None:
-    done = compare(*args)
+    done = compare_here(*args)
     assert done.returncode == 2
     assert words in done.stderr
 
@@ -271,7 +271,7 @@ def test_solve_pretty_says_givens_unique_and_no_solution(tmp_path: Path) -> None
 
 
 def test_list_names_every_registered_backend() -> None:
-    done = compare("list", "--format", "json")
+    done = compare_here("list", "--format", "json")
     assert done.returncode == 0
     rows = json.loads(done.stdout)
     assert [r["backend"] for r in rows] == registry.names()
@@ -281,7 +281,7 @@ def test_list_names_every_registered_backend() -> None:
 
 @pytest.mark.parametrize("name", [name for name in registry.names() if registry.get(name).declaration.program])
 def test_list_names_the_program_a_backend_runs_as_what_it_needs(name: str) -> None:
-    done = compare("list", name)
+    done = compare_here("list", name)
     assert done.returncode == 0, done.stderr
     needs = next(line for line in done.stdout.splitlines() if line.startswith("needs:"))
     assert "nothing beyond Python" not in needs and "program" in needs, needs
@@ -289,7 +289,7 @@ def test_list_names_the_program_a_backend_runs_as_what_it_needs(name: str) -> No
 
 def test_export_writes_dimacs(tmp_path: Path) -> None:
     out = tmp_path / "puzzle.cnf"
-    done = compare("export", puzzle_file(tmp_path, HARD_9X9), "-o", str(out))
+    done = compare_here("export", puzzle_file(tmp_path, HARD_9X9), "-o", str(out))
     assert done.returncode == 0, done.stderr
     header = next(line for line in out.read_text().splitlines() if line.startswith("p "))
     assert header.split()[:2] == ["p", "cnf"]
@@ -300,7 +300,7 @@ def test_report_reprints_and_compares_saved_runs(planted_run, tmp_path: Path) ->
     _, document = planted_run
     old = tmp_path / "old.json"
     old.write_text(json.dumps(document))
-    again = compare("report", str(old), "--format", "json")
+    again = compare_here("report", str(old), "--format", "json")
     assert again.returncode == 1  # the saved run holds wrong answers
     assert json.loads(again.stdout)["summary"] == document["summary"]
 
@@ -310,8 +310,8 @@ def test_report_reprints_and_compares_saved_runs(planted_run, tmp_path: Path) ->
             run.update(status="timeout", category="timeout", solutions=[], time_s=1.5)
     new = tmp_path / "new.json"
     new.write_text(json.dumps(slower))
-    change = compare("report", str(old), str(new), "--format", "json",
-                     "--plot", str(tmp_path / "cactus.png"))
+    change = compare_here("report", str(old), str(new), "--format", "json",
+                          "--plot", str(tmp_path / "cactus.png"))
     assert change.returncode == 1  # the other planted backends are still wrong
     compared = json.loads(change.stdout)
     row = next(r for r in compared["rows"] if r["set"] == "puzzles.txt 4x4"
@@ -325,14 +325,15 @@ def test_report_reprints_and_compares_saved_runs(planted_run, tmp_path: Path) ->
 def test_report_refuses_a_file_that_is_not_a_saved_run(tmp_path: Path) -> None:
     path = tmp_path / "other.json"
     path.write_text('{"runs": []}')
-    done = compare("report", str(path))
+    done = compare_here("report", str(path))
     assert done.returncode == 2 and "not a saved compare.py run" in done.stderr
 
 
 @pytest.mark.slow
 def test_generate_writes_reproducible_unique_puzzles() -> None:
+    # once in a fresh interpreter and once in this one: two processes, two hash seeds
     first = compare("generate", "--size", "6", "--count", "3", "--seed", "11")
-    again = compare("generate", "--size", "6", "--count", "3", "--seed", "11")
+    again = compare_here("generate", "--size", "6", "--count", "3", "--seed", "11")
     assert first.returncode == 0, first.stderr
     assert first.stdout == again.stdout
     batch = read_puzzles(io.StringIO(first.stdout))
@@ -343,7 +344,7 @@ def test_generate_writes_reproducible_unique_puzzles() -> None:
 
 
 def test_generate_refuses_an_impossible_givens_count() -> None:
-    done = compare("generate", "--size", "9", "--givens", "5")
+    done = compare_here("generate", "--size", "9", "--givens", "5")
     assert done.returncode == 2 and "cannot give a unique 9x9 puzzle" in done.stderr
 
 
@@ -365,5 +366,5 @@ def test_configurations_run_one_backend_with_different_options() -> None:
     ("sat,sat", "named twice"),
 ])
 def test_a_bad_configuration_exits_2_before_anything_runs(spec: str, message: str) -> None:
-    done = compare("run", "puzzles/top95.txt", "--solvers", spec)
+    done = compare_here("run", "puzzles/top95.txt", "--solvers", spec)
     assert done.returncode == 2 and message in done.stderr, done.stderr

@@ -4,7 +4,9 @@ method family's or its own counter, saying when it could not."""
 from __future__ import annotations
 
 import json
+import subprocess
 import tracemalloc
+from csv import DictReader
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from solvers.harness.results.judge import judge
 from solvers.harness.tasks import Outcome
 from solvers.result import Counted, Result, Stats, Status
 
-from .conftest import Case, compare, on_every_backend
+from .conftest import Case, compare, compare_here, on_every_backend
 
 EMPTY_4 = parse_puzzle("." * 16)                 # 288 grids
 UNSAT_4 = parse_puzzle("12....34........")       # none
@@ -175,27 +177,41 @@ def puzzle_file(tmp_path: Path, *lines: str) -> str:
     return str(path)
 
 
+CountRun = tuple[subprocess.CompletedProcess[str], list[dict], list[dict]]
+"""A count run's process, its saved runs and its CSV rows."""
+
+
+@pytest.fixture(scope="module")
+def count_run(tmp_path_factory: pytest.TempPathFactory) -> CountRun:
+    """One ``run --count`` of fast on the empty 6x6 (puzzle 1) and on HIDDEN (puzzle 2): its
+    process, its saved runs and its CSV rows, both in puzzle order (one launch and one numba
+    start for the two counts)."""
+    folder = tmp_path_factory.mktemp("counted")
+    out, csv = folder / "run.json", folder / "run.csv"
+    done = compare("run", puzzle_file(folder, "." * 36, HIDDEN), "--solvers", "fast", "--count", "--timeout", "60",
+                   "--json", str(out), "--csv", str(csv))
+    runs = sorted(json.loads(out.read_text())["runs"], key=lambda run: run["index"]) if out.exists() else []
+    rows = list(DictReader(csv.read_text(encoding="utf-8").splitlines())) if csv.exists() else []
+    rows.sort(key=lambda row: int(row["index"]))
+    return done, runs, rows
+
+
 @pytest.mark.slow
-def test_run_count_gives_28200960_for_the_empty_6x6(tmp_path: Path) -> None:
-    out = tmp_path / "run.json"
-    done = compare("run", puzzle_file(tmp_path, "." * 36), "--solvers", "fast", "--count", "--timeout", "60",
-                   "--json", str(out))
+def test_run_count_gives_28200960_for_the_empty_6x6(count_run: CountRun) -> None:
+    done, runs, _ = count_run
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    (run,) = json.loads(out.read_text())["runs"]
+    run = runs[0]
     assert (run["count"], run["category"], run["proof"], len(run["solutions"])) == (28_200_960, "correct",
                                                                                      "confirmed", 16)
 
 
 @pytest.mark.slow
-def test_run_count_gives_a_hidden_count_in_the_thousands_checked_by_the_judge(tmp_path: Path) -> None:
-    out = tmp_path / "run.json"
-    done = compare("run", puzzle_file(tmp_path, HIDDEN), "--solvers", "fast", "--count", "--timeout", "60",
-                   "--json", str(out), "--csv", str(tmp_path / "run.csv"))
+def test_run_count_gives_a_hidden_count_in_the_thousands_checked_by_the_judge(count_run: CountRun) -> None:
+    done, runs, rows = count_run
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    (run,) = json.loads(out.read_text())["runs"]
+    run = runs[1]
     assert (run["count"], run["verified_solutions"], run["proof"]) == (17_204, 16, "confirmed")
-    header, row = (tmp_path / "run.csv").read_text().splitlines()[:2]
-    assert dict(zip(header.split(","), row.split(",")))["count"] == "17204"
+    assert rows[1]["count"] == "17204"
 
 
 @pytest.mark.slow
@@ -221,5 +237,5 @@ def test_an_answer_too_large_to_send_back_fails_the_run_never_a_silent_exit_0(tm
 
 @pytest.mark.parametrize("other", [("--unique",), ("--max-solutions", "5")], ids=["unique", "max-solutions"])
 def test_count_with_unique_or_max_solutions_is_a_usage_error(tmp_path: Path, other: tuple[str, ...]) -> None:
-    done = compare("run", puzzle_file(tmp_path, "." * 16), "--solvers", "mrv", "--count", *other)
+    done = compare_here("run", puzzle_file(tmp_path, "." * 16), "--solvers", "mrv", "--count", *other)
     assert done.returncode == 2 and "--count counts every solution: leave out" in done.stderr

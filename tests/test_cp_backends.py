@@ -23,7 +23,7 @@ from solvers.backends import _process
 from solvers.options import OptionError
 from solvers.result import Stats
 
-from .conftest import compare, load
+from .conftest import compare, compare_here, load
 
 pytestmark = pytest.mark.backends("minizinc", "asp", "choco")  # pytest --backend NAME leaves the module out for others
 
@@ -278,7 +278,7 @@ def test_their_options_run_from_the_command_line() -> None:
 ])
 def test_a_wrong_option_value_is_refused_before_any_run(spec: str, words: str) -> None:
     available(spec.split(":")[0])
-    done = compare("run", "puzzles/small_4x4.txt", "--solvers", spec)
+    done = compare_here("run", "puzzles/small_4x4.txt", "--solvers", spec)
     assert done.returncode == 2 and words in done.stderr, done.stderr
 
 

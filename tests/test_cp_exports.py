@@ -17,7 +17,7 @@ from models import Geometry, Model, Puzzle, Source, parse_puzzle, verify
 from solvers.encodings.asp import program_text
 from solvers.encodings.minizinc import model_text
 
-from .conftest import compare, load
+from .conftest import compare, compare_here, load
 from .grids import pattern
 from .killers import UNIQUE
 
@@ -141,7 +141,7 @@ def test_clingo_lists_every_answer_set_of_an_exported_program(tmp_path: Path, pu
     (["--format", "asp", "--encoding", "shortest"], "option 'encoding' cannot be 'shortest'"),
 ])
 def test_export_refuses_options_that_do_not_shape_that_model(argv: list[str], words: str) -> None:
-    done = compare("export", "puzzles/hardest.txt", *argv)
+    done = compare_here("export", "puzzles/hardest.txt", *argv)
     assert done.returncode == 2 and words in done.stderr, done.stderr
 
 

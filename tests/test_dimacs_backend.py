@@ -19,7 +19,7 @@ from solvers.backends import dimacs
 from solvers.encodings.cnf import encode
 from solvers.encodings.dimacs import export_dimacs
 
-from .conftest import ROOT, load
+from .conftest import ROOT, compare_here, load
 
 pytestmark = pytest.mark.backends("dimacs")  # pytest --backend NAME leaves the module out for others
 
@@ -190,9 +190,7 @@ def _solver_processes(solver: str) -> set[int]:
 def decode(tmp_path: Path, answer: str, cnf: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "answer.txt").write_text(answer)
     (tmp_path / "puzzle.cnf").write_text(cnf)
-    return subprocess.run([sys.executable, str(ROOT / "compare.py"), "decode", str(tmp_path / "answer.txt"),
-                           "--cnf", str(tmp_path / "puzzle.cnf")], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    return compare_here("decode", str(tmp_path / "answer.txt"), "--cnf", str(tmp_path / "puzzle.cnf"))
 
 
 def _answer(puzzle: Puzzle, grid: tuple[int, ...], encoding: str) -> str:

@@ -13,7 +13,7 @@ import pytest
 from solvers.harness import cli
 from solvers.harness.commands import list as command_list
 
-from .conftest import ROOT, compare
+from .conftest import ROOT, compare, compare_here
 from .conftest import cli as in_process
 
 PLANTED = ROOT / "tests" / "plugins" / "planted.py"
@@ -31,7 +31,7 @@ def test_a_timeout_that_is_no_finite_positive_number_is_bad_usage(value: str,
 
 
 def test_generate_refuses_a_size_its_line_format_cannot_write() -> None:
-    done = compare("generate", "--size", "36")
+    done = compare_here("generate", "--size", "36")
     assert done.returncode == 2
     assert "up to 35x35" in done.stderr
 
@@ -50,7 +50,7 @@ def test_report_reads_null_stats_as_none(saved: dict, tmp_path: Path) -> None:
         run["stats"] = None
     path = tmp_path / "null-stats.json"
     path.write_text(json.dumps(saved))
-    done = compare("report", str(path))
+    done = compare_here("report", str(path))
     assert done.returncode == 0, done.stderr
     assert "small_4x4.txt" in done.stdout
 
@@ -62,7 +62,7 @@ def test_report_refuses_a_run_with_a_field_of_the_wrong_type(saved: dict, tmp_pa
     saved["runs"][1][field] = None
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(saved))
-    done = compare("report", str(path))
+    done = compare_here("report", str(path))
     assert done.returncode == 2
     assert f"run 1: {field} is null" in done.stderr
 
@@ -93,6 +93,6 @@ def test_an_output_onto_an_input_is_refused_before_the_run(tmp_path: Path) -> No
     puzzles = tmp_path / "p.txt"
     text = Path(SMALL).read_text()
     puzzles.write_text(text)
-    done = compare("run", str(puzzles), "--solvers", "mrv", "--json", str(puzzles))
+    done = compare_here("run", str(puzzles), "--solvers", "mrv", "--json", str(puzzles))
     assert done.returncode == 2 and "one of the inputs" in done.stderr
     assert puzzles.read_text() == text

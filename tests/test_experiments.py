@@ -21,7 +21,7 @@ import pytest
 
 from solvers.harness.results.records import CSV_COLUMNS
 
-from .conftest import ROOT, compare, puzzle_file
+from .conftest import ROOT, compare, compare_here, puzzle_file
 
 PLUGINS = ROOT / "tests" / "plugins"
 REFERENCE = f"ref={PLUGINS / 'reference.py'}:solve"
@@ -77,7 +77,7 @@ def test_the_json_keeps_each_configurations_resolved_options(puzzles: str, tmp_p
 @pytest.mark.parametrize("command", ["run", "solve", "export"])
 def test_a_bad_configuration_exits_2_in_every_command(command: str, puzzles: str) -> None:
     flag = "--solvers" if command == "run" else "--solver"
-    done = compare(command, puzzles, flag, "sat:encoding=tseitin")
+    done = compare_here(command, puzzles, flag, "sat:encoding=tseitin")
     assert done.returncode == 2 and "valid: " in done.stderr, done.stderr
 
 
@@ -107,7 +107,7 @@ def test_a_killed_sleeper_is_recorded_at_the_limit_and_scores_par2_at_twice_it(
     assert float(summary["sleeper"]["par2"]) == 1.0
     assert float(summary["ref"]["par2"]) < 0.5
     assert {r["time_s"] for r in saved(out)["runs"] if r["configuration"] == "sleeper"} == {0.5}
-    scores = compare("report", str(out), "--scores", "--par", "10", "--format", "json")
+    scores = compare_here("report", str(out), "--scores", "--par", "10", "--format", "json")
     rows = {r["configuration"]: r for r in json.loads(scores.stdout)}
     assert rows["sleeper"]["par10"] == 5.0 and rows["sleeper"]["solved"] == 0
     assert rows["virtual best"]["solved"] == len(PUZZLES)
@@ -127,7 +127,7 @@ def test_repeat_records_every_repetition_and_marks_warmups(puzzles: str, tmp_pat
     row = next(csv.DictReader(io.StringIO(done.stdout)))
     assert (row["runs"], row["puzzles"]) == (str(3 * len(PUZZLES)), str(len(PUZZLES)))
     assert row["iqr_s"] != "" and float(row["mean_s_low"]) <= float(row["mean_s"]) <= float(row["mean_s_high"])
-    again = compare("report", str(out), "--exclude-warmup", "--format", "csv")
+    again = compare_here("report", str(out), "--exclude-warmup", "--format", "csv")
     assert next(csv.DictReader(io.StringIO(again.stdout)))["runs"] == str(3 * len(PUZZLES) - 1)
 
 
@@ -165,7 +165,7 @@ def test_provenance_is_saved_with_every_run(puzzles: str, tmp_path: Path) -> Non
     assert compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--json", str(out), "--seed", "7",
                    "--timeout", "3").returncode == 0
     document = saved(out)
-    assert document["toolkit"]["version"] == compare("--version").stdout.split()[-1]
+    assert document["toolkit"]["version"] == compare_here("--version").stdout.split()[-1]
     assert (document["limit_s"], document["repeat"], document["seed"]) == (3.0, 1, 7)
     assert document["python"]["version"] and document["machine"]["cpu"]
     assert "tabulate" in document["packages"] and document["partial"] is False
@@ -185,8 +185,8 @@ def test_the_teaching_pivot_has_one_row_per_puzzle_and_a_column_per_configuratio
     out = tmp_path / "run.json"
     assert compare("run", puzzles, "--plugin", REFERENCE, "--plugin", timed("slow"),
                    "--solvers", "ref,slow", "--json", str(out)).returncode == 0
-    done = compare("report", str(out), "--per-puzzle", "--pivot", "configuration", "--field",
-                   "nodes", "--format", "csv")
+    done = compare_here("report", str(out), "--per-puzzle", "--pivot", "configuration", "--field",
+                        "nodes", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
     assert [r["puzzle"] for r in rows] == ["1", "2", "3"]  # counted from 1, as --puzzle counts
     assert {"ref", "slow"} <= set(rows[0]) and rows[0]["ref"] == rows[0]["slow"]  # same solver
@@ -216,24 +216,24 @@ def saved_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 @pytest.mark.slow
 def test_a_paired_report_on_two_saved_runs(saved_runs: dict[str, str]) -> None:
     old, new = saved_runs["old"], saved_runs["slower"]
-    done = compare("report", old, new, "--format", "json")
+    done = compare_here("report", old, new, "--format", "json")
     assert done.returncode == 0, done.stderr
     (row,) = json.loads(done.stdout)["paired"]
     assert (row["configuration"], row["pairs"], row["losses"], row["wins"]) == ("s", 3, 3, 0)
     assert row["ratio"] > 1 and row["ratio_low"] <= row["ratio"] <= row["ratio_high"]
     assert row["sign_p"] == 0.25  # 3 losses of 3: two-sided exact binomial
-    table = compare("report", old, new)
+    table = compare_here("report", old, new)
     assert "new/old (geo. mean)" in table.stdout and "sign test p" in table.stdout
 
 
 @pytest.mark.slow
 def test_two_configurations_of_one_run_pair_with_pair(saved_runs: dict[str, str]) -> None:
     out = saved_runs["two"]
-    done = compare("report", out, "--pair", "quick,lazy", "--format", "json")
+    done = compare_here("report", out, "--pair", "quick,lazy", "--format", "json")
     assert done.returncode == 0, done.stderr
     (row,) = json.loads(done.stdout)
     assert (row["configuration"], row["losses"], row["wins"]) == ("lazy vs quick", 3, 0)
-    wrong = compare("report", out, "--pair", "quick,nosuch")
+    wrong = compare_here("report", out, "--pair", "quick,nosuch")
     assert wrong.returncode == 2 and "no runs of configuration 'nosuch'" in wrong.stderr
 
 
@@ -250,7 +250,7 @@ def test_a_paired_report_refuses_runs_that_differ(difference: str, reason: str, 
         document["runs"] = document["runs"][1:]
         new = str(tmp_path / "fewer.json")
         Path(new).write_text(json.dumps(document))
-    done = compare("report", old, new)
+    done = compare_here("report", old, new)
     assert done.returncode == 2 and reason in done.stderr, done.stderr
 
 
@@ -263,7 +263,7 @@ def test_plots_from_a_saved_run(kind: str, extra: tuple[str, ...], saved_runs: d
                                 tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="plots need matplotlib")
     picture = tmp_path / f"{kind}.svg"
-    done = compare("plot", kind, saved_runs["two"], "-o", str(picture), *extra)
+    done = compare_here("plot", kind, saved_runs["two"], "-o", str(picture), *extra)
     assert done.returncode == 0, done.stderr
     assert picture.read_text().lstrip().startswith("<?xml")
 
@@ -279,8 +279,8 @@ def test_bad_output_paths_exit_2_before_the_first_run(flag: str, path: str, reas
                                                       puzzles: str, tmp_path: Path) -> None:
     target = puzzles if path == "INPUT" else str(tmp_path / path)
     before = Path(puzzles).read_text()
-    done = compare("run", puzzles, "--plugin", SLEEPER, "--solvers", "sleeper", "--timeout", "60",
-                   flag, target)
+    done = compare_here("run", puzzles, "--plugin", SLEEPER, "--solvers", "sleeper", "--timeout", "60",
+                        flag, target)
     assert done.returncode == 2 and reason in done.stderr, done.stderr
     assert Path(puzzles).read_text() == before  # the input is untouched
 
@@ -315,7 +315,7 @@ def test_a_closed_pipe_ends_quietly() -> None:
 @pytest.mark.parametrize("word, hint", [("rn", "did you mean 'run'"), ("repot", "did you mean 'report'"),
                                         ("xyzzy", "commands: run")])
 def test_a_mistyped_command_suggests_the_nearest(word: str, hint: str) -> None:
-    done = compare(word)
+    done = compare_here(word)
     assert done.returncode == 2 and "unknown command" in done.stderr and hint in done.stderr
 
 
@@ -324,7 +324,7 @@ def test_input_format_is_the_name_and_fmt_still_works(puzzles: str) -> None:
     for flag in ("--input-format", "--fmt"):
         done = compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", flag, "line")
         assert done.returncode == 0, done.stderr
-    assert "--input-format" in compare("run", "--help").stdout
+    assert "--input-format" in compare_here("run", "--help").stdout
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ import pytest
 
 from models import Cage, Geometry, Puzzle, read_puzzles, to_line
 
-from .conftest import cli, compare, puzzle_file
+from .conftest import cli, compare_here, puzzle_file
 
 PUZZLES = [
     Puzzle(Geometry.for_size(4), (0,) * 15 + (2,), cages=(Cage((0, 1), 3), Cage((2, 3, 7), 9))),
@@ -18,7 +18,7 @@ PUZZLES = [
 
 
 def export(*argv: str) -> subprocess.CompletedProcess:
-    return compare("export", *argv)
+    return compare_here("export", *argv)
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from solvers.harness.engine.channel import HEADER, MAGIC, ChannelError, FrameRea
 from solvers.harness.results.database import outcome_from_text
 from solvers.result import Status
 
-from .conftest import ROOT, compare
+from .conftest import ROOT, compare, compare_here
 
 FORGED = ROOT / "tests" / "plugins" / "forged.py"
 PUZZLES = ".3.....4.1.....1\n.....1.2..3....1\n"
@@ -139,7 +139,7 @@ def test_a_lone_false_no_solution_on_a_large_satisfiable_puzzle_is_never_counted
 @pytest.mark.parametrize("option, value", [("--judge-budget", "0"), ("--judge-budget", "soon"),
                                            ("--judge-memory", "-5")])
 def test_a_bad_judge_budget_or_memory_is_a_usage_error(option: str, value: str) -> None:
-    done = compare("solve", "--solver", "mrv", option, value, stdin=PUZZLES)
+    done = compare_here("solve", "--solver", "mrv", option, value, stdin=PUZZLES)
     assert done.returncode == 2 and option in done.stderr
 
 

@@ -14,7 +14,7 @@ from models import DocumentError, PuzzleError, read_puzzles
 from models.fpuzzles import iter_documents
 from solvers.harness.commands.common import megabytes, seconds
 
-from .conftest import ROOT, compare
+from .conftest import ROOT, compare, compare_here
 
 PUZZLES = ROOT / "puzzles"
 
@@ -68,23 +68,23 @@ def test_line_format_cage_total_that_is_no_ascii_number_is_a_located_error(tmp_p
     assert [p.cages[0].total for p in batch.puzzles] == [3]
 
 
-@pytest.mark.slow  # each case starts compare.py (about 2 s on a loaded machine)
+@pytest.mark.slow  # refused as the file is read: the real parser in this process, no compare.py started
 @pytest.mark.parametrize("text", ['{"size": ' + "9" * 5000 + "}\n", cage_doc("²") + "\n",
                                   f"{'.' * 16} cage={'7' * 5000}:R1C1,R1C2\n"])
 def test_cli_solve_on_unconvertible_numbers_exits_2_with_the_line(tmp_path: Path, text: str) -> None:
     path = tmp_path / ("bad.json" if text.startswith("{") else "bad.txt")
     path.write_text(text, encoding="utf-8")
-    result = compare("solve", str(path), "--solver", "backtrack", timeout=60)
+    result = compare_here("solve", str(path), "--solver", "backtrack")
     assert result.returncode == 2, result.stderr
     assert f"{path}, line 1:" in result.stderr and "internal error" not in result.stderr
 
 
-@pytest.mark.slow  # each case starts compare.py
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["", "[]\n"])
 def test_cli_solve_on_an_input_with_no_puzzles_says_so_and_exits_2(tmp_path: Path, text: str) -> None:
     path = tmp_path / "nothing.json"
     path.write_text(text, encoding="utf-8")
-    result = compare("solve", str(path), "--solver", "backtrack", timeout=60)
+    result = compare_here("solve", str(path), "--solver", "backtrack")
     assert result.returncode == 2
     assert f"no puzzles in {path}" in result.stderr
 

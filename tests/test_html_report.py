@@ -16,7 +16,7 @@ from solvers.harness.results.html_data import FIRST, report_data
 from solvers.harness.results.report import load_document
 
 from .chromium import CHROMIUM, Browser
-from .conftest import ROOT, compare
+from .conftest import ROOT, compare, compare_here
 from .test_reports import run_record, saved
 
 
@@ -163,6 +163,6 @@ def test_a_results_database_selection_makes_a_page_too(tmp_path: Path) -> None:
                    "--db", str(database))
     assert done.returncode == 0, done.stderr
     page = tmp_path / "page.html"
-    done = compare("report", "--db", str(database), "--where", "configuration=dlx", "--html", str(page))
+    done = compare_here("report", "--db", str(database), "--where", "configuration=dlx", "--html", str(page))
     assert done.returncode == 0, done.stderr
     assert "4 runs of 1 file written to" in done.stderr and page.stat().st_size > 0

@@ -24,7 +24,7 @@ from solvers.human.innies import innies_outies, innies_outies_several
 from solvers.human.subsets import hidden_subset, naked_subset
 from solvers.trace import Trace, check_event, describe
 
-from .conftest import ROOT, compare, load
+from .conftest import ROOT, compare_here, load
 from .killers import SEARCHING, SOLUTION_4A, UNIQUE, killer
 
 
@@ -277,7 +277,7 @@ def test_the_evaluation_sample_holds_the_bank_records_unchanged() -> None:
 # --------------------------------------------------------------------- the command line
 
 def test_explain_shows_the_human_techniques_by_default() -> None:
-    done = compare("explain", "puzzles/top95.txt", "--puzzle", "5", "--max-steps", "400")
+    done = compare_here("explain", "puzzles/top95.txt", "--puzzle", "5", "--max-steps", "400")
     assert done.returncode == 0, done.stderr
     assert "solver human (proved unique by mrv)" in done.stdout
     for words in ("naked triple ", "skyscraper on ", "two-string kite on ", "hidden single: "):
@@ -286,15 +286,15 @@ def test_explain_shows_the_human_techniques_by_default() -> None:
 
 
 def test_explain_refuses_an_option_the_human_solver_lacks() -> None:
-    done = compare("explain", "puzzles/easy50.txt", "--solver", "human:magic=1")
+    done = compare_here("explain", "puzzles/easy50.txt", "--solver", "human:magic=1")
     assert done.returncode == 2 and "human takes one option, node_limit=N" in done.stderr
-    done = compare("explain", "puzzles/easy50.txt", "--uniqueness", "sure")
+    done = compare_here("explain", "puzzles/easy50.txt", "--uniqueness", "sure")
     assert done.returncode == 2 and "--uniqueness: invalid choice: 'sure'" in done.stderr
 
 
 def test_explain_takes_the_users_word_for_uniqueness_when_asked() -> None:
-    done = compare("explain", "puzzles/exchange_diabolical_se60.txt", "--puzzle", "17", "--uniqueness", "assume",
-                   "--max-steps", "300")
+    done = compare_here("explain", "puzzles/exchange_diabolical_se60.txt", "--puzzle", "17", "--uniqueness", "assume",
+                        "--max-steps", "300")
     assert done.returncode == 0, done.stderr
     assert "solver human (assumed unique (--uniqueness assume))" in done.stdout
     assert "BUG+1: " in done.stdout and "(this assumes the puzzle has one solution)" in done.stdout
@@ -303,7 +303,7 @@ def test_explain_takes_the_users_word_for_uniqueness_when_asked() -> None:
 def test_rate_prints_the_table_and_writes_one_record_per_puzzle(tmp_path: Path) -> None:
     path, out = tmp_path / "two.txt", tmp_path / "rated.json"
     path.write_text(to_line(puzzle("easy50.txt", 1)) + "\n" + to_line(puzzle("easy50.txt", 7)) + "\n")
-    done = compare("rate", str(path), "--json", str(out), "--each")
+    done = compare_here("rate", str(path), "--json", str(out), "--each")
     assert done.returncode == 0, done.stderr
     assert "hidden single" in done.stdout and "X-wing" in done.stdout and "median" in done.stdout
     document = json.loads(out.read_text())
@@ -317,14 +317,14 @@ def test_rate_proves_uniqueness_before_using_it_and_says_how_it_knew(tmp_path: P
     path, out = tmp_path / "two.txt", tmp_path / "rated.json"
     path.write_text(to_line(puzzle("exchange_diabolical_se60.txt", 17)) + "\n"
                     + to_line(load("special_9x9_multiple_solutions.txt")[3]) + "\n")
-    done = compare("rate", str(path), "--json", str(out))
+    done = compare_here("rate", str(path), "--json", str(out))
     assert done.returncode == 0, done.stderr
     first, second = json.loads(out.read_text())["puzzles"]
     assert first["uniqueness"] == "proved unique by mrv" and "BUG+1" in first["uses"]
     assert second["uniqueness"].startswith("not unique") and second["solutions"] == 2
     assert "unique rectangle" not in second["uses"] and "BUG+1" not in second["uses"]
     assert "rating: 2/2 puzzles, 100%" in done.stderr  # progress goes to standard error
-    off = compare("rate", str(path), "--json", str(out), "--uniqueness", "off", "--sample", "1", "--seed", "0")
+    off = compare_here("rate", str(path), "--json", str(out), "--uniqueness", "off", "--sample", "1", "--seed", "0")
     record = json.loads(out.read_text())["puzzles"][0]
     assert off.returncode == 0 and record["uniqueness"] == "uniqueness techniques off (--uniqueness off)"
     assert "BUG+1" not in record["uses"] and "unique rectangle" not in record["uses"]
@@ -335,7 +335,7 @@ def test_rate_proves_uniqueness_before_using_it_and_says_how_it_knew(tmp_path: P
     (["puzzles/easy50.txt", "--sample", "51"], "--sample 51: "),
     (["puzzles/easy50.txt", "--uniqueness", "maybe"], "--uniqueness: invalid choice: 'maybe'")])
 def test_rate_refuses_bad_input_with_exit_2_saying_where(args: list[str], words: str) -> None:
-    done = compare("rate", *args)
+    done = compare_here("rate", *args)
     assert done.returncode == 2 and words in done.stderr, done.stderr
 
 

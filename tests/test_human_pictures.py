@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from .chromium import CHROMIUM, Browser
-from .conftest import compare
+from .conftest import compare_here
 
 PUZZLE = ["puzzles/exchange_diabolical_se60.txt", "--puzzle", "35"]
 CHAIN_STEP = 36
@@ -24,7 +24,7 @@ CHAIN_STEP = 36
 @pytest.fixture(scope="module")
 def trace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("chain") / "solve.jsonl"
-    done = compare("explain", *PUZZLE, "--trace", str(path), "--max-steps", "1")
+    done = compare_here("explain", *PUZZLE, "--trace", str(path), "--max-steps", "1")
     assert done.returncode == 0, done.stderr
     return path
 
@@ -43,7 +43,7 @@ def test_the_chain_step_of_the_trace_carries_its_links(trace: Path) -> None:
 def test_render_step_draws_the_chain_links_and_the_struck_candidate(tmp_path: Path, trace: Path) -> None:
     pytest.importorskip("matplotlib", reason="render needs the plot extra")
     out = tmp_path / "step.svg"
-    done = compare("render", *PUZZLE, "--step", str(CHAIN_STEP), "-o", str(out))
+    done = compare_here("render", *PUZZLE, "--step", str(CHAIN_STEP), "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert f"step {CHAIN_STEP} (AIC, a chain of 7 links)" in done.stdout
     svg = out.read_text()
@@ -54,7 +54,7 @@ def test_render_step_draws_the_chain_links_and_the_struck_candidate(tmp_path: Pa
 @pytest.mark.parametrize("step, words", [("999", "--step 999: the solve has "), ("0", "--step: ")])
 def test_render_refuses_a_step_the_solve_does_not_have(tmp_path: Path, step: str, words: str) -> None:
     pytest.importorskip("matplotlib", reason="render needs the plot extra")
-    done = compare("render", "puzzles/small_4x4.txt", "--step", step, "-o", str(tmp_path / "x.png"))
+    done = compare_here("render", "puzzles/small_4x4.txt", "--step", step, "-o", str(tmp_path / "x.png"))
     assert done.returncode == 2 and words in done.stderr, done.stderr
 
 
@@ -65,7 +65,7 @@ def test_a_trace_with_a_malformed_link_is_refused_naming_the_field(tmp_path: Pat
     lines[CHAIN_STEP] = json.dumps(event)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join(lines) + "\n")
-    done = compare("replay", str(bad), "-o", str(tmp_path / "bad.html"))
+    done = compare_here("replay", str(bad), "-o", str(tmp_path / "bad.html"))
     assert done.returncode == 2
     assert f"line {CHAIN_STEP + 1}: eliminate event's links must be a list of [cells, digit, cells" in done.stderr
 
@@ -73,7 +73,7 @@ def test_a_trace_with_a_malformed_link_is_refused_naming_the_field(tmp_path: Pat
 @pytest.fixture(scope="module")
 def page(trace: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("page") / "solve.html"
-    done = compare("replay", str(trace), "-o", str(out))
+    done = compare_here("replay", str(trace), "-o", str(out))
     assert done.returncode == 0, done.stderr
     return out
 

@@ -19,7 +19,7 @@ from solvers.human.solver import weight_of
 from solvers.human.sue_de_coq import sue_de_coq
 from solvers.human.uniqueness import CAVEAT, unique_rectangle
 
-from .conftest import load
+from .conftest import compare_here, load
 
 
 @cache
@@ -122,9 +122,8 @@ def test_without_known_uniqueness_no_uniqueness_step_is_taken_and_the_puzzle_is_
 
 
 def test_a_puzzle_with_two_solutions_gets_no_unique_rectangle_from_explain() -> None:
-    from .conftest import compare
 
-    done = compare("explain", "puzzles/special_9x9_multiple_solutions.txt", "--puzzle", "4", "--max-steps", "500")
+    done = compare_here("explain", "puzzles/special_9x9_multiple_solutions.txt", "--puzzle", "4", "--max-steps", "500")
     assert done.returncode == 0, done.stderr
     assert "not unique (mrv found two solutions): uniqueness techniques off" in done.stdout
     assert "unique rectangle" not in done.stdout and "BUG+1" not in done.stdout

@@ -18,7 +18,7 @@ from solvers import registry
 from solvers.generate.generator import neighbours
 from solvers.generate.killer import Killer, generate_killer
 
-from .conftest import cli, compare
+from .conftest import cli, compare_here
 from .test_qwh import all_latin_squares
 
 
@@ -120,7 +120,7 @@ def test_bad_killer_requests_are_refused(kwargs: dict, words: str) -> None:
 
 
 def run(*argv: str) -> subprocess.CompletedProcess:
-    return compare("generate", *argv)
+    return compare_here("generate", *argv)
 
 
 @pytest.mark.slow

@@ -20,7 +20,7 @@ from solvers.harness.commands import export
 from solvers.harness.pictures.replay_page import page_data
 from solvers.trace import read_trace
 
-from .conftest import PUZZLES, ROOT, compare
+from .conftest import PUZZLES, ROOT, compare, compare_here
 
 HOLES = {(0, 0), (1, 1), (2, 2), (3, 5), (17, 30)}
 
@@ -88,7 +88,7 @@ def test_render_draws_a_36x36_grid(latin36: Path, tmp_path: Path, suffix: str) -
 
 @pytest.mark.slow  # two launches and a 36x36 solved in a worker: about 5 s
 def test_solve_refuses_line_format_for_a_36x36_before_solving_and_takes_grid(latin36: Path) -> None:
-    refused = compare("solve", str(latin36), "--format", "line")
+    refused = compare_here("solve", str(latin36), "--format", "line")
     assert refused.returncode == 2
     assert "36x36 solution has no line format" in refused.stderr and "--format grid" in refused.stderr
     assert refused.stdout == ""  # nothing was solved

@@ -14,7 +14,7 @@ import pytest
 from solvers.harness.engine.timing import cpu_clock_resolution
 from solvers.harness.results.database import VERSION
 
-from .conftest import ROOT, cli, compare
+from .conftest import ROOT, cli, compare, compare_here
 
 TIMED = ROOT / "tests" / "plugins" / "timed.py"
 SMALL = ".3.....4.1.....1\n.....1.2..3....1\n.1.....4...3.4..\n"
@@ -45,17 +45,27 @@ def runs_of(path: Path) -> list[dict]:
     return json.loads(path.read_text())["runs"]
 
 
+@pytest.fixture(scope="module")
+def single_threaded_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, list[dict]]:
+    """One run of every single-threaded configuration, twice on each small puzzle (one
+    compare.py for them all; each configuration still measured in its own worker): its exit
+    status, stderr and runs."""
+    folder = tmp_path_factory.mktemp("single")
+    (folder / "small.txt").write_text(SMALL)
+    out = folder / "runs.json"
+    done = compare("run", str(folder / "small.txt"), *plugin("sleeps_in_bursts"), "--solvers",
+                   ",".join(SINGLE_THREADED), "--timeout", "20", "--repeat", "2", "--json", str(out))
+    return done.returncode, done.stderr, runs_of(out) if out.exists() else []
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("configuration", SINGLE_THREADED)
-def test_cpu_never_exceeds_wall_by_more_than_the_clock_resolution(configuration: str, small: str,
-                                                                  tmp_path: Path) -> None:
+def test_cpu_never_exceeds_wall_by_more_than_the_clock_resolution(
+        configuration: str, single_threaded_runs: tuple[int, str, list[dict]]) -> None:
     resolution = cpu_clock_resolution()
-    out = tmp_path / "runs.json"
-    extra = plugin(configuration) if configuration == "sleeps_in_bursts" else []
-    done = compare("run", small, *extra, "--solvers", configuration, "--timeout", "20", "--repeat", "2",
-                   "--json", str(out))
-    assert done.returncode == 0, done.stderr
-    runs = runs_of(out)
+    status, stderr, every = single_threaded_runs
+    assert status == 0, stderr
+    runs = [r for r in every if r["configuration"] == configuration]
     assert runs and all(r["category"] == "correct" and r["cpu_s"] is not None for r in runs)
     over = [(r["cpu_s"], r["time_s"]) for r in runs if r["cpu_s"] > r["time_s"] + resolution]
     assert not over, f"CPU above wall by more than {resolution:g} s: {over}"
@@ -157,7 +167,7 @@ def test_a_version_1_database_is_migrated_and_keeps_its_runs(small: str, tmp_pat
             connection.execute(f'ALTER TABLE runs DROP COLUMN "{column}"')
         connection.execute("UPDATE format SET value = '1' WHERE key = 'version'")
     connection.close()
-    done = compare("report", "--db", str(db), "--format", "json")
+    done = compare_here("report", "--db", str(db), "--format", "json")
     assert done.returncode == 0, done.stderr
     with sqlite3.connect(db) as connection:
         version = connection.execute("SELECT value FROM format WHERE key = 'version'").fetchone()[0]
@@ -187,5 +197,5 @@ def test_a_wrong_peak_memory_in_a_saved_run_is_refused_by_report(small: str, tmp
     document = json.loads(out.read_text())
     document["runs"][0]["peak_memory_mb"] = "lots"
     out.write_text(json.dumps(document))
-    done = compare("report", str(out))
+    done = compare_here("report", str(out))
     assert done.returncode == 2 and "peak_memory_mb" in done.stderr

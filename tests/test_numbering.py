@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cli, compare
+from tests.conftest import cli, compare, compare_here
 
 LINES = ["1234" + "." * 12,            # puzzle 1
          "12",                         # puzzle 2: bad (two cells), still counted
@@ -32,7 +32,7 @@ def picked(command: str, path: Path, tmp_path: Path, *args: str) -> list[str]:
 
 @pytest.mark.parametrize("command", ["explain", "render", "export"])
 def test_puzzle_counts_from_one_with_bad_puzzles_counted(command: str, small: Path, tmp_path: Path) -> None:
-    done = compare(*picked(command, small, tmp_path, "--puzzle", "3"))
+    done = compare_here(*picked(command, small, tmp_path, "--puzzle", "3"))
     assert done.returncode == 0, done.stderr
     if command == "export":
         assert done.stdout == LINES[2] + "\n"
@@ -65,21 +65,21 @@ def test_puzzle_out_of_range_is_exit_2_naming_option_value_and_count(
 @pytest.mark.parametrize("value, now", [("0", "--puzzle 1"), ("2", "--puzzle 3")])
 def test_export_old_zero_based_index_is_refused_saying_what_to_write(
         value: str, now: str, small: Path, tmp_path: Path) -> None:
-    done = compare(*picked("export", small, tmp_path, "--index", value))
+    done = compare_here(*picked("export", small, tmp_path, "--index", value))
     assert done.returncode == 2 and done.stdout == ""
     assert f"--index {value}: this option counted puzzles from 0 and is gone" in done.stderr
     assert done.stderr.rstrip().endswith(f"write {now}")
 
 
 def test_picking_a_bad_puzzle_is_exit_2_with_its_error(small: Path, tmp_path: Path) -> None:
-    done = compare(*picked("export", small, tmp_path, "--puzzle", "2"))
+    done = compare_here(*picked("export", small, tmp_path, "--puzzle", "2"))
     assert done.returncode == 2
     assert f"--puzzle 2: that puzzle of {small} is bad" in done.stderr and "line 3" in done.stderr
 
 
 @SLOW
 def test_puzzle_that_is_not_a_number_is_refused(small: Path, tmp_path: Path) -> None:
-    done = compare(*picked("explain", small, tmp_path, "--puzzle", "two"))
+    done = compare_here(*picked("explain", small, tmp_path, "--puzzle", "two"))
     assert done.returncode == 2 and "argument --puzzle: must be a whole number" in done.stderr
 
 

@@ -14,7 +14,7 @@ import pytest
 from models import count_puzzles, iter_puzzles
 from solvers.harness.commands.progress import FALLBACK_SIZE, Progress, count_runs, terminal_size
 
-from .conftest import PUZZLES, compare
+from .conftest import PUZZLES, compare, compare_here
 
 LINES = ["1234" + "." * 12, "12", "." * 12 + "4321", "." * 16]  # 4x4 puzzles; the second is bad
 
@@ -140,7 +140,7 @@ def test_ladder_shows_progress_instead_of_silence(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_generate_and_study_show_their_totals(tmp_path: Path) -> None:
-    done = compare("generate", "--size", "4", "--count", "2", "--seed", "3")
+    done = compare_here("generate", "--size", "4", "--count", "2", "--seed", "3")
     assert done.returncode == 0, done.stderr
     assert "generating: 2/2 puzzles, 100%, took " in done.stderr and "generating" not in done.stdout
     puzzles = tmp_path / "made.txt"

@@ -25,7 +25,7 @@ from models import (
 )
 from models.lines import MAX_LINE_BYTES, MAX_SKIP_BYTES
 
-from .conftest import ROOT, compare
+from .conftest import ROOT, compare, compare_here
 
 PUZZLES = ROOT / "puzzles"
 SAMPLES = ["small_4x4.txt", "seeds_grid.txt", "jigsaw.txt", "malformed.txt", "malformed_grid.txt",
@@ -173,7 +173,7 @@ def test_stdin_of_zeros_is_bad_input_not_a_crash() -> None:
 @pytest.mark.parametrize("kind", ["directory", "missing"])
 def test_paths_that_are_no_file_say_what_they_are(tmp_path: Path, kind: str) -> None:
     path = tmp_path if kind == "directory" else tmp_path / "nothing.txt"
-    done = compare("run", str(path), "--solvers", "mrv")
+    done = compare_here("run", str(path), "--solvers", "mrv")
     assert done.returncode == 2
     assert ("is a directory" if kind == "directory" else "no such file") in done.stderr
 

@@ -22,7 +22,7 @@ from solvers.harness.results import curves, paired, report, summary_table, tails
 from solvers.harness.tasks import Outcome
 from solvers.result import Status
 
-from .conftest import ROOT, cli, compare
+from .conftest import ROOT, cli, compare, compare_here
 
 P4 = str(ROOT / "puzzles" / "small_4x4.txt")
 REQUIRED = ("puzzle set", "configuration", "solved", "wrong", "timeouts", "PAR-2", "median s", "mean s")
@@ -278,8 +278,8 @@ def test_plot_cactus_and_scatter_of_nodes_differ_from_the_time_plots(tmp_path: P
                                        for r in two_configurations(slower=1.5)])
     for kind, extra in (("cactus", []), ("scatter", ["--x", "a", "--y", "b"])):
         by_time, by_nodes = tmp_path / f"{kind}_time.png", tmp_path / f"{kind}_nodes.png"
-        assert compare("plot", kind, runs, *extra, "-o", str(by_time)).returncode == 0
-        done = compare("plot", kind, runs, *extra, "--field", "nodes", "-o", str(by_nodes))
+        assert compare_here("plot", kind, runs, *extra, "-o", str(by_time)).returncode == 0
+        done = compare_here("plot", kind, runs, *extra, "--field", "nodes", "-o", str(by_nodes))
         assert done.returncode == 0, done.stderr
         assert by_time.read_bytes() != by_nodes.read_bytes()
 

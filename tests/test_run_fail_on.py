@@ -9,7 +9,7 @@ import pytest
 from solvers.harness.engine.runner import WorkerPool
 from solvers.harness.tasks import Configuration, Task
 
-from .conftest import ROOT, compare, load
+from .conftest import ROOT, compare, compare_here, load
 
 RAISER = ["--solvers", "raiser", "--plugin", "tests/plugins/planted.py:raiser"]
 
@@ -27,7 +27,7 @@ def test_a_run_that_errs_fails_the_exit_status_only_when_asked(tmp_path: Path, a
 
 
 def test_fail_on_refuses_a_category_it_does_not_know() -> None:
-    done = compare("run", "puzzles/small_4x4.txt", "--solvers", "mrv", "--fail-on", "error,slow")
+    done = compare_here("run", "puzzles/small_4x4.txt", "--solvers", "mrv", "--fail-on", "error,slow")
     assert done.returncode == 2
     assert "--fail-on: expected categories from error, timeout, unknown, memory-out" in done.stderr
 

@@ -38,7 +38,7 @@ from solvers.harness.tasks import (
 )
 from solvers.result import COUNTERS, Status
 
-from .conftest import PUZZLES, compare, copied_checkout, load
+from .conftest import PUZZLES, compare, compare_here, copied_checkout, load
 
 NUMERIC = sorted(db_views.NUMERIC)
 VALUES: dict[Kind, tuple[Any, Any, Any]] = {Kind.WHOLE: (9, 100, 1000), Kind.NUMBER: (0.5, 9.5, 100.25),
@@ -146,8 +146,8 @@ def test_report_where_clauses_matches_the_runs_that_have_clauses(tmp_path: Path)
     done = compare("run", str(PUZZLES / "small_4x4.txt"), "--solvers", "mrv,sat", "--db", str(db))
     assert done.returncode == 0, done.stderr
     for condition, backends in (("clauses>0", {"sat"}), ("clauses<0", set()), ("nodes>=0", {"mrv"})):
-        shown = compare("report", "--db", str(db), "--where", condition, "--format", "csv", "--per-puzzle",
-                        "--pivot", "backend")
+        shown = compare_here("report", "--db", str(db), "--where", condition, "--format", "csv", "--per-puzzle",
+                             "--pivot", "backend")
         assert shown.returncode == 0, shown.stderr
         header = [] if shown.stdout.startswith("(no runs)") else shown.stdout.splitlines()[0].split(",")
         assert set(header) - {"file", "puzzle", "line", "n"} == backends, condition

@@ -12,7 +12,7 @@ import pytest
 
 from solvers.harness.results import consistency_study, curves, tails
 
-from .conftest import ROOT, compare, load
+from .conftest import ROOT, compare, compare_here, load
 
 
 @pytest.mark.parametrize("name, first", [("top95.txt", 4), ("small_6x6.txt", 3),
@@ -36,8 +36,8 @@ def test_a_chain_break_is_reported_naming_the_puzzle() -> None:
 @pytest.mark.slow
 def test_study_consistency_prints_the_table_and_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "study.json"
-    done = compare("study", "consistency", "puzzles/top95.txt", "puzzles/small_4x4.txt",
-                   "--first", "2", "--levels", "singles,gac,sac", "--json", str(out))
+    done = compare_here("study", "consistency", "puzzles/top95.txt", "puzzles/small_4x4.txt",
+                        "--first", "2", "--levels", "singles,gac,sac", "--json", str(out))
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[3:]}
     assert set(rows) == {"singles", "gac", "sac"}
@@ -55,14 +55,14 @@ def test_study_consistency_prints_the_table_and_writes_json(tmp_path: Path) -> N
     (("puzzles/no_such_file.txt",), "no_such_file"),
 ])
 def test_study_consistency_refuses_a_wrong_value_with_exit_2(args: tuple[str, ...], message: str) -> None:
-    done = compare("study", "consistency", *(args if args[0].endswith(".txt") else
+    done = compare_here("study", "consistency", *(args if args[0].endswith(".txt") else
                                              ("puzzles/small_4x4.txt", *args)))
     assert done.returncode == 2
     assert message in done.stderr
 
 
 def test_study_names_the_known_studies_on_a_wrong_one() -> None:
-    done = compare("study", "phase", "puzzles/small_4x4.txt")
+    done = compare_here("study", "phase", "puzzles/small_4x4.txt")
     assert done.returncode == 2 and "consistency" in done.stderr
 
 
@@ -79,7 +79,7 @@ def test_plot_survival_draws_and_prints_a_tail_index_per_configuration(tmp_path:
                    "--json", str(runs))
     assert done.returncode == 0, done.stderr
     picture = tmp_path / "survival.png"
-    done = compare("plot", "survival", str(runs), "--field", "nodes", "-o", str(picture))
+    done = compare_here("plot", "survival", str(runs), "--field", "nodes", "-o", str(picture))
     assert done.returncode == 0, done.stderr
     assert picture.stat().st_size > 0
     lines = [line for line in done.stdout.splitlines() if line.startswith(("  mrv:", "  backtrack:"))]
@@ -90,7 +90,7 @@ def test_plot_survival_draws_and_prints_a_tail_index_per_configuration(tmp_path:
 
 
 def test_plot_survival_refuses_an_unknown_field() -> None:
-    done = compare("plot", "survival", "nothing.json", "--field", "conflicts_per_s")
+    done = compare_here("plot", "survival", "nothing.json", "--field", "conflicts_per_s")
     assert done.returncode == 2 and "--field" in done.stderr
 
 
@@ -101,7 +101,7 @@ def test_plot_curve_draws_cost_against_givens_and_refuses_a_wrong_field(tmp_path
                    "--json", str(runs))
     assert done.returncode == 0, done.stderr
     picture = tmp_path / "curve.png"
-    done = compare("plot", "curve", str(runs), "--x", "givens", "--y", "nodes", "-o", str(picture))
+    done = compare_here("plot", "curve", str(runs), "--x", "givens", "--y", "nodes", "-o", str(picture))
     assert done.returncode == 0, done.stderr
     assert picture.stat().st_size > 0 and "points plotted" in done.stdout
     assert "peak of the median nodes against givens:" in done.stdout
@@ -110,7 +110,7 @@ def test_plot_curve_draws_cost_against_givens_and_refuses_a_wrong_field(tmp_path
         assert f"  {label} on small_4x4.txt 4x4: givens = " in done.stdout
     for x, y, message in (("colour", "nodes", "--x must be a puzzle attribute"),
                           ("givens", "speed", "--y must be a run's measure")):
-        done = compare("plot", "curve", str(runs), "--x", x, "--y", y, "-o", str(picture))
+        done = compare_here("plot", "curve", str(runs), "--x", x, "--y", y, "-o", str(picture))
         assert done.returncode == 2 and message in done.stderr
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -24,7 +25,7 @@ from solvers.harness.engine.executors import ExecutorError, make_executor
 from solvers.harness.engine.runner import run_tasks
 from solvers.harness.tasks import Configuration, Task
 
-from .conftest import ROOT, cli, compare
+from .conftest import ROOT, cli, compare, compare_here
 
 PLUGINS = ROOT / "tests" / "plugins"
 PLANTED = PLUGINS / "planted.py"
@@ -90,7 +91,7 @@ def test_through_dask_each_planted_plugin_gets_its_category(local_and_dask, conf
 
 
 def test_a_bad_executor_is_exit_2(puzzles: str) -> None:
-    done = compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--executor", "slurm")
+    done = compare_here("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--executor", "slurm")
     assert done.returncode == 2 and "--executor 'slurm'" in done.stderr, done.stderr
 
 
@@ -119,7 +120,7 @@ def test_a_database_sweep_is_judged_and_summarised_as_one_kept_in_memory(puzzles
     assert kept.returncode == written.returncode == 0, kept.stderr + written.stderr
     assert len(db_rows(db)) == len(PUZZLES) * 3 * 2
     memory = json.loads(out.read_text())
-    reported = compare("report", "--db", str(db), "--format", "json")
+    reported = compare_here("report", "--db", str(db), "--format", "json")
     assert reported.returncode == 0, reported.stderr
     counts = ("set", "configuration", "puzzles", "runs", "solved", "unsat", "timeouts", "unknown",
               "errors", "wrong")
@@ -154,7 +155,7 @@ def test_report_where_selects_runs(where: tuple[str, ...], configurations: set[s
     # the database is made once by the module's fixture: every case reads the same runs
     db, out = two_configurations_db, tmp_path / "selected.json"
     args = [arg for condition in where for arg in ("--where", condition)]
-    done = compare("report", "--db", str(db), *args, "--json", str(out))
+    done = compare_here("report", "--db", str(db), *args, "--json", str(out))
     assert done.returncode == 0, done.stderr
     document = json.loads(out.read_text())
     assert {r["configuration"] for r in document["runs"]} == configurations
@@ -165,26 +166,33 @@ def test_report_where_selects_runs(where: tuple[str, ...], configurations: set[s
 def test_a_database_is_not_overwritten_without_resume(puzzles: str, tmp_path: Path) -> None:
     db = tmp_path / "runs.sqlite"
     assert compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--db", str(db)).returncode == 0
-    again = compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--db", str(db))
+    again = compare_here("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--db", str(db))
     assert again.returncode == 2 and "--resume" in again.stderr, again.stderr
     assert len(db_rows(db)) == len(PUZZLES)
 
 
-def _foreign_sqlite(path: Path) -> None:
+@pytest.fixture(scope="module")
+def made_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A results database a sweep wrote (one run of the small file), for the damaged ones to
+    be made from by copying it: one sweep for them all."""
+    path = tmp_path_factory.mktemp("made") / "results.sqlite"
+    assert compare("run", PUZZLE_FILE, "--plugin", REFERENCE, "--solvers", "ref", "--db", str(path)).returncode == 0
+    return path
+
+
+def _foreign_sqlite(path: Path, _made: Path) -> None:
     with closing(sqlite3.connect(path)) as connection, connection:
         connection.execute("CREATE TABLE photos (name TEXT)")
 
 
-def _newer_version(path: Path) -> None:
-    assert compare("run", PUZZLE_FILE, "--plugin", REFERENCE, "--solvers", "ref", "--db",
-                   str(path)).returncode == 0
+def _newer_version(path: Path, made: Path) -> None:
+    shutil.copyfile(made, path)
     with closing(sqlite3.connect(path)) as connection, connection:
         connection.execute("UPDATE format SET value = '99' WHERE key = 'version'")
 
 
-def _damaged(path: Path) -> None:
-    assert compare("run", PUZZLE_FILE, "--plugin", REFERENCE, "--solvers", "ref", "--db",
-                   str(path)).returncode == 0
+def _damaged(path: Path, made: Path) -> None:
+    shutil.copyfile(made, path)
     data = bytearray(path.read_bytes())
     data[100:4096] = b"\xff" * (4096 - 100)  # the first page's b-tree header and cells
     path.write_bytes(bytes(data))
@@ -192,7 +200,7 @@ def _damaged(path: Path) -> None:
 
 PUZZLE_FILE = str(ROOT / "puzzles" / "small_4x4.txt")
 BAD_FILES = {
-    "text": (lambda p: p.write_text("file,index\nsmall.txt,0\n"), "not a usable results database"),
+    "text": (lambda p, _: p.write_text("file,index\nsmall.txt,0\n"), "not a usable results database"),
     "foreign sqlite": (_foreign_sqlite, "not a compare.py results database"),
     "newer version": (_newer_version, "version 99"),
     "damaged": (_damaged, "results database"),
@@ -202,11 +210,11 @@ BAD_FILES = {
 @pytest.mark.slow
 @pytest.mark.parametrize("command", ["run", "report"])
 @pytest.mark.parametrize("kind", BAD_FILES)
-def test_a_foreign_or_damaged_database_is_a_clear_error(kind: str, command: str, tmp_path: Path,
+def test_a_foreign_or_damaged_database_is_a_clear_error(kind: str, command: str, tmp_path: Path, made_database: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "results.sqlite"
     make, words = BAD_FILES[kind]
-    make(path)
+    make(path, made_database)
     before = path.read_bytes()
     if command == "run":  # through a fresh interpreter, as a sweep is started
         done = compare("run", PUZZLE_FILE, "--plugin", REFERENCE, "--solvers", "ref", "--resume", "--db", str(path))

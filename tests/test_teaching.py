@@ -19,7 +19,7 @@ from solvers.human import traced as human
 from solvers.trace import SCHEMA, Trace, check_event, describe, read_jsonl
 
 from .chromium import CHROMIUM, Browser
-from .conftest import ROOT, cli, compare, load
+from .conftest import ROOT, cli, compare, compare_here, load
 
 TRACED = {name: importlib.import_module(backend.declaration.traces)
           for name, backend in registry.BACKENDS.items() if backend.declaration.traces}
@@ -106,7 +106,7 @@ def test_ladder_prints_one_row_per_rung_with_fewer_decisions_up_the_ladder(tmp_p
 
 def test_explain_prints_numbered_sentences_and_writes_the_trace(tmp_path: Path) -> None:
     trace = tmp_path / "t.jsonl"
-    done = compare("explain", "puzzles/teaching.txt", "--max-steps", "40", "--trace", str(trace))
+    done = compare_here("explain", "puzzles/teaching.txt", "--max-steps", "40", "--trace", str(trace))
     assert done.returncode == 0, done.stderr
     assert "    1. " in done.stdout and "   40. " in done.stdout and "   41. " not in done.stdout
     assert "hidden single: " in done.stdout and "cell forcing chain: " in done.stdout  # no guess needed
@@ -118,7 +118,7 @@ def test_explain_prints_numbered_sentences_and_writes_the_trace(tmp_path: Path) 
 @pytest.mark.parametrize("solver", ["backtrack", "dlx", "mrv:inference=forward;branching=first"])
 def test_explain_follows_each_traced_solver(solver: str) -> None:
     line = "1.....7.9.4...72..8.........7..1..6.3.......5.6..4..2.........8..53...7.7.2....46"
-    done = compare("explain", "-", "--solver", solver, "--max-steps", "5", stdin=line + "\n")
+    done = compare_here("explain", "-", "--solver", solver, "--max-steps", "5", stdin=line + "\n")
     assert done.returncode == 0, done.stderr
     # dlx's first steps take columns with one row left: forced moves, named as such
     assert "    5. " in done.stdout and ("decision at depth" in done.stdout
@@ -129,7 +129,7 @@ def test_explain_follows_each_traced_solver(solver: str) -> None:
     (["--solver", "sat"], "'sat' records no trace"), (["--solver", "mrv:inference=magic"], "valid"),
     (["--puzzle", "99"], "no puzzle 99"), (["nosuch.txt"], "no such file")])
 def test_explain_refuses_bad_usage_with_exit_2(args: list[str], words: str) -> None:
-    done = compare("explain", *(args if args[0] == "nosuch.txt" else ["puzzles/teaching.txt", *args]))
+    done = compare_here("explain", *(args if args[0] == "nosuch.txt" else ["puzzles/teaching.txt", *args]))
     assert done.returncode == 2 and words in done.stderr, done.stderr
 
 
@@ -156,8 +156,8 @@ def test_render_draws_any_size_and_variant(tmp_path: Path, name: str, index: int
                                            suffix: str) -> None:
     pytest.importorskip("matplotlib", reason="render needs the plot extra")
     out = tmp_path / f"picture.{suffix}"
-    done = compare("render", f"puzzles/{name}", "--puzzle", str(index + 1), "--solver", solver,
-                   "-o", str(out))
+    done = compare_here("render", f"puzzles/{name}", "--puzzle", str(index + 1), "--solver", solver,
+                        "-o", str(out))
     assert done.returncode == 0, done.stderr
     data = out.read_bytes()
     if suffix == "png":
@@ -179,7 +179,7 @@ def test_render_colours_each_filled_cell_by_how_it_was_placed() -> None:
 
 @pytest.mark.parametrize("output", ["out.gif", "out"])
 def test_render_refuses_a_format_it_cannot_write(tmp_path: Path, output: str) -> None:
-    done = compare("render", "puzzles/teaching.txt", "-o", str(tmp_path / output))
+    done = compare_here("render", "puzzles/teaching.txt", "-o", str(tmp_path / output))
     assert done.returncode == 2 and ".png or .svg" in done.stderr
 
 
@@ -189,9 +189,9 @@ def test_render_refuses_a_format_it_cannot_write(tmp_path: Path, output: str) ->
 def replay_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("replay")
     trace = folder / "t.jsonl"
-    assert compare("explain", "puzzles/teaching.txt", "--solver", "mrv", "--trace", str(trace)).returncode == 0
+    assert compare_here("explain", "puzzles/teaching.txt", "--solver", "mrv", "--trace", str(trace)).returncode == 0
     page = folder / "page.html"
-    done = compare("replay", str(trace), "-o", str(page))
+    done = compare_here("replay", str(trace), "-o", str(page))
     assert done.returncode == 0, done.stderr
     return page
 
@@ -208,8 +208,8 @@ def test_the_replay_page_stands_alone(replay_page: Path) -> None:
 @pytest.mark.parametrize("steps, status, words", [("3", 0, "(3 steps, "), ("0", 2, "--max-steps")])
 def test_replay_keeps_the_first_n_steps_when_asked(replay_page: Path, tmp_path: Path, steps: str,
                                                    status: int, words: str) -> None:
-    done = compare("replay", str(replay_page.parent / "t.jsonl"), "--max-steps", steps,
-                   "-o", str(tmp_path / "p.html"))
+    done = compare_here("replay", str(replay_page.parent / "t.jsonl"), "--max-steps", steps,
+                        "-o", str(tmp_path / "p.html"))
     assert done.returncode == status and words in done.stdout + done.stderr, done.stderr
     assert (tmp_path / "p.html").exists() == (status == 0)
 
@@ -217,7 +217,7 @@ def test_replay_keeps_the_first_n_steps_when_asked(replay_page: Path, tmp_path: 
 def test_replay_refuses_a_file_that_is_not_a_trace(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"kind": "place", "depth": 0, "cell": 1, "value": 2, "rule": "naked single"}\n')
-    done = compare("replay", str(bad), "-o", str(tmp_path / "p.html"))
+    done = compare_here("replay", str(bad), "-o", str(tmp_path / "p.html"))
     assert done.returncode == 2 and "starts with a 'start' event" in done.stderr
 
 
@@ -368,15 +368,15 @@ def test_the_docs_ladder_table_is_what_the_ladder_computes_each_rung_needing_few
 
 
 def test_explain_stops_a_long_search_at_its_node_budget() -> None:
-    done = compare("explain", "puzzles/top95.txt", "--solver", "backtrack:node_limit=3000",
-                   "--max-steps", "3")
+    done = compare_here("explain", "puzzles/top95.txt", "--solver", "backtrack:node_limit=3000",
+                        "--max-steps", "3")
     assert done.returncode == 0, done.stderr
     assert "unknown: " in done.stdout and "node limit reached" in done.stdout
 
 
 def test_explain_shows_why_a_puzzle_has_no_solution() -> None:
-    done = compare("explain", "puzzles/special_9x9_unsolvable.txt", "--puzzle", "2",
-                   "--solver", "mrv:inference=none;branching=mrv")
+    done = compare_here("explain", "puzzles/special_9x9_unsolvable.txt", "--puzzle", "2",
+                        "--solver", "mrv:inference=none;branching=mrv")
     assert done.returncode == 0, done.stderr
     assert "contradiction: " in done.stdout and "backtrack: take back" in done.stdout
     assert "unsat: " in done.stdout

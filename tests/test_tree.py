@@ -17,7 +17,7 @@ from solvers.harness.pictures.tree_svg import search_tree
 from solvers.human import traced as human
 from solvers.trace import Trace, write_jsonl
 
-from .conftest import ROOT, cli, compare, load
+from .conftest import ROOT, cli, compare_here, load
 
 SVG = "{http://www.w3.org/2000/svg}"
 LINE_4X4 = "1.3...2..1...3.2"  # backtrack tries and fails a few values before the answer
@@ -49,8 +49,8 @@ def test_the_tree_has_one_node_and_one_edge_per_decision_and_marks_the_solution_
         tmp_path: Path, solver: str, source: str, index: int) -> None:
     puzzle = load(source)[index]
     out = tmp_path / "tree.svg"
-    done = compare("tree", f"puzzles/{source}", "--puzzle", str(index + 1), "--solver", solver,
-                   "-o", str(out))
+    done = compare_here("tree", f"puzzles/{source}", "--puzzle", str(index + 1), "--solver", solver,
+                        "-o", str(out))
     assert done.returncode == 0, done.stderr
     svg = ET.parse(out).getroot()  # well-formed XML, or this raises
     tried = decisions(solver, puzzle)
@@ -114,8 +114,8 @@ def test_the_tree_draws_as_forced_exactly_the_decisions_the_trace_says_were_forc
 
 def test_a_big_search_is_collapsed_and_says_its_total(tmp_path: Path) -> None:
     out = tmp_path / "tree.svg"
-    done = compare("tree", "puzzles/top95.txt", "--solver", "backtrack:node_limit=3000",
-                   "--max-nodes", "150", "-o", str(out))
+    done = compare_here("tree", "puzzles/top95.txt", "--solver", "backtrack:node_limit=3000",
+                        "--max-nodes", "150", "-o", str(out))
     assert done.returncode == 0, done.stderr
     svg = ET.parse(out).getroot()
     tried_events = decisions("backtrack", load("top95.txt")[0], node_limit=3000)
@@ -134,7 +134,7 @@ def test_a_big_search_is_collapsed_and_says_its_total(tmp_path: Path) -> None:
 
 def test_a_puzzle_line_gives_a_page_holding_the_tree(tmp_path: Path) -> None:
     out = tmp_path / "tree.html"
-    done = compare("tree", LINE_4X4, "--solver", "backtrack", "-o", str(out))
+    done = compare_here("tree", LINE_4X4, "--solver", "backtrack", "-o", str(out))
     assert done.returncode == 0, done.stderr
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 1
@@ -148,7 +148,7 @@ def test_a_saved_trace_is_drawn_as_it_is(tmp_path: Path) -> None:
     saved = tmp_path / "solve.jsonl"
     with saved.open("w") as out:
         write_jsonl(trace.events, out)
-    done = compare("tree", str(saved), "-o", str(tmp_path / "tree.svg"))
+    done = compare_here("tree", str(saved), "-o", str(tmp_path / "tree.svg"))
     assert done.returncode == 0, done.stderr
     svg = ET.parse(tmp_path / "tree.svg").getroot()
     tried = [e for e in trace.events if e["kind"] == "decide"]
@@ -159,7 +159,7 @@ def test_a_saved_trace_is_drawn_as_it_is(tmp_path: Path) -> None:
 def test_a_file_that_is_not_a_trace_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"kind": "decide", "depth": 1}\n')
-    done = compare("tree", str(bad), "-o", str(tmp_path / "tree.svg"))
+    done = compare_here("tree", str(bad), "-o", str(tmp_path / "tree.svg"))
     assert done.returncode == 2 and "decide event lacks cell, value, alternatives, rule" in done.stderr
 
 
@@ -212,7 +212,7 @@ CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") i
 def test_a_browser_draws_the_tree(tmp_path: Path) -> None:
     image = pytest.importorskip("PIL.Image", reason="reading the screenshot needs Pillow")
     out = tmp_path / "tree.svg"
-    assert compare("tree", "puzzles/teaching.txt", "-o", str(out)).returncode == 0
+    assert compare_here("tree", "puzzles/teaching.txt", "-o", str(out)).returncode == 0
     width, height = (int(v) for v in re.search(r'width="(\d+)" height="(\d+)"', out.read_text()).groups())
     shot = tmp_path / "shot.png"
     done = subprocess.run(

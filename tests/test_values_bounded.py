@@ -19,7 +19,7 @@ from solvers.harness.engine.answers import MAX_KEPT_CELLS, check_answer
 from solvers.harness.engine.terminal import escaped_warnings
 from solvers.harness.results import csv_cells, records, saved
 
-from .conftest import PUZZLES, compare
+from .conftest import PUZZLES, compare, compare_here
 
 HUGE = "99999999999999999999999"
 SMALL = str(PUZZLES / "small_4x4.txt")
@@ -73,7 +73,7 @@ def test_an_option_value_past_its_bound_is_exit_2(configuration: str, says: str,
 @pytest.mark.slow
 def test_the_largest_max_solutions_is_stored_in_the_database_and_one_more_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "sweep.sqlite"
-    refused = compare("run", SMALL, "--solvers", "mrv", "--max-solutions", HUGE, "--db", str(db))
+    refused = compare_here("run", SMALL, "--solvers", "mrv", "--max-solutions", HUGE, "--db", str(db))
     assert refused.returncode == 2 and "argument --max-solutions" in refused.stderr
     assert not db.exists()
     done = compare("run", SMALL, "--solvers", "mrv", "--max-solutions", str(2 ** 63 - 1), "--db", str(db))

@@ -13,7 +13,7 @@ import pytest
 from solvers import registry
 from solvers.result import COUNTERS, Stats
 
-from .conftest import ROOT
+from .conftest import ROOT, compare_here
 
 BACKENDS_PAGE = (ROOT / "docs" / "backends.md").read_text()
 TIMES = {"wall_time", "encode_time", "solve_time"}
@@ -33,8 +33,7 @@ def table_rows(text: str) -> list[list[str]]:
 @cache
 def listed() -> dict[str, str]:
     """`compare.py list --format json`: backend name -> its 'counters' field."""
-    done = subprocess.run([sys.executable, str(ROOT / "compare.py"), "list", "--format", "json"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = compare_here("list", "--format", "json")
     assert done.returncode == 0, done.stderr
     return {row["backend"]: row["counters"] for row in json.loads(done.stdout)}
 

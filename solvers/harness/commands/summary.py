@@ -11,6 +11,7 @@ from typing import Any
 from models import PuzzleError
 
 from ..engine.runner import default_jobs, grace_for
+from ..engine.startup import shared_cpu
 from ..engine.stopping import quiet_stdout
 from ..engine.terminal import printable
 from ..results import claims, records, report, saved, summary_table, tables
@@ -106,6 +107,8 @@ def environment(experiment: Experiment, load_started: list[float] | None,
     found = provenance(experiment.configurations, limit=experiment.time_limit,
                        repeat=experiment.repeat, seed=experiment.seed, load_started=load_started,
                        ended=ended)
+    jobs = experiment.jobs or default_jobs()
+    found["workers_cpu"] = shared_cpu(jobs) if experiment.executor == "local" else None
     return {**found, "calibration": calibration} if calibration else found
 
 

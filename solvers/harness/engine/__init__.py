@@ -5,6 +5,7 @@ plugins:       a user's own backend from a file or module; loading any configura
 runner:        worker processes with a wall-clock limit (kill and replace), in task order
 worker:        the worker's side: isolate, load a backend, run it, answer as plain data
 chunks:        how many quick runs of one key a worker is handed in one message
+startup:       when a key's next worker is worth starting; one CPU for a one-job pool's workers
 channel:       the untrusted result channel: size- and depth-capped JSON frames, read without blocking
 answers:       a worker's answer checked field by field (types, ranges that JSON and SQLite hold)
 output:        a worker's stdout and stderr forwarded to stderr: escaped, labelled, bounded per run

@@ -57,6 +57,7 @@ from .chunks import ChunkSizes
 from .memory import high_water_mb
 from .output import OutputForwarder
 from .sandbox import cap_memory, end_strays, kill_marked, kill_tree
+from .startup import StartPolicy, pin, shared_cpu
 from .timing import (
     CPU_LIMIT_SIGNALS,
     CPUTIME,
@@ -196,6 +197,10 @@ class _Worker:
     """When the worker was told to load the running task's backend (time.monotonic)."""
     load_s: float = 0.0
     """Seconds it spent loading and preparing it (a compile), reported with the outcome."""
+    born: float = 0.0
+    """When it was spawned (time.monotonic)."""
+    ready: bool = False
+    """Whether it has loaded a backend once (its start-up is then known: startup.py)."""
     queue: list[int] = field(default_factory=list)
     """The runs of its chunk after the running one, sent and not yet begun (chunks.py)."""
     since: float = 0.0
@@ -225,6 +230,9 @@ class _Pool:
         """Asked by WorkerPool(keep_idle=True) (fuzz): idle workers of every key are kept anyway
         (up to IDLE_WORKERS, the least recently used ended first), so it changes nothing here."""
         self.sizes = ChunkSizes()
+        self.policy = StartPolicy()
+        self.cpu = shared_cpu(jobs)
+        """The one CPU every worker is kept on (jobs 1), or None (startup.py)."""
         self.waiting: list[int] = []
         """Tasks read (or given back) and not yet handed to a worker, in their order."""
         self.answered: list[tuple[int, Outcome, int, int | None, float, float]] = []
@@ -277,13 +285,21 @@ class _Pool:
             number = waiting.pop(0) if waiting else self._pull()
             if number is None:
                 return
-            self._send(self._worker_for(self.tasks[number].key), number)
+            worker = self._worker_for(self.tasks[number].key)
+            if worker is None:  # it waits, in its place, for a worker of its key
+                waiting.insert(0, number)
+                return
+            self._send(worker, number)
 
-    def _worker_for(self, key: str) -> _Worker:
-        """An idle worker of this key, marked used last; else a new one, the least recently
-        used idle worker ended first when IDLE_WORKERS are kept already."""
+    def _worker_for(self, key: str) -> _Worker | None:
+        """An idle worker of this key, marked used last; else a new one (the least recently
+        used idle worker ended first when IDLE_WORKERS are kept already) when one is worth
+        starting (startup.py), else None: the task waits for a busy worker of its key."""
         idle = [w for w in self.workers if w.task is None]
         match = next((w for w in reversed(idle) if w.key == key and not w.retire), None)
+        if match is None and not self._worth_starting(key):
+            return None
+        self.policy.not_blocked()
         if match is None:
             while len(idle) >= IDLE_WORKERS:
                 self._forget(idle.pop(0))
@@ -292,6 +308,18 @@ class _Pool:
             self.workers.remove(match)
         self.workers.append(match)
         return match
+
+    def _worth_starting(self, key: str) -> bool:
+        """Whether a new worker of ``key`` should start now: none alive can take the task later
+        (a plugin's fresh workers serve one task each), or its live ones run (not load) and its
+        runs have waited a start-up's worth (startup.StartPolicy)."""
+        live = [w for w in self.workers if w.key == key and not w.retire]
+        if not live or (self.fresh_plugin_workers and key.startswith("plugin:")):
+            return True
+        if any(w.loading or not w.ready for w in live):
+            self.policy.not_blocked()  # a second worker would have to load as well
+            return False
+        return self.policy.may_start(key, time.monotonic())
 
     def _forget(self, worker: _Worker) -> None:
         """End a worker and drop it from the pool."""
@@ -317,7 +345,10 @@ class _Pool:
         output_reader, output_writer = self.context.Pipe(duplex=False)
         process = self.context.Process(target=worker_main, daemon=True,
                                        args=(task_reader, result_writer, output_writer, os.getpid(), token))
+        born = time.monotonic()
         process.start()
+        if process.pid is not None:
+            pin(process.pid, self.cpu)
         task_reader.close()
         result_writer.close()
         output_writer.close()  # the worker and its children hold the only write ends: EOF when they are gone
@@ -325,7 +356,7 @@ class _Pool:
         os.set_blocking(process.sentinel, False)
         output = OutputForwarder(os.dup(output_reader.fileno()))
         output_reader.close()
-        return _Worker(process, task_writer, result_reader, key, token, output)
+        return _Worker(process, task_writer, result_reader, key, token, output, born=born)
 
     def _send(self, worker: _Worker, number: int) -> None:
         """Give the worker a task: load its backend first if the worker has not yet."""
@@ -410,8 +441,10 @@ class _Pool:
 
     def _wait(self) -> None:
         live = list(self.workers)
-        busy = [w.deadline for w in live if w.task is not None]
-        timeout = min(3600.0, max(0.0, min(busy) - time.monotonic())) if busy else None
+        moments = [w.deadline for w in live if w.task is not None]
+        look = self.policy.next_look(time.monotonic())  # when a waiting key may start a worker
+        moments += [] if look is None else [look]
+        timeout = min(3600.0, max(0.0, min(moments) - time.monotonic())) if moments else None
         handles = [w.results.fileno() for w in live] + [w.process.sentinel for w in live]
         called = time.monotonic()
         waiting = _ready(handles, 0)  # what arrived while this process was busy elsewhere
@@ -467,6 +500,9 @@ class _Pool:
         task = self.tasks[worker.task]
         if kind == "loaded" and worker.loading:
             worker.load_s = time.monotonic() - worker.load_began
+            if not worker.ready:
+                worker.ready = True
+                self.policy.loaded(worker.key, time.monotonic() - worker.born)
             error = message.get("error")
             if error is None:
                 worker.loaded.add((task.solver, needs(task)))

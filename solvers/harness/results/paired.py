@@ -208,11 +208,23 @@ def machine_speed(old: dict[str, Any], new: dict[str, Any] | None = None,
     relative = last / first if new is not None and first and last is not None else None
     if relative is not None and abs(relative - 1) > DRIFT:
         problems.append(f"the machine speeds differ by {relative - 1:+.1%} (probe NEW/OLD)")
-    text = "; ".join(problems)
     one_run = new is None
+    text = "; ".join(problems)
     return {"basis": basis, "old_probe_s": figures[0], "new_probe_s": figures[-1] if not one_run else None,
             "relative": relative, "old_moved": moved[0], "new_moved": moved[-1] if not one_run else None,
-            "refused": "" if one_run else text, "warning": text if one_run else ""}
+            "refused": "" if one_run else text, "warning": text if one_run else "",
+            "placement": unshared_cpu(old) if one_run and basis == "wall" else ""}
+
+
+def unshared_cpu(run: dict[str, Any]) -> str:
+    """Why one run's configurations may not have met the same CPU ('' if they did): its workers
+    were not kept on one (more than one job, or saved before workers were placed), so where the
+    system put a configuration's worker may read as that configuration's speed."""
+    if isinstance(run.get("workers_cpu"), int):
+        return ""
+    return ("the configurations' workers were not kept on one CPU, so a worker's place on the "
+            "machine may read as its configuration's speed (for a paired comparison within one "
+            "run: --jobs 1, or --basis cpu)")
 
 
 def probe_moved(calibration: dict[str, Any] | None, clock: str = "wall_s") -> float | None:

@@ -60,8 +60,9 @@ def speed_lines(speed: dict[str, Any], one_run: bool) -> str:
     if one_run:
         line = (f"Machine: the run's calibration probe ({clock} time) moved {moved(speed['old_moved'])} "
                 "from its start to its end")
-        return line + (". Warning: more than 5%, but the configurations were interleaved, so "
-                       "the pairs shared the drift." if speed["warning"] else ".")
+        line += (". Warning: more than 5%, but the configurations were interleaved, so "
+                 "the pairs shared the drift." if speed["warning"] else ".")
+        return line + (f"\nWarning: {speed['placement']}." if speed.get("placement") else "")
     relative = speed["relative"]
     line = ("Machine speed: " + ("unknown (a run saved no calibration probe)" if relative is None else
             f"probe {clock} time NEW/OLD = {relative:.3f} (above 1: NEW's machine was slower)")
