@@ -18,7 +18,7 @@ pytest.importorskip("numba", reason="the fast backend needs numba: pip install n
 from models import Geometry, Model, Puzzle, verify
 from models.model import Group
 from solvers import Result, Status, registry
-from solvers.backends import _fast_learning, fast
+from solvers.backends import _fast_drive, _fast_learning, fast
 
 from .conftest import ROOT, load
 
@@ -287,14 +287,15 @@ def _assert_watches_consistent(db: tuple[np.ndarray, ...], st: np.ndarray) -> No
     assert {lit: sorted(codes) for lit, codes in lists.items()} == expected
 
 
-def _spied(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+def _spied(monkeypatch: pytest.MonkeyPatch) -> list[_fast_learning._Learning]:
     """The searches _fast_learning.solve hands its driver, kept for a look afterwards."""
-    seen: list[object] = []
+    seen: list[_fast_learning._Learning] = []
     drive = _fast_learning.drive
 
-    def spy(search: object, *args: object) -> object:
+    def spy(search: _fast_learning._Learning, max_solutions: int, deadline: float | None,
+            node_limit: int | None, first_chunk: int) -> _fast_drive.Drive:
         seen.append(search)
-        return drive(search, *args)  # type: ignore[arg-type]
+        return drive(search, max_solutions, deadline, node_limit, first_chunk)
     monkeypatch.setattr(_fast_learning, "drive", spy)
     return seen
 
@@ -306,7 +307,7 @@ def test_the_watches_stay_consistent_after_reductions_and_packing_keeps_each_lis
                    _HARSH["reduction every 10 conflicts, nothing kept"], 1000)
     assert len(result.solutions) == 453 and result.complete and result.stats.restarts
     search = seen[0]
-    db, st = search.db, search.st  # type: ignore[attr-defined]
+    db, st = search.db, search.st
     assert st[_fast_learning._NCL] > 0
     _assert_watches_consistent(db, st)
     before = _watch_entries(db, st)
