@@ -13,7 +13,8 @@ read from numba's cache, on a small 25x25 before the clock starts). A run is *pr
 when the search ended complete within the limit with exactly one solution, checked with
 models.verify. Per run: CPU seconds, conflicts, decisions, propagations; per tree: runs
 proved, and on the runs both trees proved the sums of conflicts and CPU and the
-microseconds of CPU per conflict. Trees alternate run by run (``--baseline DIR``: a copy of
+microseconds of CPU per conflict, and over all its runs (proved or not) the CPU per conflict and
+per propagation. Trees alternate run by run (``--baseline DIR``: a copy of
 another commit, e.g. ``git archive main | tar -x -C DIR``), so both meet the same load.
 
 ``--tuning JSON`` (repeatable) runs this tree once per JSON object of _fast_learning.Tuning
@@ -160,7 +161,8 @@ def compile_cpu(tree: str) -> float:
 
 def summary(labels: list[str], rows: dict[tuple[str, int, int], Row],
             runs: list[tuple[int, int]]) -> None:
-    """Proved per tree; conflicts, CPU and CPU per conflict over the runs every tree proved."""
+    """Proved per tree; conflicts, CPU and CPU per conflict over the runs every tree proved;
+    CPU per conflict and per propagation over all the tree's runs."""
     both = [r for r in runs if all(rows[(label, *r)].get("proved") for label in labels)]
     print(f"\nproved by every tree: {len(both)} of {len(runs)} runs")
     for label in labels:
@@ -170,7 +172,20 @@ def summary(labels: list[str], rows: dict[tuple[str, int, int], Row],
         cpu = sum(float(rows[(label, *r)]["cpu"]) for r in both)
         per = 1e6 * cpu / conflicts if conflicts else 0.0
         print(f"{label}: proved {proved} of {len(runs)}; on the common runs {conflicts:,} "
-              f"conflicts, {cpu:.1f} s of CPU, {per:.0f} us a conflict")
+              f"conflicts, {cpu:.1f} s of CPU, {per:.0f} us a conflict; {rates(mine)}")
+
+
+def rates(mine: list[Row]) -> str:
+    """CPU per conflict and per propagation over all of a tree's runs, proved or not (the
+    cost of the search's steps, whatever the search's path)."""
+    done = [m for m in mine if m.get("propagations")]
+    cpu = sum(float(m["cpu"]) for m in done)
+    conflicts = sum(int(m["conflicts"]) for m in done)
+    props = sum(int(m["propagations"]) for m in done)
+    if not conflicts or not props:
+        return "no counts"
+    return (f"over all its runs {1e6 * cpu / conflicts:.0f} us a conflict, "
+            f"{1e9 * cpu / props:.0f} ns a propagation")
 
 
 def main() -> int:

@@ -6,6 +6,7 @@ clause that cut off a solution would show as a missing one here.
 """
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 
@@ -17,7 +18,7 @@ pytest.importorskip("numba", reason="the fast backend needs numba: pip install n
 from models import Geometry, Model, Puzzle, verify
 from models.model import Group
 from solvers import Result, Status, registry
-from solvers.backends import _fast_learning, fast
+from solvers.backends import _fast_drive, _fast_learning, fast
 
 from .conftest import ROOT, load
 
@@ -254,4 +255,63 @@ def test_the_store_grows_wherever_the_kernel_asks_for_room(spare: int) -> None:
     st[_fast_learning._NCL] = 63 - spare
     grown = _fast_learning._grown(db, st, variables)
     assert st[_fast_learning._USED] + variables + 2 <= len(grown[0])
-    assert st[_fast_learning._NCL] + 1 < len(grown[1]) and len(grown[3]) == 4 * len(grown[1])
+    assert st[_fast_learning._NCL] + 1 < len(grown[1])
+    assert len(grown[2]) == len(grown[4]) == 2 * _fast_learning._pool_entries(len(grown[1]), variables)
+
+
+def _watch_entries(db: tuple[np.ndarray, ...], st: np.ndarray) -> dict[int, list[int]]:
+    """Each literal's watch list as clause codes, checked to lie inside the pool's used
+    part without overlapping another list."""
+    wat, wl = db[2], db[3]
+    lists, spans = {}, []
+    for lit in range(len(wl)):
+        offset, length, cap = (int(x) for x in wl[lit, :3])
+        assert 0 <= length <= cap and offset + cap <= st[_fast_learning._WTOP] <= len(wat) // 2
+        if cap:
+            spans.append((offset, offset + cap))
+        lists[lit] = [int(wat[2 * (offset + k)]) for k in range(length)]
+    spans.sort()
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
+    return lists
+
+
+def _assert_watches_consistent(db: tuple[np.ndarray, ...], st: np.ndarray) -> None:
+    # every stored clause is watched by its first two literals, once each, and nothing else
+    clits, cinfo = db[0], db[1]
+    lists = _watch_entries(db, st)
+    expected: dict[int, list[int]] = {lit: [] for lit in lists}
+    for c in range(int(st[_fast_learning._NCL])):
+        start, size = int(cinfo[c, 0]), int(cinfo[c, 1])
+        for w in range(2):
+            expected[int(clits[start + w])].append(2 * c + (size == 2))
+    assert {lit: sorted(codes) for lit, codes in lists.items()} == expected
+
+
+def _spied(monkeypatch: pytest.MonkeyPatch) -> list[_fast_learning._Learning]:
+    """The searches _fast_learning.solve hands its driver, kept for a look afterwards."""
+    seen: list[_fast_learning._Learning] = []
+    drive = _fast_learning.drive
+
+    def spy(search: _fast_learning._Learning, max_solutions: int, deadline: float | None,
+            node_limit: int | None, first_chunk: int) -> _fast_drive.Drive:
+        seen.append(search)
+        return drive(search, max_solutions, deadline, node_limit, first_chunk)
+    monkeypatch.setattr(_fast_learning, "drive", spy)
+    return seen
+
+
+def test_the_watches_stay_consistent_after_reductions_and_packing_keeps_each_list(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = _spied(monkeypatch)
+    result = tuned(_opened("forum_hardest_1106.txt", 0, 48),
+                   _HARSH["reduction every 10 conflicts, nothing kept"], 1000)
+    assert len(result.solutions) == 453 and result.complete and result.stats.restarts
+    search = seen[0]
+    db, st = search.db, search.st
+    assert st[_fast_learning._NCL] > 0
+    _assert_watches_consistent(db, st)
+    before = _watch_entries(db, st)
+    _fast_learning._pack(db, st)  # as when the pool runs out mid-propagation: each list kept in order
+    assert _watch_entries(db, st) == before and st[_fast_learning._PACKS] == 1
+    _assert_watches_consistent(db, st)
+

@@ -19,13 +19,19 @@ drops the literals false at the root from its clauses).
 
 On a conflict the first-UIP clause is learnt (literals ``cell=value`` / ``cell!=value``),
 minimised recursively (MiniSat's test), stored with its LBD and propagated with two
-watched literals (each watch with a blocker literal); the search jumps back to the
-clause's second-highest level. Branching is VSIDS over the variables, deciding
+watched literals; the search jumps back to the clause's second-highest level. Each
+literal's watches are a contiguous list of (clause, blocker literal) entries in one
+pool, a binary clause flagged so that its blocker, its other literal, is all it reads.
+A full list moves to the pool's free end with twice the room; with none left, the pool
+is packed in place (through a spare pool of the same size), so propagation allocates
+nothing; the driver grows the pool with the clause rows, and a reduction lays the lists
+out afresh. Branching is VSIDS over the variables, deciding
 ``cell=value``. Restarts alternate, as CaDiCaL's modes do, between Glucose's rule (the
 recent clauses' LBD above the mean: proofs) and the Luby sequence (finding a solution),
 for growing stretches of conflicts. Every 2,000 conflicts (300 more each time after,
-Glucose's schedule) the search restarts and drops the worse half of the learnt clauses
-(by LBD, then length), never a clause of LBD 3 or less; a learnt clause met in conflict
+Glucose's schedule) the search restarts, drops the clauses satisfied at level 0 and the
+worse half of the other learnt clauses (by LBD, then length), never a clause of LBD 3 or
+less; a learnt clause met in conflict
 analysis takes the number of levels it now spans when that is lower (Glucose's dynamic
 LBD). The levers are read at run time (Tuning). A solution is recorded and blocked by the
 clause of its decisions' negations (kept for good), so counting goes on to any
@@ -79,8 +85,11 @@ _VI_ROWS = _TOUCHED + 1
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
  _LIVE, _STAMP, _SIZE, _PENDING, _STABLE, _MODE_END, _SWITCHES, _UNIT, _FIRST_MODE,
  _KEEP_LBD, _REDUCE_EVERY, _NEXT_REDUCE, _REDUCE_STEP, _DYNAMIC, _STEP, _COMPACT,
- _COMPACTED) = range(37)
-_SLOTS = _COMPACTED + 1
+ _COMPACTED, _WTOP, _PACKS) = range(39)
+_SLOTS = _PACKS + 1
+# Columns of the watch lists' table (a row per literal, padded to 16 bytes): offset and
+# capacity in the pool, in entries, and length.
+_WOFF, _WLEN, _WCAP = range(3)
 # Slots of the float state array.
 _INC, _DECAY, _FAST_LBD, _LBD_SUM, _MARGIN = 0, 1, 2, 3, 4
 
@@ -323,46 +332,115 @@ def _constraints(x, vb, vi, cons, st):
 
 @_plain
 def _watches(false_lit, vb, vi, cons, db, st):
-    """The learnt clauses watching false_lit, which just became false; True on a conflict."""
-    clits, cinfo, whead, wlink = db
-    prev = -1
-    e = whead[false_lit]
-    while e >= 0:
-        nxt = wlink[2 * e]
-        if _lit_value(wlink[2 * e + 1], vb) == 1:  # the blocker: a literal of the clause
-            prev, e = e, nxt
+    """The clauses watching false_lit, which just became false, in its contiguous list of
+    (clause code, blocker) entries; the entries kept are packed down as they are read
+    (MiniSat's two indices). A clause's watches are its first two literals, in either
+    order. True on a conflict."""
+    clits, cinfo, wat, wl = db[0], db[1], db[2], db[3]
+    n = wl[false_lit, _WLEN]
+    i = j = 0
+    while i < n:
+        base = 2 * wl[false_lit, _WOFF]  # re-read: a push below may move the pool's lists
+        code, blocker = wat[base + 2 * i], wat[base + 2 * i + 1]
+        i += 1
+        value = _lit_value(blocker, vb)
+        if value == 1:
+            if j < i - 1:  # (an entry already in its place is not written again)
+                wat[base + 2 * j], wat[base + 2 * j + 1] = code, blocker
+            j += 1
             continue
-        c, w = e >> 1, e & 1
+        c = code >> 1
+        if code & 1:  # a binary clause: its blocker is its other literal
+            wat[base + 2 * j], wat[base + 2 * j + 1] = code, blocker
+            j += 1
+            if value == 0:
+                return _stop(false_lit, i, j, n, wl, wat, _conflict(_CLAUSE, c, -1, st))
+            if _assign(blocker, _CLAUSE, c, vb, vi, cons, st):
+                return _stop(false_lit, i, j, n, wl, wat, True)
+            continue
         start, length = cinfo[c, 0], cinfo[c, 1]
-        other = clits[start + 1 - w]
-        if _lit_value(other, vb) == 1:
-            wlink[2 * e + 1] = other
-            prev, e = e, nxt
+        w = 0 if clits[start] == false_lit else 1  # where the false watch is (read, not moved)
+        first = clits[start + 1 - w]
+        if first != blocker and _lit_value(first, vb) == 1:
+            wat[base + 2 * j], wat[base + 2 * j + 1] = code, first
+            j += 1
             continue
         pick = -1  # a replacement: the first literal not false
-        for i in range(2, length):
-            lit = clits[start + i]
-            if _lit_value(lit, vb) != 0:
-                pick = i
+        for k in range(2, length):
+            if _lit_value(clits[start + k], vb) != 0:
+                pick = k
                 break
         if pick >= 0:
             lit = clits[start + pick]
-            clits[start + pick] = clits[start + w]
-            clits[start + w] = lit
-            if prev < 0:
-                whead[false_lit] = nxt
+            clits[start + w], clits[start + pick] = lit, false_lit
+            room = wl[lit, _WLEN]
+            if room < wl[lit, _WCAP]:  # the common case inline, no call
+                at = 2 * (wl[lit, _WOFF] + room)
+                wat[at], wat[at + 1] = code, first
+                wl[lit, _WLEN] = room + 1
             else:
-                wlink[2 * prev] = nxt
-            wlink[2 * e], wlink[2 * e + 1] = whead[lit], other
-            whead[lit] = e
-            e = nxt
+                _push(lit, code, first, db, st)
             continue
-        if _lit_value(other, vb) == 0:
-            return _conflict(_CLAUSE, c, -1, st)
-        if _assign(other, _CLAUSE, c, vb, vi, cons, st):
-            return True
-        prev, e = e, nxt
+        wat[base + 2 * j], wat[base + 2 * j + 1] = code, first
+        j += 1
+        if _lit_value(first, vb) == 0:
+            return _stop(false_lit, i, j, n, wl, wat, _conflict(_CLAUSE, c, -1, st))
+        if _assign(first, _CLAUSE, c, vb, vi, cons, st):
+            return _stop(false_lit, i, j, n, wl, wat, True)
+    wl[false_lit, _WLEN] = j
     return False
+
+
+@_plain
+def _stop(lit, i, j, n, wl, wat, answer):
+    """Leave lit's list with the entries not yet read (i to n) after the j kept; answer."""
+    base = 2 * wl[lit, _WOFF]
+    for k in range(i, n):
+        wat[base + 2 * j], wat[base + 2 * j + 1] = wat[base + 2 * k], wat[base + 2 * k + 1]
+        j += 1
+    wl[lit, _WLEN] = j
+    return answer
+
+
+@_plain
+def _push(lit, code, blocker, db, st):
+    """Append the entry (code, blocker) to lit's watch list. A full list moves to the
+    pool's free end with twice the room; with no room left there, the pool is packed
+    first (_pack leaves a free entry in every list). Allocates nothing."""
+    wat, wl = db[2], db[3]
+    n = wl[lit, _WLEN]
+    if n == wl[lit, _WCAP]:
+        cap = 2 * n + 4
+        if st[_WTOP] + cap > wat.shape[0] // 2:
+            _pack(db, st)
+        else:
+            old, new = 2 * wl[lit, _WOFF], 2 * st[_WTOP]
+            for k in range(2 * n):
+                wat[new + k] = wat[old + k]
+            wl[lit, _WOFF], wl[lit, _WCAP] = st[_WTOP], cap
+            st[_WTOP] += cap
+    at = 2 * (wl[lit, _WOFF] + n)
+    wat[at], wat[at + 1] = code, blocker
+    wl[lit, _WLEN] = n + 1
+
+
+@_plain
+def _pack(db, st):
+    """Pack every watch list to the pool's front, literal by literal, each with room for
+    half its length again and two entries more (through the spare pool, copied back); the
+    lists moved away leave holes that this reclaims."""
+    wat, wl, spare = db[2], db[3], db[4]
+    top = 0
+    for lit in range(wl.shape[0]):
+        old, n = 2 * wl[lit, _WOFF], wl[lit, _WLEN]
+        for k in range(2 * n):
+            spare[2 * top + k] = wat[old + k]
+        wl[lit, _WOFF], wl[lit, _WCAP] = top, n + n // 2 + 2
+        top += n + n // 2 + 2
+    for k in range(2 * top):
+        wat[k] = spare[k]
+    st[_WTOP] = top
+    st[_PACKS] += 1
 
 
 @_plain
@@ -539,14 +617,14 @@ def _lbd(size, vi, stamps, st):
 @_plain
 def _store(lits, size, lbd, db, st):
     """Add a clause of two literals or more, watching its first two; its index."""
-    clits, cinfo, whead, wlink = db
+    clits, cinfo = db[0], db[1]
     c, start = st[_NCL], st[_USED]
     for j in range(size):
         clits[start + j] = lits[j]
     cinfo[c, 0], cinfo[c, 1], cinfo[c, 2] = start, size, lbd
-    for w in range(2):
-        wlink[4 * c + 2 * w], wlink[4 * c + 2 * w + 1] = whead[lits[w]], lits[1 - w]
-        whead[lits[w]] = 2 * c + w
+    code = 2 * c + (size == 2)
+    _push(lits[0], code, lits[1], db, st)
+    _push(lits[1], code, lits[0], db, st)
     st[_NCL] = c + 1
     st[_USED] = start + size
     if lbd > 0:
@@ -571,41 +649,49 @@ def _learn(size, lbd, vb, vi, act, cons, db, st):
 # ------------------------------------------------------------------ restarts, reduction
 
 @njit(cache=True)
-def _reduce(db, st):
-    """At level 0: keep the better half of the learnt clauses (lower LBD, then shorter),
-    every clause of LBD 2 or less and every blocking clause (LBD 0); rebuild the watches."""
-    clits, cinfo, whead, wlink = db
+def _doomed(vb, db, st):
+    """Which clauses a reduction drops: every clause satisfied at level 0 (its true literal
+    is never undone), then the worse half of the other learnt clauses (higher LBD, then
+    longer), never one of LBD keep_lbd or less nor a blocking clause (LBD 0)."""
+    clits, cinfo = db[0], db[1]
     count = st[_NCL]
+    drop = np.zeros(count, np.uint8)
     key = np.empty(count, np.int64)
-    for c in range(count):
-        key[c] = cinfo[c, 2] * (1 << 32) + cinfo[c, 1]
-    order = np.argsort(key)
     learnt = 0
     for c in range(count):
-        if cinfo[c, 2] > st[_KEEP_LBD]:
+        key[c] = cinfo[c, 2] * (1 << 32) + cinfo[c, 1]
+        for j in range(cinfo[c, 1]):
+            if _lit_value(clits[cinfo[c, 0] + j], vb) == 1:
+                drop[c] = 1
+                break
+        if drop[c] == 0 and cinfo[c, 2] > st[_KEEP_LBD]:
             learnt += 1
-    drop = np.zeros(count, np.uint8)
+    order = np.argsort(key)
     dropped = 0
     for j in range(count - 1, -1, -1):
         c = order[j]
         if dropped >= learnt // 2:
             break
-        if cinfo[c, 2] > st[_KEEP_LBD]:
+        if drop[c] == 0 and cinfo[c, 2] > st[_KEEP_LBD]:
             drop[c] = 1
             dropped += 1
-    whead[:] = -1
+    return drop
+
+
+@njit(cache=True)
+def _reduce(vb, db, st):
+    """At level 0: drop the clauses _doomed names, pack the others to the store's front and
+    rebuild the watch lists."""
+    clits, cinfo = db[0], db[1]
+    drop = _doomed(vb, db, st)
     kept, used = 0, 0
-    for c in range(count):
+    for c in range(st[_NCL]):
         if drop[c]:
             continue
         start, size = cinfo[c, 0], cinfo[c, 1]
         for j in range(size):
             clits[used + j] = clits[start + j]
         cinfo[kept, 0], cinfo[kept, 1], cinfo[kept, 2] = used, size, cinfo[c, 2]
-        for w in range(2):
-            lit = clits[used + w]
-            wlink[4 * kept + 2 * w], wlink[4 * kept + 2 * w + 1] = whead[lit], clits[used + 1 - w]
-            whead[lit] = 2 * kept + w
         kept += 1
         used += size
     st[_NCL], st[_USED] = kept, used
@@ -613,6 +699,32 @@ def _reduce(db, st):
     for c in range(kept):
         if cinfo[c, 2] > 0:
             st[_LIVE] += 1
+    _rewatch(db, st)
+
+
+@_plain
+def _rewatch(db, st):
+    """Lay the watch lists out afresh, literal by literal, each with half its length again
+    of room (then two entries more); a clause watches its first two literals."""
+    clits, cinfo, wat, wl = db[0], db[1], db[2], db[3]
+    for lit in range(wl.shape[0]):
+        wl[lit, _WLEN] = 0
+    for c in range(st[_NCL]):
+        for w in range(2):
+            wl[clits[cinfo[c, 0] + w], _WLEN] += 1
+    top = 0
+    for lit in range(wl.shape[0]):
+        n = wl[lit, _WLEN]
+        wl[lit, _WOFF], wl[lit, _WCAP], wl[lit, _WLEN] = top, n + n // 2 + 2, 0
+        top += n + n // 2 + 2
+    st[_WTOP] = top
+    for c in range(st[_NCL]):
+        start, code = cinfo[c, 0], 2 * c + (cinfo[c, 1] == 2)
+        for w in range(2):
+            lit = clits[start + w]
+            at = 2 * (wl[lit, _WOFF] + wl[lit, _WLEN])
+            wat[at], wat[at + 1] = code, clits[start + 1 - w]
+            wl[lit, _WLEN] += 1
 
 
 @_plain
@@ -639,10 +751,10 @@ def _restart(vb, vi, act, cons, db, st):
     _backjump(0, vb, vi, act, cons, st)
     if st[_REDUCE_EVERY] == 0:
         if st[_LIVE] > st[_BOUND]:
-            _reduce(db, st)
+            _reduce(vb, db, st)
             st[_BOUND] += st[_BOUND] // 10
     elif st[_CONFLICTS] >= st[_NEXT_REDUCE]:
-        _reduce(db, st)
+        _reduce(vb, db, st)
         st[_REDUCE_STEP] += st[_STEP]
         st[_NEXT_REDUCE] = st[_CONFLICTS] + st[_REDUCE_EVERY] + st[_REDUCE_STEP]
     _schedule(st)
@@ -749,7 +861,7 @@ def _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
 
 _F8 = types.float64
 _CONS = types.Tuple((_I4[:, ::1], _I4[::1], _U8[::1], _I4[:, ::1], _I4[::1], _I4[::1], _I4[::1]))
-_STORE = types.Tuple((_I4[::1], _I4[:, ::1], _I4[::1], _I4[::1]))
+_STORE = types.Tuple((_I4[::1], _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[::1]))
 
 
 class _Search(NamedTuple):
@@ -860,22 +972,38 @@ def _new_search(variables: int) -> _Search:
     return _Search(vb, vi, np.zeros(variables), np.zeros(variables + 1, np.int64))
 
 
+def _pool_entries(clauses: int, variables: int) -> int:
+    """Watch entries the pool holds for a store of this many clause rows (at most two
+    watches each, W in all): packed in the middle of a propagation, the lists hold at most
+    2W entries (the list being read keeps the entries it moved until it is done) with half
+    again and two more per literal of room, so a push finds room after packing at worst;
+    twice that, so packing stays rare."""
+    return 2 * (3 * (2 * clauses + 2) + 4 * variables) + 8
+
+
 def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...]:
-    """An empty clause store: literals, (start, length, LBD) per clause, watch lists."""
+    """An empty clause store: literals, (start, length, LBD) per clause, the watch pool
+    (clause code, blocker per entry; code = 2 * clause + 1 for a binary clause), each
+    literal's (offset, length, capacity) in it, and a spare pool for packing."""
+    pool = 2 * _pool_entries(clauses, variables)
     return (np.zeros(lits, np.int32), np.zeros((clauses, 3), np.int32),
-            np.full(2 * variables, -1, np.int32), np.zeros(4 * clauses, np.int32))
+            np.zeros(pool, np.int32), np.zeros((2 * variables, 4), np.int32),
+            np.zeros(pool, np.int32))
 
 
 def _grown(db: tuple[np.ndarray, ...], st: np.ndarray, variables: int) -> tuple[np.ndarray, ...]:
     """The clause store with twice the room where the kernel ran short (its test: fewer
-    than variables + 2 free literals, or fewer than 2 free clause rows)."""
-    clits, cinfo, whead, wlink = db
+    than variables + 2 free literals, or fewer than 2 free clause rows), the watch pool
+    grown with the clause rows (the lists keep their offsets)."""
+    clits, cinfo, wat, wl, spare = db
     if st[_USED] + variables + 2 > len(clits):
         clits = np.concatenate([clits, np.zeros(len(clits), np.int32)])
     if st[_NCL] + 1 >= len(cinfo):
         cinfo = np.concatenate([cinfo, np.zeros_like(cinfo)])
-        wlink = np.concatenate([wlink, np.zeros_like(wlink)])
-    return clits, cinfo, whead, wlink
+        pool = 2 * _pool_entries(len(cinfo), variables)
+        wat = np.concatenate([wat, np.zeros(pool - len(wat), np.int32)])
+        spare = np.zeros(pool, np.int32)
+    return clits, cinfo, wat, wl, spare
 
 
 def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = None,
