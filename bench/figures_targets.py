@@ -829,9 +829,9 @@ def run_rate_table(outputs: Outputs) -> list[str]:
 def _run_rate_figures() -> tuple[Figure, ...]:
     return (
         Figure("run-rate-end-to-end", PAGE, RUN_RATE_SHOWN, RUN_RATE_RUN, (RUN_RATE,),
-               run_rate_value("this", "end_to_end"), 0, 2000, cheap=False,
-               what="runs a second end to end (median of 3 rounds, 20,000 puzzles): under the target's 2,000 "
-                    "at the load it was kept at"),
+               run_rate_value("this", "end_to_end"), 2000, 10**6, cheap=False,
+               what="runs a second end to end (median of 3 rounds, 20,000 puzzles): at least the target's "
+                    "2,000 at the load it was kept at (1.0-1.4)"),
         Figure("run-rate-cpu", PAGE, RUN_RATE_SHOWN, RUN_RATE_RUN, (RUN_RATE,), run_rate_value("this", "cpu"), 0, 1.0,
                cheap=False, what="time: the process tree's CPU ms a run (median of 3 rounds), under 1 ms"),
         Figure("parent-stages-total", PAGE, "| total | 218.1 | 300.7 | 0.73 |", PARENT_STAGES_RUN, (PARENT_STAGES,),
@@ -846,7 +846,7 @@ def parent_stages_ratio(outputs: Outputs) -> float:
     return round(sum(figures["this"].values()) / sum(figures["baseline"].values()), 2)
 
 
-RUN_RATE_SHOWN = "1,273 runs/s end to end, 1,520 steady, 0.615 ms of CPU a run"
+RUN_RATE_SHOWN = "2,020 runs/s end to end, 2,314 steady, 0.693 ms of CPU a run"
 
 
 def parent_stages_table(outputs: Outputs) -> list[str]:
