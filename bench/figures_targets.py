@@ -961,9 +961,12 @@ REPLAY_SHOWN = "208,331 events: a 452,437-byte page, opened in 615 ms"
 # ---------------------------------------------------------------- clause learning on Frisch isomorphs
 
 LEARNING = kept("learning_frisch.json")
-LEARNING_RUN = (("python", "bench/bench_learning_frisch.py", "--puzzles", "3,0", "--seeds", "0", "--cadical", "--jobs",
-                 "2", "--cpu-limit", "60", "--json", "{out}/learning_frisch.json"),)
-LEARNING_SHOWN = ("#3 proved in 111,712 conflicts (CaDiCaL's proof: 106,651), #0 not proved in 60 s of CPU "
+LEARNING_RUN = (("python", "bench/bench_learning_frisch.py", "--baseline", "/tmp/wbase", "--puzzles", "5,13,3,0,8,14,9",
+                 "--seeds", "0", "--cadical", "--jobs", "2", "--cpu-limit", "60", "--json", "{out}/learning_frisch.json"),
+                ("python", "bench/bench_learning_frisch.py", "--baseline", "/tmp/wbase", "--puzzles", "9,15", "--seeds",
+                 "1", "--jobs", "2", "--cpu-limit", "60", "--json", "{out}/learning_frisch_seed1.json"))
+LEARNING_SEED1 = kept("learning_frisch_seed1.json")
+LEARNING_SHOWN = ("#3 proved in 111,978 conflicts (CaDiCaL's proof: 106,651), #0 not proved in 60 s of CPU "
                   "(CaDiCaL's proof: 156,166 conflicts)")
 
 
@@ -983,7 +986,7 @@ def _learning_figures() -> tuple[Figure, ...]:
         exactly(name, LEARNING_SHOWN, LEARNING_RUN, LEARNING, learning_run(tree, puzzle, key), count, what,
                 cheap=False)
         for name, tree, puzzle, key, count, what in (
-            ("learning-frisch-3-conflicts", "this", 3, "conflicts", 111712,
+            ("learning-frisch-3-conflicts", "this", 3, "conflicts", 111978,
              "fast:learning=conflicts's conflicts to prove Frisch #3's isomorph (seed 0) unique"),
             ("learning-frisch-3-cadical-conflicts", "cadical", 3, "conflicts", 106651,
              "CaDiCaL's conflicts to prove the same CNF, its solution blocked, unsatisfiable"),
@@ -992,6 +995,24 @@ def _learning_figures() -> tuple[Figure, ...]:
             ("learning-frisch-0-cadical-conflicts", "cadical", 0, "conflicts", 156166,
              "CaDiCaL's conflicts to prove #0's CNF, its solution blocked, unsatisfiable"),
         ))
+
+
+def learning_table(outputs: Outputs) -> list[str]:
+    """Per isomorph and tree of the kept bench_learning_frisch.py runs (both seeds): its CPU
+    seconds and conflicts, proved or not within the limit."""
+    runs = [run for name in ("learning_frisch.json", "learning_frisch_seed1.json")
+            for run in decoded(outputs[name])["runs"]]
+    trees = list(dict.fromkeys(run["tree"] for run in runs))
+    lines = ["| isomorph | " + " | ".join(f"{tree}: CPU s, conflicts" for tree in trees) + " |",
+             "|---|" + "---|" * len(trees)]
+    for seed, puzzle in dict.fromkeys((run["seed"], run["puzzle"]) for run in runs):
+        cells = []
+        for tree in trees:
+            found = [run for run in runs if (run["tree"], run["seed"], run["puzzle"]) == (tree, seed, puzzle)]
+            cells.append("(not run)" if not found else
+                         f"{'' if found[0]['proved'] else 'not proved '}{found[0]['cpu']:.2f}, {found[0]['conflicts']:,}")
+        lines.append(f"| #{puzzle} seed {seed} | " + " | ".join(cells) + " |")
+    return lines
 
 
 # ---------------------------------------------------------------- run --batch (bench_batch_run.py)
@@ -1027,6 +1048,8 @@ TABLES: tuple[RenderedTable, ...] = (rendered("all-backends", ALLB, "backends"),
                                      RenderedTable("harness", PAGE, (HARNESS,), harness_table),
                                      RenderedTable("first-run", PAGE, (FIRST,), first_run_table),
                                      RenderedTable("run-rate", PAGE, (RUN_RATE,), run_rate_table),
+                                     RenderedTable("learning-frisch", PAGE, (LEARNING, LEARNING_SEED1),
+                                                   learning_table),
                                      RenderedTable("parent-stages", PAGE, (PARENT_STAGES,), parent_stages_table),
                                      RenderedTable("fuzz", PAGE, (FUZZ,), fuzz_table),
                                      RenderedTable("streaming", PAGE, (STREAMING,), streaming_table),
