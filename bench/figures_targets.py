@@ -961,8 +961,9 @@ REPLAY_SHOWN = "208,331 events: a 452,437-byte page, opened in 615 ms"
 # ---------------------------------------------------------------- clause learning on Frisch isomorphs
 
 LEARNING = kept("learning_frisch.json")
-LEARNING_RUN = (("python", "bench/bench_learning_frisch.py", "--baseline", "/tmp/wbase", "--puzzles", "5,13,3,0,8,14,9",
-                 "--seeds", "0", "--cadical", "--jobs", "2", "--cpu-limit", "60", "--json", "{out}/learning_frisch.json"),
+LEARNING_RUN = (("python", "bench/bench_learning_frisch.py", "--baseline", "/tmp/wbase", "--puzzles",
+                 "5,13,3,0,8,14,9", "--seeds", "0", "--cadical", "--jobs", "2", "--cpu-limit", "60", "--json",
+                 "{out}/learning_frisch.json"),
                 ("python", "bench/bench_learning_frisch.py", "--baseline", "/tmp/wbase", "--puzzles", "9,15", "--seeds",
                  "1", "--jobs", "2", "--cpu-limit", "60", "--json", "{out}/learning_frisch_seed1.json"))
 LEARNING_SEED1 = kept("learning_frisch_seed1.json")
@@ -1009,8 +1010,11 @@ def learning_table(outputs: Outputs) -> list[str]:
         cells = []
         for tree in trees:
             found = [run for run in runs if (run["tree"], run["seed"], run["puzzle"]) == (tree, seed, puzzle)]
-            cells.append("(not run)" if not found else
-                         f"{'' if found[0]['proved'] else 'not proved '}{found[0]['cpu']:.2f}, {found[0]['conflicts']:,}")
+            if not found:
+                cells.append("(not run)")
+                continue
+            run = found[0]
+            cells.append(f"{'' if run['proved'] else 'not proved '}{run['cpu']:.2f}, {run['conflicts']:,}")
         lines.append(f"| #{puzzle} seed {seed} | " + " | ".join(cells) + " |")
     return lines
 
