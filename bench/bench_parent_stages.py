@@ -44,14 +44,14 @@ def replay(puzzles: Path, answers: list[dict[str, Any]], rounds: int) -> dict[st
     """The best CPU seconds a run of each stage over the rounds, in this interpreter's checkout."""
     from multiprocessing.reduction import ForkingPickler  # noqa: PLC0415 - the checkout's own imports follow
 
-    from models.formats import iter_puzzles  # noqa: PLC0415
-    from solvers.harness.engine.answers import check_answer  # noqa: PLC0415
-    from solvers.harness.engine.channel import FrameReader, encode_frame  # noqa: PLC0415
-    from solvers.harness.engine.configs import resolve  # noqa: PLC0415
-    from solvers.harness.engine.timing import Seen, judged_times  # noqa: PLC0415
-    from solvers.harness.results.experiment import build_tasks  # noqa: PLC0415
-    from solvers.harness.results.judge import assess  # noqa: PLC0415
-    from solvers.harness.results.report import summarize  # noqa: PLC0415
+    from models.formats import iter_puzzles  # noqa: PLC0415 - from the tree under test
+    from solvers.harness.engine.answers import check_answer  # noqa: PLC0415 - from the tree under test
+    from solvers.harness.engine.channel import FrameReader, encode_frame  # noqa: PLC0415 - from the tree under test
+    from solvers.harness.engine.configs import resolve  # noqa: PLC0415 - from the tree under test
+    from solvers.harness.engine.timing import Seen, judged_times  # noqa: PLC0415 - from the tree under test
+    from solvers.harness.results.experiment import build_tasks  # noqa: PLC0415 - from the tree under test
+    from solvers.harness.results.judge import assess  # noqa: PLC0415 - from the tree under test
+    from solvers.harness.results.report import summarize  # noqa: PLC0415 - from the tree under test
 
     if not Path(sys.modules["models"].__file__ or "").is_relative_to(Path(sys.path[0]).resolve()):
         raise SystemExit(f"models came from {sys.modules['models'].__file__}, not {sys.path[0]}")
@@ -110,9 +110,9 @@ def replay(puzzles: Path, answers: list[dict[str, Any]], rounds: int) -> dict[st
 
 def solved(lines: list[str]) -> list[dict[str, Any]]:
     """fast's answer to each puzzle as a worker sends it (solutions, stats, times)."""
-    from models import as_model, parse_puzzle  # noqa: PLC0415
-    from solvers.backends import fast  # noqa: PLC0415
-    from solvers.harness.engine.worker import plain_outcome  # noqa: PLC0415
+    from models import as_model, parse_puzzle  # noqa: PLC0415 - from the tree under test
+    from solvers.backends import fast  # noqa: PLC0415 - from the tree under test
+    from solvers.harness.engine.worker import plain_outcome  # noqa: PLC0415 - from the tree under test
 
     answers = []
     for line in lines:
