@@ -76,6 +76,7 @@ def test_the_start_policy_starts_a_worker_once_the_waits_add_up_to_a_start_up() 
     assert not policy.may_start("k", 10.0)  # the wait starts being counted
     assert not policy.may_start("k", 10.3)
     assert policy.next_look(10.3) == pytest.approx(10.5)
+    assert policy.next_look(10.4) == pytest.approx(10.5)  # the wait since the last look counts too
     policy.not_blocked()  # the task went to the worker that fell free: 0.3 s kept
     assert not policy.may_start("k", 20.0)
     assert policy.may_start("k", 20.2)  # 0.3 + 0.2 s waited: a start-up's worth

@@ -65,8 +65,8 @@ class StartPolicy:
         """When the waiting key would have waited its start-up's worth (time.monotonic), or None."""
         if self.blocked is None or self.blocked[0] not in self.cost:
             return None
-        key = self.blocked[0]
-        return now + max(0.0, self.cost[key] - self.waited.get(key, 0.0))
+        key, since = self.blocked
+        return max(now, since + self.cost[key] - self.waited.get(key, 0.0))
 
 
 def shared_cpu(jobs: int) -> int | None:
@@ -74,8 +74,7 @@ def shared_cpu(jobs: int) -> int | None:
     the first is the likeliest to serve interrupts), or None: more jobs, or no affinity API."""
     if jobs != 1 or not hasattr(os, "sched_getaffinity"):
         return None
-    allowed = os.sched_getaffinity(0)
-    return max(allowed) if len(allowed) > 1 else None
+    return max(os.sched_getaffinity(0), default=None)
 
 
 def pin(pid: int, cpu: int | None) -> bool:
