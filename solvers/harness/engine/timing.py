@@ -49,7 +49,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from ...result import Status
-from ..tasks import OWN_SLACK, Outcome, backend_seconds
+from ..tasks import Outcome, backend_seconds, own_time_fits
 
 LATE_STATUSES = (Status.SOLVED, Status.UNSAT, Status.UNKNOWN, Status.TIMEOUT)
 """Statuses turned into a timeout at the limit when the run took longer than its limit."""
@@ -288,7 +288,7 @@ def _own_time_noted(outcome: Outcome) -> Outcome:
     """The outcome, its message noting a backend's own time longer than the call (impossible:
     it was measured inside the call; the record leaves it out)."""
     own = backend_seconds(outcome.stats, None)
-    if own is None or own <= outcome.time_s * (1 + OWN_SLACK[1]) + OWN_SLACK[0]:  # backend_seconds' bound
+    if own is None or own_time_fits(own, outcome.time_s):
         return outcome
     note = (f"the backend's own clock said {own:.3g} s, longer than the {outcome.time_s:.3g} s "
             "the harness measured around the call: not kept")

@@ -208,8 +208,8 @@ def machine_speed(old: dict[str, Any], new: dict[str, Any] | None = None,
     relative = last / first if new is not None and first and last is not None else None
     if relative is not None and abs(relative - 1) > DRIFT:
         problems.append(f"the machine speeds differ by {relative - 1:+.1%} (probe NEW/OLD)")
-    one_run = new is None
     text = "; ".join(problems)
+    one_run = new is None
     return {"basis": basis, "old_probe_s": figures[0], "new_probe_s": figures[-1] if not one_run else None,
             "relative": relative, "old_moved": moved[0], "new_moved": moved[-1] if not one_run else None,
             "refused": "" if one_run else text, "warning": text if one_run else "",
