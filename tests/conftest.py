@@ -7,6 +7,7 @@ import io
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -62,6 +63,27 @@ class OnlyModulesWithExamples:
         if not inside or collection_path.suffix != ".py" or not collection_path.is_file():
             return None
         return True if ">>>" not in collection_path.read_text(encoding="utf-8") else None
+
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@pytest.fixture(autouse=True)
+def signal_handlers_left_as_found() -> Iterator[None]:
+    """Every test leaves this process's handlers of SIGINT, SIGTERM and SIGHUP, and its set of
+    blocked signals, as it found them (restored, and the test failed, if not): a process
+    launched later inherits an ignored or blocked signal, so one left so here would make a
+    later test's Ctrl-C do nothing."""
+    before = {number: signal.getsignal(number) for number in _STOP_SIGNALS}
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    yield
+    changed = [signal.Signals(number).name for number, handler in before.items()
+               if signal.getsignal(number) is not handler]
+    if signal.pthread_sigmask(signal.SIG_SETMASK, blocked) != blocked:
+        changed.append("the blocked signals")
+    for number, handler in before.items():
+        signal.signal(number, handler)
+    assert not changed, f"the test left the handling of {', '.join(changed)} changed"
 
 
 def compare(*args: str, stdin: str | IO[bytes] | None = None, cwd: Path = ROOT, timeout: float = 300,
