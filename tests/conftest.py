@@ -68,22 +68,33 @@ class OnlyModulesWithExamples:
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
+def _signal_state() -> tuple[object, ...]:
+    """How this process meets SIGINT, SIGTERM and SIGHUP: Python's handlers, and the kernel's
+    view (the signals ignored, and those the main thread blocks), which a library's native
+    code may change behind Python's back."""
+    status = Path("/proc/self/status")
+    masks = {}
+    if status.exists():
+        for line in status.read_text().splitlines():
+            name, _, value = line.partition(":")
+            if name in ("SigIgn", "SigBlk"):
+                masks[name] = {number for number in _STOP_SIGNALS if int(value, 16) >> (number - 1) & 1}
+    return tuple(signal.getsignal(number) for number in _STOP_SIGNALS), masks
+
+
 @pytest.fixture(autouse=True)
 def signal_handlers_left_as_found() -> Iterator[None]:
-    """Every test leaves this process's handlers of SIGINT, SIGTERM and SIGHUP, and its set of
-    blocked signals, as it found them (restored, and the test failed, if not): a process
-    launched later inherits an ignored or blocked signal, so one left so here would make a
-    later test's Ctrl-C do nothing."""
-    before = {number: signal.getsignal(number) for number in _STOP_SIGNALS}
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    """Every test leaves this process's handling of SIGINT, SIGTERM and SIGHUP as it found it
+    (restored, and the test failed, if not): a process launched later inherits a signal ignored
+    or blocked, so one left so here would make a later test's Ctrl-C do nothing."""
+    before, blocked = _signal_state(), signal.pthread_sigmask(signal.SIG_BLOCK, [])
     yield
-    changed = [signal.Signals(number).name for number, handler in before.items()
-               if signal.getsignal(number) is not handler]
-    if signal.pthread_sigmask(signal.SIG_SETMASK, blocked) != blocked:
-        changed.append("the blocked signals")
-    for number, handler in before.items():
-        signal.signal(number, handler)
-    assert not changed, f"the test left the handling of {', '.join(changed)} changed"
+    after = _signal_state()
+    if after != before:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        for number, handler in zip(_STOP_SIGNALS, before[0]):  # type: ignore[call-overload]  # a tuple of handlers
+            signal.signal(number, handler)
+    assert after == before, f"the test changed how this process meets stop signals: {before} -> {after}"
 
 
 def compare(*args: str, stdin: str | IO[bytes] | None = None, cwd: Path = ROOT, timeout: float = 300,
