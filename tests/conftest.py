@@ -65,36 +65,11 @@ class OnlyModulesWithExamples:
         return True if ">>>" not in collection_path.read_text(encoding="utf-8") else None
 
 
-_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-def _signal_state() -> tuple[object, ...]:
-    """How this process meets SIGINT, SIGTERM and SIGHUP: Python's handlers, and the kernel's
-    view (the signals ignored, and those the main thread blocks), which a library's native
-    code may change behind Python's back."""
-    status = Path("/proc/self/status")
-    masks = {}
-    if status.exists():
-        for line in status.read_text().splitlines():
-            name, _, value = line.partition(":")
-            if name in ("SigIgn", "SigBlk"):
-                masks[name] = {number for number in _STOP_SIGNALS if int(value, 16) >> (number - 1) & 1}
-    return tuple(signal.getsignal(number) for number in _STOP_SIGNALS), masks
-
-
-@pytest.fixture(autouse=True)
-def signal_handlers_left_as_found() -> Iterator[None]:
-    """Every test leaves this process's handling of SIGINT, SIGTERM and SIGHUP as it found it
-    (restored, and the test failed, if not): a process launched later inherits a signal ignored
-    or blocked, so one left so here would make a later test's Ctrl-C do nothing."""
-    before, blocked = _signal_state(), signal.pthread_sigmask(signal.SIG_BLOCK, [])
-    yield
-    after = _signal_state()
-    if after != before:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        for number, handler in zip(_STOP_SIGNALS, before[0]):  # type: ignore[call-overload]  # a tuple of handlers
-            signal.signal(number, handler)
-    assert after == before, f"the test changed how this process meets stop signals: {before} -> {after}"
+def interruptible() -> None:
+    """A ``preexec_fn`` for a launch a test stops with SIGINT: the child meets Ctrl-C as one
+    started from a terminal does. A test run started in the background (``&``, nohup, some CI
+    runners) has SIGINT ignored, and a child would inherit that and never stop."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def compare(*args: str, stdin: str | IO[bytes] | None = None, cwd: Path = ROOT, timeout: float = 300,

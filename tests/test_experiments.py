@@ -21,7 +21,7 @@ import pytest
 
 from solvers.harness.results.records import CSV_COLUMNS
 
-from .conftest import ROOT, compare, compare_here, puzzle_file
+from .conftest import ROOT, compare, compare_here, interruptible, puzzle_file
 
 PLUGINS = ROOT / "tests" / "plugins"
 REFERENCE = f"ref={PLUGINS / 'reference.py'}:solve"
@@ -292,7 +292,7 @@ def test_ctrl_c_saves_what_finished_as_partial_and_exits_130(puzzles: str, tmp_p
         [sys.executable, str(ROOT / "compare.py"), "run", puzzles, "--plugin", REFERENCE,
          "--plugin", SLEEPER, "--solvers", "ref,sleeper", "--jobs", "1", "--timeout", "120", "--json", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "SLEEPER_MARK": str(mark)})
+        env={**os.environ, "SLEEPER_MARK": str(mark)}, preexec_fn=interruptible)
     deadline = time.monotonic() + 120  # the sweep is under way once the sleeper holds its worker
     while not mark.exists() and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.1)

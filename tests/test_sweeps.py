@@ -25,7 +25,7 @@ from solvers.harness.engine.executors import ExecutorError, make_executor
 from solvers.harness.engine.runner import run_tasks
 from solvers.harness.tasks import Configuration, Task
 
-from .conftest import ROOT, cli, compare, compare_here
+from .conftest import ROOT, cli, compare, compare_here, interruptible
 
 PLUGINS = ROOT / "tests" / "plugins"
 PLANTED = PLUGINS / "planted.py"
@@ -251,7 +251,8 @@ def test_an_interrupted_sweep_resumed_records_every_task_exactly_once(stop: str,
              "--plugin", SLOW, "--solvers", "ref,nap=slow:seconds=0.2", "--repeat", "2",
              "--jobs", "1", "--timeout", "5", "--db", str(db), "--executor", executor,
              *(["--chunk-size", "2"] if executor == "dask" else [])]  # local refuses a chunk size
-    process = subprocess.Popen(sweep, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(sweep, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=interruptible)
     deadline = time.monotonic() + 120
     while _runs_in(db) < 3 and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.1)
