@@ -315,3 +315,40 @@ def test_the_watches_stay_consistent_after_reductions_and_packing_keeps_each_lis
     assert _watch_entries(db, st) == before and st[_fast_learning._PACKS] == 1
     _assert_watches_consistent(db, st)
 
+
+
+@pytest.mark.parametrize("puzzle", [
+    _opened("forum_hardest_1106.txt", 0, 48), load("forum_hardest_1106.txt")[1],
+    load("generated_16x16.txt")[0]], ids=["453 solutions", "unique 9x9", "unique 16x16"])
+def test_every_shrunk_learnt_clause_holds_in_every_solution(
+        monkeypatch: pytest.MonkeyPatch, puzzle: Puzzle) -> None:
+    # stopped at the first solution, each learnt clause follows from the puzzle alone (no
+    # blocking clause took part), so every solution of the puzzle satisfies it
+    seen = _spied(monkeypatch)
+    keep_all = _fast_learning.Tuning(reduce_every=100000)
+    result = tuned(puzzle, keep_all, 1)
+    assert len(result.solutions) == 1
+    db, st = seen[0].db, seen[0].st
+    assert st[_fast_learning._SHRUNK] > 0 and st[_fast_learning._NCL] > 0  # shrinking acted
+    n = Model.from_puzzle(puzzle).n
+    solutions = fast.solve(Model.from_puzzle(puzzle), max_solutions=1000).solutions
+    clits, cinfo = db[0], db[1]
+    learnt = [c for c in range(int(st[_fast_learning._NCL])) if cinfo[c, 2] > 0]
+    assert learnt
+    for c in learnt:  # (LBD 0: the clause blocking the solution found, stored as it stops)
+        start, size = int(cinfo[c, 0]), int(cinfo[c, 1])
+        lits = [int(x) for x in clits[start:start + size]]
+        for solution in solutions:
+            # literal 2 * var (var true) or 2 * var + 1 (var false), var = cell * n + value - 1
+            assert any((solution[(lit >> 1) // n] == (lit >> 1) % n + 1) == (lit & 1 == 0)
+                       for lit in lits), f"learnt clause {c} excludes a solution"
+
+
+@pytest.mark.parametrize("puzzle", [
+    _opened("forum_hardest_1106.txt", 0, 48), load("special_9x9_unsolvable.txt")[0],
+    load("generated_16x16.txt")[0]], ids=["453 solutions", "unsolvable", "unique 16x16"])
+def test_shrinking_keeps_the_counts_of_search(puzzle: Puzzle) -> None:
+    on = tuned(puzzle, _HARSH["reduction every 10 conflicts, nothing kept"], 1000)
+    off = tuned(puzzle, _HARSH["reduction every 10 conflicts, nothing kept"]._replace(shrink=False), 1000)
+    assert on.complete and off.complete and on.status == off.status
+    assert sorted(on.solutions) == sorted(off.solutions)

@@ -18,7 +18,9 @@ to its open members, so the scans above pass over open members only (CaDiCaL lik
 drops the literals false at the root from its clauses).
 
 On a conflict the first-UIP clause is learnt (literals ``cell=value`` / ``cell!=value``),
-minimised recursively (MiniSat's test), stored with its LBD and propagated with two
+minimised recursively (MiniSat's test), shrunk (each lower level's several literals
+replaced by that level's first unique implication point, where the clause implies it:
+Fleury and Biere's all-UIP shrinking), stored with its LBD and propagated with two
 watched literals; the search jumps back to the clause's second-highest level. Each
 literal's watches are a contiguous list of (clause, blocker literal) entries in one
 pool, a binary clause flagged so that its blocker, its other literal, is all it reads.
@@ -78,15 +80,16 @@ _DECISION, _AMO, _ALO, _CLAUSE = 0, 1, 2, 3
 # Rows of the int8 variable table and of the int32 variable table (see _Search).
 _VALUE, _KIND, _SEEN = range(3)
 _VB_ROWS = _SEEN + 1
-_LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHED = range(11)
-_VI_ROWS = _TOUCHED + 1
+(_LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHED, _SBUF,
+ _SWALK) = range(13)
+_VI_ROWS = _SWALK + 1
 # Slots of the int64 state array.
 (_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
  _LIVE, _STAMP, _SIZE, _PENDING, _STABLE, _MODE_END, _SWITCHES, _UNIT, _FIRST_MODE,
  _KEEP_LBD, _REDUCE_EVERY, _NEXT_REDUCE, _REDUCE_STEP, _DYNAMIC, _STEP, _COMPACT,
- _COMPACTED, _WTOP, _PACKS) = range(39)
-_SLOTS = _PACKS + 1
+ _COMPACTED, _WTOP, _PACKS, _SHRINK, _SHRUNK) = range(41)
+_SLOTS = _SHRUNK + 1
 # Columns of the watch lists' table (a row per literal, padded to 16 bytes): offset and
 # capacity in the pool, in entries, and length.
 _WOFF, _WLEN, _WCAP = range(3)
@@ -114,6 +117,9 @@ class Tuning(NamedTuple):
     """Recompute the LBD of a learnt clause met in conflict analysis; keep it if lower."""
     compact: bool = True
     """Drop the members fixed at level 0 from the constraints whenever level 0 grows."""
+    shrink: bool = True
+    """Shrink each learnt clause: the literals of one lower level replaced by that level's
+    first unique implication point where the clause implies it (Fleury and Biere 2020)."""
 
 
 _plain = njit(cache=True, _nrt=False)
@@ -588,6 +594,8 @@ def _minimise(size, vb, vi, stamps, cons, db, st):
                 continue
         learnt[out] = learnt[j]
         out += 1
+    if st[_SHRINK] and out > 2:
+        out, touched = _shrink(out, touched, vb, vi, stamps, cons, db, st)
     for j in range(1, size):
         seen[keep[j] >> 1] = 0
     for t in range(touched):
@@ -599,6 +607,98 @@ def _minimise(size, vb, vi, stamps, cons, db, st):
     if out > 1:
         learnt[1], learnt[best] = learnt[best], learnt[1]
     return out
+
+
+@_plain
+def _shrink(out, touched, vb, vi, stamps, cons, db, st):
+    """Shrinking (Fleury and Biere 2020): the minimised clause's literals below the
+    conflict's level, taken level by level from the lowest, each level's several literals
+    replaced by the one literal of its first unique implication point when the clause's
+    other literals (or the ones they imply) and that point imply them all. Marks made
+    are listed from touched on for clearing; the new length and end of that list."""
+    learnt, level = vi[_LEARNT], vi[_LEVEL]
+    for j in range(2, out):  # by level, lowest first (insertion sort: a few dozen literals)
+        lit, k = learnt[j], j
+        while k > 1 and level[learnt[k - 1] >> 1] > level[lit >> 1]:
+            learnt[k] = learnt[k - 1]
+            k -= 1
+        learnt[k] = lit
+    kept, j = 1, 1
+    while j < out:
+        lv, end = level[learnt[j] >> 1], j + 1
+        while end < out and level[learnt[end] >> 1] == lv:
+            end += 1
+        uip = -1
+        if end - j > 1:
+            uip, touched = _shrink_level(lv, j, end, touched, vb, vi, stamps, cons, db, st)
+        if uip >= 0:
+            learnt[kept] = 2 * uip + vb[_VALUE, uip]
+            kept += 1
+            st[_SHRUNK] += end - j - 1
+        else:
+            for k in range(j, end):
+                learnt[kept] = learnt[k]
+                kept += 1
+        j = end
+    return kept, touched
+
+
+@_plain
+def _shrink_level(lv, j, end, touched, vb, vi, stamps, cons, db, st):
+    """The variable of level lv's first unique implication point for the clause literals
+    learnt[j:end] (all of level lv), walking that level's trail back from its end, or -1
+    where a reason reaches below lv to a variable neither in the clause nor implied by it
+    (nor redundant by MiniSat's test). Walk marks are 3, listed in vi[_SWALK] with their
+    former mark to restore on failure; on success the new ones join the touched list."""
+    seen, level, trail, buf, walk = vb[_SEEN], vi[_LEVEL], vi[_TRAIL], vi[_SBUF], vi[_SWALK]
+    marked = 0
+    for k in range(j, end):
+        y = vi[_LEARNT, k] >> 1
+        walk[marked] = 4 * y + seen[y]
+        marked += 1
+        seen[y] = 3
+    left, i, uip = end - j, vi[_TLIM, lv] - 1, -1
+    while uip < 0:
+        p = trail[i]
+        i -= 1
+        if seen[p] != 3:
+            continue
+        left -= 1
+        if left == 0:
+            uip = p
+            break
+        if vb[_KIND, p] == _DECISION:
+            break
+        count = _reason(vb[_KIND, p], vi[_RID, p], p, cons, db, buf)
+        for k in range(count):
+            z = buf[k]
+            if level[z] == lv:
+                if seen[z] != 3:
+                    walk[marked] = 4 * z + seen[z]
+                    marked += 1
+                    seen[z] = 3
+                    left += 1
+            elif level[z] > 0 and seen[z] == 0:
+                end_of = -1
+                if vb[_KIND, z] != _DECISION:
+                    end_of = _redundant(z, vb, vi, stamps, cons, db, st, touched)
+                if end_of < 0:
+                    left = -1  # the level cannot be shrunk
+                    break
+                touched = end_of
+                seen[z] = 2
+                vi[_TOUCHED, touched] = z
+                touched += 1
+        if left < 0:
+            break
+    for k in range(marked):
+        y, before = walk[k] >> 2, walk[k] & 3
+        if uip < 0:
+            seen[y] = before
+        elif before == 0:
+            vi[_TOUCHED, touched] = y
+            touched += 1
+    return uip, touched
 
 
 @_plain
@@ -959,7 +1059,7 @@ def _states(tune: Tuning, n: int, variables: int) -> tuple[np.ndarray, np.ndarra
     st[_UNIT], st[_KEEP_LBD] = tune.restart_unit, tune.keep_lbd
     st[_REDUCE_EVERY] = st[_NEXT_REDUCE] = tune.reduce_every
     st[_DYNAMIC], st[_STEP] = tune.dynamic_lbd, tune.reduce_step
-    st[_COMPACT] = tune.compact
+    st[_COMPACT], st[_SHRINK] = tune.compact, tune.shrink
     return st, np.array([1.0, tune.decay, 0.0, 0.0, tune.margin])
 
 
