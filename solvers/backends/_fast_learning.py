@@ -90,6 +90,9 @@ _VI_ROWS = _SWALK + 1
  _KEEP_LBD, _REDUCE_EVERY, _NEXT_REDUCE, _REDUCE_STEP, _DYNAMIC, _STEP, _COMPACT,
  _COMPACTED, _WTOP, _PACKS, _SHRINK, _SHRUNK) = range(41)
 _SLOTS = _SHRUNK + 1
+_HEAD = 2
+"""A stored clause's literals follow its length and its index (its header), so a watch
+entry's code, 2 * (where its literals start) + (1 if binary), reaches both in one read."""
 # Columns of the watch lists' table (a row per literal, padded to 16 bytes): offset and
 # capacity in the pool, in entries, and length.
 _WOFF, _WLEN, _WCAP = range(3)
@@ -342,7 +345,7 @@ def _watches(false_lit, vb, vi, cons, db, st):
     (clause code, blocker) entries; the entries kept are packed down as they are read
     (MiniSat's two indices). A clause's watches are its first two literals, in either
     order. True on a conflict."""
-    clits, cinfo, wat, wl = db[0], db[1], db[2], db[3]
+    clits, wat, wl = db[0], db[2], db[3]
     n = wl[false_lit, _WLEN]
     i = j = 0
     while i < n:
@@ -355,16 +358,17 @@ def _watches(false_lit, vb, vi, cons, db, st):
                 wat[base + 2 * j], wat[base + 2 * j + 1] = code, blocker
             j += 1
             continue
-        c = code >> 1
+        start = code >> 1  # where the clause's literals start, its length and index before them
         if code & 1:  # a binary clause: its blocker is its other literal
             wat[base + 2 * j], wat[base + 2 * j + 1] = code, blocker
             j += 1
+            c = clits[start - 1]
             if value == 0:
                 return _stop(false_lit, i, j, n, wl, wat, _conflict(_CLAUSE, c, -1, st))
             if _assign(blocker, _CLAUSE, c, vb, vi, cons, st):
                 return _stop(false_lit, i, j, n, wl, wat, True)
             continue
-        start, length = cinfo[c, 0], cinfo[c, 1]
+        length = clits[start - 2]
         w = 0 if clits[start] == false_lit else 1  # where the false watch is (read, not moved)
         first = clits[start + 1 - w]
         if first != blocker and _lit_value(first, vb) == 1:
@@ -389,6 +393,7 @@ def _watches(false_lit, vb, vi, cons, db, st):
             continue
         wat[base + 2 * j], wat[base + 2 * j + 1] = code, first
         j += 1
+        c = clits[start - 1]
         if _lit_value(first, vb) == 0:
             return _stop(false_lit, i, j, n, wl, wat, _conflict(_CLAUSE, c, -1, st))
         if _assign(first, _CLAUSE, c, vb, vi, cons, st):
@@ -718,11 +723,12 @@ def _lbd(size, vi, stamps, st):
 def _store(lits, size, lbd, db, st):
     """Add a clause of two literals or more, watching its first two; its index."""
     clits, cinfo = db[0], db[1]
-    c, start = st[_NCL], st[_USED]
+    c, start = st[_NCL], st[_USED] + _HEAD
+    clits[start - 2], clits[start - 1] = size, c
     for j in range(size):
         clits[start + j] = lits[j]
     cinfo[c, 0], cinfo[c, 1], cinfo[c, 2] = start, size, lbd
-    code = 2 * c + (size == 2)
+    code = 2 * start + (size == 2)
     _push(lits[0], code, lits[1], db, st)
     _push(lits[1], code, lits[0], db, st)
     st[_NCL] = c + 1
@@ -789,6 +795,8 @@ def _reduce(vb, db, st):
         if drop[c]:
             continue
         start, size = cinfo[c, 0], cinfo[c, 1]
+        used += _HEAD
+        clits[used - 2], clits[used - 1] = size, kept
         for j in range(size):
             clits[used + j] = clits[start + j]
         cinfo[kept, 0], cinfo[kept, 1], cinfo[kept, 2] = used, size, cinfo[c, 2]
@@ -819,7 +827,8 @@ def _rewatch(db, st):
         top += n + n // 2 + 2
     st[_WTOP] = top
     for c in range(st[_NCL]):
-        start, code = cinfo[c, 0], 2 * c + (cinfo[c, 1] == 2)
+        start = cinfo[c, 0]
+        code = 2 * start + (cinfo[c, 1] == 2)
         for w in range(2):
             lit = clits[start + w]
             at = 2 * (wl[lit, _WOFF] + wl[lit, _WLEN])
@@ -992,7 +1001,8 @@ def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
         st[_STARTED] = 1
         if not _begin(givens, vb, vi, cons, db, st):
             return CONTRADICTION
-    room = vi.shape[1] + 1  # variables + 2: a clause as long as the trail, and a spare
+    room = vi.shape[1] + 1 + _HEAD  # variables + 4: a clause as long as the trail, its
+    # header and a spare
     while True:
         if st[_USED] + room > db[0].shape[0] or st[_NCL] + 1 >= db[1].shape[0]:
             return GROW
@@ -1082,8 +1092,9 @@ def _pool_entries(clauses: int, variables: int) -> int:
 
 
 def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...]:
-    """An empty clause store: literals, (start, length, LBD) per clause, the watch pool
-    (clause code, blocker per entry; code = 2 * clause + 1 for a binary clause), each
+    """An empty clause store: literals (each clause's after its header: length, index),
+    (start, length, LBD) per clause, the watch pool (clause code, blocker per entry; code =
+    2 * start + 1 for a binary clause, 2 * start for a longer one), each
     literal's (offset, length, capacity) in it, and a spare pool for packing."""
     pool = 2 * _pool_entries(clauses, variables)
     return (np.zeros(lits, np.int32), np.zeros((clauses, 3), np.int32),
@@ -1093,10 +1104,10 @@ def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...
 
 def _grown(db: tuple[np.ndarray, ...], st: np.ndarray, variables: int) -> tuple[np.ndarray, ...]:
     """The clause store with twice the room where the kernel ran short (its test: fewer
-    than variables + 2 free literals, or fewer than 2 free clause rows), the watch pool
+    than variables + 4 free literals, or fewer than 2 free clause rows), the watch pool
     grown with the clause rows (the lists keep their offsets)."""
     clits, cinfo, wat, wl, spare = db
-    if st[_USED] + variables + 2 > len(clits):
+    if st[_USED] + variables + 2 + _HEAD > len(clits):
         clits = np.concatenate([clits, np.zeros(len(clits), np.int32)])
     if st[_NCL] + 1 >= len(cinfo):
         cinfo = np.concatenate([cinfo, np.zeros_like(cinfo)])
