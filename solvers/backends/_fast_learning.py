@@ -122,7 +122,7 @@ class Tuning(NamedTuple):
     """Drop the members fixed at level 0 from the constraints whenever level 0 grows."""
     shrink: bool = True
     """Shrink each learnt clause: the literals of one lower level replaced by that level's
-    first unique implication point where the clause implies it (Fleury and Biere 2020)."""
+    first unique implication point where the clause implies it (Fleury and Biere 2021)."""
 
 
 _plain = njit(cache=True, _nrt=False)
@@ -616,7 +616,7 @@ def _minimise(size, vb, vi, stamps, cons, db, st):
 
 @_plain
 def _shrink(out, touched, vb, vi, stamps, cons, db, st):
-    """Shrinking (Fleury and Biere 2020): the minimised clause's literals below the
+    """Shrinking (Fleury and Biere 2021): the minimised clause's literals below the
     conflict's level, taken level by level from the lowest, each level's several literals
     replaced by the one literal of its first unique implication point when the clause's
     other literals (or the ones they imply) and that point imply them all. Marks made
