@@ -7,6 +7,7 @@ import io
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -21,7 +22,7 @@ import pytest
 from models import Geometry, Puzzle, read_puzzles
 from solvers import registry
 
-from . import tiers
+from . import launcher, tiers
 from .tiers import full_tier_only, pytest_addoption, pytest_collection_modifyitems  # noqa: F401 - hooks and a fixture, taken in here
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,14 +65,51 @@ class OnlyModulesWithExamples:
         return True if ">>>" not in collection_path.read_text(encoding="utf-8") else None
 
 
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _signal_state() -> tuple[object, ...]:
+    """How this process meets SIGINT, SIGTERM and SIGHUP: Python's handlers, and the kernel's
+    view (the signals ignored, and those the main thread blocks), which a library's native
+    code may change behind Python's back."""
+    status = Path("/proc/self/status")
+    masks = {}
+    if status.exists():
+        for line in status.read_text().splitlines():
+            name, _, value = line.partition(":")
+            if name in ("SigIgn", "SigBlk"):
+                masks[name] = {number for number in _STOP_SIGNALS if int(value, 16) >> (number - 1) & 1}
+    return tuple(signal.getsignal(number) for number in _STOP_SIGNALS), masks
+
+
+@pytest.fixture(autouse=True)
+def signal_handlers_left_as_found() -> Iterator[None]:
+    """Every test leaves this process's handling of SIGINT, SIGTERM and SIGHUP as it found it
+    (restored, and the test failed, if not): a process launched later inherits a signal ignored
+    or blocked, so one left so here would make a later test's Ctrl-C do nothing."""
+    before, blocked = _signal_state(), signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    yield
+    after = _signal_state()
+    if after != before:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        for number, handler in zip(_STOP_SIGNALS, before[0]):  # type: ignore[call-overload]  # a tuple of handlers
+            signal.signal(number, handler)
+    assert after == before, f"the test changed how this process meets stop signals: {before} -> {after}"
+
+
 def compare(*args: str, stdin: str | IO[bytes] | None = None, cwd: Path = ROOT, timeout: float = 300,
             **options: Any) -> subprocess.CompletedProcess[str]:
-    """compare.py run through its real command line, in a fresh interpreter, as a user would;
-    ``stdin`` is the text to type in, or a file to read from."""
+    """compare.py run through its real command line, in a process of its own, as a user would;
+    ``stdin`` is the text to type in, or a file to read from. Served from a preloaded
+    interpreter (tests/launcher.py) unless ``options`` ask for more than an environment or
+    the environment sets the interpreter's own PYTHON* variables otherwise."""
     feed: dict[str, Any] = {"input": stdin} if isinstance(stdin, str) else {"stdin": stdin}
     # os.environ as Python sees it: a library that initialised readline (pytest's debugger) has
     # put COLUMNS and LINES into the process's own environment, which a child would inherit
     options.setdefault("env", dict(os.environ))
+    if set(options) == {"env"} and launcher.served(options["env"]):
+        return launcher.launch(ROOT / "compare.py", list(args), cwd, options["env"] or dict(os.environ), stdin,
+                               timeout)
     return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=cwd, capture_output=True,
                           text=True, timeout=timeout, **feed, **options)
 
@@ -193,23 +231,32 @@ def backend(backend_name: str) -> registry.Backend:
 
 # Optional per-test cost record, for keeping the quick tier quick (docs/architecture.md "Test tiers"):
 # TEST_COST_FILE=path python -m pytest ... writes every test's CPU seconds (this process plus the
-# subprocesses it waited for, setup and teardown included), wall seconds and outcome as
+# processes it launched and waited for, setup and teardown included), wall seconds, outcome, and
+# the CPU seconds of this process alone (own_cpu_s: the rest is what it launched) as
 # tab-separated lines (with -n 2, one file per worker: path.gw0, path.gw1). Each line is written
 # as its test ends, so a run stopped by a cap keeps what it measured; a finished run sorts its
 # file costliest first. CPU time is what a loaded machine hardly inflates; a test whose wall time
 # far exceeds its CPU time is waiting (a sleep, a timeout) rather than working. A module
 # fixture's cost goes to its first test.
 _COST_FILE = os.environ.get("TEST_COST_FILE")
-_HEADER = "cpu_s\twall_s\toutcome\ttest\n"
+_HEADER = "cpu_s\twall_s\toutcome\ttest\town_cpu_s\n"
 _NESTED = "TEST_COST_RECORDING"
 """Set by the recording session: a pytest that a test starts (inheriting the environment, and
 an xdist worker's name) records nothing, rather than unlink or fill this run's record."""
 
 
 def cpu_seconds() -> float:
-    """CPU seconds of this process and of the children it has waited for."""
+    """CPU seconds of this process, of the children it has waited for, and of the launches
+    tests/forkserver.py served it."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return (own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+            + launcher.cpu_elsewhere)
+
+
+def own_cpu_seconds() -> float:
+    """CPU seconds of this process alone (the test's own work, not what it launched)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
 
 
 def _cost_path() -> Path:
@@ -224,6 +271,7 @@ if _COST_FILE:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
         cpu, wall = cpu_seconds(), time.perf_counter()
+        own = own_cpu_seconds()
         yield
         if not item.config.stash.get(_RECORDING, False):
             return
@@ -234,7 +282,8 @@ if _COST_FILE:
         with path.open("a", encoding="utf-8") as costs:
             if costs.tell() == 0:
                 costs.write(_HEADER)
-            costs.write(f"{cpu_seconds() - cpu:.3f}\t{time.perf_counter() - wall:.3f}\t{outcome}\t{item.nodeid}\n")
+            costs.write(f"{cpu_seconds() - cpu:.3f}\t{time.perf_counter() - wall:.3f}\t{outcome}\t{item.nodeid}\t"
+                        f"{own_cpu_seconds() - own:.3f}\n")
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:

@@ -17,7 +17,7 @@ from solvers import registry
 from solvers.harness.cli import COMMANDS, DEFAULT_COMMAND, build_parser
 
 from . import docs_tables
-from .conftest import ROOT
+from .conftest import ROOT, compare
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md"]
 PAGE_IDS = [str(page.relative_to(ROOT)) for page in PAGES]
@@ -240,9 +240,7 @@ def session_output(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path],
                     continue
                 words = shlex.split(command)
                 assert words[:2] == ["python", "compare.py"], command
-                done[page].append(subprocess.run([sys.executable, str(ROOT / "compare.py"), *words[2:]],
-                                                 cwd=folder, capture_output=True, text=True, timeout=600,
-                                                 check=False, env=dict(os.environ)))  # no COLUMNS readline set
+                done[page].append(compare(*words[2:], cwd=folder, timeout=600))
         return done[page]
     return run
 

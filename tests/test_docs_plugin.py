@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import ROOT, compare
 
 
 @pytest.mark.slow
@@ -19,10 +17,9 @@ def test_docs_plugin_example_runs_and_is_correct(tmp_path: Path) -> None:
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     (tmp_path / "my_solver.py").write_text(code, encoding="utf-8")
     out = tmp_path / "run.json"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "compare.py"), "run", "puzzles/small_4x4.txt", "puzzles/small_6x6.txt",
-         "--plugin", f"{tmp_path / 'my_solver.py'}:solve", "--solvers", "my_solver", "--unique",
-         "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = compare("run", "puzzles/small_4x4.txt", "puzzles/small_6x6.txt",
+                   "--plugin", f"{tmp_path / 'my_solver.py'}:solve", "--solvers", "my_solver", "--unique",
+                   "--json", str(out), timeout=120)
     assert done.returncode == 0, done.stderr
     runs = json.loads(out.read_text())["runs"]
     assert runs and all(r["category"] == "correct" and r["complete"] for r in runs)

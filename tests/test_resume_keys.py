@@ -19,7 +19,7 @@ from solvers.harness import cli
 from solvers.harness.results.database import task_key
 from solvers.harness.tasks import Configuration, Task
 
-from .conftest import PUZZLES, ROOT
+from .conftest import PUZZLES, ROOT, compare
 
 TWO = "".join((PUZZLES / "small_4x4.txt").read_text().splitlines(keepends=True)[-2:])
 PLUGIN = (ROOT / "tests" / "plugins" / "reference.py").read_text()
@@ -105,13 +105,10 @@ def test_a_resume_that_adds_work_or_changes_nothing_runs(folder: Path, change: l
 @pytest.mark.slow
 def test_a_changed_puzzle_on_standard_input_stops_the_resume_naming_it(tmp_path: Path) -> None:
     db = tmp_path / "stdin.sqlite"
-    first = subprocess.run([sys.executable, str(ROOT / "compare.py"), "run", "-", "--solvers", "mrv",
-                            "--db", str(db)], input=TWO, capture_output=True, text=True, timeout=300)
+    first = compare("run", "-", "--solvers", "mrv", "--db", str(db), stdin=TWO)
     assert first.returncode == 0, first.stderr
     edited = TWO.splitlines()[0] + "\n" + "." * 16 + "\n"  # puzzle 2 emptied
-    again = subprocess.run([sys.executable, str(ROOT / "compare.py"), "run", "-", "--solvers", "mrv",
-                            "--db", str(db), "--resume"], input=edited, capture_output=True, text=True,
-                           timeout=300)
+    again = compare("run", "-", "--solvers", "mrv", "--db", str(db), "--resume", stdin=edited)
     assert again.returncode == 2
     assert "<stdin> puzzle 2, configuration 'mrv', repetition 0 is recorded for another puzzle" in again.stderr
     assert rows(db) == 2

@@ -229,8 +229,10 @@ def test_a_foreign_or_damaged_database_is_a_clear_error(kind: str, command: str,
 # ---------------------------------------------------------------- interrupted and resumed
 
 def _runs_in(path: Path) -> int:
+    """Runs and pending outcomes in the sweep's database, 0 while it cannot be read (not made
+    yet, or locked: a short wait, so a poll never sleeps through a sweep that is ending)."""
     try:
-        with closing(sqlite3.connect(path, timeout=5)) as connection:
+        with closing(sqlite3.connect(path, timeout=0.1)) as connection:
             return sum(connection.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
                        for t in ("runs", "pending"))
     except sqlite3.DatabaseError:

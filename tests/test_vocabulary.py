@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -13,7 +11,7 @@ import pytest
 from solvers import registry
 from solvers.result import COUNTERS, Stats
 
-from .conftest import ROOT, compare_here
+from .conftest import ROOT, compare, compare_here
 
 BACKENDS_PAGE = (ROOT / "docs" / "backends.md").read_text()
 TIMES = {"wall_time", "encode_time", "solve_time"}
@@ -69,9 +67,7 @@ def test_saved_json_stats_use_only_the_vocabulary(tmp_path: Path) -> None:
     puzzles = tmp_path / "one.txt"
     puzzles.write_text("12..34....43..21\n")
     out = tmp_path / "run.json"
-    done = subprocess.run([sys.executable, str(ROOT / "compare.py"), "run", str(puzzles),
-                           "--timeout", "20", "--jobs", "1", "--json", str(out)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    done = compare("run", str(puzzles), "--timeout", "20", "--jobs", "1", "--json", str(out))
     assert done.returncode == 0, done.stderr
     runs = json.loads(out.read_text())["runs"]
     assert {run["solver"] for run in runs} == set(registry.available_names())
