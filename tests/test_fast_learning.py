@@ -243,18 +243,20 @@ def test_the_frisch_bench_refuses_cadical_runs_without_the_program() -> None:
     assert done.returncode == 2 and "no cadical program" in done.stderr and "#16" not in done.stdout
 
 
-@pytest.mark.parametrize("spare", [0, 1, 2])
+@pytest.mark.parametrize("spare", [0, 1, 2, 3])
 def test_the_store_grows_wherever_the_kernel_asks_for_room(spare: int) -> None:
-    # the kernel asks for room (GROW) while fewer than variables + 2 literals are free; a
-    # store grown one short of that (variables + 1 free) sent the search into a loop of GROW
-    # answers until its time limit (Frisch #6 under seed 1: 5,096 conflicts in 60 s of CPU)
+    # the kernel asks for room (GROW) while fewer than variables + 4 literals are free (a
+    # clause as long as the trail, its 2-literal header, a spare); a store grown one short
+    # of that sent the search into a loop of GROW answers until its time limit (Frisch #6
+    # under seed 1: 5,096 conflicts in 60 s of CPU)
     variables = 729
+    need = variables + 2 + _fast_learning._HEAD
     db = _fast_learning._new_store(variables, 4096, 64)
     st = np.zeros(_fast_learning._SLOTS, np.int64)
     st[_fast_learning._USED] = 4096 - variables - spare
-    st[_fast_learning._NCL] = 63 - spare
+    st[_fast_learning._NCL] = 63 - min(spare, 2)
     grown = _fast_learning._grown(db, st, variables)
-    assert st[_fast_learning._USED] + variables + 2 <= len(grown[0])
+    assert st[_fast_learning._USED] + need <= len(grown[0])
     assert st[_fast_learning._NCL] + 1 < len(grown[1])
     assert len(grown[2]) == len(grown[4]) == 2 * _fast_learning._pool_entries(len(grown[1]), variables)
 
@@ -276,14 +278,16 @@ def _watch_entries(db: tuple[np.ndarray, ...], st: np.ndarray) -> dict[int, list
 
 
 def _assert_watches_consistent(db: tuple[np.ndarray, ...], st: np.ndarray) -> None:
-    # every stored clause is watched by its first two literals, once each, and nothing else
+    # every stored clause is watched by its first two literals, once each, and nothing else;
+    # a watch's code is where the clause's literals start, after its length and index
     clits, cinfo = db[0], db[1]
     lists = _watch_entries(db, st)
     expected: dict[int, list[int]] = {lit: [] for lit in lists}
     for c in range(int(st[_fast_learning._NCL])):
         start, size = int(cinfo[c, 0]), int(cinfo[c, 1])
+        assert (clits[start - 2], clits[start - 1]) == (size, c)  # its header: length, index
         for w in range(2):
-            expected[int(clits[start + w])].append(2 * c + (size == 2))
+            expected[int(clits[start + w])].append(2 * start + (size == 2))
     assert {lit: sorted(codes) for lit, codes in lists.items()} == expected
 
 
@@ -315,3 +319,40 @@ def test_the_watches_stay_consistent_after_reductions_and_packing_keeps_each_lis
     assert _watch_entries(db, st) == before and st[_fast_learning._PACKS] == 1
     _assert_watches_consistent(db, st)
 
+
+
+@pytest.mark.parametrize("puzzle", [
+    _opened("forum_hardest_1106.txt", 0, 48), load("forum_hardest_1106.txt")[1],
+    load("generated_16x16.txt")[0]], ids=["453 solutions", "unique 9x9", "unique 16x16"])
+def test_every_shrunk_learnt_clause_holds_in_every_solution(
+        monkeypatch: pytest.MonkeyPatch, puzzle: Puzzle) -> None:
+    # stopped at the first solution, each learnt clause follows from the puzzle alone (no
+    # blocking clause took part), so every solution of the puzzle satisfies it
+    seen = _spied(monkeypatch)
+    keep_all = _fast_learning.Tuning(reduce_every=100000)
+    result = tuned(puzzle, keep_all, 1)
+    assert len(result.solutions) == 1
+    db, st = seen[0].db, seen[0].st
+    assert st[_fast_learning._SHRUNK] > 0 and st[_fast_learning._NCL] > 0  # shrinking acted
+    n = Model.from_puzzle(puzzle).n
+    solutions = fast.solve(Model.from_puzzle(puzzle), max_solutions=1000).solutions
+    clits, cinfo = db[0], db[1]
+    learnt = [c for c in range(int(st[_fast_learning._NCL])) if cinfo[c, 2] > 0]
+    assert learnt
+    for c in learnt:  # (LBD 0: the clause blocking the solution found, stored as it stops)
+        start, size = int(cinfo[c, 0]), int(cinfo[c, 1])
+        lits = [int(x) for x in clits[start:start + size]]
+        for solution in solutions:
+            # literal 2 * var (var true) or 2 * var + 1 (var false), var = cell * n + value - 1
+            assert any((solution[(lit >> 1) // n] == (lit >> 1) % n + 1) == (lit & 1 == 0)
+                       for lit in lits), f"learnt clause {c} excludes a solution"
+
+
+@pytest.mark.parametrize("puzzle", [
+    _opened("forum_hardest_1106.txt", 0, 48), load("special_9x9_unsolvable.txt")[0],
+    load("generated_16x16.txt")[0]], ids=["453 solutions", "unsolvable", "unique 16x16"])
+def test_shrinking_keeps_the_counts_of_search(puzzle: Puzzle) -> None:
+    on = tuned(puzzle, _HARSH["reduction every 10 conflicts, nothing kept"], 1000)
+    off = tuned(puzzle, _HARSH["reduction every 10 conflicts, nothing kept"]._replace(shrink=False), 1000)
+    assert on.complete and off.complete and on.status == off.status
+    assert sorted(on.solutions) == sorted(off.solutions)

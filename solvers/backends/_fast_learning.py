@@ -18,7 +18,9 @@ to its open members, so the scans above pass over open members only (CaDiCaL lik
 drops the literals false at the root from its clauses).
 
 On a conflict the first-UIP clause is learnt (literals ``cell=value`` / ``cell!=value``),
-minimised recursively (MiniSat's test), stored with its LBD and propagated with two
+minimised recursively (MiniSat's test), shrunk (each lower level's several literals
+replaced by that level's first unique implication point, where the clause implies it:
+Fleury and Biere's all-UIP shrinking), stored with its LBD and propagated with two
 watched literals; the search jumps back to the clause's second-highest level. Each
 literal's watches are a contiguous list of (clause, blocker literal) entries in one
 pool, a binary clause flagged so that its blocker, its other literal, is all it reads.
@@ -78,15 +80,19 @@ _DECISION, _AMO, _ALO, _CLAUSE = 0, 1, 2, 3
 # Rows of the int8 variable table and of the int32 variable table (see _Search).
 _VALUE, _KIND, _SEEN = range(3)
 _VB_ROWS = _SEEN + 1
-_LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHED = range(11)
-_VI_ROWS = _TOUCHED + 1
+(_LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHED, _SBUF,
+ _SWALK) = range(13)
+_VI_ROWS = _SWALK + 1
 # Slots of the int64 state array.
 (_TLEN, _QHEAD, _DLEVEL, _NCL, _USED, _NODES, _CONFLICTS, _LEARNED, _RESTARTS, _PROPS,
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
  _LIVE, _STAMP, _SIZE, _PENDING, _STABLE, _MODE_END, _SWITCHES, _UNIT, _FIRST_MODE,
  _KEEP_LBD, _REDUCE_EVERY, _NEXT_REDUCE, _REDUCE_STEP, _DYNAMIC, _STEP, _COMPACT,
- _COMPACTED, _WTOP, _PACKS) = range(39)
-_SLOTS = _PACKS + 1
+ _COMPACTED, _WTOP, _PACKS, _SHRINK, _SHRUNK) = range(41)
+_SLOTS = _SHRUNK + 1
+_HEAD = 2
+"""A stored clause's literals follow its length and its index (its header), so a watch
+entry's code, 2 * (where its literals start) + (1 if binary), reaches both in one read."""
 # Columns of the watch lists' table (a row per literal, padded to 16 bytes): offset and
 # capacity in the pool, in entries, and length.
 _WOFF, _WLEN, _WCAP = range(3)
@@ -114,6 +120,9 @@ class Tuning(NamedTuple):
     """Recompute the LBD of a learnt clause met in conflict analysis; keep it if lower."""
     compact: bool = True
     """Drop the members fixed at level 0 from the constraints whenever level 0 grows."""
+    shrink: bool = True
+    """Shrink each learnt clause: the literals of one lower level replaced by that level's
+    first unique implication point where the clause implies it (Fleury and Biere 2021)."""
 
 
 _plain = njit(cache=True, _nrt=False)
@@ -336,7 +345,7 @@ def _watches(false_lit, vb, vi, cons, db, st):
     (clause code, blocker) entries; the entries kept are packed down as they are read
     (MiniSat's two indices). A clause's watches are its first two literals, in either
     order. True on a conflict."""
-    clits, cinfo, wat, wl = db[0], db[1], db[2], db[3]
+    clits, wat, wl = db[0], db[2], db[3]
     n = wl[false_lit, _WLEN]
     i = j = 0
     while i < n:
@@ -349,16 +358,17 @@ def _watches(false_lit, vb, vi, cons, db, st):
                 wat[base + 2 * j], wat[base + 2 * j + 1] = code, blocker
             j += 1
             continue
-        c = code >> 1
+        start = code >> 1  # where the clause's literals start, its length and index before them
         if code & 1:  # a binary clause: its blocker is its other literal
             wat[base + 2 * j], wat[base + 2 * j + 1] = code, blocker
             j += 1
+            c = clits[start - 1]
             if value == 0:
                 return _stop(false_lit, i, j, n, wl, wat, _conflict(_CLAUSE, c, -1, st))
             if _assign(blocker, _CLAUSE, c, vb, vi, cons, st):
                 return _stop(false_lit, i, j, n, wl, wat, True)
             continue
-        start, length = cinfo[c, 0], cinfo[c, 1]
+        length = clits[start - 2]
         w = 0 if clits[start] == false_lit else 1  # where the false watch is (read, not moved)
         first = clits[start + 1 - w]
         if first != blocker and _lit_value(first, vb) == 1:
@@ -383,6 +393,7 @@ def _watches(false_lit, vb, vi, cons, db, st):
             continue
         wat[base + 2 * j], wat[base + 2 * j + 1] = code, first
         j += 1
+        c = clits[start - 1]
         if _lit_value(first, vb) == 0:
             return _stop(false_lit, i, j, n, wl, wat, _conflict(_CLAUSE, c, -1, st))
         if _assign(first, _CLAUSE, c, vb, vi, cons, st):
@@ -588,6 +599,8 @@ def _minimise(size, vb, vi, stamps, cons, db, st):
                 continue
         learnt[out] = learnt[j]
         out += 1
+    if st[_SHRINK] and out > 2:
+        out, touched = _shrink(out, touched, vb, vi, stamps, cons, db, st)
     for j in range(1, size):
         seen[keep[j] >> 1] = 0
     for t in range(touched):
@@ -599,6 +612,98 @@ def _minimise(size, vb, vi, stamps, cons, db, st):
     if out > 1:
         learnt[1], learnt[best] = learnt[best], learnt[1]
     return out
+
+
+@_plain
+def _shrink(out, touched, vb, vi, stamps, cons, db, st):
+    """Shrinking (Fleury and Biere 2021): the minimised clause's literals below the
+    conflict's level, taken level by level from the lowest, each level's several literals
+    replaced by the one literal of its first unique implication point when the clause's
+    other literals (or the ones they imply) and that point imply them all. Marks made
+    are listed from touched on for clearing; the new length and end of that list."""
+    learnt, level = vi[_LEARNT], vi[_LEVEL]
+    for j in range(2, out):  # by level, lowest first (insertion sort: a few dozen literals)
+        lit, k = learnt[j], j
+        while k > 1 and level[learnt[k - 1] >> 1] > level[lit >> 1]:
+            learnt[k] = learnt[k - 1]
+            k -= 1
+        learnt[k] = lit
+    kept, j = 1, 1
+    while j < out:
+        lv, end = level[learnt[j] >> 1], j + 1
+        while end < out and level[learnt[end] >> 1] == lv:
+            end += 1
+        uip = -1
+        if end - j > 1:
+            uip, touched = _shrink_level(lv, j, end, touched, vb, vi, stamps, cons, db, st)
+        if uip >= 0:
+            learnt[kept] = 2 * uip + vb[_VALUE, uip]
+            kept += 1
+            st[_SHRUNK] += end - j - 1
+        else:
+            for k in range(j, end):
+                learnt[kept] = learnt[k]
+                kept += 1
+        j = end
+    return kept, touched
+
+
+@_plain
+def _shrink_level(lv, j, end, touched, vb, vi, stamps, cons, db, st):
+    """The variable of level lv's first unique implication point for the clause literals
+    learnt[j:end] (all of level lv), walking that level's trail back from its end, or -1
+    where a reason reaches below lv to a variable neither in the clause nor implied by it
+    (nor redundant by MiniSat's test). Walk marks are 3, listed in vi[_SWALK] with their
+    former mark to restore on failure; on success the new ones join the touched list."""
+    seen, level, trail, buf, walk = vb[_SEEN], vi[_LEVEL], vi[_TRAIL], vi[_SBUF], vi[_SWALK]
+    marked = 0
+    for k in range(j, end):
+        y = vi[_LEARNT, k] >> 1
+        walk[marked] = 4 * y + seen[y]
+        marked += 1
+        seen[y] = 3
+    left, i, uip = end - j, vi[_TLIM, lv] - 1, -1
+    while uip < 0:
+        p = trail[i]
+        i -= 1
+        if seen[p] != 3:
+            continue
+        left -= 1
+        if left == 0:
+            uip = p
+            break
+        if vb[_KIND, p] == _DECISION:
+            break
+        count = _reason(vb[_KIND, p], vi[_RID, p], p, cons, db, buf)
+        for k in range(count):
+            z = buf[k]
+            if level[z] == lv:
+                if seen[z] != 3:
+                    walk[marked] = 4 * z + seen[z]
+                    marked += 1
+                    seen[z] = 3
+                    left += 1
+            elif level[z] > 0 and seen[z] == 0:
+                end_of = -1
+                if vb[_KIND, z] != _DECISION:
+                    end_of = _redundant(z, vb, vi, stamps, cons, db, st, touched)
+                if end_of < 0:
+                    left = -1  # the level cannot be shrunk
+                    break
+                touched = end_of
+                seen[z] = 2
+                vi[_TOUCHED, touched] = z
+                touched += 1
+        if left < 0:
+            break
+    for k in range(marked):
+        y, before = walk[k] >> 2, walk[k] & 3
+        if uip < 0:
+            seen[y] = before
+        elif before == 0:
+            vi[_TOUCHED, touched] = y
+            touched += 1
+    return uip, touched
 
 
 @_plain
@@ -618,11 +723,12 @@ def _lbd(size, vi, stamps, st):
 def _store(lits, size, lbd, db, st):
     """Add a clause of two literals or more, watching its first two; its index."""
     clits, cinfo = db[0], db[1]
-    c, start = st[_NCL], st[_USED]
+    c, start = st[_NCL], st[_USED] + _HEAD
+    clits[start - 2], clits[start - 1] = size, c
     for j in range(size):
         clits[start + j] = lits[j]
     cinfo[c, 0], cinfo[c, 1], cinfo[c, 2] = start, size, lbd
-    code = 2 * c + (size == 2)
+    code = 2 * start + (size == 2)
     _push(lits[0], code, lits[1], db, st)
     _push(lits[1], code, lits[0], db, st)
     st[_NCL] = c + 1
@@ -689,6 +795,8 @@ def _reduce(vb, db, st):
         if drop[c]:
             continue
         start, size = cinfo[c, 0], cinfo[c, 1]
+        used += _HEAD
+        clits[used - 2], clits[used - 1] = size, kept
         for j in range(size):
             clits[used + j] = clits[start + j]
         cinfo[kept, 0], cinfo[kept, 1], cinfo[kept, 2] = used, size, cinfo[c, 2]
@@ -719,7 +827,8 @@ def _rewatch(db, st):
         top += n + n // 2 + 2
     st[_WTOP] = top
     for c in range(st[_NCL]):
-        start, code = cinfo[c, 0], 2 * c + (cinfo[c, 1] == 2)
+        start = cinfo[c, 0]
+        code = 2 * start + (cinfo[c, 1] == 2)
         for w in range(2):
             lit = clits[start + w]
             at = 2 * (wl[lit, _WOFF] + wl[lit, _WLEN])
@@ -892,7 +1001,8 @@ def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
         st[_STARTED] = 1
         if not _begin(givens, vb, vi, cons, db, st):
             return CONTRADICTION
-    room = vi.shape[1] + 1  # variables + 2: a clause as long as the trail, and a spare
+    room = vi.shape[1] + 1 + _HEAD  # variables + 4: a clause as long as the trail, its
+    # header and a spare
     while True:
         if st[_USED] + room > db[0].shape[0] or st[_NCL] + 1 >= db[1].shape[0]:
             return GROW
@@ -959,7 +1069,7 @@ def _states(tune: Tuning, n: int, variables: int) -> tuple[np.ndarray, np.ndarra
     st[_UNIT], st[_KEEP_LBD] = tune.restart_unit, tune.keep_lbd
     st[_REDUCE_EVERY] = st[_NEXT_REDUCE] = tune.reduce_every
     st[_DYNAMIC], st[_STEP] = tune.dynamic_lbd, tune.reduce_step
-    st[_COMPACT] = tune.compact
+    st[_COMPACT], st[_SHRINK] = tune.compact, tune.shrink
     return st, np.array([1.0, tune.decay, 0.0, 0.0, tune.margin])
 
 
@@ -982,8 +1092,9 @@ def _pool_entries(clauses: int, variables: int) -> int:
 
 
 def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...]:
-    """An empty clause store: literals, (start, length, LBD) per clause, the watch pool
-    (clause code, blocker per entry; code = 2 * clause + 1 for a binary clause), each
+    """An empty clause store: literals (each clause's after its header: length, index),
+    (start, length, LBD) per clause, the watch pool (clause code, blocker per entry; code =
+    2 * start + 1 for a binary clause, 2 * start for a longer one), each
     literal's (offset, length, capacity) in it, and a spare pool for packing."""
     pool = 2 * _pool_entries(clauses, variables)
     return (np.zeros(lits, np.int32), np.zeros((clauses, 3), np.int32),
@@ -993,10 +1104,10 @@ def _new_store(variables: int, lits: int, clauses: int) -> tuple[np.ndarray, ...
 
 def _grown(db: tuple[np.ndarray, ...], st: np.ndarray, variables: int) -> tuple[np.ndarray, ...]:
     """The clause store with twice the room where the kernel ran short (its test: fewer
-    than variables + 2 free literals, or fewer than 2 free clause rows), the watch pool
+    than variables + 4 free literals, or fewer than 2 free clause rows), the watch pool
     grown with the clause rows (the lists keep their offsets)."""
     clits, cinfo, wat, wl, spare = db
-    if st[_USED] + variables + 2 > len(clits):
+    if st[_USED] + variables + 2 + _HEAD > len(clits):
         clits = np.concatenate([clits, np.zeros(len(clits), np.int32)])
     if st[_NCL] + 1 >= len(cinfo):
         cinfo = np.concatenate([cinfo, np.zeros_like(cinfo)])
