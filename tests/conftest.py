@@ -73,16 +73,18 @@ def interruptible() -> None:
 
 
 def compare(*args: str, stdin: str | IO[bytes] | None = None, cwd: Path = ROOT, timeout: float = 300,
-            **options: Any) -> subprocess.CompletedProcess[str]:
+            fresh: bool = False, **options: Any) -> subprocess.CompletedProcess[str]:
     """compare.py run through its real command line, in a process of its own, as a user would;
     ``stdin`` is the text to type in, or a file to read from. Served from a preloaded
     interpreter (tests/launcher.py) unless ``options`` ask for more than an environment or
-    the environment sets the interpreter's own PYTHON* variables otherwise."""
+    the environment sets the interpreter's own PYTHON* variables otherwise, or ``fresh``
+    asks for a fresh interpreter (timing comparisons within one run: an A/A run's second
+    configuration read slower in 3 of 17 served launches, in none of 17 fresh; not understood)."""
     feed: dict[str, Any] = {"input": stdin} if isinstance(stdin, str) else {"stdin": stdin}
     # os.environ as Python sees it: a library that initialised readline (pytest's debugger) has
     # put COLUMNS and LINES into the process's own environment, which a child would inherit
     options.setdefault("env", dict(os.environ))
-    if set(options) == {"env"} and launcher.served(options["env"]):
+    if not fresh and set(options) == {"env"} and launcher.served(options["env"]):
         return launcher.launch(ROOT / "compare.py", list(args), cwd, options["env"] or dict(os.environ), stdin,
                                timeout)
     return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=cwd, capture_output=True,

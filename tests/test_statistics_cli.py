@@ -27,7 +27,7 @@ def aa_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same configuration twice in one interleaved run (an A/A test), saved."""
     out = tmp_path_factory.mktemp("aa") / "aa.json"
     done = compare("run", AA_PUZZLES, "--solvers", "a=mrv,b=mrv", "--repeat", "3", "--jobs", "1",
-                   "--timeout", "5", "--json", str(out))
+                   "--timeout", "5", "--json", str(out), fresh=True)
     assert done.returncode == 0, done.stderr
     return out
 

@@ -368,15 +368,14 @@ def _watches(false_lit, vb, vi, cons, db, st):
             if _assign(blocker, _CLAUSE, c, vb, vi, cons, st):
                 return _stop(false_lit, i, j, n, wl, wat, True)
             continue
-        length = clits[start - 2]
         w = 0 if clits[start] == false_lit else 1  # where the false watch is (read, not moved)
         first = clits[start + 1 - w]
         if first != blocker and _lit_value(first, vb) == 1:
             wat[base + 2 * j], wat[base + 2 * j + 1] = code, first
             j += 1
             continue
-        pick = -1  # a replacement: the first literal not false
-        for k in range(2, length):
+        pick = -1  # a replacement: the first literal not false (the clause's length is before it)
+        for k in range(2, clits[start - 2]):
             if _lit_value(clits[start + k], vb) != 0:
                 pick = k
                 break
