@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -121,7 +122,6 @@ def _collect(pid: int, out_read: int, err_read: int, in_write: int | None, text:
              command: list[object]) -> tuple[bytes, bytes]:
     """Feed the child its input and read its stdout and stderr to their ends, killing it (and
     raising TimeoutExpired, as subprocess.run does) past ``timeout`` seconds."""
-    import time
     deadline = time.monotonic() + timeout
     chunks: dict[int, list[bytes]] = {out_read: [], err_read: []}
     pending = text.encode() if text is not None else b""
