@@ -83,10 +83,10 @@ def compare(*args: str, stdin: str | IO[bytes] | None = None, cwd: Path = ROOT, 
     feed: dict[str, Any] = {"input": stdin} if isinstance(stdin, str) else {"stdin": stdin}
     # os.environ as Python sees it: a library that initialised readline (pytest's debugger) has
     # put COLUMNS and LINES into the process's own environment, which a child would inherit
-    options.setdefault("env", dict(os.environ))
+    if options.get("env") is None:  # not given, or None (subprocess's spelling of "inherit")
+        options["env"] = dict(os.environ)
     if not fresh and set(options) == {"env"} and launcher.served(options["env"]):
-        return launcher.launch(ROOT / "compare.py", list(args), cwd, options["env"] or dict(os.environ), stdin,
-                               timeout)
+        return launcher.launch(ROOT / "compare.py", list(args), cwd, options["env"], stdin, timeout)
     return subprocess.run([sys.executable, str(ROOT / "compare.py"), *args], cwd=cwd, capture_output=True,
                           text=True, timeout=timeout, **feed, **options)
 

@@ -28,21 +28,21 @@ cpu_elsewhere = 0.0
 """CPU seconds of the served launches (children of the server, not of this process)."""
 
 
-def _interpreter_settings(env: dict[str, str] | None) -> dict[str, str]:
-    env = dict(os.environ) if env is None else env
+def _interpreter_settings(env: dict[str, str]) -> dict[str, str]:
     return {name: value for name, value in env.items() if name.startswith("PYTHON")}
 
 
 def _start() -> tuple[subprocess.Popen[bytes], socket.socket, dict[str, str]]:
     global _server
     if _server is None or _server[0].poll() is not None:
+        if _server is not None:
+            _server[1].close()  # a server that ended: its channel too
         ours, theirs = socket.socketpair()
         env = dict(os.environ)
         process = subprocess.Popen([sys.executable, str(SERVER), str(theirs.fileno())], pass_fds=[theirs.fileno()],
                                    env=env, stdin=subprocess.DEVNULL)
         theirs.close()
         _server = (process, ours, env)
-        atexit.register(_stop)
     return _server
 
 
@@ -60,15 +60,19 @@ def _stop() -> None:
             process.wait()
 
 
+atexit.register(_stop)
+
+
 FRESH = "TEST_FRESH_INTERPRETERS"
 """Set (to anything but empty): every launch a fresh interpreter, to check that the server
 changes no test's outcome."""
 
 
-def served(env: dict[str, str] | None) -> bool:
-    """Whether a launch in this environment can be served (the interpreter's own settings
-    are the server's)."""
-    return not os.environ.get(FRESH) and _interpreter_settings(env) == _interpreter_settings(dict(os.environ))
+def served(env: dict[str, str]) -> bool:
+    """Whether a launch in this environment can be served: the interpreter's own settings are
+    the running server's (or, before one runs, this process's, which it will start with)."""
+    server_env = _server[2] if _server is not None else dict(os.environ)
+    return not os.environ.get(FRESH) and _interpreter_settings(env) == _interpreter_settings(server_env)
 
 
 def _read_line(channel: socket.socket) -> dict[str, Any]:
