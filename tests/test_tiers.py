@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,15 +23,19 @@ from .quick_tier import QUICK
 USAGE_ERROR = 4  # pytest's exit status for a bad command line
 
 
-def pytest_run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """pytest in a fresh interpreter, as a developer runs it (no cost file, no xdist)."""
+def pytest_run(*args: str, cwd: Path = ROOT, plugins: bool = True) -> subprocess.CompletedProcess[str]:
+    """pytest in a fresh interpreter, as a developer runs it (no cost file, no xdist); without
+    ``plugins``, the installed plugins are not loaded (hypothesis, xdist...: half a second a run,
+    and nothing that --backend touches)."""
     env = {key: value for key, value in os.environ.items() if key not in ("TEST_COST_FILE", "PYTEST_ADDOPTS")}
+    if not plugins:
+        env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=600, env=env)
 
 
 def collected(*args: str) -> list[str]:
-    done = pytest_run("--collect-only", "-q", *args)
+    done = pytest_run("--collect-only", "-q", *args, plugins=False)
     assert done.returncode == 0, done.stdout + done.stderr
     return [line for line in done.stdout.splitlines() if "::" in line]
 
@@ -134,29 +139,47 @@ def tiered_suite(folder: Path, extra: str = "") -> Path:
 
 
 def run_tiered(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    """pytest on a tiered suite, without the installed plugins (hypothesis, xdist...: the suite
+    uses none, and loading them was half of each run's CPU)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--rootdir", str(folder),
                            "-c", os.devnull, *args, str(folder)], cwd=folder, capture_output=True,
                           text=True, timeout=300, env=env)
 
 
-def test_only_a_test_marked_quick_and_not_slow_is_in_the_quick_tier(tmp_path: Path) -> None:
-    done = run_tiered(tiered_suite(tmp_path), "-m", "not slow", "-v")
+@pytest.fixture(scope="module")
+def tiered(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """The tiered suite run with the arguments given, each command line once for the module
+    (the runs without arguments and with ``-m "not slow"`` serve two tests)."""
+    folder = tiered_suite(tmp_path_factory.mktemp("tiered"))
+    done: dict[tuple[str, ...], subprocess.CompletedProcess[str]] = {}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        if args not in done:
+            done[args] = run_tiered(folder, *args)
+        return done[args]
+    return run
+
+
+def test_only_a_test_marked_quick_and_not_slow_is_in_the_quick_tier(
+        tiered: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    done = tiered("-m", "not slow", "-v")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "test_chosen PASSED" in done.stdout
     assert "test_left_to_the_full_tier" not in done.stdout and "test_chosen_but_slow" not in done.stdout
-    everything = run_tiered(tmp_path, "-v")
+    everything = tiered("-v")
     assert everything.stdout.count("PASSED") == 3, everything.stdout
 
 
-def test_a_soak_test_runs_only_under_soak_and_soak_m_soak_runs_it_alone(tmp_path: Path) -> None:
-    everything = run_tiered(tiered_suite(tmp_path), "-v")
+def test_a_soak_test_runs_only_under_soak_and_soak_m_soak_runs_it_alone(
+        tiered: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    everything = tiered("-v")
     assert everything.returncode == 0 and "test_a_long_campaign" not in everything.stdout, everything.stdout
-    soaked = run_tiered(tmp_path, "-v", "--soak")
+    soaked = tiered("-v", "--soak")
     assert "test_a_long_campaign PASSED" in soaked.stdout and soaked.stdout.count("PASSED") == 4, soaked.stdout
-    alone = run_tiered(tmp_path, "-v", "--soak", "-m", "soak")
+    alone = tiered("-v", "--soak", "-m", "soak")
     assert alone.stdout.count("PASSED") == 1 and "test_a_long_campaign PASSED" in alone.stdout, alone.stdout
-    assert "test_a_long_campaign" not in run_tiered(tmp_path, "-v", "-m", "not slow").stdout
+    assert "test_a_long_campaign" not in tiered("-m", "not slow", "-v").stdout
 
 
 def test_a_quick_test_on_a_full_tier_fixture_is_refused_naming_both(tmp_path: Path) -> None:
@@ -180,6 +203,6 @@ def test_backend_leaves_out_the_modules_of_other_backends_and_keeps_the_rest() -
 
 
 def test_an_unknown_backend_is_a_usage_error_naming_the_registered_ones() -> None:
-    done = pytest_run("--collect-only", "-q", "--backend", "msat", "tests/test_backends.py")
+    done = pytest_run("--collect-only", "-q", "--backend", "msat", "tests/test_backends.py", plugins=False)
     assert done.returncode == USAGE_ERROR
     assert f"--backend: unknown backend 'msat'; registered: {', '.join(registry.names())}" in done.stderr
