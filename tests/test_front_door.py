@@ -146,7 +146,8 @@ def test_reading_a_saved_run_imports_no_solver_library(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_saved_run_records_every_resolved_option_including_what_was_chosen(tmp_path: Path) -> None:
     saved = tmp_path / "run.json"
-    done = compare("run", SMALL, "--solvers", "pysat:inference=up,pysat,cpsat", "--json", str(saved))
+    done = compare("run", SMALL, "--solvers", "pysat:inference=up,pysat,cpsat", "--json", str(saved),
+                   "--first", "1")  # what a configuration resolved to does not depend on the puzzles
     assert done.returncode in (0, 1), done.stderr
     described = {c["configuration"]: c for c in json.loads(saved.read_text())["configurations"]}
     assert described["pysat:inference=up"]["resolved_options"]["engine"] == "minisat22"
