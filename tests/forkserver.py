@@ -14,9 +14,11 @@ processes it waited for). End of input ends the server.
 from __future__ import annotations
 
 import atexit
+import importlib
 import io
 import json
 import os
+import pkgutil
 import random
 import runpy
 import signal
@@ -26,16 +28,14 @@ import threading
 import traceback
 from typing import Any, NoReturn
 
-import importlib
-import pkgutil
-
 # What every compare.py command imports before it works, and what the commands import as they
 # run (numpy and the toolkit's own command and results modules, about 0.2 s of CPU a launch).
 # The backends' libraries are left to the launch that uses them: some start threads on import,
 # and a fork copies only the thread that forks (numpy's OpenBLAS stops its own pool before a
 # fork and starts it again when needed).
 import numpy  # noqa: F401 - preloaded for the children
-import solvers.harness.cli  # noqa: F401 - preloaded for the children
+
+import solvers.harness.cli
 import solvers.harness.commands
 import solvers.harness.results
 
