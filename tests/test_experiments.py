@@ -89,15 +89,26 @@ def test_a_bad_configuration_exits_2_in_every_command(command: str, puzzles: str
 
 # ---------------------------------------------------------------- sound timing
 
+@pytest.fixture(scope="module")
+def late_runs(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
+    """The runs of one sweep under a 0.3 s limit of the planted plugin that answers past its
+    limit and of the one that gives up (each in its own worker): one launch for both cases."""
+    folder = tmp_path_factory.mktemp("late")
+    out = folder / "run.json"
+    done = compare("run", puzzle_file(folder, *PUZZLES, name="small.txt"), "--plugin", timed("late"),
+                   "--plugin", timed("gives_up"), "--solvers", "late,gives_up", "--timeout", "0.3",
+                   "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    return saved(out)["runs"]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("plugin, message", [("late", "past the limit"), ("gives_up", "planted timeout")])
 def test_a_run_past_its_limit_or_giving_up_is_a_timeout_at_the_limit(
-        plugin: str, message: str, puzzles: str, tmp_path: Path) -> None:
-    out = tmp_path / "run.json"
-    done = compare("run", puzzles, "--plugin", timed(plugin), "--solvers", plugin,
-                   "--timeout", "0.3", "--json", str(out))
-    assert done.returncode == 0, done.stderr
-    for run in saved(out)["runs"]:
+        plugin: str, message: str, late_runs: list[dict]) -> None:
+    runs = [run for run in late_runs if run["configuration"] == plugin]
+    assert len(runs) == len(PUZZLES)
+    for run in runs:
         assert (run["category"], run["time_s"]) == ("timeout", 0.3), run
         assert message in run["message"]
 
