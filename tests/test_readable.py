@@ -174,7 +174,9 @@ def test_readable_mrv_lets_a_small_group_go_without_a_value(inference: str) -> N
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", list(SEARCHING))
+# 9x9-big-cages-a: the readable twin searches the other (b) through the same code for 4.9 s of
+# CPU, not 1.5; mrv's decisions on b are compared with fast's (tests/test_fast.py)
+@pytest.mark.parametrize("name", ["9x9-big-cages-a"])
 def test_readable_mrv_makes_the_fast_ones_decisions_on_killers_that_need_search(name: str) -> None:
     model = Model.from_puzzle(SEARCHING[name][0])
     same_run(mrv.solve(model, max_solutions=2), readable_mrv.solve(model, max_solutions=2))
