@@ -359,10 +359,24 @@ def test_the_console_script_is_declared() -> None:
     assert project["scripts"]["sudoku-compare"] == "solvers.harness.cli:main"
 
 
+def _has_build_backend() -> bool:
+    """Whether this interpreter has the setuptools pyproject.toml asks for to build."""
+    (required,) = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    try:
+        import setuptools
+    except ImportError:
+        return False
+    return required.startswith("setuptools>=") and (
+        int(setuptools.__version__.split(".")[0]) >= int(required.removeprefix("setuptools>=")))
+
+
 @pytest.mark.slow
 def test_an_installed_copy_finds_its_bundled_puzzles_from_any_folder(tmp_path: Path) -> None:
     target = tmp_path / "site"
-    built = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
+    # the test extra installs the build backend: building beside it, not in an isolated
+    # environment of its own, saves installing setuptools again (3-4 s of CPU)
+    isolation = ["--no-build-isolation"] if _has_build_backend() else []
+    built = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", *isolation, "--target",
                             str(target), str(ROOT)], capture_output=True, text=True, timeout=600)
     if built.returncode != 0:
         pytest.skip(f"pip could not build the package here: {built.stderr.strip()[-200:]}")
