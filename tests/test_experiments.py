@@ -354,7 +354,6 @@ def test_solve_on_a_terminal_says_it_reads_stdin() -> None:
 
 
 def test_the_console_script_is_declared() -> None:
-
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["scripts"]["sudoku-compare"] == "solvers.harness.cli:main"
 
