@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -54,3 +55,13 @@ def test_a_served_launch_past_its_timeout_is_killed_and_the_next_is_served() -> 
     finally:
         os.close(writing)
     assert compare("list").returncode == 0
+
+
+def test_the_server_preloads_no_backend_library_for_its_children_to_inherit(tmp_path: Path) -> None:
+    from .forkserver import NOT_PRELOADED
+    script = tmp_path / "loaded.py"
+    script.write_text("import sys\nprint(' '.join(sorted({m.split('.')[0] for m in sys.modules})))\n")
+    done = launcher.launch(script, [], tmp_path, dict(os.environ), None, 60)
+    loaded = set(done.stdout.split())
+    assert done.returncode == 0 and {"numpy", "solvers"} <= loaded, done.stderr
+    assert not loaded & set(NOT_PRELOADED)
