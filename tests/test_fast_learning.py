@@ -358,7 +358,7 @@ def test_shrinking_keeps_the_counts_of_search(puzzle: Puzzle) -> None:
     assert sorted(on.solutions) == sorted(off.solutions)
 
 
-_PHASING = _fast_learning.Tuning(first_mode=5, restart_unit=1, rephase_every=2,
+_PHASING = _fast_learning.Tuning(first_mode=5, restart_unit=1, rephase_every=2, target_phases=True,
                                   focus_after_solution=False)
 """Stable mode every few conflicts, rephased every few more: target phases decide often."""
 

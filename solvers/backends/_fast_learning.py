@@ -30,12 +30,13 @@ nothing; the driver grows the pool with the clause rows, and a reduction lays th
 out afresh. Branching is VSIDS over the variables. Restarts alternate, as CaDiCaL's modes
 do, between Glucose's rule (focused mode: the recent clauses' LBD above the mean, for
 proofs) and the Luby sequence (stable mode, for finding a solution), for growing
-stretches of conflicts. Focused mode decides ``cell=value``; stable mode decides each
+stretches of conflicts. Decisions are ``cell=value``. Two levers, off by default (they
+moved the Frisch isomorphs' conflicts within their spread): stable mode may decide each
 variable as it stood in the longest trail without a conflict since the last rephase
-(CaDiCaL's target phases), else by its rephased phase: the best such trail's and true in
-turn, rephased after 1,000 conflicts, then 2,000 more, 3,000 more and so on. Once a
-solution is found the search stays in focused mode, with no target phases: what is left
-is the proof that no other solution exists. Every 2,000 conflicts (300 more each time after,
+(CaDiCaL's target phases), else by its rephased phase, the best such trail's and true in
+turn, rephased after 1,000 conflicts, then 2,000 more, 3,000 more and so on; and once a
+solution is found the search may stay in focused mode with no target phases, what is left
+being the proof that no other solution exists. Every 2,000 conflicts (300 more each time after,
 Glucose's schedule) the search restarts, drops the clauses satisfied at level 0 and the
 worse half of the other learnt clauses (by LBD, then length), never a clause of LBD 3 or
 less; a learnt clause met in conflict
@@ -129,15 +130,16 @@ class Tuning(NamedTuple):
     shrink: bool = True
     """Shrink each learnt clause: the literals of one lower level replaced by that level's
     first unique implication point where the clause implies it (Fleury and Biere 2021)."""
-    target_phases: bool = True
+    target_phases: bool = False
     """Stable mode decides each variable as it was in the longest trail without a conflict
-    since the last rephase (CaDiCaL's target phases); else true (``cell=value``)."""
-    focus_after_solution: bool = True
+    since the last rephase (CaDiCaL's target phases); else true (``cell=value``). Off: on
+    the 36 Frisch isomorphs it moved conflicts within the isomorphs' spread (bench/README)."""
+    focus_after_solution: bool = False
     """Once a solution is found, focused mode for good and no target phases: what is left,
-    counting to two, is a proof that no other solution exists, where stable mode's long
-    stretches and target phases (made to find solutions) cost conflicts."""
+    counting to two, is a proof that no other solution exists (stable mode and target
+    phases are made to find solutions). Off, as target_phases."""
     rephase_every: int = 1000
-    """Rephase after this many conflicts, then twice, three times as many and so on: the
+    """With target phases: rephase after this many conflicts, then twice, three times as many and so on: the
     phase of the variables no target names becomes the best trail's, then true, in turn;
     0: never."""
 
