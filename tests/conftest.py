@@ -46,7 +46,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(OnlyModulesWithExamples(), "only-modules-with-examples")
     sys.dont_write_bytecode = False  # this process only: what it imports from now on is tests/
     if not hasattr(config, "workerinput"):
-        for package in ("models", "solvers"):
+        for package in ("models", "solvers", "tests/plugins"):  # the plugins: imported by harness workers
             compileall.compile_dir(ROOT / package, quiet=1)
         compileall.compile_file(ROOT / "compare.py", quiet=1)
 

@@ -350,7 +350,8 @@ def test_generate_refuses_an_impossible_givens_count() -> None:
 
 @pytest.mark.slow
 def test_configurations_run_one_backend_with_different_options() -> None:
-    done = compare("run", "puzzles/top95.txt", "--solvers",
+    # the first two puzzles of top95 (not its 95): the labels are what is asserted
+    done = compare("run", "puzzles/top95.txt", "--first", "2", "--solvers",
                    "sat:encoding=extended,min=sat:encoding=minimal,mrv:inference=singles",
                    "--format", "csv", "--timeout", "20")
     assert done.returncode == 0, done.stderr

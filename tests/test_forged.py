@@ -124,12 +124,13 @@ def test_a_lone_false_no_solution_on_a_large_satisfiable_puzzle_is_never_counted
     empty = tmp_path / "empty49.txt"  # 7x7 boxes: grid format, one row a line
     empty.write_text("\n".join(" ".join(["."] * 49) for _ in range(49)) + "\n", encoding="utf-8")
     saved = tmp_path / "runs.json"
-    done = compare("run", str(empty), "--solvers", "busy_judge", *plugins("busy_judge"), "--judge-budget", "2",
+    # a budget of 0.5 s: the judge cannot settle a 49x49 in it, nor in 2 s (the budget before)
+    done = compare("run", str(empty), "--solvers", "busy_judge", *plugins("busy_judge"), "--judge-budget", "0.5",
                    "--json", str(saved), "--format", "csv")
     assert done.returncode == 1, done.stderr[-2000:]
     (run,) = json.loads(saved.read_text())["runs"]
     assert (run["claim"], run["category"], run["proof"]) == ("no solution", "unchecked", "unchecked"), run
-    assert "budget of 2 s" in run["reason"]
+    assert "budget of 0.5 s" in run["reason"]
     row = next(line for line in done.stdout.splitlines() if "busy_judge" in line)
     header = done.stdout.splitlines()[0].split(",")
     counts = dict(zip(header, row.split(",")))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import random
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from models import (
     Geometry,
     Puzzle,
     PuzzleError,
+    iter_puzzles,
     parse_puzzle,
     read_puzzles,
     read_text,
@@ -326,11 +328,16 @@ def test_variants_round_trip_through_the_line_format() -> None:
             assert again == puzzle and again.variant == puzzle.variant
 
 
+ROUND_TRIPPED_OF_A_FILE = 1_000
+"""The puzzles of a bundled file round-tripped, from its top: all of every file but 17_clue.txt,
+whose 20,000 are 17-clue 9x9 lines alike (all of it was 4 s of CPU)."""
+
+
 @pytest.mark.slow
 def test_round_trip_of_every_bundled_file_through_line() -> None:
     for path in sorted(PUZZLES.glob("*.txt")):
-        batch = read_puzzles(path)
-        for puzzle in batch.puzzles:
+        read = itertools.islice(iter_puzzles(path), ROUND_TRIPPED_OF_A_FILE)
+        for puzzle in (item for item in read if isinstance(item, Puzzle)):
             assert parse_puzzle(to_line(puzzle)) == puzzle, (path.name, puzzle.source)
 
 

@@ -213,9 +213,11 @@ def test_subcommand_plugs_into_a_parser_with_subcommands(tmp_path) -> None:
 
 @pytest.mark.parametrize("case, node_budget", [
     pytest.param(case, budget, id=f"{check}-{case_id(case)}",
-                 marks=[pytest.mark.slow] if budget is None and case[1] == "jigsaw" else [])  # 8 s of CPU
+                 marks=[pytest.mark.slow] if budget is None and case[1] == "jigsaw" else [])  # 1 s of CPU
     for budget, check in ((0, "cpsat-check"), (None, "mrv-search"))
-    for case in ((9, "standard", 1), (9, "jigsaw", 2), (6, "x", 3))])
+    # the 9x9 jigsaw of seed 1 takes the generator's search some 0.9 s of CPU to prove unique;
+    # seed 2's took 7 s through the same search
+    for case in ((9, "standard", 1), (9, "jigsaw", 1), (6, "x", 3))])
 def test_both_uniqueness_checks_agree_on_one_clue_more_or_less(made, case, node_budget) -> None:
     # node_budget=0 hands every check to the cpsat backend (counting to two), None keeps it in
     # the generator's own search: both must keep a locally minimal puzzle unique and see a

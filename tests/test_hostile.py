@@ -76,7 +76,12 @@ def puzzles(tmp_path: Path) -> str:
 
 
 @pytest.mark.slow
-def test_hostile_plugins_spoil_only_their_own_runs(puzzles: str, tmp_path: Path) -> None:
+def test_hostile_plugins_spoil_only_their_own_runs(tmp_path: Path) -> None:
+    # one puzzle: a run of each of the twelve configurations, two at a time, each hostile one in
+    # its own worker beside mrv's (a configuration's next run on a worker started again after
+    # one was killed is tests/test_runner_chaos.py's); two puzzles before: twice the runs, and a
+    # worker started again after every run that had its worker killed
+    puzzles = puzzle_file(tmp_path, PUZZLES[0], name="one.txt")
     run_id = uuid.uuid4().hex
     plugins = [a for name in EXPECTED for a in ("--plugin", f"{HOSTILE}:{name}")]
     solvers = ",".join(["mrv", *EXPECTED])
@@ -89,10 +94,9 @@ def test_hostile_plugins_spoil_only_their_own_runs(puzzles: str, tmp_path: Path)
     assert "PLUGIN-NOISE" in err and "PLUGIN-NOISE" not in out
     runs = json.loads((tmp_path / "runs.json").read_text())["runs"]
     got = {(r["solver"], r["index"]): r["category"] for r in runs}
+    assert len(runs) == 1 + len(EXPECTED)
     for name, category in [("mrv", "correct"), *EXPECTED.items()]:
-        for index in range(len(PUZZLES)):
-            assert got[(name, index)] == category, (name, index, [r["reason"] for r in runs
-                                                                  if r["solver"] == name])
+        assert got[(name, 0)] == category, (name, [r["reason"] for r in runs if r["solver"] == name])
     assert {row["configuration"] for row in summary["summary"]} == {"mrv", *EXPECTED}
     assert settle(run_id) == []
 

@@ -78,10 +78,9 @@ def test_an_explained_36x36_trace_replays(latin36: Path, tmp_path: Path) -> None
     assert symbols[9] == "A" and symbols[35] == "36"  # the page names 36 by its number
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("suffix", ["svg", "png"])
-def test_render_draws_a_36x36_grid(latin36: Path, tmp_path: Path, suffix: str) -> None:
-    picture = tmp_path / f"grid.{suffix}"
+@pytest.mark.slow  # drawing 1,296 cells is 2.5 s of CPU a picture; the svg writer is tested on 9x9-16x16
+def test_render_draws_a_36x36_grid(latin36: Path, tmp_path: Path) -> None:
+    picture = tmp_path / "grid.png"
     assert cli.main(["render", str(latin36), "-o", str(picture)]) == 0
     assert picture.stat().st_size > 0
 

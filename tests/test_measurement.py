@@ -6,6 +6,7 @@ measured resolution. Caps at a limit are rules of the record, not timings."""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -141,13 +142,21 @@ def test_peak_memory_is_the_runs_own_not_the_workers_lifetime(small: str, tmp_pa
     assert all(run["peak_memory_mb"] is not None and run["peak_memory_mb"] < 200 for run in runs[1:])
 
 
-@pytest.mark.slow
-def test_each_run_records_host_worker_and_order_and_the_sweep_its_load(small: str,
-                                                                       tmp_path: Path) -> None:
-    out, csv = tmp_path / "runs.json", tmp_path / "runs.csv"
-    done = compare("run", small, "--solvers", "mrv,sat", "--repeat", "2", "--json", str(out),
+@pytest.fixture(scope="module")
+def saved_sweep(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A sweep of mrv and sat, twice on each small puzzle, saved as JSON and CSV (only read)."""
+    folder = tmp_path_factory.mktemp("saved")
+    (folder / "small.txt").write_text(SMALL)
+    out, csv = folder / "runs.json", folder / "runs.csv"
+    done = compare("run", str(folder / "small.txt"), "--solvers", "mrv,sat", "--repeat", "2", "--json", str(out),
                    "--csv", str(csv))
     assert done.returncode == 0, done.stderr
+    return out, csv
+
+
+@pytest.mark.slow
+def test_each_run_records_host_worker_and_order_and_the_sweep_its_load(saved_sweep: tuple[Path, Path]) -> None:
+    out, csv = saved_sweep
     document = json.loads(out.read_text())
     runs = document["runs"]
     assert sorted(r["sequence"] for r in runs) == list(range(len(runs)))
@@ -157,10 +166,22 @@ def test_each_run_records_host_worker_and_order_and_the_sweep_its_load(small: st
     assert {"peak_memory_mb", "termination", "host", "worker", "sequence"} <= set(header)
 
 
+@pytest.fixture(scope="module")
+def database_sweep(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """The small puzzles' file and a database a sweep of mrv under a CPU limit wrote into."""
+    folder = tmp_path_factory.mktemp("database")
+    (folder / "small.txt").write_text(SMALL)
+    db = folder / "runs.sqlite"
+    assert compare("run", str(folder / "small.txt"), "--solvers", "mrv", "--cpu-limit", "5",
+                   "--db", str(db)).returncode == 0
+    return str(folder / "small.txt"), db
+
+
 @pytest.mark.slow
-def test_a_version_1_database_is_migrated_and_keeps_its_runs(small: str, tmp_path: Path) -> None:
-    db = tmp_path / "runs.sqlite"
-    assert compare("run", small, "--solvers", "mrv", "--db", str(db)).returncode == 0
+def test_a_version_1_database_is_migrated_and_keeps_its_runs(database_sweep: tuple[str, Path],
+                                                             tmp_path: Path) -> None:
+    small, db = database_sweep[0], tmp_path / "runs.sqlite"
+    shutil.copyfile(database_sweep[1], db)  # a copy of what a sweep wrote
     with sqlite3.connect(db) as connection:  # make it what version 1 wrote
         for column in ("peak_memory_mb", "termination", "host", "worker", "sequence", "proof",
                        "verified_solutions", "order"):
@@ -174,15 +195,13 @@ def test_a_version_1_database_is_migrated_and_keeps_its_runs(small: str, tmp_pat
         host = connection.execute("SELECT COUNT(*) FROM runs WHERE host IS NULL").fetchone()[0]
     connection.close()
     assert version == str(VERSION) and host == 3
-    resumed = compare("run", small, "--solvers", "mrv,sat", "--db", str(db), "--resume")
+    resumed = compare("run", small, "--solvers", "mrv,sat", "--cpu-limit", "5", "--db", str(db), "--resume")
     assert resumed.returncode == 0, resumed.stderr
 
 
 @pytest.mark.slow
-def test_a_database_sweep_keeps_the_measures_and_the_load(small: str, tmp_path: Path) -> None:
-    db = tmp_path / "runs.sqlite"
-    assert compare("run", small, "--solvers", "mrv", "--cpu-limit", "5", "--db", str(db)).returncode == 0
-    with sqlite3.connect(db) as connection:
+def test_a_database_sweep_keeps_the_measures_and_the_load(database_sweep: tuple[str, Path]) -> None:
+    with sqlite3.connect(database_sweep[1]) as connection:
         rows = connection.execute("SELECT host, worker, sequence, peak_memory_mb FROM runs").fetchall()
         provenance = json.loads(connection.execute("SELECT provenance FROM sweeps").fetchone()[0])
     connection.close()
@@ -191,10 +210,10 @@ def test_a_database_sweep_keeps_the_measures_and_the_load(small: str, tmp_path: 
 
 
 @pytest.mark.slow
-def test_a_wrong_peak_memory_in_a_saved_run_is_refused_by_report(small: str, tmp_path: Path) -> None:
-    out = tmp_path / "runs.json"
-    assert compare("run", small, "--solvers", "mrv", "--json", str(out)).returncode == 0
-    document = json.loads(out.read_text())
+def test_a_wrong_peak_memory_in_a_saved_run_is_refused_by_report(saved_sweep: tuple[Path, Path],
+                                                                tmp_path: Path) -> None:
+    out = tmp_path / "runs.json"  # a copy of a saved sweep, with one value changed
+    document = json.loads(saved_sweep[0].read_text())
     document["runs"][0]["peak_memory_mb"] = "lots"
     out.write_text(json.dumps(document))
     done = compare_here("report", str(out))

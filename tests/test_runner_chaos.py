@@ -1,6 +1,6 @@
 """The runner under random faults, and its checks of what comes back.
 
-Chaos: a few hundred quick tasks of a plugin that fails at random (tests/plugins/chaos.py:
+Chaos: 80 quick tasks of a plugin that fails at random (tests/plugins/chaos.py:
 raising, exiting, killing itself, garbage in the pipe, huge answers, NaN stats, sleeping,
 stalling mid-frame) beside the built-in mrv; every task gets exactly one outcome, the one
 its fault calls for, mrv's runs are all solved, and the workers' pipes and output readers
@@ -28,7 +28,10 @@ from .conftest import ROOT
 from .grids import shuffled
 
 CHAOS = ROOT / "tests" / "plugins" / "chaos.py"
-SEED = "7"
+SEED = "54"
+"""With the 80 puzzles below, a seed under which every kind of fault happens (1 to 14 times each),
+so that the test asserts every kind's outcome. Before: 160 puzzles under seed 7, with 31 faults
+that end or spoil a worker (11 here), each a worker started again: most of the test's CPU."""
 STATUS_OF_FAULT = {
     "answer": Status.SOLVED, "raise": Status.ERROR, "exit": Status.ERROR, "kill": Status.ERROR,
     "garbage": Status.ERROR, "huge": Status.ERROR, "nan": Status.ERROR, "not_result": Status.ERROR,
@@ -64,7 +67,7 @@ def test_chaos_every_task_has_exactly_one_outcome_and_the_right_one_and_leaves_n
     fds, threads = len(os.listdir("/proc/self/fd")), threading.active_count()
     plugin = Configuration("chaos", plugin=f"{CHAOS}:solve", backend="chaos", options=(("seed", SEED),))
     mrv = Configuration("mrv", backend="mrv")
-    tasks = [Task(solver, puzzle, 1, 0.5) for puzzle in puzzles(160) for solver in (plugin, mrv)]
+    tasks = [Task(solver, puzzle, 1, 0.5) for puzzle in puzzles(80) for solver in (plugin, mrv)]
     seen: Counter[int] = Counter()
     outcomes = run_tasks(iter(tasks), jobs=2, on_outcome=lambda number, _outcome: seen.update([number]))
     assert len(outcomes) == len(tasks)
@@ -77,7 +80,7 @@ def test_chaos_every_task_has_exactly_one_outcome_and_the_right_one_and_leaves_n
         fault = chaos.fault_of(task.puzzle.givens, SEED)
         faults[fault] += 1
         assert outcome.status == STATUS_OF_FAULT[fault], (fault, outcome)
-    assert len(faults) >= 8, faults  # most kinds of fault really happened
+    assert set(faults) == set(STATUS_OF_FAULT), faults  # every kind of fault really happened
     assert (len(os.listdir("/proc/self/fd")), threading.active_count()) == (fds, threads)
 
 

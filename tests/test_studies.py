@@ -72,19 +72,30 @@ def test_hill_reads_the_slope_of_a_pareto_tail() -> None:
     assert tails.hill(values, 40) == pytest.approx(1.5, rel=0.1)
 
 
-@pytest.mark.slow
-def test_plot_survival_draws_and_prints_a_tail_index_per_configuration(tmp_path: Path) -> None:
-    runs = tmp_path / "runs.json"
-    done = compare("run", "puzzles/small_6x6.txt", "--solvers", "mrv,backtrack", "--seeds", "6",
-                   "--json", str(runs))
+@pytest.fixture(scope="module")
+def seeded_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A saved run of mrv and backtrack under 6 seeds on two files of 4 puzzles each (6x6 and
+    4x4), read by the plot tests: one launch for both."""
+    runs = tmp_path_factory.mktemp("seeded") / "runs.json"
+    done = compare("run", "puzzles/small_6x6.txt", "puzzles/small_4x4.txt", "--solvers", "mrv,backtrack",
+                   "--seeds", "6", "--json", str(runs))
     assert done.returncode == 0, done.stderr
+    return runs
+
+
+@pytest.mark.slow
+def test_plot_survival_draws_and_prints_a_tail_index_per_configuration(seeded_runs: Path, tmp_path: Path) -> None:
     picture = tmp_path / "survival.png"
-    done = compare_here("plot", "survival", str(runs), "--field", "nodes", "-o", str(picture))
+    done = compare_here("plot", "survival", str(seeded_runs), "--field", "nodes", "-o", str(picture))
     assert done.returncode == 0, done.stderr
     assert picture.stat().st_size > 0
+    sets = done.stdout.split(" small_4x4.txt 4x4:")
+    assert len(sets) == 2 and " small_6x6.txt 6x6:" in sets[0]  # a block per set
+    for block in sets:  # a line per configuration in each
+        lines = [line for line in block.splitlines() if line.startswith(("  mrv:", "  backtrack:"))]
+        assert [line.split(":")[0].strip() for line in lines] == ["mrv", "backtrack"], block
     lines = [line for line in done.stdout.splitlines() if line.startswith(("  mrv:", "  backtrack:"))]
-    assert len(lines) == 2 and " small_6x6.txt 6x6:" in done.stdout  # one set, a line per configuration
-    assert all(f"{6 * 4} runs on 4 puzzles" in line for line in lines)  # 4 puzzles x 6 seeds
+    assert all(f"{6 * 4} runs on 4 puzzles" in line for line in lines)  # 4 puzzles x 6 seeds, each file
     assert all("90% bootstrap interval" in line and "(0 of them cut by the limit)" in line
                for line in lines if "largest of" in line)
 
@@ -95,11 +106,8 @@ def test_plot_survival_refuses_an_unknown_field() -> None:
 
 
 @pytest.mark.slow
-def test_plot_curve_draws_cost_against_givens_and_refuses_a_wrong_field(tmp_path: Path) -> None:
-    runs = tmp_path / "runs.json"
-    done = compare("run", "puzzles/small_6x6.txt", "puzzles/small_4x4.txt", "--solvers", "mrv,backtrack",
-                   "--json", str(runs))
-    assert done.returncode == 0, done.stderr
+def test_plot_curve_draws_cost_against_givens_and_refuses_a_wrong_field(seeded_runs: Path, tmp_path: Path) -> None:
+    runs = seeded_runs  # a point is the median of the runs at its x: six seeds a puzzle, six runs
     picture = tmp_path / "curve.png"
     done = compare_here("plot", "curve", str(runs), "--x", "givens", "--y", "nodes", "-o", str(picture))
     assert done.returncode == 0, done.stderr

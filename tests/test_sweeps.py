@@ -36,6 +36,7 @@ PUZZLES = (".1.2...3.....4..", "..42......3..4..", "....34......23.4", ".3.....4
 CRASH_AND_TIMEOUT = ("--plugin", REFERENCE, "--plugin", f"sleeper={PLANTED}:sleeper",
                      "--plugin", f"exits={PLANTED}:exits", "--plugin", f"false_unsat={PLANTED}:false_unsat",
                      "--solvers", "ref,sleeper,exits,false_unsat")
+DASK_PUZZLES = 2
 
 
 
@@ -56,11 +57,12 @@ def outcomes_of(document: dict) -> dict[tuple, tuple]:
 
 @pytest.fixture(scope="module")
 def local_and_dask(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
-    """One planted sweep run locally and through a Dask LocalCluster."""
+    """One planted sweep run locally and through a Dask LocalCluster: two puzzles, so the eight
+    tasks go to Dask in chunks of 3, 3 and 2 (a full chunk and a short one)."""
     pytest.importorskip("distributed", reason="the Dask executor needs the [dist] extra")
     tmp = tmp_path_factory.mktemp("dask")
     path = tmp / "small.txt"
-    path.write_text("\n".join(PUZZLES[:3]) + "\n", encoding="utf-8")
+    path.write_text("\n".join(PUZZLES[:DASK_PUZZLES]) + "\n", encoding="utf-8")
     documents = []
     for executor in ("local", "dask"):
         out = tmp / f"{executor}.json"
@@ -76,7 +78,7 @@ def local_and_dask(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict
 def test_a_local_cluster_sweep_judges_every_run_as_the_local_executor(local_and_dask) -> None:
     local, dask = local_and_dask
     assert outcomes_of(dask) == outcomes_of(local)
-    assert len(outcomes_of(local)) == 3 * 4
+    assert len(outcomes_of(local)) == DASK_PUZZLES * 4
 
 
 @pytest.mark.slow
@@ -86,7 +88,7 @@ def test_through_dask_each_planted_plugin_gets_its_category(local_and_dask, conf
                                                             category: str) -> None:
     _, dask = local_and_dask
     runs = [r for r in dask["runs"] if r["configuration"] == configuration]
-    assert [r["category"] for r in runs] == [category] * 3, runs
+    assert [r["category"] for r in runs] == [category] * DASK_PUZZLES, runs
     assert dask["options"]["executor"] == "dask"
 
 
@@ -163,12 +165,12 @@ def test_report_where_selects_runs(where: tuple[str, ...], configurations: set[s
 
 
 @pytest.mark.slow
-def test_a_database_is_not_overwritten_without_resume(puzzles: str, tmp_path: Path) -> None:
-    db = tmp_path / "runs.sqlite"
-    assert compare("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--db", str(db)).returncode == 0
-    again = compare_here("run", puzzles, "--plugin", REFERENCE, "--solvers", "ref", "--db", str(db))
+def test_a_database_is_not_overwritten_without_resume(made_database: Path, tmp_path: Path) -> None:
+    db = tmp_path / "runs.sqlite"  # a copy of what a sweep wrote: its own launch would add nothing
+    shutil.copyfile(made_database, db)
+    again = compare_here("run", PUZZLE_FILE, "--plugin", REFERENCE, "--solvers", "ref", "--db", str(db))
     assert again.returncode == 2 and "--resume" in again.stderr, again.stderr
-    assert len(db_rows(db)) == len(PUZZLES)
+    assert len(db_rows(db)) == len(read_puzzles(PUZZLE_FILE).puzzles)
 
 
 @pytest.fixture(scope="module")
@@ -216,10 +218,12 @@ def test_a_foreign_or_damaged_database_is_a_clear_error(kind: str, command: str,
     make, words = BAD_FILES[kind]
     make(path, made_database)
     before = path.read_bytes()
-    if command == "run":  # through a fresh interpreter, as a sweep is started
-        done = compare("run", PUZZLE_FILE, "--plugin", REFERENCE, "--solvers", "ref", "--resume", "--db", str(path))
-        status, stderr = done.returncode, done.stderr
-    else:  # reading a database: the real parser in this process (a fresh one adds nothing)
+    # the real parser in this process: the database is refused before any worker starts, so a
+    # launch of its own adds nothing (tests/test_measurement.py and others launch --db sweeps)
+    if command == "run":
+        status, _, stderr = cli(capsys, "run", PUZZLE_FILE, "--plugin", REFERENCE, "--solvers", "ref",
+                                "--resume", "--db", str(path))
+    else:
         status, _, stderr = cli(capsys, "report", "--db", str(path))
     assert status == 2, stderr
     assert str(path) in stderr and words in stderr, stderr
@@ -259,9 +263,8 @@ def test_an_interrupted_sweep_resumed_records_every_task_exactly_once(stop: str,
     assert process.returncode == (130 if stop == "SIGINT" else -signal.SIGKILL), stderr
     total = len(PUZZLES) * 2 * 2
     assert 0 < _runs_in(db) < total
-    saved = tmp_path / "resumed.json"
-    resumed = subprocess.run([*sweep, "--resume", "--json", str(saved)], cwd=ROOT, capture_output=True,
-                             text=True, timeout=300)
+    saved = tmp_path / "resumed.json"  # the resume is an ordinary launch (no signal to send it)
+    resumed = compare(*sweep[2:], "--resume", "--json", str(saved), timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     assert "recorded before, skipped" in resumed.stderr
     document = json.loads(saved.read_text())
@@ -275,17 +278,18 @@ def test_an_interrupted_sweep_resumed_records_every_task_exactly_once(stop: str,
 
 
 @pytest.mark.slow
-def test_resume_with_a_new_configuration_runs_only_it(puzzles: str, tmp_path: Path) -> None:
-    db = tmp_path / "sweep.sqlite"
-    first = ["run", puzzles, "--plugin", REFERENCE, "--db", str(db)]
-    assert compare(*first, "--solvers", "ref").returncode == 0
-    done = compare(*first, "--plugin", SLOW, "--solvers", "ref,quick=slow:seconds=0", "--resume")
+def test_resume_with_a_new_configuration_runs_only_it(made_database: Path, tmp_path: Path) -> None:
+    db = tmp_path / "sweep.sqlite"  # a copy of the module's sweep of ref alone
+    shutil.copyfile(made_database, db)
+    count = len(read_puzzles(PUZZLE_FILE).puzzles)
+    done = compare("run", PUZZLE_FILE, "--plugin", REFERENCE, "--db", str(db), "--plugin", SLOW,
+                   "--solvers", "ref,quick=slow:seconds=0", "--resume")
     assert done.returncode == 0, done.stderr
-    assert f"{len(PUZZLES)} runs written" in done.stderr
-    assert f"{len(PUZZLES)} recorded before, skipped" in done.stderr
-    assert len(db_rows(db)) == 2 * len(PUZZLES)
+    assert f"{count} runs written" in done.stderr
+    assert f"{count} recorded before, skipped" in done.stderr
+    assert len(db_rows(db)) == 2 * count
     # the progress counted 2 runs a puzzle and took the recorded ones off its total
-    assert f"solving: {len(PUZZLES)}/{len(PUZZLES)} runs, 100%" in done.stderr
+    assert f"solving: {count}/{count} runs, 100%" in done.stderr
 
 
 # ---------------------------------------------------------------- lazy reading and dispatch
