@@ -356,3 +356,53 @@ def test_shrinking_keeps_the_counts_of_search(puzzle: Puzzle) -> None:
     off = tuned(puzzle, _HARSH["reduction every 10 conflicts, nothing kept"]._replace(shrink=False), 1000)
     assert on.complete and off.complete and on.status == off.status
     assert sorted(on.solutions) == sorted(off.solutions)
+
+
+_PHASING = _fast_learning.Tuning(first_mode=5, restart_unit=1, rephase_every=2, target_phases=True,
+                                  focus_after_solution=False)
+"""Stable mode every few conflicts, rephased every few more: target phases decide often."""
+
+
+@pytest.mark.parametrize("focus", [True, False], ids=["focused after a solution", "modes go on"])
+@pytest.mark.parametrize("targets", [True, False], ids=["target phases", "always cell=value"])
+@pytest.mark.parametrize("puzzle", [
+    _opened("forum_hardest_1106.txt", 0, 48), load("special_9x9_multiple_solutions.txt")[7],
+    load("special_9x9_unsolvable.txt")[0], load("generated_16x16.txt")[0]],
+    ids=["453 solutions", "125 solutions", "unsolvable", "unique 16x16"])
+def test_target_phases_and_focus_keep_the_counts_of_search(puzzle: Puzzle, targets: bool,
+                                                            focus: bool) -> None:
+    result = tuned(puzzle, _PHASING._replace(target_phases=targets, focus_after_solution=focus), 1000)
+    plain = fast.solve(Model.from_puzzle(puzzle), max_solutions=1000)
+    assert plain.complete and result.complete and result.status == plain.status
+    assert sorted(result.solutions) == sorted(plain.solutions)
+    assert len(set(result.solutions)) == len(result.solutions)
+
+
+@pytest.mark.parametrize("targets", [True, False], ids=["target phases", "always cell=value"])
+def test_stable_mode_decides_cell_not_value_only_with_target_phases(
+        monkeypatch: pytest.MonkeyPatch, targets: bool) -> None:
+    seen = _spied(monkeypatch)
+    result = tuned(_opened("forum_hardest_1106.txt", 0, 48), _PHASING._replace(target_phases=targets), 1000)
+    assert len(result.solutions) == 453 and result.complete
+    st = seen[0].st
+    assert st[_fast_learning._SWITCHES] > 2  # stable mode came, more than once
+    assert (st[_fast_learning._NEGATED] > 0) == targets
+    assert (st[_fast_learning._REPHASES] > 0) == targets
+
+
+@pytest.mark.parametrize("tuning", [_fast_learning.Tuning(rephase_every=-1)], ids=["rephase_every -1"])
+def test_a_negative_rephase_interval_is_refused(tuning: _fast_learning.Tuning) -> None:
+    with pytest.raises(ValueError, match="counts >= 1"):
+        tuned(load("top95.txt")[0], tuning, 2)
+
+
+@pytest.mark.parametrize("focus", [True, False], ids=["focused after a solution", "modes go on"])
+def test_after_a_solution_the_search_stays_focused_only_with_focus(
+        monkeypatch: pytest.MonkeyPatch, focus: bool) -> None:
+    seen = _spied(monkeypatch)
+    result = tuned(_opened("forum_hardest_1106.txt", 0, 48),
+                   _PHASING._replace(focus_after_solution=focus), 1000)
+    assert len(result.solutions) == 453 and result.complete
+    st = seen[0].st
+    stays = st[_fast_learning._STABLE] == 0 and st[_fast_learning._MODE_END] > st[_fast_learning._CONFLICTS] + 10**9
+    assert stays == focus and bool(st[_fast_learning._TARGETS]) == (not focus)

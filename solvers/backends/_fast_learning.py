@@ -27,10 +27,16 @@ pool, a binary clause flagged so that its blocker, its other literal, is all it 
 A full list moves to the pool's free end with twice the room; with none left, the pool
 is packed in place (through a spare pool of the same size), so propagation allocates
 nothing; the driver grows the pool with the clause rows, and a reduction lays the lists
-out afresh. Branching is VSIDS over the variables, deciding
-``cell=value``. Restarts alternate, as CaDiCaL's modes do, between Glucose's rule (the
-recent clauses' LBD above the mean: proofs) and the Luby sequence (finding a solution),
-for growing stretches of conflicts. Every 2,000 conflicts (300 more each time after,
+out afresh. Branching is VSIDS over the variables. Restarts alternate, as CaDiCaL's modes
+do, between Glucose's rule (focused mode: the recent clauses' LBD above the mean, for
+proofs) and the Luby sequence (stable mode, for finding a solution), for growing
+stretches of conflicts. Decisions are ``cell=value``. Two levers, off by default (they
+moved the Frisch isomorphs' conflicts within their spread): stable mode may decide each
+variable as it stood in the longest trail without a conflict since the last rephase
+(CaDiCaL's target phases), else by its rephased phase, the best such trail's and true in
+turn, rephased after 1,000 conflicts, then 2,000 more, 3,000 more and so on; and once a
+solution is found the search may stay in focused mode with no target phases, what is left
+being the proof that no other solution exists. Every 2,000 conflicts (300 more each time after,
 Glucose's schedule) the search restarts, drops the clauses satisfied at level 0 and the
 worse half of the other learnt clauses (by LBD, then length), never a clause of LBD 3 or
 less; a learnt clause met in conflict
@@ -78,8 +84,8 @@ FIRST_CHUNK = 256
 # Reason kinds.
 _DECISION, _AMO, _ALO, _CLAUSE = 0, 1, 2, 3
 # Rows of the int8 variable table and of the int32 variable table (see _Search).
-_VALUE, _KIND, _SEEN = range(3)
-_VB_ROWS = _SEEN + 1
+_VALUE, _KIND, _SEEN, _TARGET, _BEST, _PHASE = range(6)
+_VB_ROWS = _PHASE + 1
 (_LEVEL, _RID, _TRAIL, _TLIM, _HEAP, _HPOS, _LEARNT, _BUF, _KEEP, _STACK, _TOUCHED, _SBUF,
  _SWALK) = range(13)
 _VI_ROWS = _SWALK + 1
@@ -88,8 +94,9 @@ _VI_ROWS = _SWALK + 1
  _FIXED, _STARTED, _FOUND, _HSIZE, _NEXT_RESTART, _BOUND, _CKIND, _CID, _CVAR, _BACKTRACKS,
  _LIVE, _STAMP, _SIZE, _PENDING, _STABLE, _MODE_END, _SWITCHES, _UNIT, _FIRST_MODE,
  _KEEP_LBD, _REDUCE_EVERY, _NEXT_REDUCE, _REDUCE_STEP, _DYNAMIC, _STEP, _COMPACT,
- _COMPACTED, _WTOP, _PACKS, _SHRINK, _SHRUNK) = range(41)
-_SLOTS = _SHRUNK + 1
+ _COMPACTED, _WTOP, _PACKS, _SHRINK, _SHRUNK, _TARGETS, _TARGET_AT, _BEST_AT, _REPHASE_EVERY,
+ _NEXT_REPHASE, _REPHASES, _NEGATED, _FOCUS) = range(49)
+_SLOTS = _FOCUS + 1
 _HEAD = 2
 """A stored clause's literals follow its length and its index (its header), so a watch
 entry's code, 2 * (where its literals start) + (1 if binary), reaches both in one read."""
@@ -123,6 +130,18 @@ class Tuning(NamedTuple):
     shrink: bool = True
     """Shrink each learnt clause: the literals of one lower level replaced by that level's
     first unique implication point where the clause implies it (Fleury and Biere 2021)."""
+    target_phases: bool = False
+    """Stable mode decides each variable as it was in the longest trail without a conflict
+    since the last rephase (CaDiCaL's target phases); else true (``cell=value``). Off: on
+    the 36 Frisch isomorphs it moved conflicts within the isomorphs' spread (bench/README)."""
+    focus_after_solution: bool = False
+    """Once a solution is found, focused mode for good and no target phases: what is left,
+    counting to two, is a proof that no other solution exists (stable mode and target
+    phases are made to find solutions). Off, as target_phases."""
+    rephase_every: int = 1000
+    """With target phases: rephase after this many conflicts, then twice, three times as many and so on: the
+    phase of the variables no target names becomes the best trail's, then true, in turn;
+    0: never."""
 
 
 _plain = njit(cache=True, _nrt=False)
@@ -908,6 +927,8 @@ def _block(vb, vi, act, cons, db, st):
     top = st[_DLEVEL]
     if top == 0:
         return False
+    if st[_FOCUS]:
+        _focus(st)
     learnt = vi[_LEARNT]
     for j in range(top):
         var = vi[_TRAIL, vi[_TLIM, top - 1 - j]]
@@ -920,6 +941,15 @@ def _block(vb, vi, act, cons, db, st):
         c = _store(learnt, top, 0, db, st)
     st[_PENDING] = _assign(learnt[0], _CLAUSE, c, vb, vi, cons, st)
     return True
+
+
+@_plain
+def _focus(st):
+    """A solution was found: focused mode (Glucose's restarts) for good, target phases off."""
+    st[_TARGETS] = 0
+    st[_STABLE] = 0
+    st[_MODE_END] = 1 << 62
+    _schedule(st)
 
 
 @_plain
@@ -937,8 +967,56 @@ def _decide(vb, vi, act, cons, st):
     st[_NODES] += 1
     vi[_TLIM, st[_DLEVEL]] = st[_TLEN]
     st[_DLEVEL] += 1
-    st[_PENDING] = _assign(2 * var, _DECISION, -1, vb, vi, cons, st)
+    lit = 2 * var  # cell=value
+    if st[_STABLE] and st[_TARGETS]:
+        phase = vb[_TARGET, var]
+        if phase < 0:
+            phase = vb[_PHASE, var]
+        lit += 1 - phase  # cell!=value where the phase is false
+        st[_NEGATED] += 1 - phase
+    st[_PENDING] = _assign(lit, _DECISION, -1, vb, vi, cons, st)
     return True
+
+
+@_plain
+def _remember(vb, vi, st):
+    """Target and best phases (CaDiCaL's): the values of the trail before the conflict's
+    level when it is the longest without a conflict since the last rephase (the target in
+    stable mode only, where decisions follow it)."""
+    free = vi[_TLIM, st[_DLEVEL] - 1]
+    if st[_STABLE] and free > st[_TARGET_AT]:
+        _copy_phases(_TARGET, free, vb, vi)
+        st[_TARGET_AT] = free
+    if free > st[_BEST_AT]:
+        _copy_phases(_BEST, free, vb, vi)
+        st[_BEST_AT] = free
+
+
+@_plain
+def _copy_phases(row, free, vb, vi):
+    """vb[row]: each variable's value in the trail's first free entries, -1 for the rest."""
+    for var in range(vb.shape[1]):
+        vb[row, var] = -1
+    for i in range(free):
+        var = vi[_TRAIL, i]
+        vb[row, var] = vb[_VALUE, var]
+
+
+@_plain
+def _rephase(vb, st):
+    """The phase stable decisions take where no target names one becomes the best trail's
+    (its gaps true) and all true (the original phase) in turn, as CaDiCaL rephases (its
+    random walk and inverted phase not built); target and best start again. The next
+    rephase comes rephase_every conflicts later than the last one did."""
+    best = st[_REPHASES] % 2 == 0
+    for var in range(vb.shape[1]):
+        phase = vb[_BEST, var] if best else 1
+        vb[_PHASE, var] = 1 if phase < 0 else phase
+    st[_REPHASES] += 1
+    st[_TARGET_AT] = 0
+    if best:
+        st[_BEST_AT] = 0
+    st[_NEXT_REPHASE] = st[_CONFLICTS] + st[_REPHASE_EVERY] * (st[_REPHASES] + 1)
 
 
 @njit(cache=True)
@@ -947,6 +1025,10 @@ def _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
     st[_CONFLICTS] += 1
     if st[_DLEVEL] == 0:
         return False
+    if st[_TARGETS]:
+        _remember(vb, vi, st)
+        if st[_REPHASE_EVERY] and st[_CONFLICTS] >= st[_NEXT_REPHASE]:
+            _rephase(vb, st)
     size = _analyze(vb, vi, act, stamps, cons, db, st, fst)
     lbd = _lbd(size, vi, stamps, st)
     _learn(size, lbd, vb, vi, act, cons, db, st)
@@ -976,7 +1058,8 @@ class _Search(NamedTuple):
     """The arrays of one search, in the kernel's argument order (after the givens)."""
 
     vb: Annotated[np.ndarray, types.int8[:, ::1]]  # [_VB_ROWS, vars]: value (-1 unassigned),
-                                                   # reason kind, analysis mark
+                                                   # reason kind, analysis mark, target,
+                                                   # best and rephased phase (-1: none)
     vi: Annotated[np.ndarray, _I4[:, ::1]]         # [_VI_ROWS, vars + 1]: level, reason id,
                                                    # trail, level starts, heap, heap positions,
                                                    # learnt clause, reason buffer, a copy of the
@@ -1058,7 +1141,7 @@ def _constraint_tables(n: int, num_cells: int, groups: tuple[tuple[int, ...], ..
 def _states(tune: Tuning, n: int, variables: int) -> tuple[np.ndarray, np.ndarray]:
     """The search's integer and float state, its levers set from tune (checked here)."""
     counts = (tune.restart_unit, tune.first_mode, tune.bound, tune.reduce_every + 1,
-              tune.reduce_step + 1)
+              tune.reduce_step + 1, tune.rephase_every + 1)
     if tune.keep_lbd < 0 or min(counts) < 1 or not 0 < tune.decay < 1:
         raise ValueError(f"learning tuning out of range (keep_lbd >= 0, counts >= 1, "
                          f"0 < decay < 1): {tune}")
@@ -1069,12 +1152,15 @@ def _states(tune: Tuning, n: int, variables: int) -> tuple[np.ndarray, np.ndarra
     st[_REDUCE_EVERY] = st[_NEXT_REDUCE] = tune.reduce_every
     st[_DYNAMIC], st[_STEP] = tune.dynamic_lbd, tune.reduce_step
     st[_COMPACT], st[_SHRINK] = tune.compact, tune.shrink
+    st[_TARGETS], st[_REPHASE_EVERY] = tune.target_phases, tune.rephase_every
+    st[_NEXT_REPHASE], st[_FOCUS] = tune.rephase_every, tune.focus_after_solution
     return st, np.array([1.0, tune.decay, 0.0, 0.0, tune.margin])
 
 
 def _new_search(variables: int) -> _Search:
     vb = np.full((_VB_ROWS, variables), -1, np.int8)
     vb[_SEEN] = 0
+    vb[_PHASE] = 1
     vi = np.zeros((_VI_ROWS, variables + 1), np.int32)
     vi[_HEAP, :variables] = np.arange(variables)
     vi[_HPOS, :variables] = np.arange(variables)
