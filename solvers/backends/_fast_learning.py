@@ -103,6 +103,9 @@ entry's code, 2 * (where its literals start) + (1 if binary), reaches both in on
 # Columns of the watch lists' table (a row per literal, padded to 16 bytes): offset and
 # capacity in the pool, in entries, and length.
 _WOFF, _WLEN, _WCAP = range(3)
+# Columns of a constraint's record (members true, members false, members, 1 if at least one
+# member must be true): one row of 16 bytes, what a value set reads of each constraint.
+_NTRUE, _NFALSE, _CSIZE, _ATLEAST = range(4)
 # Slots of the float state array.
 _INC, _DECAY, _FAST_LBD, _LBD_SUM, _MARGIN = 0, 1, 2, 3, 4
 
@@ -149,6 +152,10 @@ _plain = njit(cache=True, _nrt=False)
 which otherwise puts an atomic count on every array passed or taken from a tuple (a third
 of the time on a 9x9 puzzle's propagation)."""
 
+_inline = njit(cache=True, _nrt=False, inline="always")
+"""For the hot functions called from one or two places: inlined by numba into their callers,
+so that a call does not pass every array of its arguments (each a dozen machine words)."""
+
 
 # ------------------------------------------------------------------ assignment and heap
 
@@ -175,37 +182,39 @@ def _put(var, val, kind, rid, vb, vi, st):
 @_plain
 def _make_true(var, kind, rid, vb, vi, cons, st):
     """Set var true and count it; True (a conflict) if a constraint now has two true."""
-    cmem, csize, vcons, nvcons, ntrue = cons[0], cons[1], cons[3], cons[4], cons[5]
+    cmem, cnt, vcons = cons
     _put(var, 1, kind, rid, vb, vi, st)
     if kind != _DECISION:
         st[_PROPS] += 1
-    for j in range(nvcons[var]):
-        ntrue[vcons[var, j]] += 1
-    for j in range(nvcons[var]):
+    owners = vcons[var, 0] + 1
+    for j in range(1, owners):
+        cnt[vcons[var, j], _NTRUE] += 1
+    for j in range(1, owners):
         k = vcons[var, j]
-        if ntrue[k] > 1:
-            for i in range(csize[k]):
+        if cnt[k, _NTRUE] > 1:
+            for i in range(cnt[k, _CSIZE]):
                 z = cmem[k, i]
                 if z != var and vb[_VALUE, z] == 1:
                     return _conflict(_AMO, z, var, st)
     return False
 
 
-@_plain
+@_inline
 def _make_false(var, kind, rid, vb, vi, cons, st):
     """Set var false and count it; a constraint left with one possible member sets it true
     (a hidden single, or a cell's last candidate) at once. True on a conflict."""
-    cmem, csize, calo, vcons, nvcons, ntrue, nfalse = cons
+    cmem, cnt, vcons = cons
     _put(var, 0, kind, rid, vb, vi, st)
-    for j in range(nvcons[var]):
-        nfalse[vcons[var, j]] += 1
-    for j in range(nvcons[var]):
+    owners = vcons[var, 0] + 1
+    for j in range(1, owners):
+        cnt[vcons[var, j], _NFALSE] += 1
+    for j in range(1, owners):
         k = vcons[var, j]
-        if calo[k] == 0 or ntrue[k] > 0 or nfalse[k] < csize[k] - 1:
+        if cnt[k, _ATLEAST] == 0 or cnt[k, _NTRUE] > 0 or cnt[k, _NFALSE] < cnt[k, _CSIZE] - 1:
             continue
-        if nfalse[k] == csize[k]:
+        if cnt[k, _NFALSE] == cnt[k, _CSIZE]:
             return _conflict(_ALO, k, -1, st)
-        for i in range(csize[k]):
+        for i in range(cnt[k, _CSIZE]):
             y = cmem[k, i]
             if vb[_VALUE, y] < 0:
                 if _make_true(y, _ALO, k, vb, vi, cons, st):
@@ -299,16 +308,13 @@ def _backjump(level, vb, vi, act, cons, st):
     """Undo every assignment above level."""
     if st[_DLEVEL] <= level:
         return
-    vcons, nvcons, ntrue, nfalse = cons[3], cons[4], cons[5], cons[6]
+    cnt, vcons = cons[1], cons[2]
     stop = vi[_TLIM, level]
     for i in range(st[_TLEN] - 1, stop - 1, -1):
         var = vi[_TRAIL, i]
-        val = vb[_VALUE, var]
-        for j in range(nvcons[var]):
-            if val:
-                ntrue[vcons[var, j]] -= 1
-            else:
-                nfalse[vcons[var, j]] -= 1
+        column = _NFALSE - vb[_VALUE, var]  # _NTRUE for a true variable
+        for j in range(1, vcons[var, 0] + 1):
+            cnt[vcons[var, j], column] -= 1
         vb[_VALUE, var] = -1
         if vi[_HPOS, var] < 0:
             _heap_insert(var, vi, act, st)
@@ -328,10 +334,10 @@ def _compact(vb, cons, st):
     fixed at level 0 are never undone and never enter a learnt clause, so the scans of a
     constraint (propagation, reasons, minimisation) pass over the open ones only; at the
     root of a Frisch 25x25 that is about a quarter of them."""
-    cmem, csize, ntrue, nfalse = cons[0], cons[1], cons[5], cons[6]
-    for k in range(csize.shape[0]):
+    cmem, cnt = cons[0], cons[1]
+    for k in range(cnt.shape[0]):
         live = 0
-        for i in range(csize[k]):
+        for i in range(cnt[k, _CSIZE]):
             y = cmem[k, i]
             if vb[_VALUE, y] == 1:
                 live = 0  # satisfied for good: every other member is false at level 0
@@ -339,7 +345,7 @@ def _compact(vb, cons, st):
             if vb[_VALUE, y] < 0:
                 cmem[k, live] = y
                 live += 1
-        csize[k], ntrue[k], nfalse[k] = live, 0, 0
+        cnt[k, _CSIZE], cnt[k, _NTRUE], cnt[k, _NFALSE] = live, 0, 0
     st[_COMPACTED] = st[_TLEN]
 
 
@@ -347,10 +353,10 @@ def _compact(vb, cons, st):
 def _constraints(x, vb, vi, cons, st):
     """x was set true: the other members of its constraints become false (naked single,
     and its value leaving the peers); True on a conflict."""
-    cmem, csize, vcons, nvcons = cons[0], cons[1], cons[3], cons[4]
-    for j in range(nvcons[x]):
+    cmem, cnt, vcons = cons
+    for j in range(1, vcons[x, 0] + 1):
         k = vcons[x, j]
-        for i in range(csize[k]):
+        for i in range(cnt[k, _CSIZE]):
             y = cmem[k, i]
             if y != x and vb[_VALUE, y] < 0:
                 if _make_false(y, _AMO, x, vb, vi, cons, st):
@@ -358,7 +364,7 @@ def _constraints(x, vb, vi, cons, st):
     return False
 
 
-@_plain
+@_inline
 def _watches(false_lit, vb, vi, cons, db, st):
     """The clauses watching false_lit, which just became false, in its contiguous list of
     (clause code, blocker) entries; the entries kept are packed down as they are read
@@ -491,7 +497,7 @@ def _propagate(vb, vi, cons, db, st):
 
 # ------------------------------------------------------------------ conflict analysis
 
-@_plain
+@_inline
 def _reason(kind, rid, skip, cons, db, buf):
     """The variables of a reason (or conflict) other than skip, into buf; their count."""
     if kind == _AMO:
@@ -499,8 +505,8 @@ def _reason(kind, rid, skip, cons, db, buf):
         return 1
     count = 0
     if kind == _ALO:
-        cmem, csize = cons[0], cons[1]
-        for i in range(csize[rid]):
+        cmem, cnt = cons[0], cons[1]
+        for i in range(cnt[rid, _CSIZE]):
             y = cmem[rid, i]
             if y != skip:
                 buf[count] = y
@@ -1050,7 +1056,7 @@ def _on_conflict(vb, vi, act, stamps, cons, db, st, fst):
 
 
 _F8 = types.float64
-_CONS = types.Tuple((_I4[:, ::1], _I4[::1], _U8[::1], _I4[:, ::1], _I4[::1], _I4[::1], _I4[::1]))
+_CONS = types.Tuple((_I4[:, ::1], _I4[:, ::1], _I4[:, ::1]))
 _STORE = types.Tuple((_I4[::1], _I4[:, ::1], _I4[::1], _I4[:, ::1], _I4[::1]))
 
 
@@ -1110,32 +1116,33 @@ def _kernel(givens, vb, vi, act, stamps, cons, db, sols, st, fst, node_stop):
 @lru_cache(maxsize=32)
 def _constraint_tables(n: int, num_cells: int, groups: tuple[tuple[int, ...], ...]
                        ) -> tuple[np.ndarray, ...]:
-    """Each exactly-one constraint's variables, size and at-least-one flag; each
-    variable's constraints (cells first, then (group, value) pairs)."""
+    """Each exactly-one constraint's variables, and its record (counters at zero, size,
+    at-least-one flag: _NTRUE, _NFALSE, _CSIZE, _ATLEAST); each variable's count of constraints
+    then the constraints (cells first, then (group, value) pairs), a row padded to a power
+    of two entries so that it never straddles a cache line."""
     size = max([n] + [len(g) for g in groups])
     count = num_cells + len(groups) * n
     cmem = np.zeros((count, size), np.int32)
-    csize = np.zeros(count, np.int32)
-    calo = np.zeros(count, np.uint8)
+    records = np.zeros((count, 4), np.int32)
     owners: list[list[int]] = [[] for _ in range(num_cells * n)]
     for cell in range(num_cells):
         cmem[cell, :n] = np.arange(cell * n, cell * n + n)
-        csize[cell], calo[cell] = n, 1
+        records[cell, _CSIZE], records[cell, _ATLEAST] = n, 1
     for g, group in enumerate(groups):
         for v in range(n):
             k = num_cells + g * n + v
             members = [cell * n + v for cell in group]
             cmem[k, :len(members)] = members
-            csize[k], calo[k] = len(members), len(group) == n
+            records[k, _CSIZE], records[k, _ATLEAST] = len(members), len(group) == n
     for k in range(count):
-        for var in cmem[k, :csize[k]]:
+        for var in cmem[k, :records[k, _CSIZE]]:
             owners[var].append(k)
-    most = max(len(o) for o in owners)
-    vcons = np.zeros((num_cells * n, most), np.int32)
+    width = 1 << max(len(o) for o in owners).bit_length()  # at least the count and the most
+    vcons = np.zeros((num_cells * n, width), np.int32)
     for var, ks in enumerate(owners):
-        vcons[var, :len(ks)] = ks
-    nvcons = np.array([len(o) for o in owners], np.int32)
-    return cmem, csize, calo, vcons, nvcons
+        vcons[var, 0] = len(ks)
+        vcons[var, 1:len(ks) + 1] = ks
+    return cmem, records, vcons
 
 
 def _states(tune: Tuning, n: int, variables: int) -> tuple[np.ndarray, np.ndarray]:
@@ -1211,9 +1218,9 @@ def solve(model: Model, *, max_solutions: int = 1, time_limit: float | None = No
     n, cells = model.n, model.num_cells
     variables = cells * n
     tables = _constraint_tables(n, cells, tuple(g.cells for g in model.groups))
-    counts = len(tables[1])  # the members and sizes copied: the level-0 compaction edits them
-    cons = (tables[0].copy(), tables[1].copy(), *tables[2:], np.zeros(counts, np.int32),
-            np.zeros(counts, np.int32))
+    # the members and records copied: the search counts in the records, and the level-0
+    # compaction edits both
+    cons = (tables[0].copy(), tables[1].copy(), tables[2])
     search = _new_search(variables)
     db = _new_store(variables, max(1 << 16, 16 * variables), 1 << 12)
     st, fst = _states(tuning or Tuning(), n, variables)
