@@ -292,7 +292,7 @@ def _heap_pop(vi, act, st):
     return top
 
 
-@_plain
+@_inline
 def _bump(var, vi, act, fst):
     act[var] += fst[_INC]
     if act[var] > 1e100:
@@ -577,7 +577,7 @@ def _update_lbd(c, vi, stamps, db, st):
         cinfo[c, 2] = distinct
 
 
-@_plain
+@_inline
 def _redundant(y, vb, vi, stamps, cons, db, st, touched):
     """Whether the literal of y follows from the clause's other literals through reasons
     (MiniSat's recursive test); marks what it proves (2) in seen, listed in vi[_TOUCHED]
