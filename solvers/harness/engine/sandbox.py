@@ -72,9 +72,20 @@ def isolate(parent_pid: int, token: str, environ: dict[str, str] | None = None) 
 
 def parent_of(pid: int) -> int | None:
     """The parent of process ``pid`` as /proc shows it, or None (gone, or no /proc)."""
+    row = _stat(pid)
+    return None if row is None else row[1]
+
+
+def _stat(pid: int) -> tuple[str, int, int, int] | None:
+    """A process's state, parent, process group and session from /proc, or None."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return int(handle.read().rsplit(b")", 1)[1].split()[1])
+        handle = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+        try:
+            data = os.read(handle, 4096)
+        finally:
+            os.close(handle)
+        fields = data.rsplit(b")", 1)[1].split(None, 5)
+        return fields[0].decode(), int(fields[1]), int(fields[2]), int(fields[3])
     except (OSError, ValueError, IndexError):
         return None
 
@@ -203,16 +214,10 @@ def process_table(since: int = 0, freeze: int | None = None,
     for pid in pids[:newest]:
         if pid < since:
             break
-        try:
-            handle = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
-            try:
-                data = os.read(handle, 4096)
-            finally:
-                os.close(handle)
-            fields = data.rsplit(b")", 1)[1].split(None, 5)
-            row = table[pid] = (fields[0].decode(), int(fields[1]), int(fields[2]), int(fields[3]))
-        except (OSError, ValueError, IndexError):
+        row = _stat(pid)
+        if row is None:
             continue
+        table[pid] = row
         if freeze is not None and freeze in row[1:] and pid != freeze:
             _signal(pid, signal.SIGSTOP)
     return table

@@ -20,6 +20,7 @@ import ctypes
 import multiprocessing
 import os
 import sys
+from multiprocessing import forkserver
 from multiprocessing.context import ForkServerContext, SpawnContext
 
 PRELOADED = ("solvers.harness.engine.worker",)
@@ -45,6 +46,14 @@ def context() -> ForkServerContext | SpawnContext:
     server = multiprocessing.get_context("forkserver")
     server.set_forkserver_preload(list(PRELOADED))
     return server
+
+
+def ensure_running() -> None:
+    """Start the server now, where processes are forked from it (else the first worker
+    starts it); it runs, and this process holds its pipes, until this process ends."""
+    if forking():
+        context()
+        forkserver.ensure_running()
 
 
 def take_residence(server: int) -> int:
