@@ -234,6 +234,9 @@ class _Pool:
         """Asked by WorkerPool(keep_idle=True) (fuzz): idle workers of every key are kept anyway
         (up to IDLE_WORKERS, the least recently used ended first), so it changes nothing here."""
         self.sizes = ChunkSizes()
+        self.configurations: set[Configuration] = set()
+        """The configurations of the tasks read so far: with two or more and one job, their runs
+        are compared, and chunks are kept short (chunks.py)."""
         self.policy = StartPolicy()
         self.cpu = shared_cpu(jobs)
         """The one CPU every worker is kept on (jobs 1), or None (startup.py)."""
@@ -280,6 +283,7 @@ class _Pool:
             return None
         number, task = following
         self.tasks[number], self.count = task, number + 1
+        self.configurations.add(task.solver)
         return number
 
     def _dispatch(self, waiting: list[int]) -> None:
@@ -411,7 +415,7 @@ class _Pool:
         configuration of its own), looked for among the next few; the others stay waiting
         in their order."""
         key = task.key
-        size = self.sizes.size(key)
+        size = self.sizes.size(key, interleaved=self.jobs == 1 and len(self.configurations) > 1)
         if size == 1:
             return []
         taken: list[int] = []
