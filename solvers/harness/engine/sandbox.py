@@ -15,7 +15,8 @@ children that re-fork); it kills a worker with ``kill_tree``: its strays, the wh
 group, then any process whose environment still carries the token. The memory limit is
 set by the parent from outside (``cap_memory``: soft and hard, so the run cannot raise
 it). A process that clears the subreaper, leaves the session and drops the marker on
-purpose can escape; nothing short of a container or a cgroup stops that.
+purpose can escape, and so can one that finds the fork server's socket (zygote.py) and asks
+it for a process; nothing short of a container or a cgroup stops that.
 """
 from __future__ import annotations
 
