@@ -6,8 +6,8 @@ with the independent checker (models.verify), reports disagreement, and tabulate
 import sys
 
 if __name__ == "__main__":
-    # imported here, not at the top: each worker is a spawned interpreter that runs this file
-    # again (as __mp_main__), and importing every command there cost 0.1 s a worker
+    # imported here, not at the top: each worker (spawned, or forked from the worker server)
+    # runs this file again (as __mp_main__), and importing every command there cost 0.1 s a worker
     from solvers.harness.cli import main
 
     sys.exit(main())

@@ -332,18 +332,17 @@ def _default_run_figures() -> tuple[Figure, ...]:
     search is deterministic."""
     commands = (("python", "compare.py", "--json", "{out}/default_run.json"),)
     def fewest_solved(outputs: Outputs) -> float:
-        return float(min(each["solved"] for name, each in summary_of(outputs, "default_run.json").items()
-                         if name != "backtrack"))
-    solved = Figure("default-run-solved", EXPERIMENTS, "backend but the textbook backtracker solved all 13",
+        return float(min(each["solved"] for each in summary_of(outputs, "default_run.json").values()))
+    solved = Figure("default-run-solved", EXPERIMENTS, "Every backend, the textbook backtracker too, solved all 13",
                     commands, (DEFAULT_RUN,), fewest_solved, 13, 13,
-                    what="count: the fewest default puzzles a backend other than backtrack solved (all 13)")
+                    what="count: the fewest default puzzles a backend solved (all 13)")
     return (solved, *(
         Figure(f"default-run-{name}-nodes", EXPERIMENTS, f"| {name} |", commands, (DEFAULT_RUN,), default_nodes(name),
                nodes, nodes, what=f"count: {name}'s mean {kind} over the 13 default puzzles")
         for name, nodes, kind in DEFAULT_NODES))
 
 
-DEFAULT_NODES = (("mrv", 16.6, "decisions"), ("dlx", 345.9, "rows tried"), ("fast", 3.7, "guesses (its band kernel)"))
+DEFAULT_NODES = (("mrv", 19.3, "decisions"), ("dlx", 380.7, "rows tried"), ("fast", 4.6, "guesses (its band kernel)"))
 """(configuration, mean nodes, what they are) registered for the default run."""
 
 

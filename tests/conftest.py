@@ -23,7 +23,12 @@ from models import Geometry, Puzzle, read_puzzles
 from solvers import registry
 
 from . import launcher, tiers
-from .tiers import full_tier_only, pytest_addoption, pytest_collection_modifyitems  # noqa: F401 - hooks and a fixture, taken in here
+from .tiers import (  # noqa: F401 - hooks and a fixture, taken in here
+    full_tier_only,
+    pytest_addoption,
+    pytest_collection_modifyitems,
+    pytest_ignore_collect,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

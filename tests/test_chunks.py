@@ -121,8 +121,27 @@ def test_outcomes_and_their_order_are_the_same_with_chunks_and_without(monkeypat
     monkeypatch.setattr(runner._Pool, "_chunk", spied)
     chunked = run(tasks, 2)
     assert max(taken) >= 4, f"no chunk of 5 runs or more was handed over: {taken}"
-    monkeypatch.setattr(chunks.ChunkSizes, "size", lambda self, key: 1)
+    monkeypatch.setattr(chunks.ChunkSizes, "size", lambda self, key, **options: 1)
     alone = run(tasks, 2)
     assert essentials(chunked) == essentials(alone)
     assert all(o.status == Status.SOLVED for o in chunked)
     assert sorted(o.sequence for o in chunked) == list(range(len(tasks)))
+
+
+@pytest.mark.parametrize(("solvers", "jobs", "interleaved"), [
+    ((MRV, BACKTRACK), 1, True), ((MRV,), 1, False), ((MRV, BACKTRACK), 2, False)],
+    ids=["two-configurations-one-job", "one-configuration", "two-jobs"])
+def test_configurations_compared_by_one_job_take_turns_in_short_chunks(
+        monkeypatch, solvers: tuple[Configuration, ...], jobs: int, interleaved: bool) -> None:
+    asked: set[bool] = set()
+    real = chunks.ChunkSizes.size
+
+    def spied(self: chunks.ChunkSizes, key: str, *, interleaved: bool = False) -> int:
+        asked.add(interleaved)
+        return real(self, key, interleaved=interleaved)
+
+    monkeypatch.setattr(chunks.ChunkSizes, "size", spied)
+    outcomes = run([Task(solver, p) for p in puzzles(6) for solver in solvers], jobs)
+    assert all(o.status == Status.SOLVED for o in outcomes)
+    # the first chunk may be sized before the second configuration's first task is read
+    assert (True in asked) if interleaved else asked == {False}, asked

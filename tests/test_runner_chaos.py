@@ -19,6 +19,7 @@ from multiprocessing import resource_tracker
 import pytest
 
 from models import Geometry, Puzzle
+from solvers.harness.engine import zygote
 from solvers.harness.engine.answers import outcome_from
 from solvers.harness.engine.runner import run_tasks
 from solvers.harness.tasks import Configuration, Outcome, Task
@@ -64,6 +65,7 @@ def puzzles(count: int) -> list[Puzzle]:
 def test_chaos_every_task_has_exactly_one_outcome_and_the_right_one_and_leaves_no_fd_or_thread() -> None:
     chaos = chaos_module()
     resource_tracker.ensure_running()  # started by the first spawn, its pipe kept for good: not a leak
+    zygote.ensure_running()  # the workers' server, likewise
     fds, threads = len(os.listdir("/proc/self/fd")), threading.active_count()
     plugin = Configuration("chaos", plugin=f"{CHAOS}:solve", backend="chaos", options=(("seed", SEED),))
     mrv = Configuration("mrv", backend="mrv")

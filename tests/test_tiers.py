@@ -91,12 +91,21 @@ def test_every_test_named_for_the_quick_tier_exists_and_is_in_it(quick_tier: lis
 
 
 def test_the_quick_tier_is_a_small_part_of_the_suite(quick_collection: subprocess.CompletedProcess[str]) -> None:
-    # pytest's last line: "<quick>/<all> tests collected (<slow> deselected) in <time>"
+    # pytest's last line: "<quick>/<collected> tests collected (<slow> deselected) in <time>"
     counts = re.search(r"(\d+)/(\d+) tests collected", quick_collection.stdout)
     assert counts is not None, quick_collection.stdout[-500:]
-    quick, everything = int(counts[1]), int(counts[2])
+    quick = int(counts[1])
     assert quick == len([line for line in quick_collection.stdout.splitlines() if "::" in line])
-    assert quick < everything / 2
+    assert quick < len(collected()) / 2  # the whole suite (the quick tier's collection leaves modules out)
+
+
+def test_the_quick_tier_does_not_import_a_module_without_a_quick_test(tmp_path: Path) -> None:
+    folder = tiered_suite(tmp_path)
+    (folder / "test_slow_only.py").write_text("raise RuntimeError('imported')\n\ndef test_slow():\n    pass\n")
+    quick = run_tiered(folder, "-m", "not slow", "-v")
+    assert quick.returncode == 0 and "test_chosen PASSED" in quick.stdout, quick.stdout + quick.stderr
+    everything = run_tiered(folder, "--collect-only")
+    assert everything.returncode != 0 and "RuntimeError: imported" in everything.stdout, everything.stdout
 
 
 TIERED = '''
@@ -133,7 +142,8 @@ def test_quick_on_a_costly_fixture(costly):
 def tiered_suite(folder: Path, extra: str = "") -> Path:
     """A suite of its own whose conftest takes in the tier hooks, as tests/conftest.py does."""
     (folder / "conftest.py").write_text(
-        "from tests.tiers import full_tier_only, pytest_addoption, pytest_collection_modifyitems, pytest_configure\n")
+        "from tests.tiers import (full_tier_only, pytest_addoption, pytest_collection_modifyitems, pytest_configure,\n"
+        "                         pytest_ignore_collect)\n")
     (folder / "test_tiered.py").write_text(TIERED + extra)
     return folder
 

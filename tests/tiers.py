@@ -6,7 +6,7 @@ Every other test is marked ``slow`` here, when the suite is collected, so a new 
 the full tier until someone decides that it guards the contract cheaply (every backend on
 small puzzles, the parser and each command's argument checks, the judge, the formats, the
 checker) and names it. A case marked ``slow`` stays slow even in a quick test (a case past a
-backend's reach).
+backend's reach). Under ``-m "not slow"`` a test module with no quick test is not imported.
 
 A quick test may not use a fixture that requests ``full_tier_only`` (shared work too costly
 for the quick tier): collecting one is an error naming both.
@@ -22,6 +22,8 @@ whole puzzle sets). It is left out unless ``--soak`` is given, so the full suite
 its few minutes; ``--soak -m soak`` runs the soak tier alone.
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -92,6 +94,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         left = {id(item) for item in kept}
         config.hook.pytest_deselected(items=[item for item in items if id(item) not in left])
         items[:] = kept
+
+
+QUICK_TIER = "not slow"
+"""The -m expression that selects the quick tier, as the docs give it."""
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under ``-m "not slow"``, a test module with no test of the quick tier (not named in
+    tests/quick_tier.py, nothing marked quick, no docstring example) is not imported at all:
+    every test in it would be deselected, and importing and parametrising it is most of a
+    collection's cost (2 of 4 s of CPU, in each xdist worker)."""
+    if config.getoption("markexpr", "") != QUICK_TIER or not collection_path.name.startswith("test_") \
+            or collection_path.suffix != ".py" or not collection_path.is_file():
+        return None
+    try:
+        module = collection_path.relative_to(config.rootpath).as_posix()
+    except ValueError:
+        return None
+    if module in QUICK:
+        return None
+    text = collection_path.read_text(encoding="utf-8")
+    return None if "mark.quick" in text or ">>>" in text else True
 
 
 def runs(item: pytest.Item, soak: bool, chosen: set[str]) -> bool:

@@ -2,6 +2,7 @@
 reference solver) but in a planted time, or says it ran out of time."""
 from __future__ import annotations
 
+import os
 import time
 
 from reference import solve as reference_solve  # the plugin's folder is on sys.path
@@ -76,3 +77,8 @@ def ships(model: Model, *, copies: int = 1, seconds: float = 0.0, own: float | N
     answer.solutions = answer.solutions * min(int(copies), max_solutions)
     answer.stats.solve_time = time.perf_counter() - start if own is None else float(own)
     return answer
+
+
+def tells_environment(model: Model, **kwargs: object) -> Result:
+    """Fails with the value of ZYGOTE_PROBE in its environment as the message (tests/test_zygote.py)."""
+    raise RuntimeError(f"ZYGOTE_PROBE={os.environ.get('ZYGOTE_PROBE', 'unset')}")

@@ -10,6 +10,7 @@ channel:       the untrusted result channel: size- and depth-capped JSON frames,
 answers:       a worker's answer checked field by field (types, ranges that JSON and SQLite hold)
 output:        a worker's stdout and stderr forwarded to stderr: escaped, labelled, bounded per run
 sandbox:       a session per worker, death with the parent, each run's strays killed, a hard memory cap
+zygote:        workers and the judge's process forked from a server that imported their modules once
 timing:        wall and CPU time over one span, the collector paused, --cpu-limit, timeouts
 memory:        a run's own peak resident memory (the high-water mark reset before it)
 calibration:   a fixed CPU-bound probe timed when a sweep starts and ends (the machine's speed)

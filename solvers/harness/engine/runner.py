@@ -1,8 +1,9 @@
 """Runs (backend, puzzle) tasks in worker processes under a wall-clock limit enforced from outside.
 
-Each worker is a fresh interpreter (the 'spawn' start method) in a session of its own
-(sandbox.py), its stdout and stderr sent into a pipe the parent reads (output.py: shown on
-this process's stderr escaped, labelled and bounded). A worker first loads a configuration's
+Each worker starts clean (forked from a server that imported only the worker's modules,
+or a fresh interpreter: zygote.py) in a session of its own (sandbox.py), its stdout and
+stderr sent into a pipe the parent reads (output.py: shown on this process's stderr
+escaped, labelled and bounded). A worker first loads a configuration's
 backend (its own exchange, under LOAD_LIMIT: imports and a compile never count as a run);
 then each run is handed over (quick runs of one key several in a message: chunks.py), and
 the parent notes on its own clock when the worker's marks around the call (``started``,
@@ -36,7 +37,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import multiprocessing
 import os
 import secrets
 import select
@@ -51,6 +51,7 @@ from typing import Any
 from ... import registry
 from ...result import Status
 from ..tasks import MAX_SECONDS, Configuration, Outcome, Task
+from . import zygote
 from .answers import AnswerError, amount, check_answer
 from .channel import ChannelError, FrameReader, read_available
 from .chunks import ChunkSizes
@@ -214,7 +215,10 @@ class _Pool:
         self.jobs = jobs
         self.fresh_plugin_workers = fresh_plugin_workers
         self.on_outcome = on_outcome
-        self.context = multiprocessing.get_context("spawn")
+        self.context = zygote.context()
+        self.drain_sentinels = self.context.get_start_method() == "spawn"
+        """Whether a worker's sentinel pipe is its own (spawned): else the fork server writes the
+        worker's exit status into it, which is for Process.is_alive to read."""
         self.token = secrets.token_hex(6)
         self.serial = 0
         self.sequence = 0
@@ -230,6 +234,9 @@ class _Pool:
         """Asked by WorkerPool(keep_idle=True) (fuzz): idle workers of every key are kept anyway
         (up to IDLE_WORKERS, the least recently used ended first), so it changes nothing here."""
         self.sizes = ChunkSizes()
+        self.configurations: set[Configuration] = set()
+        """The configurations of the tasks read so far: with two or more and one job, their runs
+        are compared, and chunks are kept short (chunks.py)."""
         self.policy = StartPolicy()
         self.cpu = shared_cpu(jobs)
         """The one CPU every worker is kept on (jobs 1), or None (startup.py)."""
@@ -276,6 +283,7 @@ class _Pool:
             return None
         number, task = following
         self.tasks[number], self.count = task, number + 1
+        self.configurations.add(task.solver)
         return number
 
     def _dispatch(self, waiting: list[int]) -> None:
@@ -344,7 +352,8 @@ class _Pool:
         result_reader, result_writer = self.context.Pipe(duplex=False)
         output_reader, output_writer = self.context.Pipe(duplex=False)
         process = self.context.Process(target=worker_main, daemon=True,
-                                       args=(task_reader, result_writer, output_writer, os.getpid(), token))
+                                       args=(task_reader, result_writer, output_writer, os.getpid(), token,
+                                             dict(os.environ)))
         born = time.monotonic()
         process.start()
         if process.pid is not None:
@@ -406,7 +415,7 @@ class _Pool:
         configuration of its own), looked for among the next few; the others stay waiting
         in their order."""
         key = task.key
-        size = self.sizes.size(key)
+        size = self.sizes.size(key, interleaved=self.jobs == 1 and len(self.configurations) > 1)
         if size == 1:
             return []
         taken: list[int] = []
@@ -459,7 +468,8 @@ class _Pool:
             # worker (a chunk) may have written more after the look at `called`
             each.since = each.last_read if ready else called
             each.last_read = now
-            read_available(each.process.sentinel)  # whatever a backend wrote into it (else wait spins)
+            if self.drain_sentinels:  # a spawned worker holds its sentinel's other end: whatever a
+                read_available(each.process.sentinel)  # backend wrote into it is read (else wait spins)
         for worker in live:
             problem = self._drain(worker, *arrived.get(id(worker), (b"", False)))
             if problem is not None:

@@ -2,7 +2,8 @@
 every descendant inherits, killing each run's strays and a whole group, a hard memory limit.
 
 A worker calls ``isolate`` first: it leads a new session (so its process group holds it
-and every child it starts), asks Linux to kill it when its parent dies
+and every child it starts), asks Linux to kill it when its parent (the parent process, or
+the fork server it was forked from, which ends with the parent: zygote.py) dies
 (PR_SET_PDEATHSIG; elsewhere a watchdog thread polls the parent's pid), becomes the
 subreaper of its descendants (PR_SET_CHILD_SUBREAPER: an orphan, even one that left the
 session, is re-parented to the worker, not to init), gives up the capability to raise
@@ -14,7 +15,8 @@ children that re-fork); it kills a worker with ``kill_tree``: its strays, the wh
 group, then any process whose environment still carries the token. The memory limit is
 set by the parent from outside (``cap_memory``: soft and hard, so the run cannot raise
 it). A process that clears the subreaper, leaves the session and drops the marker on
-purpose can escape; nothing short of a container or a cgroup stops that.
+purpose can escape, and so can one that finds the fork server's socket (zygote.py) and asks
+it for a process; nothing short of a container or a cgroup stops that.
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ import signal
 import sys
 import threading
 import time
+
+from . import zygote
 
 MARKER = "SUDOKU_COMPARE_WORKER"
 """The environment variable naming the worker a process descends from."""
@@ -40,22 +44,51 @@ QUICK_LOOKS, QUICK_LOOK = 3, 32
 """end_strays first looks this many times at this many of the newest processes."""
 
 
-def isolate(parent_pid: int, token: str) -> None:
-    """Make this process (a new worker) a session leader that dies with ``parent_pid``, the
-    subreaper of its descendants, unable to raise a hard limit."""
+def isolate(parent_pid: int, token: str, environ: dict[str, str] | None = None) -> None:
+    """Make this process (a new worker) a session leader that dies with its parent, the
+    subreaper of its descendants, unable to raise a hard limit, with ``environ`` (when given)
+    as its environment. Its parent is ``parent_pid`` or a fork server (zygote.py) whose parent
+    is ``parent_pid``; anything else means that ``parent_pid`` has died: the process exits."""
     try:
         os.setsid()
     except OSError:  # already a group leader
         pass
+    if environ is not None:
+        os.environ.clear()
+        os.environ.update(environ)
     os.environ[MARKER] = token
     _drop_tracker()
+    _leave_server()
     if not _death_signal():
-        threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
+        threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
     _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     if os.geteuid() == 0:
         _drop_capability(_CAP_SYS_RESOURCE)
-    if os.getppid() != parent_pid:  # the parent died before the death signal was set
-        os._exit(1)
+    parent = os.getppid()  # read after the death signal was set: a parent that died before is seen here
+    if parent != parent_pid:
+        if parent_of(parent) != parent_pid:
+            os._exit(1)
+        zygote.take_residence(parent)  # forked from the server: hold what a fresh worker would
+
+
+def parent_of(pid: int) -> int | None:
+    """The parent of process ``pid`` as /proc shows it, or None (gone, or no /proc)."""
+    row = _stat(pid)
+    return None if row is None else row[1]
+
+
+def _stat(pid: int) -> tuple[str, int, int, int] | None:
+    """A process's state, parent, process group and session from /proc, or None."""
+    try:
+        handle = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+        try:
+            data = os.read(handle, 4096)
+        finally:
+            os.close(handle)
+        fields = data.rsplit(b")", 1)[1].split(None, 5)
+        return fields[0].decode(), int(fields[1]), int(fields[2]), int(fields[3])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _prctl(option: int, value: int) -> bool:
@@ -108,6 +141,23 @@ def _drop_tracker() -> None:
         with contextlib.suppress(OSError):
             os.close(fd)
         tracker._fd = None  # type: ignore[union-attr]  # _fd was read from it just above
+
+
+def _leave_server() -> None:
+    """Close this process's copy of the fork server's pipe (zygote.py), which a fork from the
+    server inherits: held, it would keep the server alive after the parent died, and written
+    to, it would end the server and every worker forked from it. The server is forgotten too:
+    a backend that uses multiprocessing's fork server starts one of its own."""
+    from multiprocessing import forkserver  # noqa: PLC0415 - only in a worker, at its start
+
+    server = getattr(forkserver, "_forkserver", None)
+    fd = getattr(server, "_forkserver_alive_fd", None)
+    if isinstance(fd, int):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    for name in ("_forkserver_alive_fd", "_forkserver_address", "_forkserver_pid"):
+        if hasattr(server, name):
+            setattr(server, name, None)
 
 
 def _death_signal() -> bool:
@@ -165,16 +215,10 @@ def process_table(since: int = 0, freeze: int | None = None,
     for pid in pids[:newest]:
         if pid < since:
             break
-        try:
-            handle = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
-            try:
-                data = os.read(handle, 4096)
-            finally:
-                os.close(handle)
-            fields = data.rsplit(b")", 1)[1].split(None, 5)
-            row = table[pid] = (fields[0].decode(), int(fields[1]), int(fields[2]), int(fields[3]))
-        except (OSError, ValueError, IndexError):
+        row = _stat(pid)
+        if row is None:
             continue
+        table[pid] = row
         if freeze is not None and freeze in row[1:] and pid != freeze:
             _signal(pid, signal.SIGSTOP)
     return table

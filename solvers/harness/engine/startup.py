@@ -1,7 +1,8 @@
 """When a key's next worker is worth starting, and which CPU a one-at-a-time pool's workers use.
 
-Starting a worker costs a fresh interpreter and its backend's import (0.1-0.2 s of CPU for a
-pure-Python backend, about 1 s for `fast`: numba's import and its registries). A run of a few
+Starting a worker costs a fork (zygote.py) or a fresh interpreter, and its backend's import
+(0.01-0.2 s of CPU for a pure-Python backend, about 1 s for `fast`: numba's import and its
+registries). A run of a few
 quick runs is over before a second worker of its key could even be ready, so a second worker
 would only add that cost. The rule is the ski-rental one: a key's next worker starts once that
 key's runs have waited, in all, as long as starting one of its workers takes (measured on its

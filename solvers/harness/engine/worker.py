@@ -1,6 +1,6 @@
 """The worker side of the runner: load a backend, run it, send its answer as plain data.
 
-A worker is a fresh interpreter that first isolates itself (sandbox.isolate: its own
+A worker starts clean (zygote.py) and first isolates itself (sandbox.isolate: its own
 session, death with its parent, a marker its children inherit) and points its stdout and
 stderr (fd 1 and 2, which its children inherit) at the output pipe the parent reads
 (output.py), so nothing a backend prints reaches machine-readable output or reaches the
@@ -43,15 +43,16 @@ MEMORY_WORDS = ("MemoryError", "bad_alloc", "std::bad_alloc", "out of memory", "
 
 
 def worker_main(tasks: Connection, results: Connection, output: Connection, parent_pid: int,
-                token: str) -> None:
+                token: str, environ: dict[str, str] | None = None) -> None:
     """Serve the parent's messages until told to stop (None) or the parent goes away:
     ("check", configuration) loads a backend only to say whether it loads; ("load",
     configuration) loads and prepares one for the runs to come; ("runs", [(number, task),
     ...], limited) runs tasks of a loaded backend one after another, each answered as it
     ends (a chunk: runner.py; ``limited``: the parent has already capped this process's
     memory, see sandbox.cap_memory); a memory-out ends the worker and the rest of its chunk.
-    Whatever is written to fd 1 or 2 from here on goes into ``output``."""
-    isolate(parent_pid, token)
+    Whatever is written to fd 1 or 2 from here on goes into ``output``; ``environ`` is the
+    parent's environment when it started this worker."""
+    isolate(parent_pid, token, environ)
     os.dup2(output.fileno(), 1)  # never the parent's stdout or terminal: the parent shows it escaped
     os.dup2(output.fileno(), 2)
     output.close()

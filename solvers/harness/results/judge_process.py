@@ -7,9 +7,9 @@ That can take seconds and gigabytes (an empty 49x49 "no solution" claim took 74 
 arrival times are the harness's clock of each run, and a MemoryError there would end the
 sweep. So the checks run here:
 
-- in one process of their own (started when the first check comes, a fresh interpreter
-  in a session of its own, dying with the sweep), its memory capped (``memory_mb`` above
-  what it has loaded, RLIMIT_AS): a MemoryError there is an unchecked verdict saying so;
+- in one process of their own (started when the first check comes, as a worker is:
+  engine/zygote.py; in a session of its own, dying with the sweep), its memory capped
+  (``memory_mb`` above what it has loaded, RLIMIT_AS): a MemoryError there is an unchecked verdict saying so;
 - under a real budget over everything a check does: the process stops itself at
   ``budget_s`` (claims.settle) and is killed from here ``KILL_GRACE`` seconds later, the
   verdict then unchecked and a fresh process started for the next check;
@@ -23,7 +23,6 @@ is ``unchecked`` with the reason, and the sweep goes on.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import queue
 import secrets
@@ -34,6 +33,7 @@ from collections import OrderedDict
 from multiprocessing.connection import Connection
 from typing import Any
 
+from ..engine import zygote
 from ..engine.sandbox import isolate, kill_marked, kill_tree, limit_memory
 from ..tasks import JUDGE_MEMORY_MB
 from .claims import BUDGET_S, CACHE_SIZE, Check, ClaimCheck, Proof, settle
@@ -166,10 +166,11 @@ class _Server:
             if self.process is not None and self.process.is_alive():
                 return None
             self._end()
-            context = multiprocessing.get_context("spawn")
+            context = zygote.context()
             mine, theirs = context.Pipe()
             process = context.Process(target=_judge_main, name="judge", daemon=True,
-                                      args=(theirs, os.getpid(), self.token, self.budget_s, self.memory_mb))
+                                      args=(theirs, os.getpid(), self.token, self.budget_s, self.memory_mb,
+                                            dict(os.environ)))
             process.start()
             theirs.close()
             self.process, self.connection = process, mine
@@ -207,9 +208,10 @@ class _Server:
         kill_marked(self.token)
 
 
-def _judge_main(connection: Connection, parent: int, token: str, budget_s: float, memory_mb: float) -> None:
+def _judge_main(connection: Connection, parent: int, token: str, budget_s: float, memory_mb: float,
+                environ: dict[str, str]) -> None:
     """The judge's process: isolated, quiet, its memory capped; each Check settled and sent back."""
-    isolate(parent, token)
+    isolate(parent, token, environ)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the sweep's to handle
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, 1)  # nothing here may reach the sweep's stdout or terminal
