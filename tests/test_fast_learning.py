@@ -216,6 +216,39 @@ def test_a_solve_leaves_the_shared_constraint_tables_untouched() -> None:
     assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
 
 
+def test_each_variable_row_lists_its_count_then_the_constraints_that_hold_it() -> None:
+    model = Model.from_puzzle(load("jigsaw.txt")[2])
+    cmem, records, vcons = _fast_learning._constraint_tables(
+        9, 81, tuple(g.cells for g in model.groups))
+    holders: dict[int, list[int]] = {}
+    for k in range(len(records)):
+        for var in cmem[k, :records[k, _fast_learning._CSIZE]]:
+            holders.setdefault(int(var), []).append(k)
+    width = vcons.shape[1]
+    assert width & (width - 1) == 0  # a power of two: a row never straddles a cache line
+    for var in range(81 * 9):
+        count = int(vcons[var, 0])
+        assert count < width and [int(k) for k in vcons[var, 1:count + 1]] == holders[var]
+    assert records[:, _fast_learning._NTRUE].sum() == records[:, _fast_learning._NFALSE].sum() == 0
+
+
+@pytest.mark.parametrize("name, index", [("forum_hardest_1106.txt", 0), ("generated_16x16.txt", 0),
+                                         ("generated_25x25.txt", 6)])
+def test_each_constraint_record_counts_its_members_true_and_false_where_the_search_paused(
+        monkeypatch: pytest.MonkeyPatch, name: str, index: int) -> None:
+    seen = _spied(monkeypatch)
+    result = _fast_learning.solve(Model.from_puzzle(load(name)[index]), max_solutions=2,
+                                  node_limit=40)
+    assert result.stats.nodes >= 40 and not result.complete  # paused mid-search, above level 0
+    search = seen[0]
+    cmem, records = search.cons[0], search.cons[1]
+    values = search.search.vb[_fast_learning._VALUE]
+    for k in range(len(records)):
+        members = values[cmem[k, :records[k, _fast_learning._CSIZE]]]
+        assert records[k, _fast_learning._NTRUE] == (members == 1).sum()
+        assert records[k, _fast_learning._NFALSE] == (members == 0).sum()
+
+
 def test_a_tuning_that_would_drop_blocking_clauses_is_refused() -> None:
     with pytest.raises(ValueError, match="keep_lbd"):
         tuned(load("top95.txt")[0], _fast_learning.Tuning(keep_lbd=-1), 2)

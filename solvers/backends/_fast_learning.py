@@ -13,6 +13,12 @@ reason:
   candidate left, a hidden single); the reason is the constraint's other members;
 - a constraint with every member false, or two true, is a conflict.
 
+Each constraint's counters, size and at-least-one flag sit in one 16-byte record, and each
+variable's row gives its count of constraints and then the constraints, so a value set reads
+one cache line per constraint. The functions a propagation or an analysis calls most often
+are inlined by numba (``_inline``): a call of a compiled function passes each array it
+takes as several machine words, a cost that dominated the kernel's profile at call sites.
+
 Whenever level 0 has grown (the givens, then learnt units), each constraint is compacted
 to its open members, so the scans above pass over open members only (CaDiCaL likewise
 drops the literals false at the root from its clauses).
@@ -153,8 +159,10 @@ which otherwise puts an atomic count on every array passed or taken from a tuple
 of the time on a 9x9 puzzle's propagation)."""
 
 _inline = njit(cache=True, _nrt=False, inline="always")
-"""For the hot functions called from one or two places: inlined by numba into their callers,
-so that a call does not pass every array of its arguments (each a dozen machine words)."""
+"""For the hot functions called from a few places (_make_false, _watches, _reason,
+_redundant, _bump): inlined by numba into their callers, so that a call does not pass every
+array of its arguments (each some seven to nine machine words, most of them on the stack).
+Measured on the Frisch 25x25 isomorphs: 0.8x the CPU a conflict, the same search."""
 
 
 # ------------------------------------------------------------------ assignment and heap
