@@ -2,7 +2,8 @@
 
 On Linux they are forked from a server process (multiprocessing's 'forkserver'), a fresh
 interpreter started once per process that runs sweeps, that has imported only what a worker
-and the judge need (PRELOADED) and nothing any backend imports: each worker then costs a fork
+needs before its backend (PRELOADED; the judge's process imports its own modules after the
+fork) and nothing any backend imports: each worker then costs a fork
 instead of an interpreter's start and those imports (about 0.15 s of CPU a worker). Elsewhere
 each is a fresh interpreter ('spawn'). Either way a worker starts from the same clean state:
 no backend library loaded, no run's leftovers, this process's working folder, import path and
@@ -52,7 +53,7 @@ def ensure_running() -> None:
     """Start the server now, where processes are forked from it (else the first worker
     starts it); it runs, and this process holds its pipes, until this process ends."""
     if forking():
-        context()
+        context()  # sets what the server preloads, before it starts
         forkserver.ensure_running()
 
 
