@@ -56,6 +56,16 @@ def pytest_configure(config: pytest.Config) -> None:
         compileall.compile_file(ROOT / "compare.py", quiet=1)
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: unknown where its plugin is not loaded
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker more than the cores this process may use. About a fifth of the
+    suite's time is waiting, not working (a planted hang until its kill, a plugin sleeping past
+    its limit, a Dask cluster starting), and a worker per core left a core idle through each
+    wait: 5 min 0 s with two workers on two quiet cores, 3 min 50 s with three
+    (bench/test_timings.md)."""
+    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
+
+
 class OnlyModulesWithExamples:
     """--doctest-modules imports every module of models/ and solvers/ to look for examples, in
     every xdist worker: OR-tools, numba's kernels and the rest, 2-3 s of CPU a collection for
@@ -215,7 +225,7 @@ def backend(backend_name: str) -> registry.Backend:
 # TEST_COST_FILE=path python -m pytest ... writes every test's CPU seconds (this process plus the
 # processes it launched and waited for, setup and teardown included), wall seconds, outcome, and
 # the CPU seconds of this process alone (own_cpu_s: the rest is what it launched) as
-# tab-separated lines (with -n 2, one file per worker: path.gw0, path.gw1). Each line is written
+# tab-separated lines (under xdist, one file per worker: path.gw0, path.gw1, ...). Each line is written
 # as its test ends, so a run stopped by a cap keeps what it measured; a finished run sorts its
 # file costliest first. CPU time is what a loaded machine hardly inflates; a test whose wall time
 # far exceeds its CPU time is waiting (a sleep, a timeout) rather than working. A module

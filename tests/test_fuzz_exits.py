@@ -2,8 +2,9 @@
 and hostile saved runs for report and plot, mutated and hostile puzzle inputs for every
 command that reads puzzles, and hostile option values; every outcome is exit 0, 1 or 2,
 and what is read is accounted for (every saved run in the report's table, every good
-puzzle's run in run's JSON). A dozen examples in the quick tier; the slow tier draws 40
-saved runs (15 for plot), 25 inputs of each command (8 for those that start workers). A longer hunt:
+puzzle's run in run's JSON). A dozen examples in the quick tier; the full tier draws more, to
+40 saved runs in all (15 for plot) and 25 inputs of each command with the quick tier's dozen
+(8 for the commands that start workers, which have no quick test). A longer hunt:
 ``FUZZ_EXAMPLES=2000 python -m pytest tests/test_fuzz_exits.py -m slow`` draws that many for each."""
 from __future__ import annotations
 
@@ -136,7 +137,7 @@ def test_a_damaged_saved_run_is_read_or_refused_never_exit_3(saved_run: dict[str
 @pytest.mark.parametrize("command", REPORTS, ids=lambda c: "-".join(c))
 def test_many_damaged_saved_runs_are_read_or_refused(saved_run: dict[str, Any], tmp_path: Path,
                                                      command: list[str]) -> None:
-    @many(15 if command[0] == "plot" else 40)
+    @many((15 if command[0] == "plot" else 40) - QUICK.max_examples)  # with the quick test's
     @given(damaged_document(saved_run))
     def check(text: str) -> None:
         check_report(saved_run, tmp_path, text, command)
@@ -173,7 +174,9 @@ COMMANDS: dict[str, Callable[[Path, Path], list[str]]] = {
     "export-line": lambda f, t: ["export", str(f), "--format", "line"],
     "export-grid": lambda f, t: ["export", str(f), "--format", "grid"],
     "export-dimacs": lambda f, t: ["export", str(f), "--puzzle", "1", "-o", str(t / "p.cnf")],
-    "rate": lambda f, t: ["rate", str(f), "--timeout", "0.3", "--json", str(t / "rate.json")],
+    # a tenth of a second a puzzle: a mutated jigsaw or X often runs to it (0.3 s took 3-5 s of
+    # an example campaign's CPU), and a limit reached is one of the outcomes this checks
+    "rate": lambda f, t: ["rate", str(f), "--timeout", "0.1", "--json", str(t / "rate.json")],
     "explain": lambda f, t: ["explain", str(f), "--timeout", "0.3", "--max-steps", "3"],
     "tree": lambda f, t: ["tree", str(f), "--timeout", "0.3", "-o", str(t / "tree.svg")],
 }
@@ -210,7 +213,7 @@ def test_a_mutated_puzzle_input_is_read_or_refused_never_exit_3(tmp_path: Path, 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [*COMMANDS, *WORKERS])
 def test_many_mutated_puzzle_inputs_for_every_command(tmp_path: Path, name: str) -> None:
-    @many(25 if name in COMMANDS else 8)
+    @many(25 - QUICK.max_examples if name in COMMANDS else 8)  # with the quick test's, if it has one
     @given(puzzle_input())
     def check(data: bytes) -> None:
         check_command(tmp_path, data, name, {**COMMANDS, **WORKERS}[name])

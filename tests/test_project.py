@@ -29,7 +29,7 @@ def ci_commands() -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-SOAK = ".venv/bin/python -m pytest -q -n 2 --dist loadfile --soak -m soak"
+SOAK = ".venv/bin/python -m pytest -q -n auto --dist loadfile --soak -m soak"
 """The soak tier (tests/tiers.py), which CI runs after the README's test command."""
 
 
