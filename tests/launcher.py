@@ -37,6 +37,7 @@ def _start() -> tuple[subprocess.Popen[bytes], socket.socket, dict[str, str]]:
     if _server is None or _server[0].poll() is not None:
         if _server is not None:
             _server[1].close()  # a server that ended: its channel too
+            _unread.pop(_server[1], None)
         ours, theirs = socket.socketpair()
         env = dict(os.environ)
         process = subprocess.Popen([sys.executable, str(SERVER), str(theirs.fileno())], pass_fds=[theirs.fileno()],
@@ -75,14 +76,22 @@ def served(env: dict[str, str]) -> bool:
     return not os.environ.get(FRESH) and _interpreter_settings(env) == _interpreter_settings(server_env)
 
 
+_unread: dict[socket.socket, bytes] = {}
+"""What a channel's last read brought past its line: a launch that ends at once (a usage
+error) has the server's two answers, its pid and its status, arrive in one read."""
+
+
 def _read_line(channel: socket.socket) -> dict[str, Any]:
-    data = b""
-    while not data.endswith(b"\n"):
+    data = _unread.pop(channel, b"")
+    while b"\n" not in data:
         chunk = channel.recv(4096)
         if not chunk:
             raise RuntimeError("tests/forkserver.py ended unexpectedly")
         data += chunk
-    answer: dict[str, Any] = json.loads(data)
+    line, _, rest = data.partition(b"\n")
+    if rest:
+        _unread[channel] = rest
+    answer: dict[str, Any] = json.loads(line)
     return answer
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -65,3 +66,15 @@ def test_the_server_preloads_no_backend_library_for_its_children_to_inherit(tmp_
     loaded = set(done.stdout.split())
     assert done.returncode == 0 and {"numpy", "solvers"} <= loaded, done.stderr
     assert not loaded & set(NOT_PRELOADED)
+
+
+def test_the_servers_two_answers_arriving_in_one_read_are_read_as_two() -> None:
+    # a launch that ends at once (a usage error) can have its pid and its status arrive
+    # together; reading them as one line failed a served launch now and then
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        theirs.sendall(b'{"pid": 7}\n{"status": 2, "cpu": 0.01}\n')
+        assert launcher._read_line(ours) == {"pid": 7}
+        assert launcher._read_line(ours) == {"status": 2, "cpu": 0.01}
+        theirs.sendall(b'{"pid": 8}\n')
+        assert launcher._read_line(ours) == {"pid": 8}
