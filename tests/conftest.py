@@ -63,7 +63,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     its limit, a Dask cluster starting), and a worker per core left a core idle through each
     wait: 5 min 0 s with two workers on two quiet cores, 3 min 50 s with three
     (bench/test_timings.md)."""
-    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
+    from solvers.harness.engine.runner import default_jobs  # the harness's own count of the cores
+
+    return default_jobs() + 1
 
 
 class OnlyModulesWithExamples:
