@@ -190,8 +190,9 @@ def seed(how: str) -> Option:
 class Reach:
     """How far a backend gets within the contract tests' budget (about a second of CPU a case),
     said in puzzle terms, so that tests/test_backends.py picks each backend's cases and their
-    tier without knowing any backend by name. A case past its reach runs in the full tier only,
-    with ``budget`` among the options; a run that spends that budget is skipped, saying so."""
+    tier without knowing any backend by name. A case past its reach runs in the soak tier only
+    (tests/tiers.py), with ``budget`` among the options; a run that spends that budget is
+    skipped, saying so."""
 
     largest: int = 25
     """The largest grid side it solves within the budget."""

@@ -203,13 +203,18 @@ class Case:
 
 def on_every_backend(cases: list[Case]) -> list[Any]:
     """Parameters ``backend_name, *case.values`` for each case on every registered backend; a
-    pair past the backend's declared reach runs in the slow tier only, so that the quick tier
-    runs every backend on the cases it finishes in well under a second, and no test names a
-    backend to decide it."""
+    pair past the backend's declared reach runs in the soak tier only (``--soak``: it spends
+    the reach's work budget, or searches on to its end), so that the quick and full tiers run
+    every backend on the cases it finishes within the budget, and no test names a backend to
+    decide it."""
     return [pytest.param(name, *case.values, id=f"{name}-{case.id}",
                          marks=[] if registry.get(name).declaration.reach.takes(
-                             case.side, case.hardness, case.solutions) else [pytest.mark.slow])
+                             case.side, case.hardness, case.solutions) else PAST_REACH)
             for name in registry.names() for case in cases]
+
+
+PAST_REACH = [pytest.mark.slow, pytest.mark.soak]
+"""The marks of a contract case past its backend's declared reach: the soak tier's."""
 
 
 @pytest.fixture

@@ -18,8 +18,10 @@ test about no backend in particular still runs (narrow those with a path or ``-k
 
 The soak tier: a test marked ``soak`` is a long campaign whose subject is its length (a fuzz
 run of a minute that must find nothing, planted bugs each hunted for minutes, a study over
-whole puzzle sets). It is left out unless ``--soak`` is given, so the full suite stays within
-its few minutes; ``--soak -m soak`` runs the soak tier alone.
+whole puzzle sets), or a contract case past its backend's declared reach (conftest's
+on_every_backend: it spends the reach's work budget, or searches on to its end). It is left
+out unless ``--soak`` is given, so the full suite stays within its few minutes; ``--soak -m
+soak`` runs the soak tier alone.
 """
 from __future__ import annotations
 
