@@ -156,7 +156,14 @@ class Tuning(NamedTuple):
 _plain = njit(cache=True, _nrt=False)
 """For the kernels that allocate nothing: compiled without numba's reference counting,
 which otherwise puts an atomic count on every array passed or taken from a tuple (a third
-of the time on a 9x9 puzzle's propagation)."""
+of the time on a 9x9 puzzle's propagation).
+
+Numba compiles a function once for each tuple of argument types it is called with, and a
+whole-number constant has a type of its own (a literal). A counter that starts at a
+constant and is then passed on can reach the callee as that literal while the caller's
+types are still being inferred, and the callee (and what it calls) is compiled once more
+for it: the counters passed to _minimise, _shrink and _shrink_level start as int64 values,
+which took a sixth off the first use's compile (30 s to 25 s of CPU)."""
 
 _inline = njit(cache=True, _nrt=False, inline="always")
 """For the hot functions called from a few places (_make_false, _watches, _reason,
@@ -540,7 +547,7 @@ def _analyze(vb, vi, act, stamps, cons, db, st, fst):
     if st[_CKIND] == _AMO:
         buf[count] = st[_CVAR]
         count += 1
-    size, path, i = 1, 0, st[_TLEN] - 1
+    size, path, i = np.int64(1), 0, st[_TLEN] - 1  # int64 from the start: see _plain
     while True:
         for j in range(count):
             y = buf[j]
@@ -621,7 +628,7 @@ def _minimise(size, vb, vi, stamps, cons, db, st):
     for j in range(size):
         keep[j] = learnt[j]
         stamps[level[learnt[j] >> 1]] = st[_STAMP]
-    out, touched = 1, 0
+    out, touched = np.int64(1), np.int64(0)  # int64 from the start: see _plain
     for j in range(1, size):
         y = learnt[j] >> 1
         if vb[_KIND, y] != _DECISION:
@@ -660,7 +667,7 @@ def _shrink(out, touched, vb, vi, stamps, cons, db, st):
             learnt[k] = learnt[k - 1]
             k -= 1
         learnt[k] = lit
-    kept, j = 1, 1
+    kept, j = 1, np.int64(1)  # int64 from the start: see _plain
     while j < out:
         lv, end = level[learnt[j] >> 1], j + 1
         while end < out and level[learnt[end] >> 1] == lv:
