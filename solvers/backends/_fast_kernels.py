@@ -401,7 +401,7 @@ def _subsets(c, p, queue, waiting, pend, touched, spots, limit, state, tables):
             low = bits & -bits
             bits ^= low
             g = 64 * w + _popcount(low - 1)
-            free = 0
+            free = np.int64(0)  # not the literal 0: that would compile both callees twice
             for k in range(gsize[g]):
                 m = c[gcells[g, k]]
                 if m & (m - 1):

@@ -163,7 +163,7 @@ whole-number constant has a type of its own (a literal). A counter that starts a
 constant and is then passed on can reach the callee as that literal while the caller's
 types are still being inferred, and the callee (and what it calls) is compiled once more
 for it: the counters passed to _minimise, _shrink and _shrink_level start as int64 values,
-which took a sixth off the first use's compile (30 s to 25 s of CPU)."""
+which took 3 s off the first use's compile (35.9 s of CPU against 38.9 s, side by side)."""
 
 _inline = njit(cache=True, _nrt=False, inline="always")
 """For the hot functions called from a few places (_make_false, _watches, _reason,
