@@ -201,6 +201,10 @@ class Case:
     solutions: int = 1
 
 
+PAST_REACH = [pytest.mark.slow, pytest.mark.soak]
+"""The marks of a contract case past its backend's declared reach: the soak tier's."""
+
+
 def on_every_backend(cases: list[Case]) -> list[Any]:
     """Parameters ``backend_name, *case.values`` for each case on every registered backend; a
     pair past the backend's declared reach runs in the soak tier only (``--soak``: it spends
@@ -211,10 +215,6 @@ def on_every_backend(cases: list[Case]) -> list[Any]:
                          marks=[] if registry.get(name).declaration.reach.takes(
                              case.side, case.hardness, case.solutions) else PAST_REACH)
             for name in registry.names() for case in cases]
-
-
-PAST_REACH = [pytest.mark.slow, pytest.mark.soak]
-"""The marks of a contract case past its backend's declared reach: the soak tier's."""
 
 
 @pytest.fixture

@@ -219,6 +219,15 @@ def test_backend_narrows_the_contract_tests_to_that_backend() -> None:
     assert [i.rsplit("[", 1)[1] for i in both] == ["mrv]", "sat]"]
 
 
+def test_a_contract_case_past_a_backends_reach_runs_under_soak_only() -> None:
+    name = next(n for n in registry.names() if registry.get(n).declaration.reach.largest < 16)
+    full = collected("--backend", name, "tests/test_backends.py")
+    soaked = collected("--soak", "--backend", name, "tests/test_backends.py")
+    past = [i for i in soaked if i.startswith("tests/test_backends.py::test_solves_16x16[")]
+    assert past, soaked[:5]  # its 16x16 cases are past its reach
+    assert set(full) < set(soaked) and not set(full) & set(past)
+
+
 def test_backend_leaves_out_the_modules_of_other_backends_and_keeps_the_rest() -> None:
     ids = collected("--backend", "mrv", "tests/test_cpsat.py", "tests/test_mrv.py", "tests/test_geometry.py")
     files = {i.split("::", 1)[0] for i in ids}
