@@ -201,7 +201,7 @@ class Case:
     solutions: int = 1
 
 
-PAST_REACH = [pytest.mark.slow, pytest.mark.soak]
+PAST_REACH = (pytest.mark.slow, pytest.mark.soak)
 """The marks of a contract case past its backend's declared reach: the soak tier's."""
 
 
@@ -212,7 +212,7 @@ def on_every_backend(cases: list[Case]) -> list[Any]:
     every backend on the cases it finishes within the budget, and no test names a backend to
     decide it."""
     return [pytest.param(name, *case.values, id=f"{name}-{case.id}",
-                         marks=[] if registry.get(name).declaration.reach.takes(
+                         marks=() if registry.get(name).declaration.reach.takes(
                              case.side, case.hardness, case.solutions) else PAST_REACH)
             for name in registry.names() for case in cases]
 
